@@ -1,0 +1,200 @@
+/// A strict JSON parser (RFC 8259) that keeps key order and reports where a document is broken.
+public struct JSONParser {
+    /// A syntax error, with the 1-based line and column where it was found.
+    public struct SyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
+        /// What is wrong.
+        public var reason: String
+        /// The 1-based line.
+        public var line: Int
+        /// The 1-based column.
+        public var column: Int
+        public var description: String { "line \(line), column \(column): \(reason)" }
+    }
+
+    private let bytes: [UInt8]
+    private var index = 0
+    private var depth = 0
+    private static let maxDepth = 512
+
+    private init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    /// Parses a whole document.
+    public static func parse(_ text: String) throws(SyntaxError) -> JSONValue {
+        try parse(Array(text.utf8))
+    }
+
+    /// Parses a whole document given as UTF-8 bytes.
+    public static func parse(_ bytes: [UInt8]) throws(SyntaxError) -> JSONValue {
+        var p = JSONParser(bytes)
+        if p.bytes.starts(with: [0xEF, 0xBB, 0xBF]) { p.index = 3 }
+        p.skipSpace()
+        let v = try p.value()
+        p.skipSpace()
+        if p.index < p.bytes.count { throw p.error("unexpected text after the end of the document") }
+        return v
+    }
+
+    private func error(_ reason: String) -> SyntaxError {
+        var line = 1, col = 1, i = 0
+        while i < min(index, bytes.count) {
+            if bytes[i] == 0x0A { line += 1; col = 1 } else if bytes[i] & 0xC0 != 0x80 { col += 1 }
+            i += 1
+        }
+        return SyntaxError(reason: reason, line: line, column: col)
+    }
+
+    private mutating func skipSpace() {
+        while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
+    }
+
+    private mutating func value() throws(SyntaxError) -> JSONValue {
+        guard index < bytes.count else { throw error("unexpected end of the document") }
+        switch bytes[index] {
+        case UInt8(ascii: "{"): return try object()
+        case UInt8(ascii: "["): return try array()
+        case UInt8(ascii: "\""): return .string(try string())
+        case UInt8(ascii: "t"): try literal("true"); return .bool(true)
+        case UInt8(ascii: "f"): try literal("false"); return .bool(false)
+        case UInt8(ascii: "n"): try literal("null"); return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try number()
+        default: throw error("unexpected character '\(Character(Unicode.Scalar(bytes[index])))'")
+        }
+    }
+
+    private mutating func literal(_ word: String) throws(SyntaxError) {
+        let w = Array(word.utf8)
+        guard bytes.count - index >= w.count, Array(bytes[index..<index + w.count]) == w else {
+            throw error("expected '\(word)'")
+        }
+        index += w.count
+    }
+
+    private mutating func enter() throws(SyntaxError) {
+        depth += 1
+        if depth > Self.maxDepth { throw error("nesting deeper than \(Self.maxDepth) levels") }
+    }
+
+    private mutating func object() throws(SyntaxError) -> JSONValue {
+        try enter(); defer { depth -= 1 }
+        index += 1
+        var obj = JSONObject()
+        skipSpace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object(obj) }
+        while true {
+            skipSpace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a quoted key") }
+            let key = try string()
+            if obj[key] != nil { throw error("duplicate key \"\(key)\"") }
+            skipSpace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':' after key \"\(key)\"") }
+            index += 1
+            skipSpace()
+            obj[key] = try value()
+            skipSpace()
+            guard index < bytes.count else { throw error("unexpected end of the document inside an object") }
+            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+            if bytes[index] == UInt8(ascii: "}") { index += 1; return .object(obj) }
+            throw error("expected ',' or '}' in an object")
+        }
+    }
+
+    private mutating func array() throws(SyntaxError) -> JSONValue {
+        try enter(); defer { depth -= 1 }
+        index += 1
+        var items: [JSONValue] = []
+        skipSpace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; return .array(items) }
+        while true {
+            skipSpace()
+            items.append(try value())
+            skipSpace()
+            guard index < bytes.count else { throw error("unexpected end of the document inside an array") }
+            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+            if bytes[index] == UInt8(ascii: "]") { index += 1; return .array(items) }
+            throw error("expected ',' or ']' in an array")
+        }
+    }
+
+    private mutating func hex4() throws(SyntaxError) -> UInt32 {
+        guard bytes.count - index >= 4 else { throw error("truncated \\u escape") }
+        var v: UInt32 = 0
+        for _ in 0..<4 {
+            let c = bytes[index]
+            let d: UInt32
+            switch c {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): d = UInt32(c - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): d = UInt32(c - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): d = UInt32(c - UInt8(ascii: "A") + 10)
+            default: throw error("bad hex digit in \\u escape")
+            }
+            v = v * 16 + d
+            index += 1
+        }
+        return v
+    }
+
+    private mutating func string() throws(SyntaxError) -> String {
+        index += 1
+        var out: [UInt8] = []
+        while true {
+            guard index < bytes.count else { throw error("unterminated string") }
+            let c = bytes[index]
+            if c == UInt8(ascii: "\"") { index += 1; break }
+            if c < 0x20 { throw error("control character in a string") }
+            if c != UInt8(ascii: "\\") { out.append(c); index += 1; continue }
+            index += 1
+            guard index < bytes.count else { throw error("unterminated escape") }
+            let e = bytes[index]; index += 1
+            switch e {
+            case UInt8(ascii: "\""): out.append(0x22)
+            case UInt8(ascii: "\\"): out.append(0x5C)
+            case UInt8(ascii: "/"): out.append(0x2F)
+            case UInt8(ascii: "b"): out.append(0x08)
+            case UInt8(ascii: "f"): out.append(0x0C)
+            case UInt8(ascii: "n"): out.append(0x0A)
+            case UInt8(ascii: "r"): out.append(0x0D)
+            case UInt8(ascii: "t"): out.append(0x09)
+            case UInt8(ascii: "u"):
+                var scalar = try hex4()
+                if (0xD800...0xDBFF).contains(scalar) {
+                    guard bytes.count - index >= 6, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
+                        throw error("unpaired surrogate in \\u escape")
+                    }
+                    index += 2
+                    let low = try hex4()
+                    guard (0xDC00...0xDFFF).contains(low) else { throw error("unpaired surrogate in \\u escape") }
+                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                } else if (0xDC00...0xDFFF).contains(scalar) {
+                    throw error("unpaired surrogate in \\u escape")
+                }
+                guard let u = Unicode.Scalar(scalar) else { throw error("invalid \\u escape") }
+                out.append(contentsOf: Array(String(Character(u)).utf8))
+            default: throw error("unknown escape '\\\(Character(Unicode.Scalar(e)))'")
+            }
+        }
+        guard let s = String(validating: out, as: UTF8.self) else { throw error("string is not valid UTF-8") }
+        return s
+    }
+
+    private mutating func number() throws(SyntaxError) -> JSONValue {
+        let start = index
+        if bytes[index] == UInt8(ascii: "-") { index += 1 }
+        func digits() -> Int {
+            let s = index
+            while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
+            return index - s
+        }
+        guard index < bytes.count else { throw error("bad number") }
+        if bytes[index] == UInt8(ascii: "0") { index += 1 } else if digits() == 0 { throw error("bad number") }
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            if digits() == 0 { throw error("bad number: digits expected after '.'") }
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            index += 1
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            if digits() == 0 { throw error("bad number: digits expected in the exponent") }
+        }
+        return .number(String(decoding: bytes[start..<index], as: UTF8.self))
+    }
+}

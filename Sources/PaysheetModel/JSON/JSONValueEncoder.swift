@@ -1,0 +1,193 @@
+import Foundation
+
+/// Encodes any `Encodable` value straight into a ``JSONValue`` (no text round trip), keeping the
+/// order in which the value encodes its keys. Optional `nil` members are left out, as
+/// `JSONEncoder` does.
+public struct JSONValueEncoder {
+    /// A new encoder.
+    public init() {}
+
+    /// Encodes `value`.
+    public func encode<T: Encodable>(_ value: T) throws -> JSONValue {
+        if let v = value as? JSONValue { return v }
+        let box = EncodingBox(codingPath: [])
+        try value.encode(to: box)
+        return box.result ?? .object(JSONObject())
+    }
+}
+
+extension Encodable {
+    /// This value as a ``JSONValue``.
+    public var jsonValue: JSONValue {
+        // Wire types encode only strings, numbers, booleans, arrays and objects: no failure path.
+        (try? JSONValueEncoder().encode(self)) ?? .null
+    }
+}
+
+private final class Ref {
+    var value: JSONValue?
+    init(_ v: JSONValue? = nil) { value = v }
+}
+
+private final class EncodingBox: Encoder {
+    var codingPath: [CodingKey]
+    var userInfo: [CodingUserInfoKey: Any] = [:]
+    var storage: Ref?
+    var objectRef: ObjectRef?
+    var arrayRef: ArrayRef?
+
+    init(codingPath: [CodingKey]) { self.codingPath = codingPath }
+
+    var result: JSONValue? {
+        if let objectRef {
+            var o = objectRef.object
+            for (k, b) in objectRef.pending { o[k] = b.result ?? .null }
+            return .object(o)
+        }
+        if let arrayRef { return .array(arrayRef.items.map { $0.resolved }) }
+        return storage?.value
+    }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        if objectRef == nil { objectRef = ObjectRef() }
+        return KeyedEncodingContainer(KeyedBox<Key>(ref: objectRef!, codingPath: codingPath))
+    }
+
+    func unkeyedContainer() -> UnkeyedEncodingContainer {
+        if arrayRef == nil { arrayRef = ArrayRef() }
+        return UnkeyedBox(ref: arrayRef!, codingPath: codingPath)
+    }
+
+    func singleValueContainer() -> SingleValueEncodingContainer { SingleBox(box: self) }
+}
+
+private final class ObjectRef {
+    var object = JSONObject()
+    var pending: [(String, EncodingBox)] = []
+}
+
+private final class ArrayRef {
+    var items: [Item] = []
+    enum Item {
+        case value(JSONValue)
+        case box(EncodingBox)
+        var resolved: JSONValue {
+            switch self {
+            case .value(let v): return v
+            case .box(let b): return b.result ?? .null
+            }
+        }
+    }
+}
+
+private func primitive(_ value: Encodable, path: [CodingKey]) throws -> JSONValue {
+    switch value {
+    case let v as JSONValue: return v
+    case let v as String: return .string(v)
+    case let v as Bool: return .bool(v)
+    case let v as Int: return .number(String(v))
+    case let v as Int64: return .number(String(v))
+    case let v as UInt: return .number(String(v))
+    case let v as UInt16: return .number(String(v))
+    case let v as UInt32: return .number(String(v))
+    case let v as UInt64: return .number(String(v))
+    case let v as Double: return .number(JSONValue.javaScriptNumberString("\(v)"))
+    case let v as Decimal: return .number("\(v)")
+    default:
+        let box = EncodingBox(codingPath: path)
+        try value.encode(to: box)
+        return box.result ?? .null
+    }
+}
+
+private struct KeyedBox<Key: CodingKey>: KeyedEncodingContainerProtocol {
+    let ref: ObjectRef
+    var codingPath: [CodingKey]
+
+    mutating func encodeNil(forKey key: Key) throws { ref.object[key.stringValue] = .null }
+    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+        ref.object[key.stringValue] = try primitive(value, path: codingPath + [key])
+    }
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+        defer_(key).container(keyedBy: keyType)
+    }
+    mutating func nestedUnkeyedContainer(forKey key: Key) -> UnkeyedEncodingContainer {
+        defer_(key).unkeyedContainer()
+    }
+    mutating func superEncoder() -> Encoder { defer_(nil) }
+    mutating func superEncoder(forKey key: Key) -> Encoder { defer_(key) }
+    private func defer_(_ key: Key?) -> EncodingBox {
+        let name = key?.stringValue ?? "super"
+        let box = EncodingBox(codingPath: codingPath + (key.map { [$0] } ?? []))
+        ref.object[name] = .null
+        ref.pending.append((name, box))
+        return box
+    }
+}
+
+private struct UnkeyedBox: UnkeyedEncodingContainer {
+    let ref: ArrayRef
+    var codingPath: [CodingKey]
+    var count: Int { ref.items.count }
+
+    mutating func encodeNil() throws { ref.items.append(.value(.null)) }
+    mutating func encode<T: Encodable>(_ value: T) throws { ref.items.append(.value(try primitive(value, path: codingPath))) }
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+        let box = EncodingBox(codingPath: codingPath)
+        ref.items.append(.box(box))
+        return box.container(keyedBy: keyType)
+    }
+    mutating func nestedUnkeyedContainer() -> UnkeyedEncodingContainer {
+        let box = EncodingBox(codingPath: codingPath)
+        ref.items.append(.box(box))
+        return box.unkeyedContainer()
+    }
+    mutating func superEncoder() -> Encoder {
+        let box = EncodingBox(codingPath: codingPath)
+        ref.items.append(.box(box))
+        return box
+    }
+}
+
+private struct SingleBox: SingleValueEncodingContainer {
+    let box: EncodingBox
+    var codingPath: [CodingKey] { box.codingPath }
+    mutating func encodeNil() throws { box.storage = Ref(.null) }
+    mutating func encode<T: Encodable>(_ value: T) throws { box.storage = Ref(try primitive(value, path: codingPath)) }
+}
+
+extension JSONValue: Codable {
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.singleValueContainer()
+        if c.decodeNil() { self = .null }
+        else if let b = try? c.decode(Bool.self) { self = .bool(b) }
+        else if let s = try? c.decode(String.self) { self = .string(s) }
+        else if let d = try? c.decode(Decimal.self) { self = .number("\(d)") }
+        else if let a = try? c.decode([JSONValue].self) { self = .array(a) }
+        else if let o = try? c.decode([String: JSONValue].self) {
+            self = .object(JSONObject(o.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }))
+        } else {
+            throw DecodingError.dataCorruptedError(in: c, debugDescription: "not a JSON value")
+        }
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.singleValueContainer()
+        switch self {
+        case .null: try c.encodeNil()
+        case .bool(let b): try c.encode(b)
+        case .number(let n): try c.encode(Decimal(string: n) ?? 0)
+        case .string(let s): try c.encode(s)
+        case .array(let a): try c.encode(a)
+        case .object(let o):
+            var d: [String: JSONValue] = [:]
+            for m in o { d[m.key] = m.value }
+            try c.encode(d)
+        }
+    }
+}
+
+/// Decodes a `Decodable` value from a ``JSONValue`` through Foundation's `JSONDecoder`.
+public func decodeJSONValue<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
+    try JSONDecoder().decode(T.self, from: Data(value.compactText.utf8))
+}

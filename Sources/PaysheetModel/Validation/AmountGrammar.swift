@@ -1,0 +1,27 @@
+import Foundation
+
+/// The grammar of amount strings and their numeric value.
+public enum AmountGrammar {
+    /// Whether `text` is a valid amount: `-?[0-9]+(\.[0-9]+)?` (current Safari, the W3C "valid
+    /// decimal monetary value"), or with at most two fraction digits when `maxFractionDigits` is 2.
+    public static func isValid(_ text: String, maxFractionDigits: Int? = nil) -> Bool {
+        var u = Substring(text).utf8[...]
+        if u.first == UInt8(ascii: "-") { u = u.dropFirst() }
+        var intDigits = 0
+        while let c = u.first, c >= 48, c <= 57 { intDigits += 1; u = u.dropFirst() }
+        if intDigits == 0 { return false }
+        if u.isEmpty { return true }
+        guard u.first == UInt8(ascii: ".") else { return false }
+        u = u.dropFirst()
+        var frac = 0
+        while let c = u.first, c >= 48, c <= 57 { frac += 1; u = u.dropFirst() }
+        guard frac > 0, u.isEmpty else { return false }
+        if let maxFractionDigits, frac > maxFractionDigits { return false }
+        return true
+    }
+
+    /// The value of a valid amount string (`NSDecimalNumber decimalNumberWithString:`).
+    public static func value(_ text: String) -> Decimal? {
+        Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))
+    }
+}
