@@ -55,7 +55,8 @@ public enum JSONValue: Sendable, Hashable {
         }
     }
 
-    static func javaScriptNumberString(_ text: String) -> String {
+    /// How JavaScript prints the number written as `text`.
+    public static func javaScriptNumberString(_ text: String) -> String {
         guard let d = Double(text) else { return text }
         if d == d.rounded(), abs(d) < 1e21 { return String(format: "%.0f", d) == "-0" ? "0" : String(format: "%.0f", d) }
         var s = "\(d)"
@@ -115,4 +116,8 @@ extension JSONValue: ExpressibleByStringLiteral, ExpressibleByBooleanLiteral, Ex
     public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
     public init(dictionaryLiteral elements: (String, JSONValue)...) { self = .object(JSONObject(elements)) }
     public init(nilLiteral: ()) { self = .null }
+}
+
+extension JSONObject: ExpressibleByDictionaryLiteral {
+    public init(dictionaryLiteral elements: (String, JSONValue)...) { self.init(elements) }
 }

@@ -4,13 +4,17 @@
 ///
 /// Only conversion lives here; the semantic checks that follow are in ``RequestValidator`` and
 /// ``UpdateValidator``.
-struct WebIDLBinding {
-    let profile: SafariProfile
+public struct WebIDLBinding: Sendable {
+    /// The Safari whose rules apply.
+    public let profile: SafariProfile
+
+    /// A binding for `profile`.
+    public init(profile: SafariProfile) { self.profile = profile }
 
     // MARK: Primitive conversions
 
     /// `DOMString`: `null` → `"null"`, numbers and booleans printed as JavaScript prints them.
-    func string(_ v: JSONValue) -> String { v.javaScriptString }
+    public func string(_ v: JSONValue) -> String { v.javaScriptString }
 
     /// An optional `DOMString` member: absent → nil.
     func optionalString(_ o: JSONObject, _ key: String) -> String? {
@@ -28,7 +32,7 @@ struct WebIDLBinding {
     }
 
     /// `boolean`: JavaScript truthiness.
-    func boolean(_ v: JSONValue) -> Bool {
+    public func boolean(_ v: JSONValue) -> Bool {
         switch v {
         case .null: return false
         case .bool(let b): return b
@@ -39,7 +43,7 @@ struct WebIDLBinding {
     }
 
     /// `unsigned long`.
-    func unsignedLong(_ v: JSONValue) -> Int {
+    public func unsignedLong(_ v: JSONValue) -> Int {
         let d: Double
         switch v {
         case .null: d = 0
@@ -56,7 +60,7 @@ struct WebIDLBinding {
     }
 
     /// `sequence<T>`: an array; other values are `TypeError`s.
-    func sequence(_ v: JSONValue) throws(ScriptError) -> [JSONValue] {
+    public func sequence(_ v: JSONValue) throws(ScriptError) -> [JSONValue] {
         switch v {
         case .array(let a): return a
         case .object: throw .typeError("Type error.")
@@ -72,7 +76,7 @@ struct WebIDLBinding {
 
     /// A dictionary-typed value: `null` → empty, arrays count as objects with no members,
     /// primitives are `TypeError`s.
-    func dictionary(_ v: JSONValue) throws(ScriptError) -> JSONObject {
+    public func dictionary(_ v: JSONValue) throws(ScriptError) -> JSONObject {
         switch v {
         case .null: return JSONObject()
         case .object(let o): return o
@@ -89,7 +93,7 @@ struct WebIDLBinding {
 
     // MARK: Dictionaries
 
-    func lineItem(_ v: JSONValue) throws(ScriptError) -> ApplePayLineItem {
+    public func lineItem(_ v: JSONValue) throws(ScriptError) -> ApplePayLineItem {
         let o = try dictionary(v)
         var item = ApplePayLineItem(label: nil, amount: nil)
         item.amount = optionalString(o, "amount")
@@ -105,7 +109,7 @@ struct WebIDLBinding {
         return item
     }
 
-    func lineItems(_ v: JSONValue) throws(ScriptError) -> [ApplePayLineItem] {
+    public func lineItems(_ v: JSONValue) throws(ScriptError) -> [ApplePayLineItem] {
         var out: [ApplePayLineItem] = []
         for e in try sequence(v) { out.append(try lineItem(e)) }
         return out
@@ -137,13 +141,13 @@ struct WebIDLBinding {
                                       dateComponentsRange: range, selected: selected)
     }
 
-    func shippingMethods(_ v: JSONValue) throws(ScriptError) -> [ApplePayShippingMethod] {
+    public func shippingMethods(_ v: JSONValue) throws(ScriptError) -> [ApplePayShippingMethod] {
         var out: [ApplePayShippingMethod] = []
         for e in try sequence(v) { out.append(try shippingMethod(e)) }
         return out
     }
 
-    func contact(_ v: JSONValue) throws(ScriptError) -> ApplePayPaymentContact {
+    public func contact(_ v: JSONValue) throws(ScriptError) -> ApplePayPaymentContact {
         let o = try dictionary(v)
         var c = ApplePayPaymentContact()
         if let a = o["addressLines"] {
@@ -231,7 +235,7 @@ struct WebIDLBinding {
     }
 
     /// `new ApplePayError(code, contactField, message)` from `{"code", "contactField", "message"}`.
-    func applePayError(_ v: JSONValue) throws(ScriptError) -> ApplePayError {
+    public func applePayError(_ v: JSONValue) throws(ScriptError) -> ApplePayError {
         guard case .object(let o) = v else { throw .typeError("Type error.") }
         guard let c = o["code"] else { throw .typeError("Not enough arguments.") }
         let codes = profile.errorCodes
@@ -251,7 +255,7 @@ struct WebIDLBinding {
         return ApplePayError(code, contactField: field, message: message)
     }
 
-    func errors(_ v: JSONValue) throws(ScriptError) -> [ApplePayError] {
+    public func errors(_ v: JSONValue) throws(ScriptError) -> [ApplePayError] {
         var out: [ApplePayError] = []
         for e in try sequence(v) { out.append(try applePayError(e)) }
         return out

@@ -68,4 +68,14 @@ public struct ApplePayPaymentPass: Codable, Sendable, Hashable {
     public var deviceAccountNumberSuffix: String?
     /// The activation state.
     public var activationState: ApplePayPaymentPassActivationState
+
+    /// A pass.
+    public init(primaryAccountIdentifier: String, primaryAccountNumberSuffix: String, deviceAccountIdentifier: String? = nil,
+                deviceAccountNumberSuffix: String? = nil, activationState: ApplePayPaymentPassActivationState = .activated) {
+        self.primaryAccountIdentifier = primaryAccountIdentifier
+        self.primaryAccountNumberSuffix = primaryAccountNumberSuffix
+        self.deviceAccountIdentifier = deviceAccountIdentifier
+        self.deviceAccountNumberSuffix = deviceAccountNumberSuffix
+        self.activationState = activationState
+    }
 }

@@ -1,0 +1,216 @@
+import PaysheetModel
+import PaysheetSheet
+
+/// One step as it ran: what it did and what the page and the sheet saw after it.
+public struct TranscriptEntry: Sendable {
+    /// The 1-based step number.
+    public var step: Int
+    /// The step as written (JSON).
+    public var input: JSONValue
+    /// The exception the step threw (page steps).
+    public var threw: ScriptError?
+    /// The value the step returned (page steps).
+    public var returned: JSONValue?
+    /// The events it caused.
+    public var events: [JSONValue]
+    /// The sheet after the step.
+    public var sheet: JSONValue
+    /// The page-visible state of the step's session.
+    public var session: String
+    /// For `expect` steps: `nil` when it held, else why not.
+    public var failure: String?
+
+    /// The entry as one JSON object (`paysheet sheet run --json`).
+    public var json: JSONValue {
+        var o = JSONObject()
+        o["step"] = .number(String(step))
+        o["input"] = input
+        o["threw"] = threw?.json ?? .null
+        if let returned { o["returned"] = returned }
+        o["events"] = .array(events)
+        o["session"] = .string(session)
+        o["sheet"] = sheet
+        if case .object(let i) = input, i["expect"] != nil { o["held"] = .bool(failure == nil) }
+        if let failure { o["failure"] = .string(failure) }
+        return .object(o)
+    }
+}
+
+/// The outcome of a scenario.
+public struct ScenarioOutcome: Sendable {
+    /// The scenario's name (or the file's, when it could not be read).
+    public var name: String
+    /// The file.
+    public var file: String
+    /// Whether every expectation held.
+    public var passed: Bool { failure == nil }
+    /// Why it failed: a failed expectation or a ``ScenarioError``.
+    public var failure: String?
+    /// Every step as it ran (up to the first failure).
+    public var transcript: [TranscriptEntry]
+
+    /// An outcome.
+    public init(name: String, file: String, failure: String?, transcript: [TranscriptEntry]) {
+        self.name = name
+        self.file = file
+        self.failure = failure
+        self.transcript = transcript
+    }
+}
+
+/// Runs scenarios against the sheet engine.
+public struct ScenarioRunner: Sendable {
+    /// Whether to record a transcript (off for `sheet test` and the benchmark: faster).
+    public var recordTranscript: Bool
+
+    /// A runner.
+    public init(recordTranscript: Bool = true) { self.recordTranscript = recordTranscript }
+
+    /// Reads and runs a scenario file's text.
+    public func run(text: String, file: String) -> ScenarioOutcome {
+        do throws(ScenarioError) {
+            return run(try ScenarioParser.parse(text, file: file))
+        } catch {
+            return ScenarioOutcome(name: file, file: file, failure: "scenario error: \(error)", transcript: [])
+        }
+    }
+
+    /// Runs a parsed scenario.
+    public func run(_ scenario: Scenario) -> ScenarioOutcome {
+        var machine = SheetMachine(configuration: scenario.configuration)
+        var log: [JSONValue] = []
+        var lastThrew: ScriptError?
+        var lastReturned: JSONValue?
+        var lastPageStepWasCall = false
+        var currentSession = 1
+        var constructed: [Int: Int] = [:]   // scenario instance → machine session
+        var transcript: [TranscriptEntry] = []
+
+        func record(_ events: [DispatchedEvent], into log: inout [JSONValue], multi: Bool) -> [JSONValue] {
+            events.map { d in
+                var j = d.event.json
+                if multi, case .object(var o) = j { o["session"] = .number(String(d.session)); j = .object(o) }
+                log.append(j)
+                return j
+            }
+        }
+
+        for (i, step) in scenario.steps.enumerated() {
+            let number = i + 1
+            var stepEvents: [DispatchedEvent] = []
+            var failure: String?
+            var threw: ScriptError?
+            var returned: JSONValue?
+            switch step {
+            case .page(let p, let instance):
+                lastPageStepWasCall = true
+                switch p {
+                case .construct(let v, let req, let gesture):
+                    let r = machine.construct(version: v ?? scenario.version, request: req ?? scenario.request, userGesture: gesture)
+                    threw = r.threw
+                    if r.threw == nil, let n = r.returned?.doubleValue { constructed[instance] = Int(n) }
+                    currentSession = instance
+                case .call(let call):
+                    if constructed[instance] == nil, case .begin = call {
+                        let r = machine.construct(version: scenario.version, request: scenario.request)
+                        if let t = r.threw {
+                            threw = t
+                            currentSession = instance
+                            break
+                        }
+                        constructed[instance] = Int(r.returned!.doubleValue!)
+                    }
+                    currentSession = instance
+                    let r = machine.call(call, session: constructed[instance] ?? 0)
+                    threw = r.threw
+                    returned = r.returned
+                    stepEvents = r.events
+                case .supportsVersion(let v): let r = machine.supportsVersion(v); threw = r.threw; returned = r.returned
+                case .canMakePayments: let r = machine.canMakePayments(); returned = r.returned
+                case .canMakePaymentsWithActiveCard: let r = machine.canMakePaymentsWithActiveCard(); returned = r.returned
+                case .openPaymentSetup(let g): let r = machine.openPaymentSetup(userGesture: g); threw = r.threw; returned = r.returned
+                case .newApplePayError(let args): let r = machine.makeError(arguments: args); threw = r.threw; returned = r.returned
+                case .navigate: stepEvents = machine.navigate()
+                }
+                lastThrew = threw
+                lastReturned = returned
+            case .user(let action):
+                stepEvents = machine.perform(action)
+            case .wait(let s):
+                stepEvents = machine.advance(by: s)
+            case .expect(let e):
+                failure = check(e, machine: machine, log: &log, lastThrew: lastThrew, lastReturned: lastReturned,
+                                hadPageStep: lastPageStepWasCall, session: constructed[currentSession])
+            }
+            let recorded = record(stepEvents, into: &log, multi: machine.sessionCount > 1)
+            if recordTranscript || failure != nil {
+                let sessionState = constructed[currentSession].flatMap { machine.state(of: $0)?.pageVisible } ?? "idle"
+                transcript.append(TranscriptEntry(step: number, input: scenario.rawSteps.indices.contains(i) ? scenario.rawSteps[i] : inputJSON(step), threw: threw, returned: returned, events: recorded,
+                                                  sheet: recordTranscript ? machine.snapshot() : .null, session: sessionState, failure: failure))
+            }
+            if let failure {
+                return ScenarioOutcome(name: scenario.name, file: scenario.file, failure: "step \(number): \(failure)", transcript: transcript)
+            }
+        }
+        return ScenarioOutcome(name: scenario.name, file: scenario.file, failure: nil, transcript: transcript)
+    }
+
+    private func check(_ e: Expectation, machine: SheetMachine, log: inout [JSONValue], lastThrew: ScriptError?,
+                       lastReturned: JSONValue?, hadPageStep: Bool, session: Int?) -> String? {
+        if let t = e.threw {
+            let actual = lastThrew?.json ?? .null
+            switch t {
+            case nil:
+                if let lastThrew { return "threw: expected nothing, the last page step threw \(lastThrew)" }
+            case .string(let name)?:
+                if lastThrew?.name.rawValue != name { return "threw: expected \(name), found \(lastThrew.map { "\($0)" } ?? "nothing")" }
+            case let expected?:
+                if let m = Matcher.mismatch(expected: expected, actual: actual, path: "threw") {
+                    return m + (lastThrew.map { " (threw \($0))" } ?? " (threw nothing)")
+                }
+            }
+        }
+        if let r = e.returned {
+            let expected = r ?? .null
+            if let m = Matcher.mismatch(expected: expected, actual: lastReturned ?? .null, path: "returned") { return m }
+        }
+        if let events = e.events {
+            let actual = JSONValue.array(log)
+            log.removeAll()
+            if let m = Matcher.mismatch(expected: .array(events), actual: actual, path: "events") { return m }
+        }
+        if let s = e.session {
+            let actual = session.flatMap { machine.state(of: $0)?.pageVisible } ?? "idle"
+            if actual != s { return "session: expected \(s), found \(actual)" }
+        }
+        if let sh = e.sheet, let m = Matcher.mismatch(expected: sh, actual: machine.snapshot(), path: "sheet") { return m }
+        if let p = e.paid, p != machine.paid { return "paid: expected \(p), found \(machine.paid)" }
+        return nil
+    }
+
+    private func inputJSON(_ step: ScenarioStep) -> JSONValue {
+        switch step {
+        case .expect(let e): return ["expect": e.raw]
+        case .wait(let s): return ["wait": .number(JSONValue.javaScriptNumberString(String(s)))]
+        case .user(let a): return ["user": .string(a.name)]
+        case .page(let p, let instance):
+            var o: JSONObject = ["page": .string(Self.pageName(p))]
+            if instance != 1 { o["instance"] = .number(String(instance)) }
+            return .object(o)
+        }
+    }
+
+    static func pageName(_ p: PageStep) -> String {
+        switch p {
+        case .construct: return "construct"
+        case .call(let c): return c.name
+        case .supportsVersion: return "supportsVersion"
+        case .canMakePayments: return "canMakePayments"
+        case .canMakePaymentsWithActiveCard: return "canMakePaymentsWithActiveCard"
+        case .openPaymentSetup: return "openPaymentSetup"
+        case .newApplePayError: return "newApplePayError"
+        case .navigate: return "navigate"
+        }
+    }
+}
+

@@ -1,0 +1,162 @@
+import PaysheetModel
+
+/// How a module error's message is chosen: the page's `message`, or a fixed sheet text.
+enum MessageSource: Sendable, Hashable {
+    case errorMessage
+    case fixed(String)
+
+    func resolve(_ error: ApplePayError?) -> String {
+        switch self {
+        case .errorMessage: return error?.message ?? ""
+        case .fixed(let s): return s
+        }
+    }
+}
+
+/// A module display: title and message source.
+struct ModuleDisplay: Sendable, Hashable {
+    var title: String
+    var message: MessageSource
+
+    func resolve(_ error: ApplePayError?) -> ModuleError { ModuleError(title: title, message: message.resolve(error)) }
+
+    static let verifyContact = ModuleDisplay(title: "VERIFY CONTACT INFORMATION", message: .fixed("invalid contact information"))
+    static let addressInvalidMessage = ModuleDisplay(title: "SHIPPING ADDRESS INVALID", message: .errorMessage)
+    static let addressInvalidFixed = ModuleDisplay(title: "SHIPPING ADDRESS INVALID", message: .fixed("invalid address"))
+    static let unavailableFixed = ModuleDisplay(title: "SHIPPING UNAVAILABLE", message: .fixed("Address not supported"))
+    static let unavailableMessage = ModuleDisplay(title: "SHIPPING UNAVAILABLE", message: .errorMessage)
+}
+
+/// The sheet-level status strings of the FINGERPRINT area.
+public enum SheetStatus {
+    public static let paymentNotCompleted = "Payment Not Completed"
+    public static let tryAgain = "Try Again"
+    public static let shippingAddressInvalid = "Shipping Address Invalid"
+    public static let verifyContactInformation = "Verify Contact Information"
+    public static let shippingUnavailable = "Shipping Unavailable"
+    /// Not in the seed: Paysheet's names for billing and PIN outcomes.
+    public static let billingAddressInvalid = "Billing Address Invalid"
+    public static let pinRequired = "PIN Required"
+    public static let pinIncorrect = "Incorrect PIN"
+    public static let pinLocked = "PIN Locked"
+}
+
+/// One row of `payment-sheet.md` §4: what `completePayment` shows for a status and the page's
+/// first error.
+struct AuthorizationRule: Sendable, Hashable {
+    /// The row number in `payment-sheet.md` §4.
+    var row: Int
+    var status: ApplePayStatus
+    /// The first error's code; `nil` = no error; the whole set for "any".
+    var codes: Set<ApplePayErrorCode?>
+    /// Whether the first error has a contact field; `nil` = either.
+    var contactField: Bool?
+    var fingerprint: String?
+    var contact: ModuleDisplay?
+    var shipping: ModuleDisplay?
+    var closes: Bool
+    var popup: Bool
+    var paid: Bool
+}
+
+/// The display rules of the sheet, as data (`payment-sheet.md` §3 and §4).
+enum DisplayRules {
+    private typealias D = ModuleDisplay
+    private static let sci: ApplePayErrorCode = .shippingContactInvalid
+    private static let au: ApplePayErrorCode = .addressUnserviceable
+    private static let unk: ApplePayErrorCode = .unknown
+    private static let anyError: Set<ApplePayErrorCode?> = Set(ApplePayErrorCode.allCases.map { Optional($0) })
+
+    private static func rule(_ row: Int, _ status: ApplePayStatus, _ codes: Set<ApplePayErrorCode?>, _ field: Bool?,
+                             _ fp: String?, contact: D? = nil, shipping: D? = nil,
+                             closes: Bool = false, popup: Bool = false, paid: Bool = false) -> AuthorizationRule {
+        AuthorizationRule(row: row, status: status, codes: codes, contactField: field, fingerprint: fp, contact: contact,
+                          shipping: shipping, closes: closes, popup: popup, paid: paid)
+    }
+
+    /// The 21 rows of `payment-sheet.md` §4, in order.
+    static let authorization: [AuthorizationRule] = {
+        let S = SheetStatus.self
+        let isc = ApplePayStatus.invalidShippingContact, ispa = ApplePayStatus.invalidShippingPostalAddress
+        return [
+            rule(1, .success, [nil], nil, nil, closes: true, paid: true),
+            rule(2, .success, anyError, nil, S.tryAgain),
+            rule(3, .failure, [nil], nil, S.paymentNotCompleted, closes: true),
+            rule(4, .failure, [sci], true, S.shippingAddressInvalid, shipping: .addressInvalidMessage),
+            rule(5, .failure, [sci], false, S.verifyContactInformation, contact: .verifyContact),
+            rule(6, .failure, [au], false, S.shippingUnavailable, shipping: .unavailableFixed, popup: true),
+            rule(7, .failure, [au], true, S.shippingAddressInvalid, shipping: .addressInvalidMessage, popup: true),
+            rule(8, .failure, [unk], false, S.tryAgain),
+            rule(9, .failure, [unk], true, S.tryAgain),
+            rule(10, isc, [sci], true, S.verifyContactInformation, contact: .verifyContact, shipping: .addressInvalidMessage),
+            rule(11, isc, [sci], false, S.verifyContactInformation, contact: .verifyContact),
+            rule(12, isc, [au], true, S.verifyContactInformation, contact: .verifyContact, shipping: .unavailableMessage, popup: true),
+            rule(13, isc, [au], false, S.verifyContactInformation, contact: .verifyContact, shipping: .unavailableFixed, popup: true),
+            rule(14, isc, [unk], true, S.verifyContactInformation, contact: .verifyContact),
+            rule(15, isc, [unk], false, S.verifyContactInformation, contact: .verifyContact),
+            rule(16, ispa, [sci], true, S.shippingAddressInvalid, shipping: .addressInvalidFixed),
+            rule(17, ispa, [sci], false, S.shippingAddressInvalid, contact: .verifyContact, shipping: .addressInvalidFixed),
+            rule(18, ispa, [au], true, S.shippingAddressInvalid, shipping: .addressInvalidFixed, popup: true),
+            rule(19, ispa, [au], false, S.shippingAddressInvalid, shipping: .addressInvalidFixed, popup: true),
+            rule(20, ispa, [unk], true, S.shippingAddressInvalid, shipping: .addressInvalidFixed),
+            rule(21, ispa, [unk], false, S.shippingAddressInvalid, shipping: .addressInvalidFixed),
+        ]
+    }()
+
+    /// The row for `status` and the first error, if the seed recorded one.
+    static func authorizationRule(status: ApplePayStatus, first: ApplePayError?) -> AuthorizationRule? {
+        authorization.first { r in
+            r.status == status && r.codes.contains(first?.code)
+                && (r.contactField == nil || first == nil || r.contactField == (first?.contactField != nil))
+        }
+    }
+
+    /// What `completeShippingContactSelection` (and the other selection updates) show for an
+    /// error code (`payment-sheet.md` §3; billing and coupon codes are Paysheet's extension).
+    struct UpdateRule: Sendable, Hashable {
+        var fingerprint: String?
+        var module: SheetModule?
+        var display: ModuleDisplay?
+        var popup: Bool
+    }
+
+    static func updateRule(for code: ApplePayErrorCode) -> UpdateRule {
+        switch code {
+        case .addressUnserviceable:
+            return UpdateRule(fingerprint: SheetStatus.shippingAddressInvalid, module: .shipping, display: .unavailableFixed, popup: true)
+        case .shippingContactInvalid:
+            return UpdateRule(fingerprint: SheetStatus.shippingAddressInvalid, module: .shipping, display: .addressInvalidMessage, popup: false)
+        case .unknown:
+            return UpdateRule(fingerprint: SheetStatus.shippingAddressInvalid, module: nil, display: nil, popup: false)
+        case .billingContactInvalid:
+            return UpdateRule(fingerprint: SheetStatus.billingAddressInvalid, module: .card, display: billingDisplay, popup: false)
+        case .couponCodeInvalid:
+            return UpdateRule(fingerprint: nil, module: .coupon, display: ModuleDisplay(title: "INVALID CODE", message: .errorMessage), popup: false)
+        case .couponCodeExpired:
+            return UpdateRule(fingerprint: nil, module: .coupon, display: ModuleDisplay(title: "CODE EXPIRED", message: .errorMessage), popup: false)
+        }
+    }
+
+    static let billingDisplay = ModuleDisplay(title: "BILLING ADDRESS INVALID", message: .errorMessage)
+
+    /// The module display of an error that is not the first one (or not covered by a row).
+    static func secondaryDisplay(for e: ApplePayError) -> (SheetModule, ModuleError)? {
+        switch e.code {
+        case .unknown: return nil
+        case .billingContactInvalid: return (.card, billingDisplay.resolve(e))
+        case .couponCodeInvalid, .couponCodeExpired:
+            let r = updateRule(for: e.code)
+            return (.coupon, r.display!.resolve(e))
+        case .shippingContactInvalid, .addressUnserviceable:
+            let module = e.contactField.map(SheetModule.owner(of:)) ?? .shipping
+            if module == .contact { return (.contact, ModuleError(title: ModuleDisplay.verifyContact.title, message: e.message)) }
+            if e.code == .addressUnserviceable {
+                return (.shipping, (e.message.isEmpty ? ModuleDisplay.unavailableFixed : .unavailableMessage).resolve(e))
+            }
+            return (.shipping, ModuleDisplay.addressInvalidMessage.resolve(e))
+        }
+    }
+
+    /// The popup text: `{label} does not allow delivery to your shipping address`.
+    static func popupText(merchant label: String) -> String { "\(label) does not allow delivery to your shipping address" }
+}

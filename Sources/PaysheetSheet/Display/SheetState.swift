@@ -1,0 +1,165 @@
+import PaysheetModel
+
+/// What the sheet shows: selections, summary, module errors, status line and popup.
+struct SheetState: Sendable {
+    var session: Int
+    var request: ApplePayPaymentRequest
+    var visible = true
+    var outstanding: SheetEventType?
+    var deadline: Double?
+    var pendingInitial: [SheetEventType]
+    var cards: [WalletCard]
+    var cardIndex: Int?
+    var contacts: [ApplePayPaymentContact]
+    var contactIndex: Int?
+    var methods: [ApplePayShippingMethod]
+    var methodIdentifier: String?
+    var couponCode: String?
+    var email: String?
+    var phone: String?
+    var lineItems: [ApplePayLineItem]
+    var total: ApplePayLineItem
+    var errors: [SheetModule: ModuleError] = [:]
+    /// Set by an `unknown` error in a shipping-contact update: no module error, but the address
+    /// must change before the user can authorize.
+    var shippingNeedsChange = false
+    var status: String?
+    var popup: String?
+    var result: String?
+    /// The row of `payment-sheet.md` §4 applied by the last `completePayment`.
+    var lastRule: Int?
+
+    init(session: Int, request: ApplePayPaymentRequest, wallet: Wallet, initialEvents: [SheetEventType]) {
+        self.session = session
+        self.request = request
+        self.pendingInitial = initialEvents
+        self.cards = wallet.cards
+        self.contacts = wallet.shippingContacts
+        if let prefill = request.shippingContact, prefill.hasPostalAddress { contacts.insert(prefill, at: 0) }
+        self.contactIndex = contacts.isEmpty ? nil : 0
+        self.methods = request.shippingMethods ?? []
+        self.methodIdentifier = (methods.first { $0.selected == true } ?? methods.first)?.identifier
+        self.couponCode = request.couponCode
+        self.email = request.shippingContact?.emailAddress ?? wallet.email
+        self.phone = request.shippingContact?.phoneNumber ?? wallet.phone
+        self.lineItems = request.lineItems ?? []
+        self.total = request.total
+        let networks = Set(request.supportedNetworks.map { $0.lowercased() })
+        self.cardIndex = cards.indices.first { networks.contains(cards[$0].network.lowercased()) }
+    }
+
+    var requestsShipping: Bool { request.requestsShippingAddress }
+    var usableCards: [Int] {
+        let networks = Set(request.supportedNetworks.map { $0.lowercased() })
+        return cards.indices.filter { networks.contains(cards[$0].network.lowercased()) }
+    }
+    var selectedCard: WalletCard? { cardIndex.map { cards[$0] } }
+    var selectedContact: ApplePayPaymentContact? { contactIndex.flatMap { contacts.indices.contains($0) ? contacts[$0] : nil } }
+    var selectedMethod: ApplePayShippingMethod? { methods.first { $0.identifier == methodIdentifier } }
+
+    /// A new user action clears the last outcome's status line and popup.
+    mutating func userActed() {
+        status = nil
+        popup = nil
+    }
+
+    /// Why the user cannot authorize now (beyond outstanding completions), or `nil`.
+    var authorizeBlockReason: String? {
+        if selectedCard == nil { return "no card that the request accepts" }
+        for m in [SheetModule.shipping, .contact, .card, .coupon, .method] where errors[m] != nil {
+            return "the \(m.rawValue) module shows an error"
+        }
+        if shippingNeedsChange { return "the shipping address was rejected" }
+        let shipping = Set(request.requiredShippingContactFields ?? [])
+        let billing = Set(request.requiredBillingContactFields ?? [])
+        if requestsShipping, selectedContact == nil { return "no shipping address" }
+        if shipping.union(billing).contains(.email), (email ?? "").isEmpty { return "no email address" }
+        if shipping.union(billing).contains(.phone), (phone ?? "").isEmpty { return "no phone number" }
+        return nil
+    }
+
+    // MARK: Updates
+
+    /// Applies a selection update: the summary, the shipping methods, and its errors
+    /// (`payment-sheet.md` §3).
+    mutating func apply(update: ApplePayUpdate, kind: UpdateValidator.Kind) {
+        if let t = update.newTotal { total = t }
+        lineItems = update.newLineItems ?? []
+        if let m = update.newShippingMethods {
+            methods = m
+            if let sel = m.first(where: { $0.selected == true }) {
+                methodIdentifier = sel.identifier
+            } else if !m.contains(where: { $0.identifier == methodIdentifier }) {
+                methodIdentifier = m.first?.identifier
+            }
+        }
+        let errs = update.errors ?? []
+        status = nil
+        popup = nil
+        guard let first = errs.first else { return }
+        let rule = DisplayRules.updateRule(for: first.code)
+        status = rule.fingerprint
+        if rule.popup { popup = DisplayRules.popupText(merchant: total.label ?? "") }
+        if first.code == .unknown, kind == .shippingContact { shippingNeedsChange = true }
+        if var module = rule.module, let display = rule.display {
+            var shown = display.resolve(first)
+            if let f = first.contactField, module == .shipping, SheetModule.owner(of: f) == .contact {
+                module = .contact
+                shown = ModuleError(title: ModuleDisplay.verifyContact.title, message: shown.message)
+                if status == SheetStatus.shippingAddressInvalid { status = SheetStatus.verifyContactInformation }
+            }
+            errors[module] = shown
+        }
+        for e in errs.dropFirst() {
+            if let (m, shown) = DisplayRules.secondaryDisplay(for: e), errors[m] == nil { errors[m] = shown }
+        }
+    }
+
+    /// Applies a `completePayment` result (`payment-sheet.md` §4) and says whether it paid.
+    mutating func apply(result: ApplePayPaymentAuthorizationResult, pageErrors: [ApplePayError]) -> (paid: Bool, row: Int?) {
+        let status = ApplePayStatus(rawValue: result.status)!
+        let all = result.errors ?? []
+        let first = pageErrors.first ?? all.first
+        errors = [:]
+        popup = nil
+        lastRule = nil
+        switch status {
+        case .pinRequired: self.status = SheetStatus.pinRequired; return (false, nil)
+        case .pinIncorrect: self.status = SheetStatus.pinIncorrect; return (false, nil)
+        case .pinLockout: self.status = SheetStatus.pinLocked; return (false, nil)
+        default: break
+        }
+        if let rule = DisplayRules.authorizationRule(status: status, first: first) {
+            lastRule = rule.row
+            self.status = rule.fingerprint
+            var contact = rule.contact?.resolve(first)
+            var shipping = rule.shipping?.resolve(first)
+            // A CONTACT field (§2) moves the row's SHIPPING display to the CONTACT module.
+            if let f = pageErrors.first?.contactField, SheetModule.owner(of: f) == .contact, let moved = shipping {
+                contact = ModuleError(title: ModuleDisplay.verifyContact.title, message: rule.contact == nil ? moved.message : contact!.message)
+                shipping = nil
+                if self.status == SheetStatus.shippingAddressInvalid { self.status = SheetStatus.verifyContactInformation }
+            }
+            errors[.contact] = contact
+            errors[.shipping] = shipping
+            if rule.popup { popup = DisplayRules.popupText(merchant: total.label ?? "") }
+            for e in pageErrors.dropFirst() {
+                if let (m, shown) = DisplayRules.secondaryDisplay(for: e), errors[m] == nil { errors[m] = shown }
+            }
+            return (rule.paid, rule.row)
+        }
+        // Outside the seed's table: billing errors (status 2 or billingContactInvalid) and
+        // coupon errors. Paysheet's own rules, documented in the README.
+        if let first, first.code == .couponCodeInvalid || first.code == .couponCodeExpired {
+            self.status = SheetStatus.tryAgain
+        } else {
+            self.status = SheetStatus.billingAddressInvalid
+            errors[.card] = ModuleError(title: "BILLING ADDRESS INVALID",
+                                        message: (first?.message ?? "").isEmpty ? "invalid billing address" : first!.message)
+        }
+        for e in (pageErrors.isEmpty ? all : pageErrors) {
+            if let (m, shown) = DisplayRules.secondaryDisplay(for: e), errors[m] == nil { errors[m] = shown }
+        }
+        return (false, nil)
+    }
+}

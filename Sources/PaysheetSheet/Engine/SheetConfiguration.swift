@@ -1,0 +1,39 @@
+import PaysheetModel
+
+/// How a simulated sheet behaves: the user's wallet, the deadlines, the initial events, which
+/// events the page listens to, and which Safari's rules apply.
+public struct SheetConfiguration: Sendable {
+    /// What the simulated user has.
+    public var wallet: Wallet
+    /// Seconds the sheet waits for each outstanding completion (30 in Safari).
+    public var timeoutSeconds: Double
+    /// The events the sheet fires after merchant validation, in order.
+    public var initialEvents: [SheetEventType]
+    /// The events the page has listeners for; selection events without a listener are completed
+    /// by the sheet itself with no update, as WebKit does.
+    public var listeners: Set<SheetEventType>
+    /// Which Safari's rules apply.
+    public var profile: SafariProfile
+    /// The URL of the `validatemerchant` event.
+    public var validationURL: String
+    /// Whether `canMakePayments()` answers true (default: the wallet has a card).
+    public var canMakePayments: Bool?
+    /// Makes the token of an authorized payment.
+    public var tokenFactory: any PaymentTokenFactory
+
+    /// A configuration; every argument has the scenario format's default.
+    public init(wallet: Wallet = .default, timeoutSeconds: Double = 30,
+                initialEvents: [SheetEventType] = [.paymentmethodselected, .shippingcontactselected],
+                listeners: Set<SheetEventType> = Set(SheetEventType.allCases), profile: SafariProfile = .current,
+                validationURL: String = "https://apple-pay-gateway.apple.com/paymentservices/startSession",
+                canMakePayments: Bool? = nil, tokenFactory: any PaymentTokenFactory = PlaceholderTokenFactory()) {
+        self.wallet = wallet
+        self.timeoutSeconds = timeoutSeconds
+        self.initialEvents = initialEvents
+        self.listeners = listeners
+        self.profile = profile
+        self.validationURL = validationURL
+        self.canMakePayments = canMakePayments
+        self.tokenFactory = tokenFactory
+    }
+}

@@ -1,0 +1,477 @@
+import PaysheetModel
+
+/// The payment sheet and its sessions as a pure state machine.
+///
+/// Inputs are page calls (``construct(version:request:userGesture:)``, ``call(_:session:)``),
+/// user actions (``perform(_:)``) and the passing of time (``advance(by:)``); outputs are the
+/// exceptions, return values and events the page would see. There is no I/O and no clock inside:
+/// drivers (the scenario runner, ``PaymentSheetDriver``, the HTTP bridge) own those.
+///
+/// The rules come from WebKit (`ApplePaySession.cpp`: the method × state table, exceptions,
+/// event order) and from the empirical record of the sheet (`payment-sheet.md`: what each module
+/// shows). Several sessions may be constructed on one page; one may be active at a time.
+public struct SheetMachine: Sendable {
+    /// How the sheet behaves.
+    public let configuration: SheetConfiguration
+    /// Virtual seconds since the page loaded.
+    public private(set) var now: Double = 0
+    /// Whether a payment completed with `STATUS_SUCCESS`.
+    public private(set) var paid = false
+
+    var sessions: [SessionRecord] = []
+    var sheet: SheetState?
+    var tokenSequence = 0
+
+    struct SessionRecord: Sendable {
+        var version: Int
+        var request: ApplePayPaymentRequest
+        var state: SessionState = .idle
+        var validation: MerchantValidationState = .idle
+    }
+
+    /// A new page with no session.
+    public init(configuration: SheetConfiguration = SheetConfiguration()) {
+        self.configuration = configuration
+    }
+
+    var requestValidator: RequestValidator { RequestValidator(profile: configuration.profile) }
+    var updateValidator: UpdateValidator { UpdateValidator(profile: configuration.profile) }
+
+    // MARK: - Queries
+
+    /// The number of sessions constructed so far.
+    public var sessionCount: Int { sessions.count }
+
+    /// The WebKit state of session `session` (1-based).
+    public func state(of session: Int) -> SessionState? {
+        sessions.indices.contains(session - 1) ? sessions[session - 1].state : nil
+    }
+
+    /// The validated request of session `session` (1-based).
+    public func request(of session: Int) -> ApplePayPaymentRequest? {
+        sessions.indices.contains(session - 1) ? sessions[session - 1].request : nil
+    }
+
+    /// The completion the sheet is waiting for, and the virtual time it gives up.
+    public var outstanding: (event: SheetEventType, deadline: Double)? {
+        guard let s = sheet, s.visible, let o = s.outstanding, let d = s.deadline else { return nil }
+        return (o, d)
+    }
+
+    // MARK: - Static members
+
+    /// `ApplePaySession.supportsVersion(version)`.
+    public func supportsVersion(_ version: Int) -> PageResult {
+        if version == 0 { return PageResult(threw: .invalidAccess()) }
+        return PageResult(returned: .bool(version <= configuration.profile.currentAPIVersion))
+    }
+
+    /// `ApplePaySession.canMakePayments()`.
+    public func canMakePayments() -> PageResult {
+        PageResult(returned: .bool(configuration.canMakePayments ?? !configuration.wallet.cards.isEmpty))
+    }
+
+    /// `ApplePaySession.canMakePaymentsWithActiveCard(merchantIdentifier)` (the promise's value).
+    public func canMakePaymentsWithActiveCard() -> PageResult { canMakePayments() }
+
+    /// `ApplePaySession.openPaymentSetup(merchantIdentifier)` (the promise's value).
+    public func openPaymentSetup(userGesture: Bool) -> PageResult {
+        if !userGesture { return PageResult(threw: .invalidAccess("Must call ApplePaySession.openPaymentSetup from a user gesture handler.")) }
+        return PageResult(returned: .bool(false))
+    }
+
+    /// `new ApplePayError(code, contactField, message)` with the page's arguments.
+    public func makeError(arguments: [JSONValue]) -> PageResult {
+        guard let first = arguments.first else { return PageResult(threw: .typeError("Not enough arguments.")) }
+        var o = JSONObject()
+        o["code"] = first
+        if arguments.count > 1 { o["contactField"] = arguments[1] }
+        if arguments.count > 2 { o["message"] = arguments[2] }
+        do throws(ScriptError) {
+            let e = try WebIDLBinding(profile: configuration.profile).applePayError(.object(o))
+            return PageResult(returned: e.jsonValue)
+        } catch {
+            return PageResult(threw: error)
+        }
+    }
+
+    // MARK: - Construction
+
+    /// `new ApplePaySession(version, request)`. On success `returned` is the session's number.
+    public mutating func construct(version: Int, request: JSONValue, userGesture: Bool = true) -> PageResult {
+        do throws(ScriptError) {
+            let bound = try requestValidator.bind(request)
+            if !userGesture { throw ScriptError.invalidAccess("Must create a new ApplePaySession from a user gesture handler.") }
+            let checked = try requestValidator.check(bound, version: version)
+            sessions.append(SessionRecord(version: version, request: checked))
+            return PageResult(returned: .number(String(sessions.count)))
+        } catch {
+            return PageResult(threw: error)
+        }
+    }
+
+    // MARK: - Page calls
+
+    /// A method call on session `session` (1-based).
+    public mutating func call(_ call: PageCall, session: Int) -> PageResult {
+        guard sessions.indices.contains(session - 1) else {
+            return PageResult(threw: .typeError("undefined is not an object (evaluating 'session.\(call.name)')"))
+        }
+        var events: [DispatchedEvent] = []
+        do throws(ScriptError) {
+            try perform(call, on: session - 1, events: &events)
+            return PageResult(events: events)
+        } catch {
+            return PageResult(threw: error, events: events)
+        }
+    }
+
+    private mutating func perform(_ call: PageCall, on s: Int, events: inout [DispatchedEvent]) throws(ScriptError) {
+        switch call {
+        case .begin: try begin(s, events: &events)
+        case .abort: try abort(s)
+        case .completeMerchantValidation(let v): try completeMerchantValidation(s, v, events: &events)
+        case .completePaymentMethodSelection(let v):
+            try completeUpdate(s, try updateValidator.bindUpdate(v, kind: .paymentMethod), kind: .paymentMethod, events: &events)
+        case .completeShippingContactSelection(let v):
+            try completeUpdate(s, try updateValidator.bindUpdate(v, kind: .shippingContact), kind: .shippingContact, events: &events)
+        case .completeShippingMethodSelection(let v):
+            try completeUpdate(s, try updateValidator.bindUpdate(v, kind: .shippingMethod), kind: .shippingMethod, events: &events)
+        case .completeCouponCodeChange(let v):
+            try completeUpdate(s, try updateValidator.bindUpdate(v, kind: .couponCode), kind: .couponCode, events: &events)
+        case .completePayment(let v): try completePayment(s, try updateValidator.bindResult(v), events: &events)
+        case .legacy(let method, let args): try legacy(s, method, args, events: &events)
+        }
+    }
+
+    private mutating func begin(_ s: Int, events: inout [DispatchedEvent]) throws(ScriptError) {
+        guard sessions[s].state == .idle else { throw .invalidAccess("Payment session is already active.") }
+        if sessions.indices.contains(where: { $0 != s && !sessions[$0].state.isFinal && sessions[$0].state != .idle }) {
+            throw .invalidAccess("Page already has an active payment session.")
+        }
+        sessions[s].state = .active
+        sessions[s].validation = .validating
+        sheet = SheetState(session: s, request: sessions[s].request, wallet: configuration.wallet,
+                           initialEvents: configuration.initialEvents)
+        setOutstanding(.validatemerchant)
+        emit(.validateMerchant(validationURL: configuration.validationURL), to: s, events: &events)
+    }
+
+    private mutating func abort(_ s: Int) throws(ScriptError) {
+        let st = sessions[s].state
+        guard st != .idle, !st.isFinal else { throw .invalidAccess() }
+        sessions[s].state = .aborted
+        if sheet?.session == s, sheet?.visible == true { close(result: "aborted") }
+    }
+
+    private mutating func completeMerchantValidation(_ s: Int, _ value: JSONValue, events: inout [DispatchedEvent]) throws(ScriptError) {
+        guard sessions[s].state == .active, sessions[s].validation == .validating else { throw .invalidAccess() }
+        guard case .object = value else {
+            if case .array = value { throw .invalidAccess() }
+            throw .typeError("Type error.")
+        }
+        sessions[s].validation = .complete
+        sheet?.outstanding = nil
+        sheet?.deadline = nil
+        continueInitialEvents(events: &events)
+    }
+
+    private mutating func completeUpdate(_ s: Int, _ bound: ApplePayUpdate, kind: UpdateValidator.Kind,
+                                         events: inout [DispatchedEvent]) throws(ScriptError) {
+        let expected: SessionState
+        switch kind {
+        case .paymentMethod: expected = .paymentMethodSelected
+        case .shippingContact: expected = .shippingContactSelected
+        case .shippingMethod: expected = .shippingMethodSelected
+        case .couponCode: expected = .couponCodeChanged
+        }
+        guard sessions[s].state == expected else { throw .invalidAccess() }
+        let update = try updateValidator.checkUpdate(bound, kind: kind)
+        sessions[s].state = .active
+        guard sheet?.session == s, sheet?.visible == true else { return }
+        sheet!.outstanding = nil
+        sheet!.deadline = nil
+        sheet!.apply(update: update, kind: kind)
+        continueInitialEvents(events: &events)
+    }
+
+    private mutating func completePayment(_ s: Int, _ bound: ApplePayPaymentAuthorizationResult,
+                                          events: inout [DispatchedEvent]) throws(ScriptError) {
+        guard sessions[s].state == .authorized else { throw .invalidAccess() }
+        let checked = try updateValidator.checkResult(bound)
+        guard sheet?.session == s, sheet?.visible == true else {
+            sessions[s].state = checked.isFinal ? .completed : .active
+            return
+        }
+        sheet!.outstanding = nil
+        sheet!.deadline = nil
+        let outcome = sheet!.apply(result: checked, pageErrors: bound.errors ?? [])
+        if checked.isFinal {
+            sessions[s].state = .completed
+            if outcome.paid { paid = true }
+            close(result: outcome.paid ? "success" : "failure")
+        } else {
+            sessions[s].state = .active
+        }
+    }
+
+    private mutating func legacy(_ s: Int, _ method: String, _ args: [JSONValue], events: inout [DispatchedEvent]) throws(ScriptError) {
+        let b = WebIDLBinding(profile: configuration.profile)
+        func need(_ n: Int) throws(ScriptError) { if args.count < n { throw .typeError("Not enough arguments.") } }
+        switch method {
+        case "completePayment":
+            try need(1)
+            if case .object = args[0] { return try completePayment(s, try updateValidator.bindResult(args[0]), events: &events) }
+            let status = b.unsignedLong(args[0]) & 0xFFFF
+            try completePayment(s, try updateValidator.bindResult(["status": .number(String(status))]), events: &events)
+        case "completePaymentMethodSelection":
+            if args.count == 1 { return try perform(.completePaymentMethodSelection(args[0]), on: s, events: &events) }
+            try need(2)
+            let total = try b.lineItem(args[0]), items = try b.lineItems(args[1])
+            try completeUpdate(s, ApplePayUpdate(newTotal: total, newLineItems: items), kind: .paymentMethod, events: &events)
+        case "completeShippingMethodSelection":
+            if args.count == 1 { return try perform(.completeShippingMethodSelection(args[0]), on: s, events: &events) }
+            try need(3)
+            let status = b.unsignedLong(args[0]) & 0xFFFF
+            let total = try b.lineItem(args[1]), items = try b.lineItems(args[2])
+            switch status {
+            case 0:
+                try completeUpdate(s, ApplePayUpdate(newTotal: total, newLineItems: items), kind: .shippingMethod, events: &events)
+            case 1...7:
+                // "This is a fatal error. Cancel the request." — before any state check.
+                sessions[s].state = .cancelRequested
+                if sheet?.session == s, sheet?.visible == true {
+                    sessions[s].state = .canceled
+                    close(result: "canceled")
+                    emit(.cancel(ApplePaySessionError()), to: s, events: &events)
+                }
+            default: throw .invalidAccess()
+            }
+        case "completeShippingContactSelection":
+            if args.count == 1 { return try perform(.completeShippingContactSelection(args[0]), on: s, events: &events) }
+            try need(4)
+            let status = b.unsignedLong(args[0]) & 0xFFFF
+            let methods = try b.shippingMethods(args[1]), total = try b.lineItem(args[2]), items = try b.lineItems(args[3])
+            let error: ApplePayError?
+            switch status {
+            case 0: error = nil
+            case 1, 5, 6, 7: error = ApplePayError(.unknown)
+            case 2: error = ApplePayError(.billingContactInvalid)
+            case 3: error = ApplePayError(.shippingContactInvalid, contactField: .postalAddress)
+            case 4: error = ApplePayError(.shippingContactInvalid)
+            default: throw .invalidAccess()
+            }
+            let u = ApplePayUpdate(newTotal: total, newLineItems: items, newShippingMethods: methods, errors: error.map { [$0] } ?? [])
+            try completeUpdate(s, u, kind: .shippingContact, events: &events)
+        default:
+            throw .typeError("session.\(method) is not a function.")
+        }
+    }
+
+    // MARK: - Page lifecycle
+
+    /// The page navigates away and enters the back/forward cache: every active session is
+    /// canceled (and gets `cancel`); idle sessions survive.
+    public mutating func navigate() -> [DispatchedEvent] {
+        var events: [DispatchedEvent] = []
+        for i in sessions.indices where sessions[i].state != .idle && !sessions[i].state.isFinal {
+            sessions[i].state = .canceled
+            if sheet?.session == i, sheet?.visible == true { close(result: "canceled") }
+            emit(.cancel(ApplePaySessionError()), to: i, events: &events)
+        }
+        return events
+    }
+
+    // MARK: - Time
+
+    /// Lets `seconds` of virtual time pass. An outstanding completion past its deadline makes
+    /// the sheet show "Payment Not Completed", close, and the page receive `cancel`.
+    public mutating func advance(by seconds: Double) -> [DispatchedEvent] {
+        now += max(0, seconds)
+        var events: [DispatchedEvent] = []
+        if let s = sheet, s.visible, let deadline = s.deadline, now >= deadline {
+            sheet!.status = SheetStatus.paymentNotCompleted
+            sessions[s.session].state = .canceled
+            close(result: "timedOut")
+            emit(.cancel(ApplePaySessionError()), to: s.session, events: &events)
+        }
+        return events
+    }
+
+    // MARK: - User actions
+
+    /// The simulated user does `action`. An action the sheet cannot take now is reported as an
+    /// ``SheetEvent/ignored(action:reason:)`` event and changes nothing.
+    public mutating func perform(_ action: UserAction) -> [DispatchedEvent] {
+        var events: [DispatchedEvent] = []
+        if let reason = userBlockReason(for: action) {
+            events.append(DispatchedEvent(session: (sheet?.session ?? 0) + 1, event: .ignored(action: action.name, reason: reason)))
+            return events
+        }
+        let s = sheet!.session
+        let version = sessions[s].version
+        switch action {
+        case .cancel:
+            sessions[s].state = .canceled
+            sheet!.status = nil
+            close(result: "canceled")
+            emit(.cancel(ApplePaySessionError()), to: s, events: &events)
+        case .editContact(let email, let phone):
+            if let email { sheet!.email = email }
+            if let phone { sheet!.phone = phone }
+            sheet!.errors[.contact] = nil
+        case .selectPaymentMethod(let index):
+            sheet!.userActed()
+            sheet!.cardIndex = index
+            sheet!.errors[.card] = nil
+            dispatchPaymentMethod(s, version: version, events: &events)
+        case .selectShippingContact(let index):
+            sheet!.userActed()
+            sheet!.contactIndex = index
+            dispatchShippingContact(s, events: &events)
+        case .editShippingContact(let contact):
+            sheet!.userActed()
+            if let i = sheet!.contactIndex { sheet!.contacts[i] = contact } else {
+                sheet!.contacts.append(contact)
+                sheet!.contactIndex = sheet!.contacts.count - 1
+            }
+            dispatchShippingContact(s, events: &events)
+        case .selectShippingMethod(let id):
+            sheet!.userActed()
+            sheet!.methodIdentifier = id
+            sheet!.errors[.method] = nil
+            let m = sheet!.methods.first { $0.identifier == id }!
+            dispatch(.shippingmethodselected, state: .shippingMethodSelected, event: .shippingMethodSelected(Self.pageMethod(m)), session: s, events: &events)
+        case .enterCouponCode(let code):
+            sheet!.userActed()
+            sheet!.couponCode = code
+            sheet!.errors[.coupon] = nil
+            dispatch(.couponcodechanged, state: .couponCodeChanged, event: .couponCodeChanged(code), session: s, events: &events)
+        case .authorize:
+            sheet!.userActed()
+            sessions[s].state = .authorized
+            setOutstanding(.paymentauthorized)
+            emit(.paymentAuthorized(authorizedPayment(s)), to: s, events: &events)
+        }
+        return events
+    }
+
+    /// Why `action` cannot be taken now, or `nil`.
+    func userBlockReason(for action: UserAction) -> String? {
+        guard let sh = sheet, sh.visible else { return "the sheet is not shown" }
+        let rec = sessions[sh.session]
+        if case .cancel = action { return nil }
+        if rec.validation != .complete { return "merchant validation is not complete" }
+        if case .editContact = action {
+            return rec.state == .authorized ? "the payment is being authorized" : nil
+        }
+        if let o = sh.outstanding { return "waiting for the page to complete \(o.rawValue)" }
+        switch action {
+        case .selectPaymentMethod(let i):
+            if !sh.usableCards.contains(i) { return "no usable card at index \(i)" }
+        case .selectShippingContact(let i):
+            if !sh.requestsShipping { return "the request asks for no shipping address" }
+            if !sh.contacts.indices.contains(i) { return "no shipping contact at index \(i)" }
+        case .editShippingContact:
+            if !sh.requestsShipping { return "the request asks for no shipping address" }
+            if sh.request.shippingContactEditingMode == .storePickup { return "the shipping contact cannot be edited (storePickup)" }
+        case .selectShippingMethod(let id):
+            if !sh.methods.contains(where: { $0.identifier == id }) { return "no shipping method \"\(id)\"" }
+        case .enterCouponCode:
+            if sh.request.supportsCouponCode != true { return "the request does not support coupon codes" }
+        case .authorize:
+            if let r = sh.authorizeBlockReason { return r }
+        case .cancel, .editContact: break
+        }
+        return nil
+    }
+
+    // MARK: - Dispatch helpers
+
+    private mutating func setOutstanding(_ e: SheetEventType) {
+        let deadline = now + configuration.timeoutSeconds
+        sheet?.outstanding = e
+        sheet?.deadline = deadline
+    }
+
+    private func emit(_ event: SheetEvent, to s: Int, events: inout [DispatchedEvent]) {
+        if let t = SheetEventType(rawValue: event.type), !configuration.listeners.contains(t) { return }
+        events.append(DispatchedEvent(session: s + 1, event: event))
+    }
+
+    /// Dispatches a selection event, or completes it with no update when the page has no listener.
+    @discardableResult
+    private mutating func dispatch(_ type: SheetEventType, state: SessionState, event: SheetEvent, session s: Int,
+                                   events: inout [DispatchedEvent]) -> Bool {
+        guard configuration.listeners.contains(type) else { return false }
+        sessions[s].state = state
+        setOutstanding(type)
+        emit(event, to: s, events: &events)
+        return true
+    }
+
+    @discardableResult
+    private mutating func dispatchPaymentMethod(_ s: Int, version: Int, events: inout [DispatchedEvent]) -> Bool {
+        guard let card = sheet!.selectedCard else { return false }
+        var method = ApplePayPaymentMethod(displayName: card.displayName, network: card.pageNetworkName, type: card.type,
+                                           paymentPass: card.paymentPass)
+        if version >= 10, !sheet!.requestsShipping, let b = card.billingContact { method.billingContact = Redaction.redacted(b) }
+        return dispatch(.paymentmethodselected, state: .paymentMethodSelected, event: .paymentMethodSelected(method), session: s, events: &events)
+    }
+
+    @discardableResult
+    private mutating func dispatchShippingContact(_ s: Int, events: inout [DispatchedEvent]) -> Bool {
+        sheet!.errors[.shipping] = nil
+        sheet!.shippingNeedsChange = false
+        guard sheet!.requestsShipping, let c = sheet!.selectedContact else { return false }
+        return dispatch(.shippingcontactselected, state: .shippingContactSelected,
+                        event: .shippingContactSelected(Redaction.redacted(c)), session: s, events: &events)
+    }
+
+    private mutating func continueInitialEvents(events: inout [DispatchedEvent]) {
+        guard let s = sheet?.session else { return }
+        while sheet!.outstanding == nil, !sheet!.pendingInitial.isEmpty {
+            let next = sheet!.pendingInitial.removeFirst()
+            switch next {
+            case .paymentmethodselected: dispatchPaymentMethod(s, version: sessions[s].version, events: &events)
+            case .shippingcontactselected: dispatchShippingContact(s, events: &events)
+            case .shippingmethodselected:
+                if let m = sheet!.selectedMethod {
+                    dispatch(.shippingmethodselected, state: .shippingMethodSelected, event: .shippingMethodSelected(Self.pageMethod(m)), session: s, events: &events)
+                }
+            case .couponcodechanged:
+                if sheet!.request.supportsCouponCode == true, let c = sheet!.couponCode {
+                    dispatch(.couponcodechanged, state: .couponCodeChanged, event: .couponCodeChanged(c), session: s, events: &events)
+                }
+            default: break
+            }
+        }
+    }
+
+    static func pageMethod(_ m: ApplePayShippingMethod) -> ApplePayShippingMethod {
+        var m = m
+        m.selected = nil
+        return m
+    }
+
+    private mutating func authorizedPayment(_ s: Int) -> ApplePayPayment {
+        let sh = sheet!
+        let rec = sessions[s]
+        tokenSequence += 1
+        let card = sh.selectedCard!
+        var token = configuration.tokenFactory.makeToken(for: TokenContext(card: card, request: rec.request, total: sh.total, sequence: tokenSequence))
+        let billing = Redaction.authorized(card.billingContact, fields: rec.request.requiredBillingContactFields?.filter { $0 == .postalAddress || $0 == .name || $0 == .phoneticName },
+                                           email: nil, phone: nil, version: rec.version)
+        let shipping = Redaction.authorized(sh.selectedContact, fields: rec.request.requiredShippingContactFields,
+                                            email: sh.email, phone: sh.phone, version: rec.version)
+        if rec.version >= 10, let billing { token.paymentMethod.billingContact = billing }
+        return ApplePayPayment(token: token, billingContact: billing, shippingContact: shipping)
+    }
+
+    private mutating func close(result: String) {
+        sheet?.visible = false
+        sheet?.outstanding = nil
+        sheet?.deadline = nil
+        sheet?.result = result
+    }
+}

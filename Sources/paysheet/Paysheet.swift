@@ -1,0 +1,36 @@
+import ArgumentParser
+import Foundation
+import PaysheetModel
+import PaysheetScenario
+import PaysheetSheet
+
+@main
+struct Paysheet: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "paysheet",
+        abstract: "A toolkit for merchants who accept Apple Pay: a simulated payment sheet, payment tokens, a merchant server.",
+        subcommands: [SheetCommand.self, TokenCommand.self, KeysCommand.self])
+}
+
+/// Exit codes shared by the commands.
+enum ExitCodes {
+    static let failed = ExitCode(1)
+    static let usage = ExitCode(2)
+}
+
+func readInput(_ path: String) throws -> String {
+    if path == "-" {
+        var data = Data()
+        while let line = readLine(strippingNewline: false) { data.append(contentsOf: Array(line.utf8)) }
+        return String(decoding: data, as: UTF8.self)
+    }
+    guard let d = FileManager.default.contents(atPath: path) else {
+        throw ValidationError("cannot read \(path)")
+    }
+    guard let s = String(data: d, encoding: .utf8) else { throw ValidationError("\(path) is not UTF-8 text") }
+    return s
+}
+
+func writeErr(_ s: String) {
+    FileHandle.standardError.write(Data((s + "\n").utf8))
+}
