@@ -76,7 +76,7 @@ func expand(_ args: [String]) throws -> [String] {
     for a in args {
         var isDir: ObjCBool = false
         if fm.fileExists(atPath: a, isDirectory: &isDir), isDir.boolValue {
-            let items = try fm.contentsOfDirectory(atPath: a).filter { $0.hasSuffix(".json") }.sorted()
+            let items = (fm.enumerator(atPath: a)?.allObjects as? [String] ?? []).filter { $0.hasSuffix(".json") }.sorted()
             out += items.map { (a as NSString).appendingPathComponent($0) }
         } else {
             out.append(a)
