@@ -8,39 +8,25 @@ let package = Package(
         .library(name: "PaysheetModel", targets: ["PaysheetModel"]),
         .library(name: "PaysheetSheet", targets: ["PaysheetSheet"]),
         .library(name: "PaysheetScenario", targets: ["PaysheetScenario"]),
-        .library(name: "PaysheetToken", targets: ["PaysheetToken"]),
         .executable(name: "paysheet", targets: ["paysheet"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
-        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
-        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
-        .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
     ],
     targets: [
         .target(name: "PaysheetModel"),
         .target(name: "PaysheetSheet", dependencies: ["PaysheetModel"]),
         .target(name: "PaysheetScenario", dependencies: ["PaysheetSheet", "PaysheetModel"]),
-        .target(
-            name: "PaysheetToken",
-            dependencies: [
-                "PaysheetModel",
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "_CryptoExtras", package: "swift-crypto"),
-                .product(name: "X509", package: "swift-certificates"),
-                .product(name: "SwiftASN1", package: "swift-asn1"),
-            ]
-        ),
         .executableTarget(
             name: "paysheet",
             dependencies: [
-                "PaysheetModel", "PaysheetSheet", "PaysheetScenario", "PaysheetToken",
+                "PaysheetModel", "PaysheetSheet", "PaysheetScenario",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(
             name: "paysheet-bench",
-            dependencies: ["PaysheetModel", "PaysheetSheet", "PaysheetScenario", "PaysheetToken"]
+            dependencies: ["PaysheetModel", "PaysheetSheet", "PaysheetScenario"]
         ),
         .testTarget(name: "PaysheetModelTests", dependencies: ["PaysheetModel"]),
         .testTarget(name: "PaysheetSheetTests", dependencies: ["PaysheetSheet", "PaysheetModel"]),
@@ -48,6 +34,5 @@ let package = Package(
             name: "PaysheetScenarioTests",
             dependencies: ["PaysheetScenario", "PaysheetSheet", "PaysheetModel"]
         ),
-        .testTarget(name: "PaysheetTokenTests", dependencies: ["PaysheetToken", "PaysheetModel"]),
     ]
 )

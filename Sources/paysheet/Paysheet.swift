@@ -8,8 +8,8 @@ import PaysheetSheet
 struct Paysheet: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "paysheet",
-        abstract: "A toolkit for merchants who accept Apple Pay: a simulated payment sheet, payment tokens, a merchant server.",
-        subcommands: [SheetCommand.self, TokenCommand.self, KeysCommand.self])
+        abstract: "A toolkit for merchants who accept Apple Pay. This version: the simulated payment sheet and its scenario runner.",
+        subcommands: [SheetCommand.self])
 }
 
 /// Exit codes shared by the commands.

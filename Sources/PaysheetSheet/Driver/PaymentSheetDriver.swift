@@ -1,0 +1,153 @@
+import PaysheetModel
+
+/// Drives one simulated sheet session from Swift: the user's side through `async` methods, the
+/// page's side through a ``PaymentSheetDelegate``, time through a ``TestClock``.
+///
+/// ```swift
+/// let sheet = try await PaymentSheetDriver.begin(version: 14, request: request, delegate: MyCheckout())
+/// try await sheet.selectShippingContact(1)
+/// let outcome = try await sheet.authorize()
+/// #expect(outcome.paid)
+/// ```
+///
+/// Each event goes to the delegate; its answer is fed back through the same validation the
+/// page's `complete*` calls get. A delegate that advances the clock past the sheet's deadline
+/// sees its answer rejected, exactly as a slow page would.
+public actor PaymentSheetDriver {
+    /// The engine.
+    public private(set) var machine: SheetMachine
+    /// Every event the delegate received, in order.
+    public private(set) var events: [SheetEvent] = []
+    /// Completions the sheet rejected (a slow or invalid answer from the delegate).
+    public private(set) var rejected: [ScriptError] = []
+    /// The clock.
+    public let clock: TestClock
+    let delegate: any PaymentSheetDelegate
+    var lastClock: Double = 0
+
+    init(machine: SheetMachine, delegate: any PaymentSheetDelegate, clock: TestClock) {
+        self.machine = machine
+        self.delegate = delegate
+        self.clock = clock
+    }
+
+    /// Constructs a session, begins it, and runs merchant validation and the initial events.
+    /// Throws the page's exception when the request is invalid.
+    public static func begin(version: Int, request: ApplePayPaymentRequest, delegate: any PaymentSheetDelegate,
+                             configuration: SheetConfiguration = SheetConfiguration(), clock: TestClock = TestClock()) async throws -> PaymentSheetDriver {
+        var m = SheetMachine(configuration: configuration)
+        let r = m.construct(version: version, request: request.jsonValue)
+        if let t = r.threw { throw t }
+        let driver = PaymentSheetDriver(machine: m, delegate: delegate, clock: clock)
+        try await driver.page(.begin)
+        return driver
+    }
+
+    /// The sheet snapshot (`scenario-format.md`).
+    public var snapshot: JSONValue { machine.snapshot() }
+    /// Whether the payment completed with SUCCESS.
+    public var paid: Bool { machine.paid }
+    /// The session's page-visible state.
+    public var state: SessionState { machine.state(of: 1) ?? .idle }
+
+    /// An update that keeps the sheet's current total and line items (the delegate's default).
+    public func unchangedUpdate() -> ApplePayUpdate {
+        guard case .object(let s) = machine.snapshot(), let summary = s["modules"]?["summary"],
+              let total = try? decodeJSONValue(ApplePayLineItem.self, from: summary["total"] ?? .null) else {
+            return ApplePayUpdate(newTotal: machine.request(of: 1)?.total)
+        }
+        let items = (try? decodeJSONValue([ApplePayLineItem].self, from: summary["lineItems"] ?? .array([]))) ?? []
+        return ApplePayUpdate(newTotal: total, newLineItems: items)
+    }
+
+    // MARK: User actions
+
+    /// The user chooses the wallet's card at `index`.
+    public func selectPaymentMethod(_ index: Int) async throws { try await user(.selectPaymentMethod(index: index)) }
+    /// The user chooses the wallet's shipping contact at `index`.
+    public func selectShippingContact(_ index: Int) async throws { try await user(.selectShippingContact(index: index)) }
+    /// The user edits the selected shipping contact.
+    public func editShippingContact(_ contact: ApplePayPaymentContact) async throws { try await user(.editShippingContact(contact)) }
+    /// The user edits email or phone (no event).
+    public func editContact(email: String? = nil, phone: String? = nil) async throws { try await user(.editContact(email: email, phone: phone)) }
+    /// The user chooses a shipping method.
+    public func selectShippingMethod(_ identifier: String) async throws { try await user(.selectShippingMethod(identifier: identifier)) }
+    /// The user enters a coupon code.
+    public func enterCouponCode(_ code: String) async throws { try await user(.enterCouponCode(code)) }
+    /// The user cancels.
+    public func cancel() async throws { try await user(.cancel) }
+
+    /// The user authorizes; returns whether the payment completed.
+    @discardableResult
+    public func authorize() async throws -> Bool {
+        try await user(.authorize)
+        return machine.paid
+    }
+
+    /// Lets virtual time pass (a user who waits).
+    public func wait(_ seconds: Double) async {
+        await clock.advance(by: seconds)
+        await syncClock()
+    }
+
+    /// An action the sheet ignored (authorize while an error is shown, …).
+    public struct Ignored: Error, Sendable, CustomStringConvertible {
+        /// The action.
+        public var action: String
+        /// Why.
+        public var reason: String
+        public var description: String { "\(action) ignored: \(reason)" }
+    }
+
+    func user(_ action: UserAction) async throws {
+        await syncClock()
+        let evs = machine.perform(action)
+        if let first = evs.first, case .ignored(let a, let r) = first.event { throw Ignored(action: a, reason: r) }
+        await deliver(evs)
+    }
+
+    func page(_ call: PageCall) async throws {
+        let r = machine.call(call, session: 1)
+        if let t = r.threw { throw t }
+        await deliver(r.events)
+    }
+
+    private func syncClock() async {
+        let now = await clock.now
+        if now > lastClock {
+            let evs = machine.advance(by: now - lastClock)
+            lastClock = now
+            await deliver(evs)
+        }
+    }
+
+    /// Hands events to the delegate one at a time and feeds its answers back to the engine.
+    private func deliver(_ initial: [DispatchedEvent]) async {
+        var queue = initial
+        while !queue.isEmpty {
+            let e = queue.removeFirst().event
+            events.append(e)
+            let call: PageCall?
+            switch e {
+            case .validateMerchant(let url): call = .completeMerchantValidation(await delegate.paymentSheet(self, validateMerchantAt: url))
+            case .paymentMethodSelected(let m): call = .completePaymentMethodSelection(await delegate.paymentSheet(self, didSelectPaymentMethod: m).jsonValue)
+            case .shippingContactSelected(let c): call = .completeShippingContactSelection(await delegate.paymentSheet(self, didSelectShippingContact: c).jsonValue)
+            case .shippingMethodSelected(let m): call = .completeShippingMethodSelection(await delegate.paymentSheet(self, didSelectShippingMethod: m).jsonValue)
+            case .couponCodeChanged(let c): call = .completeCouponCodeChange(await delegate.paymentSheet(self, didChangeCouponCode: c).jsonValue)
+            case .paymentAuthorized(let p): call = .completePayment(await delegate.paymentSheet(self, didAuthorizePayment: p).jsonValue)
+            case .cancel(let err): await delegate.paymentSheetDidCancel(self, error: err); call = nil
+            case .ignored: call = nil
+            }
+            guard let call else { continue }
+            // Time the delegate spent (it may have advanced the clock) counts against the deadline.
+            let now = await clock.now
+            if now > lastClock {
+                queue += machine.advance(by: now - lastClock)
+                lastClock = now
+            }
+            let r = machine.call(call, session: 1)
+            if let t = r.threw { rejected.append(t) }
+            queue += r.events
+        }
+    }
+}
