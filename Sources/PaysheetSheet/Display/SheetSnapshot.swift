@@ -38,8 +38,8 @@ extension SheetMachine {
             "coupon": ["error": err(.coupon), "code": opt(sh.couponCode)],
             "summary": ["lineItems": .array(sh.lineItems.map(item)), "total": item(sh.total)],
         ]
-        o["outstanding"] = sh.visible ? opt(sh.outstanding?.rawValue) : .null
-        if sh.visible, let d = sh.deadline {
+        o["outstanding"] = sh.visible ? opt(sh.outstanding?.event.rawValue) : .null
+        if sh.visible, let d = sh.outstanding?.deadline {
             o["secondsLeft"] = .number(JSONValue.javaScriptNumberString(String(max(0, d - now))))
         } else {
             o["secondsLeft"] = .null

@@ -5,8 +5,8 @@ struct SheetState: Sendable {
     var session: Int
     var request: ApplePayPaymentRequest
     var visible = true
-    var outstanding: SheetEventType?
-    var deadline: Double?
+    /// The completion the sheet waits for, with the virtual time it gives up.
+    var outstanding: (event: SheetEventType, deadline: Double)?
     var pendingInitial: [SheetEventType]
     var cards: [WalletCard]
     var cardIndex: Int?
@@ -80,6 +80,13 @@ struct SheetState: Sendable {
 
     // MARK: Updates
 
+    /// Shows each error on its own module, where no error is shown yet.
+    mutating func markModules<S: Sequence>(for errs: S) where S.Element == ApplePayError {
+        for e in errs {
+            if let (m, shown) = DisplayRules.secondaryDisplay(for: e), errors[m] == nil { errors[m] = shown }
+        }
+    }
+
     /// Applies a selection update: the summary, the shipping methods, and its errors
     /// (`payment-sheet.md` §3).
     mutating func apply(update: ApplePayUpdate, kind: UpdateValidator.Kind) {
@@ -110,9 +117,7 @@ struct SheetState: Sendable {
             }
             errors[module] = shown
         }
-        for e in errs.dropFirst() {
-            if let (m, shown) = DisplayRules.secondaryDisplay(for: e), errors[m] == nil { errors[m] = shown }
-        }
+        markModules(for: errs.dropFirst())
     }
 
     /// Applies a `completePayment` result (`payment-sheet.md` §4) and says whether it paid.
@@ -143,9 +148,7 @@ struct SheetState: Sendable {
             errors[.contact] = contact
             errors[.shipping] = shipping
             if rule.popup { popup = DisplayRules.popupText(merchant: total.label ?? "") }
-            for e in pageErrors.dropFirst() {
-                if let (m, shown) = DisplayRules.secondaryDisplay(for: e), errors[m] == nil { errors[m] = shown }
-            }
+            markModules(for: pageErrors.dropFirst())
             return (rule.paid, rule.row)
         }
         // Outside the seed's table: billing errors (status 2 or billingContactInvalid) and
@@ -157,9 +160,7 @@ struct SheetState: Sendable {
             errors[.card] = ModuleError(title: "BILLING ADDRESS INVALID",
                                         message: (first?.message ?? "").isEmpty ? "invalid billing address" : first!.message)
         }
-        for e in (pageErrors.isEmpty ? all : pageErrors) {
-            if let (m, shown) = DisplayRules.secondaryDisplay(for: e), errors[m] == nil { errors[m] = shown }
-        }
+        markModules(for: pageErrors.isEmpty ? all : pageErrors)
         return (false, nil)
     }
 }

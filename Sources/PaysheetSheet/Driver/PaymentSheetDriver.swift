@@ -52,12 +52,8 @@ public actor PaymentSheetDriver {
 
     /// An update that keeps the sheet's current total and line items (the delegate's default).
     public func unchangedUpdate() -> ApplePayUpdate {
-        guard case .object(let s) = machine.snapshot(), let summary = s["modules"]?["summary"],
-              let total = try? decodeJSONValue(ApplePayLineItem.self, from: summary["total"] ?? .null) else {
-            return ApplePayUpdate(newTotal: machine.request(of: 1)?.total)
-        }
-        let items = (try? decodeJSONValue([ApplePayLineItem].self, from: summary["lineItems"] ?? .array([]))) ?? []
-        return ApplePayUpdate(newTotal: total, newLineItems: items)
+        guard let summary = machine.summary else { return ApplePayUpdate(newTotal: machine.request(of: 1)?.total) }
+        return ApplePayUpdate(newTotal: summary.total, newLineItems: summary.lineItems)
     }
 
     // MARK: User actions

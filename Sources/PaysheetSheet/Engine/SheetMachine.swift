@@ -52,10 +52,15 @@ public struct SheetMachine: Sendable {
         sessions.indices.contains(session - 1) ? sessions[session - 1].request : nil
     }
 
+    /// The total and line items the sheet shows now (`nil` before `begin()`).
+    public var summary: (total: ApplePayLineItem, lineItems: [ApplePayLineItem])? {
+        sheet.map { ($0.total, $0.lineItems) }
+    }
+
     /// The completion the sheet is waiting for, and the virtual time it gives up.
     public var outstanding: (event: SheetEventType, deadline: Double)? {
-        guard let s = sheet, s.visible, let o = s.outstanding, let d = s.deadline else { return nil }
-        return (o, d)
+        guard let s = sheet, s.visible else { return nil }
+        return s.outstanding
     }
 
     // MARK: - Static members
@@ -172,7 +177,6 @@ public struct SheetMachine: Sendable {
         }
         sessions[s].validation = .complete
         sheet?.outstanding = nil
-        sheet?.deadline = nil
         continueInitialEvents(events: &events)
     }
 
@@ -190,7 +194,6 @@ public struct SheetMachine: Sendable {
         sessions[s].state = .active
         guard sheet?.session == s, sheet?.visible == true else { return }
         sheet!.outstanding = nil
-        sheet!.deadline = nil
         sheet!.apply(update: update, kind: kind)
         continueInitialEvents(events: &events)
     }
@@ -204,7 +207,6 @@ public struct SheetMachine: Sendable {
             return
         }
         sheet!.outstanding = nil
-        sheet!.deadline = nil
         let outcome = sheet!.apply(result: checked, pageErrors: bound.errors ?? [])
         if checked.isFinal {
             sessions[s].state = .completed
@@ -289,7 +291,7 @@ public struct SheetMachine: Sendable {
     public mutating func advance(by seconds: Double) -> [DispatchedEvent] {
         now += max(0, seconds)
         var events: [DispatchedEvent] = []
-        if let s = sheet, s.visible, let deadline = s.deadline, now >= deadline {
+        if let s = sheet, s.visible, let deadline = s.outstanding?.deadline, now >= deadline {
             sheet!.status = SheetStatus.paymentNotCompleted
             sessions[s.session].state = .canceled
             close(result: "timedOut")
@@ -365,7 +367,7 @@ public struct SheetMachine: Sendable {
         if case .editContact = action {
             return rec.state == .authorized ? "the payment is being authorized" : nil
         }
-        if let o = sh.outstanding { return "waiting for the page to complete \(o.rawValue)" }
+        if let o = sh.outstanding { return "waiting for the page to complete \(o.event.rawValue)" }
         switch action {
         case .selectPaymentMethod(let i):
             if !sh.usableCards.contains(i) { return "no usable card at index \(i)" }
@@ -390,8 +392,7 @@ public struct SheetMachine: Sendable {
 
     private mutating func setOutstanding(_ e: SheetEventType) {
         let deadline = now + configuration.timeoutSeconds
-        sheet?.outstanding = e
-        sheet?.deadline = deadline
+        sheet?.outstanding = (e, deadline)
     }
 
     private func emit(_ event: SheetEvent, to s: Int, events: inout [DispatchedEvent]) {
@@ -471,7 +472,6 @@ public struct SheetMachine: Sendable {
     private mutating func close(result: String) {
         sheet?.visible = false
         sheet?.outstanding = nil
-        sheet?.deadline = nil
         sheet?.result = result
     }
 }
