@@ -1,0 +1,144 @@
+import PaysheetModel
+import PaysheetTokenFormat
+
+/// The decrypted `data` of a payment token: the device account number, its cryptogram and the
+/// amount the user saw. It holds a DPAN and a cryptogram: never log or store it; its
+/// `description` shows only the last four digits.
+public struct DecryptedPaymentData: Sendable, Equatable {
+    /// `paymentDataType`.
+    public enum DataType: String, Sendable, Equatable {
+        /// Card payments outside China: an online cryptogram.
+        case threeDSecure = "3DSecure"
+        /// China: EMV data (and, with RSA_v1, an encrypted PIN block).
+        case emv = "EMV"
+    }
+
+    /// `paymentData`, by type.
+    public enum Details: Sendable, Equatable {
+        /// `onlinePaymentCryptogram` (Base64) and the optional `eciIndicator`, which must be passed on.
+        case threeDSecure(onlinePaymentCryptogram: String, eciIndicator: String?)
+        /// `emvData` (Base64) and the optional `encryptedPINData` (hexadecimal).
+        case emv(emvData: String, encryptedPINData: String?)
+    }
+
+    /// One entry of `authenticationResponses` (multi-merchant payments).
+    public struct AuthenticationResponse: Sendable, Equatable {
+        /// `merchantIdentifier`.
+        public var merchantIdentifier: String
+        /// `authenticationData` (Base64).
+        public var authenticationData: String
+        /// `transactionAmount`, as Apple writes it (a string).
+        public var transactionAmount: String
+    }
+
+    /// `applicationPrimaryAccountNumber`: the device account number (DPAN) or merchant token.
+    public var applicationPrimaryAccountNumber: String
+    /// `applicationExpirationDate`, `YYMMDD`.
+    public var applicationExpirationDate: String
+    /// `currencyCode`: ISO 4217 numeric code, as text (`"840"`).
+    public var currencyCode: String
+    /// `transactionAmount`, in the currency's minor units.
+    public var transactionAmount: Int
+    /// `cardholderName`.
+    public var cardholderName: String?
+    /// `deviceManufacturerIdentifier` (hexadecimal).
+    public var deviceManufacturerIdentifier: String
+    /// `paymentDataType`.
+    public var paymentDataType: DataType
+    /// `paymentData`.
+    public var details: Details
+    /// `authenticationResponses`.
+    public var authenticationResponses: [AuthenticationResponse]?
+    /// `merchantTokenIdentifier` (merchant-token requests).
+    public var merchantTokenIdentifier: String?
+    /// `merchantTokenMetadata`, as sent.
+    public var merchantTokenMetadata: JSONValue?
+    /// The decrypted JSON exactly as it was (member order kept), including members not listed here.
+    public var json: JSONValue
+
+    /// The last four digits of the account number.
+    public var accountNumberSuffix: String { String(applicationPrimaryAccountNumber.suffix(4)) }
+
+    /// Reads decrypted JSON. Errors say which member is missing or of the wrong type.
+    public init(json value: JSONValue) throws(PaymentTokenError) {
+        guard let object = value.objectValue else {
+            throw PaymentTokenError(.decryption, "the decrypted data is \(value.kindName), not a JSON object")
+        }
+        func fail(_ what: String) -> PaymentTokenError {
+            PaymentTokenError(.decryption, "the decrypted data's \(what)")
+        }
+        func string(_ key: String, in o: JSONObject, at prefix: String = "") throws(PaymentTokenError) -> String? {
+            guard let v = o[key] else { return nil }
+            guard let s = v.stringValue else { throw fail("\(prefix)\(key) is \(v.kindName), not a string") }
+            return s
+        }
+        func required(_ key: String, in o: JSONObject, at prefix: String = "") throws(PaymentTokenError) -> String {
+            guard let s = try string(key, in: o, at: prefix) else { throw fail("\(prefix)\(key) is missing") }
+            return s
+        }
+        applicationPrimaryAccountNumber = try required("applicationPrimaryAccountNumber", in: object)
+        guard !applicationPrimaryAccountNumber.isEmpty, applicationPrimaryAccountNumber.allSatisfy(\.isASCIIDigit) else {
+            throw fail("applicationPrimaryAccountNumber is not a string of digits")
+        }
+        applicationExpirationDate = try required("applicationExpirationDate", in: object)
+        guard applicationExpirationDate.count == 6, applicationExpirationDate.allSatisfy(\.isASCIIDigit) else {
+            throw fail("applicationExpirationDate is not YYMMDD")
+        }
+        currencyCode = try required("currencyCode", in: object)
+        guard let amount = object["transactionAmount"] else { throw fail("transactionAmount is missing") }
+        guard case .number(let text) = amount, let minor = Int(text), minor >= 0 else {
+            throw fail("transactionAmount is not a whole number of minor units")
+        }
+        transactionAmount = minor
+        cardholderName = try string("cardholderName", in: object)
+        deviceManufacturerIdentifier = try string("deviceManufacturerIdentifier", in: object) ?? ""
+        let typeText = try required("paymentDataType", in: object)
+        guard let type = DataType(rawValue: typeText) else {
+            throw fail("paymentDataType is \"\(typeText)\", expected 3DSecure or EMV")
+        }
+        paymentDataType = type
+        guard let detailsValue = object["paymentData"] else { throw fail("paymentData is missing") }
+        guard let details = detailsValue.objectValue else { throw fail("paymentData is \(detailsValue.kindName), not an object") }
+        switch type {
+        case .threeDSecure:
+            self.details = .threeDSecure(onlinePaymentCryptogram: try required("onlinePaymentCryptogram", in: details, at: "paymentData."),
+                                         eciIndicator: try string("eciIndicator", in: details, at: "paymentData."))
+        case .emv:
+            self.details = .emv(emvData: try required("emvData", in: details, at: "paymentData."),
+                                encryptedPINData: try string("encryptedPINData", in: details, at: "paymentData."))
+        }
+        if let list = object["authenticationResponses"] {
+            guard let array = list.arrayValue else { throw fail("authenticationResponses is not an array") }
+            var responses: [AuthenticationResponse] = []
+            for (i, item) in array.enumerated() {
+                guard let o = item.objectValue else { throw fail("authenticationResponses[\(i)] is not an object") }
+                let p = "authenticationResponses[\(i)]."
+                let amountText: String
+                switch o["transactionAmount"] {
+                case .string(let s): amountText = s
+                case .number(let n): amountText = n
+                default: throw fail("\(p)transactionAmount is missing")
+                }
+                responses.append(AuthenticationResponse(merchantIdentifier: try required("merchantIdentifier", in: o, at: p),
+                                                        authenticationData: try required("authenticationData", in: o, at: p),
+                                                        transactionAmount: amountText))
+            }
+            authenticationResponses = responses
+        }
+        merchantTokenIdentifier = try string("merchantTokenIdentifier", in: object)
+        merchantTokenMetadata = object["merchantTokenMetadata"]
+        json = value
+    }
+}
+
+extension DecryptedPaymentData: CustomStringConvertible, CustomDebugStringConvertible {
+    /// A summary without the account number or cryptogram.
+    public var description: String {
+        "DecryptedPaymentData(account: ••••\(accountNumberSuffix), amount: \(transactionAmount), currency: \(currencyCode), type: \(paymentDataType.rawValue))"
+    }
+    public var debugDescription: String { description }
+}
+
+extension Character {
+    var isASCIIDigit: Bool { ("0"..."9").contains(self) && isASCII }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import PaysheetTokenFormat
+import SwiftASN1
+
+/// Reading and writing key and certificate files.
+///
+/// Private keys are written with mode 0600 in folders with mode 0700. Reading a private key that
+/// other users may read is reported (``PermissionPolicy``): refused by a server, warned about by
+/// a command that a person runs on purpose.
+public enum KeyFile {
+    /// What to do when a private key file is readable or writable by group or others.
+    public enum PermissionPolicy: Sendable {
+        /// Load it anyway.
+        case allow
+        /// Load it and call `warn` with a message.
+        case warn(@Sendable (String) -> Void)
+        /// Refuse it with ``PaymentTokenError/Code/invalidKey``.
+        case refuse
+    }
+
+    /// The text of the file at `path`.
+    public static func readText(_ path: String, what: String) throws(PaymentTokenError) -> String {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw PaymentTokenError(.invalidKey, "cannot read \(what) file \(path)")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw PaymentTokenError(.invalidKey, "\(what) file \(path) is not UTF-8 text (PEM expected)")
+        }
+        return text
+    }
+
+    /// The text of the private key file at `path`, after checking its permissions.
+    public static func readPrivateKeyText(_ path: String, policy: PermissionPolicy) throws(PaymentTokenError) -> String {
+        if let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+           let mode = (attributes[.posixPermissions] as? NSNumber)?.intValue, mode & 0o077 != 0 {
+            let message = "private key file \(path) has mode \(String(mode, radix: 8)); other users can read it. Run: chmod 600 \(path)"
+            switch policy {
+            case .allow: break
+            case .warn(let warn): warn(message)
+            case .refuse: throw PaymentTokenError(.invalidKey, message)
+            }
+        }
+        return try readText(path, what: "private key")
+    }
+
+    /// The PEM blocks of `text`, in order.
+    static func pemDocuments(_ text: String, what: String) throws(PaymentTokenError) -> [PEMDocument] {
+        do {
+            let documents = try PEMDocument.parseMultiple(pemString: text)
+            guard !documents.isEmpty else { throw PaymentTokenError(.invalidKey, "\(what) holds no PEM block") }
+            return documents
+        } catch let error as PaymentTokenError {
+            throw error
+        } catch {
+            throw PaymentTokenError(.invalidKey, "\(what) is not PEM (\(error))")
+        }
+    }
+
+    /// Writes `text` to `path` atomically with `mode`, creating the folder with mode 0700.
+    public static func write(_ text: String, to path: String, mode: Int) throws(PaymentTokenError) {
+        let url = URL(fileURLWithPath: path)
+        let folder = url.deletingLastPathComponent().path
+        do {
+            if !FileManager.default.fileExists(atPath: folder) {
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
+                                                        attributes: [.posixPermissions: 0o700])
+            }
+            let temporary = folder + "/.\(url.lastPathComponent).\(UUID().uuidString)"
+            guard FileManager.default.createFile(atPath: temporary, contents: Data(text.utf8),
+                                                 attributes: [.posixPermissions: mode]) else {
+                throw PaymentTokenError(.invalidKey, "cannot write \(temporary)")
+            }
+            if rename(temporary, path) != 0 {
+                try? FileManager.default.removeItem(atPath: temporary)
+                throw PaymentTokenError(.invalidKey, "cannot move \(temporary) to \(path): \(String(cString: strerror(errno)))")
+            }
+        } catch let error as PaymentTokenError {
+            throw error
+        } catch {
+            throw PaymentTokenError(.invalidKey, "cannot write \(path): \(error.localizedDescription)")
+        }
+    }
+}

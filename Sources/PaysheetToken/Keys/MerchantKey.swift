@@ -1,0 +1,113 @@
+@preconcurrency import Crypto
+@preconcurrency import _CryptoExtras
+import Foundation
+import PaysheetTokenFormat
+import SwiftASN1
+import X509
+
+/// One merchant payment processing key: the private key, the merchant identifier hash the KDF
+/// needs, and the `publicKeyHash` that tokens encrypted to it carry.
+public struct MerchantKey: Sendable {
+    /// The private key.
+    public let privateKey: MerchantPrivateKey
+    /// SHA-256 of the merchant identifier (the KDF's PartyV).
+    public let merchantIdentifierHash: [UInt8]
+    /// SHA-256 of the certificate's SubjectPublicKeyInfo, as in a token's `header.publicKeyHash`.
+    public let publicKeyHash: [UInt8]
+    /// The payment processing certificate, when the key was loaded with one.
+    public let certificate: Certificate?
+
+    /// A key from its payment processing certificate, which names the merchant identifier.
+    /// Fails when the certificate has no merchant identifier or belongs to another key.
+    public init(certificate: Certificate, privateKey: MerchantPrivateKey) throws(PaymentTokenError) {
+        let certificateSPKI = Self.spki(certificate.publicKey)
+        guard certificateSPKI == Self.certificateSPKI(of: privateKey) else {
+            throw PaymentTokenError(.invalidKey, "the certificate (\(certificate.subject)) is not the certificate of this private key; use the certificate issued for the CSR made from this key")
+        }
+        guard let hash = Self.merchantIdentifierHash(of: certificate) else {
+            throw PaymentTokenError(.invalidKey, "the certificate (\(certificate.subject)) names no merchant identifier (extension 1.2.840.113635.100.6.32 or subject UID); it is not a payment processing certificate")
+        }
+        self.privateKey = privateKey
+        self.merchantIdentifierHash = hash
+        self.publicKeyHash = Array(SHA256.hash(data: certificateSPKI))
+        self.certificate = certificate
+    }
+
+    /// A key without its certificate: the merchant identifier is given as text
+    /// (`merchant.com.example`), and the public key hash is computed from the private key.
+    public init(merchantIdentifier: String, privateKey: MerchantPrivateKey) {
+        self.privateKey = privateKey
+        self.merchantIdentifierHash = Array(SHA256.hash(data: Data(merchantIdentifier.utf8)))
+        self.publicKeyHash = Array(SHA256.hash(data: Self.certificateSPKI(of: privateKey)))
+        self.certificate = nil
+    }
+
+    /// Loads a certificate PEM file and a private key PEM file.
+    public init(certificateFile: String, privateKeyFile: String,
+                permissions: KeyFile.PermissionPolicy) throws(PaymentTokenError) {
+        let certificate = try Self.certificate(pem: KeyFile.readText(certificateFile, what: "certificate"))
+        try self.init(certificate: certificate,
+                      privateKey: MerchantPrivateKey(contentsOf: privateKeyFile, permissions: permissions))
+    }
+
+    /// The first certificate in PEM `text`.
+    public static func certificate(pem text: String) throws(PaymentTokenError) -> Certificate {
+        let documents = try KeyFile.pemDocuments(text, what: "certificate")
+        guard let document = documents.first(where: { $0.discriminator == "CERTIFICATE" }) else {
+            throw PaymentTokenError(.invalidKey, "no CERTIFICATE PEM block found")
+        }
+        do {
+            return try Certificate(derEncoded: document.derBytes)
+        } catch {
+            throw PaymentTokenError(.invalidKey, "the certificate is not a valid X.509 certificate (\(error))")
+        }
+    }
+
+    /// The merchant identifier hash a certificate carries: the hexadecimal value of extension
+    /// 1.2.840.113635.100.6.32, else SHA-256 of the subject's UID.
+    public static func merchantIdentifierHash(of certificate: Certificate) -> [UInt8]? {
+        if let ext = certificate.extensions[oid: TokenOID.merchantIdentifier] {
+            var text: String?
+            if let node = try? DER.parse(ext.value) {
+                if let s = try? ASN1UTF8String(derEncoded: node) { text = String(s) }
+                else if let s = try? ASN1IA5String(derEncoded: node) { text = String(s) }
+                else if let s = try? ASN1PrintableString(derEncoded: node) { text = String(s) }
+                else if let o = try? ASN1OctetString(derEncoded: node) { text = String(decoding: o.bytes, as: UTF8.self) }
+            } else {
+                text = String(decoding: ext.value, as: UTF8.self)
+            }
+            let cleaned = text.map { String($0.filter(\.isHexDigit)) }
+            if let cleaned, let bytes = Hex.decode(cleaned), bytes.count == 32 { return bytes }
+        }
+        let uid: ASN1ObjectIdentifier = [0, 9, 2342, 19_200_300, 100, 1, 1]
+        for rdn in certificate.subject {
+            for attribute in rdn where attribute.type == uid {
+                let text = String(describing: attribute.value)
+                if !text.isEmpty { return Array(SHA256.hash(data: Data(text.utf8))) }
+            }
+        }
+        return nil
+    }
+
+    /// The SubjectPublicKeyInfo a certificate for `key` would carry.
+    static func certificateSPKI(of key: MerchantPrivateKey) -> [UInt8] {
+        spki(certificatePublicKey(of: key))
+    }
+
+    /// The DER SubjectPublicKeyInfo of `key`: the bytes `publicKeyHash` hashes.
+    static func spki(_ key: Certificate.PublicKey) -> [UInt8] {
+        var serializer = DER.Serializer()
+        try! serializer.serialize(key)
+        return serializer.serializedBytes
+    }
+
+    /// The public key of `key` as swift-certificates names it.
+    static func certificatePublicKey(of key: MerchantPrivateKey) -> Certificate.PublicKey {
+        switch key {
+        case .p256(let k):
+            return Certificate.PublicKey(try! P256.Signing.PublicKey(rawRepresentation: k.publicKey.rawRepresentation))
+        case .rsa(let k):
+            return Certificate.PublicKey(try! _RSA.Signing.PublicKey(derRepresentation: k.publicKey.derRepresentation))
+        }
+    }
+}
