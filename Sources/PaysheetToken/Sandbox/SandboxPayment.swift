@@ -1,0 +1,141 @@
+import Foundation
+import PaysheetModel
+import PaysheetTokenFormat
+
+/// The plaintext of a sandbox token: a test device account number (DPAN), a random cryptogram,
+/// the amount and currency. Nothing in it is a real card.
+public struct SandboxPayment: Sendable, Equatable {
+    /// The test DPAN (Luhn-valid, with the network's prefix).
+    public var accountNumber: String
+    /// `YYMMDD`.
+    public var expirationDate: String
+    /// ISO 4217 numeric currency code (`"840"`).
+    public var currencyCode: String
+    /// Amount in minor units.
+    public var transactionAmount: Int
+    /// `cardholderName`, if any.
+    public var cardholderName: String?
+    /// `deviceManufacturerIdentifier`.
+    public var deviceManufacturerIdentifier: String = "040010030273"
+    /// `paymentData`.
+    public var details: DecryptedPaymentData.Details
+    /// `merchantTokenIdentifier`, for merchant-token requests.
+    public var merchantTokenIdentifier: String?
+
+    /// A payment from its parts.
+    public init(accountNumber: String, expirationDate: String, currencyCode: String, transactionAmount: Int,
+                cardholderName: String? = nil, details: DecryptedPaymentData.Details, merchantTokenIdentifier: String? = nil) {
+        self.accountNumber = accountNumber
+        self.expirationDate = expirationDate
+        self.currencyCode = currencyCode
+        self.transactionAmount = transactionAmount
+        self.cardholderName = cardholderName
+        self.details = details
+        self.merchantTokenIdentifier = merchantTokenIdentifier
+    }
+
+    /// A realistic payment for `network` (`visa`, `masterCard`, `amex`, `discover`, `jcb`,
+    /// `chinaUnionPay`, …) of `amount` (decimal text, as in a line item) in `currency` (ISO
+    /// 4217 alphabetic or numeric). China UnionPay payments use the EMV shape.
+    public static func sample(network: String = "visa", amount: String, currency: String,
+                              cardholderName: String? = nil, now: Date = Date()) throws(PaymentTokenError) -> SandboxPayment {
+        let (numeric, minor) = try minorUnits(amount: amount, currency: currency)
+        let prefix: String
+        var length = 16
+        var eci: String? = "7"
+        switch network.lowercased() {
+        case "mastercard", "maestro": prefix = "5204"; eci = nil
+        case "amex": prefix = "3715"; length = 15; eci = nil
+        case "discover": prefix = "6011"; eci = nil
+        case "jcb": prefix = "3569"; eci = "7"
+        case "chinaunionpay", "unionpay": prefix = "6212"; length = 19; eci = nil
+        default: prefix = "4895"
+        }
+        var digits = prefix.map { Int(String($0))! }
+        while digits.count < length - 1 { digits.append(Int.random(in: 0...9)) }
+        digits.append(luhnCheckDigit(digits))
+        let dpan = digits.map(String.init).joined()
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let expiry = calendar.date(byAdding: .year, value: 3, to: now)!
+        let c = calendar.dateComponents([.year, .month], from: expiry)
+        let lastDay = calendar.range(of: .day, in: .month, for: expiry)!.count
+        let expiration = String(format: "%02d%02d%02d", c.year! % 100, c.month!, lastDay)
+        var cryptogram = [UInt8](repeating: 0, count: 20)
+        for i in cryptogram.indices { cryptogram[i] = UInt8.random(in: 0...255) }
+        let details: DecryptedPaymentData.Details
+        if prefix == "6212" {
+            var emv = [UInt8](repeating: 0, count: 96)
+            for i in emv.indices { emv[i] = UInt8.random(in: 0...255) }
+            details = .emv(emvData: Base64.encode(emv), encryptedPINData: nil)
+        } else {
+            details = .threeDSecure(onlinePaymentCryptogram: Base64.encode(cryptogram), eciIndicator: eci)
+        }
+        return SandboxPayment(accountNumber: dpan, expirationDate: expiration, currencyCode: numeric,
+                              transactionAmount: minor, cardholderName: cardholderName, details: details)
+    }
+
+    /// The numeric code of `currency` and `amount` in its minor units (`"1.00"`, `USD` → 100).
+    public static func minorUnits(amount: String, currency: String) throws(PaymentTokenError) -> (String, Int) {
+        let entry: (numeric: String, minorUnits: Int)?
+        if currency.count == 3, currency.allSatisfy(\.isASCIIDigit) {
+            entry = CurrencyTable.entries.values.first { $0.numeric == currency }
+        } else {
+            entry = CurrencyTable.entries[currency.uppercased()]
+        }
+        guard let entry else { throw PaymentTokenError(.malformed, "\(currency) is not an ISO 4217 currency code") }
+        guard let value = Decimal(string: amount, locale: Locale(identifier: "en_US_POSIX")), value >= 0 else {
+            throw PaymentTokenError(.malformed, "amount \"\(amount)\" is not a non-negative decimal number")
+        }
+        var scaled = value
+        for _ in 0..<entry.minorUnits { scaled *= 10 }
+        var rounded = Decimal()
+        NSDecimalRound(&rounded, &scaled, 0, .plain)
+        guard rounded == scaled else {
+            throw PaymentTokenError(.malformed, "amount \(amount) has more decimals than \(currency)'s \(entry.minorUnits)")
+        }
+        return (entry.numeric, NSDecimalNumber(decimal: rounded).intValue)
+    }
+
+    static func luhnCheckDigit(_ digits: [Int]) -> Int {
+        var sum = 0
+        for (i, d) in digits.reversed().enumerated() {
+            if i % 2 == 0 { let x = d * 2; sum += x > 9 ? x - 9 : x } else { sum += d }
+        }
+        return (10 - sum % 10) % 10
+    }
+
+    /// The plaintext JSON, members in Apple's order.
+    public var jsonValue: JSONValue {
+        var o = JSONObject()
+        o["applicationPrimaryAccountNumber"] = .string(accountNumber)
+        o["applicationExpirationDate"] = .string(expirationDate)
+        o["currencyCode"] = .string(currencyCode)
+        o["transactionAmount"] = .number(String(transactionAmount))
+        if let cardholderName { o["cardholderName"] = .string(cardholderName) }
+        o["deviceManufacturerIdentifier"] = .string(deviceManufacturerIdentifier)
+        switch details {
+        case .threeDSecure(let cryptogram, let eci):
+            o["paymentDataType"] = "3DSecure"
+            var d = JSONObject()
+            d["onlinePaymentCryptogram"] = .string(cryptogram)
+            if let eci { d["eciIndicator"] = .string(eci) }
+            o["paymentData"] = .object(d)
+        case .emv(let emv, let pin):
+            o["paymentDataType"] = "EMV"
+            var d = JSONObject()
+            d["emvData"] = .string(emv)
+            if let pin { d["encryptedPINData"] = .string(pin) }
+            o["paymentData"] = .object(d)
+        }
+        if let merchantTokenIdentifier { o["merchantTokenIdentifier"] = .string(merchantTokenIdentifier) }
+        return .object(o)
+    }
+}
+
+extension SandboxPayment: CustomStringConvertible {
+    /// A summary without the account number or cryptogram.
+    public var description: String {
+        "SandboxPayment(account: ••••\(accountNumber.suffix(4)), amount: \(transactionAmount), currency: \(currencyCode))"
+    }
+}

@@ -1,0 +1,147 @@
+import Crypto
+import SwiftASN1
+import X509
+import Foundation
+import PaysheetModel
+@testable import PaysheetToken
+import PaysheetTokenFormat
+import Testing
+
+/// One sandbox PKI and two merchants (EC and RSA) for the whole suite: RSA key generation is slow.
+enum Fixture {
+    static let now = Date(timeIntervalSince1970: 1_795_000_000)
+    static let pki = try! SandboxPKI.generate(now: now)
+    static let ec = try! MerchantCredentials.create(merchantIdentifier: "merchant.dev.paysheet.ec", keyType: .ec, pki: pki, now: now)
+    static let rsa = try! MerchantCredentials.create(merchantIdentifier: "merchant.dev.paysheet.rsa", keyType: .rsa, pki: pki, now: now)
+    static let issuer = SandboxTokenIssuer(pki: pki)
+
+    static func verifier() -> PaymentTokenVerifier { PaymentTokenVerifier(trust: pki.trustAnchors) }
+
+    static func decryptor(_ keys: [MerchantKey] = [ec.merchantKey, rsa.merchantKey]) -> PaymentTokenDecryptor {
+        PaymentTokenDecryptor(keys: MerchantKeyring(keys), verifier: verifier())
+    }
+
+    static func payment(_ amount: String = "12.34", _ currency: String = "USD") -> SandboxPayment {
+        try! SandboxPayment.sample(network: "visa", amount: amount, currency: currency, now: now)
+    }
+
+    static func token(to credentials: MerchantCredentials = ec, applicationData: [UInt8]? = nil,
+                      signingTime: Date = now) throws -> PaymentTokenData {
+        try issuer.issue(payment(), to: TokenRecipient(certificate: credentials.certificate),
+                         applicationData: applicationData, signingTime: signingTime)
+    }
+}
+
+@Suite("Sandbox issuance round trips")
+struct SandboxRoundTripTests {
+    @Test("EC_v1 and RSA_v1 tokens issued to a certificate decrypt with its key", arguments: ["ec", "rsa"])
+    func roundTrip(_ kind: String) async throws {
+        let credentials = kind == "ec" ? Fixture.ec : Fixture.rsa
+        let payment = try SandboxPayment.sample(network: "masterCard", amount: "1000", currency: "JPY", now: Fixture.now)
+        let token = try Fixture.issuer.issue(payment, to: TokenRecipient(certificate: credentials.certificate),
+                                             applicationData: Array("order-42".utf8), signingTime: Fixture.now)
+        #expect(token.version == (kind == "ec" ? .ecV1 : .rsaV1))
+        #expect(token.header.applicationData == Array(SHA256.hash(data: Array("order-42".utf8))))
+        // Through JSON, as a back end receives it.
+        let json = Array(token.jsonValue.compactText.utf8)
+        let result = try await Fixture.decryptor().decrypt(json: json, at: Fixture.now.addingTimeInterval(30))
+        #expect(result.paymentData.applicationPrimaryAccountNumber == payment.accountNumber)
+        #expect(result.paymentData.transactionAmount == 1000)
+        #expect(result.paymentData.currencyCode == "392")
+        #expect(result.paymentData.details == payment.details)
+        #expect(result.verified.signer.contains("paysheet-sandbox-sign"))
+    }
+
+    @Test("the signature is BER-readable, signer first, with Apple's signed attributes")
+    func signatureShape() throws {
+        let token = try Fixture.token()
+        let signed = try AppleSignedData(berEncoded: token.signature)
+        #expect(signed.certificates.count == 2)
+        #expect(signed.certificates[0] == (try derBytes(Fixture.pki.ecSigner)))
+        #expect(signed.signer.signingTime == Fixture.now)
+        #expect(signed.signer.messageDigest == Array(SHA256.hash(data: token.signedContent)))
+    }
+
+    @Test("a shared secret with a leading zero byte is kept whole")
+    func leadingZero() async throws {
+        guard case .p256(let merchantPrivate) = Fixture.ec.privateKey else { Issue.record("not EC"); return }
+        var ephemeral = P256.KeyAgreement.PrivateKey()
+        var tries = 0
+        while try ephemeral.sharedSecretFromKeyAgreement(with: merchantPrivate.publicKey).withUnsafeBytes({ $0[0] }) != 0 {
+            ephemeral = P256.KeyAgreement.PrivateKey()
+            tries += 1
+            #expect(tries < 20_000)
+        }
+        let plaintext = Array(Fixture.payment().jsonValue.compactText.utf8)
+        let token = try Fixture.issuer.issue(plaintext: plaintext, to: TokenRecipient(certificate: Fixture.ec.certificate),
+                                             signingTime: Fixture.now, ephemeralKey: ephemeral)
+        let result = try await Fixture.decryptor().decrypt(token, at: Fixture.now)
+        #expect(result.paymentData.json == (try JSONParser.parse(plaintext)))
+    }
+
+    @Test("newer payload fields and the EMV shape are read")
+    func newerFields() async throws {
+        let plaintext = """
+        {"applicationPrimaryAccountNumber":"6212345678901234567","applicationExpirationDate":"291231","currencyCode":"156",\
+        "transactionAmount":1999,"deviceManufacturerIdentifier":"040010030273","paymentDataType":"EMV",\
+        "paymentData":{"emvData":"AAEC","encryptedPINData":"0A0B"},"merchantTokenIdentifier":"DNITHE000000000001",\
+        "merchantTokenMetadata":{"cardMetadata":{"expirationDate":"2912","fpanSuffix":"1234"}},\
+        "authenticationResponses":[{"merchantIdentifier":"merchant.a","authenticationData":"AAE=","transactionAmount":"1999"}]}
+        """
+        let token = try Fixture.issuer.issue(plaintext: Array(plaintext.utf8), to: TokenRecipient(certificate: Fixture.rsa.certificate),
+                                             signingTime: Fixture.now)
+        let data = try await Fixture.decryptor().decrypt(token, at: Fixture.now).paymentData
+        #expect(data.details == .emv(emvData: "AAEC", encryptedPINData: "0A0B"))
+        #expect(data.merchantTokenIdentifier == "DNITHE000000000001")
+        #expect(data.authenticationResponses?.first?.transactionAmount == "1999")
+        #expect(data.merchantTokenMetadata?["cardMetadata"]?["fpanSuffix"]?.stringValue == "1234")
+    }
+
+    @Test("several keys at once: each token finds its key by publicKeyHash (rotation)")
+    func rotation() async throws {
+        let newer = try MerchantCredentials.create(merchantIdentifier: "merchant.dev.paysheet.ec", pki: Fixture.pki, now: Fixture.now)
+        let decryptor = Fixture.decryptor([Fixture.ec.merchantKey, newer.merchantKey])
+        let a = try await decryptor.decrypt(Fixture.token(to: Fixture.ec), at: Fixture.now)
+        let b = try await decryptor.decrypt(Fixture.token(to: newer), at: Fixture.now)
+        #expect(a.verified.token.header.publicKeyHash != b.verified.token.header.publicKeyHash)
+    }
+
+    @Test("the validated chain is cached and reused; a time outside it validates again")
+    func chainCache() async throws {
+        let verifier = Fixture.verifier()
+        _ = try await verifier.verify(Fixture.token(), at: Fixture.now)
+        _ = try await verifier.verify(Fixture.token(), at: Fixture.now)
+        #expect(verifier.cachedChainCount == 1)
+        let late = Fixture.now.addingTimeInterval(40 * 365 * 86_400)
+        let error = await #expect(throws: PaymentTokenError.self) {
+            _ = try await verifier.verify(Fixture.token(signingTime: late), at: late)
+        }
+        #expect(error?.code == .chain)
+    }
+
+    @Test("sandbox PKI: created once in a folder, reloaded identically, keys written 0600")
+    func storage() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("paysheet-pki-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let a = try SandboxPKI.loadOrCreate(folder: folder + "/ca")
+        let b = try SandboxPKI.loadOrCreate(folder: folder + "/ca")
+        #expect(a.root == b.root && a.rsaSigner == b.rsaSigner)
+        let mode = try FileManager.default.attributesOfItem(atPath: folder + "/ca/root.key.pem")[.posixPermissions] as? NSNumber
+        #expect(mode?.intValue == 0o600)
+        let paths = try Fixture.ec.save(folder: folder + "/merchant")
+        let loaded = try MerchantKey(certificateFile: paths.certificate, privateKeyFile: paths.privateKey, permissions: .refuse)
+        #expect(loaded.publicKeyHash == Fixture.ec.merchantKey.publicKeyHash)
+        chmod(paths.privateKey, 0o644)
+        let error = #expect(throws: PaymentTokenError.self) {
+            _ = try MerchantKey(certificateFile: paths.certificate, privateKeyFile: paths.privateKey, permissions: .refuse)
+        }
+        #expect(error?.code == .invalidKey)
+        #expect(error?.message.contains("chmod 600") == true)
+    }
+}
+
+func derBytes(_ certificate: X509.Certificate) throws -> [UInt8] {
+    var s = DER.Serializer()
+    try s.serialize(certificate)
+    return s.serializedBytes
+}
