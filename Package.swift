@@ -51,7 +51,10 @@ let package = Package(
         .testTarget(name: "PaysheetSheetTests", dependencies: ["PaysheetSheet", "PaysheetModel"]),
         .testTarget(
             name: "PaysheetScenarioTests",
-            dependencies: ["PaysheetScenario", "PaysheetSheet", "PaysheetModel"]
+            dependencies: [
+                "PaysheetScenario", "PaysheetSheet", "PaysheetModel", "PaysheetToken", "PaysheetTokenFormat",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
         .testTarget(
             name: "PaysheetTokenTests",

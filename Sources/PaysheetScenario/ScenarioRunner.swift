@@ -63,8 +63,15 @@ public struct ScenarioRunner: Sendable {
     /// Whether to record a transcript (off for `sheet test` and the benchmark: faster).
     public var recordTranscript: Bool
 
+    /// Makes the tokens of authorized payments; `nil` keeps the scenario's configuration
+    /// (a marked placeholder token).
+    public var tokenFactory: (any PaymentTokenFactory)?
+
     /// A runner.
-    public init(recordTranscript: Bool = true) { self.recordTranscript = recordTranscript }
+    public init(recordTranscript: Bool = true, tokenFactory: (any PaymentTokenFactory)? = nil) {
+        self.recordTranscript = recordTranscript
+        self.tokenFactory = tokenFactory
+    }
 
     /// Reads and runs a scenario file's text.
     public func run(text: String, file: String) -> ScenarioOutcome {
@@ -77,7 +84,9 @@ public struct ScenarioRunner: Sendable {
 
     /// Runs a parsed scenario.
     public func run(_ scenario: Scenario) -> ScenarioOutcome {
-        var machine = SheetMachine(configuration: scenario.configuration)
+        var configuration = scenario.configuration
+        if let tokenFactory { configuration.tokenFactory = tokenFactory }
+        var machine = SheetMachine(configuration: configuration)
         var log: [JSONValue] = []
         var lastThrew: ScriptError?
         var lastReturned: JSONValue?

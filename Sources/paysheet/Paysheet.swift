@@ -5,11 +5,11 @@ import PaysheetScenario
 import PaysheetSheet
 
 @main
-struct Paysheet: ParsableCommand {
+struct Paysheet: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "paysheet",
-        abstract: "A toolkit for merchants who accept Apple Pay. This version: the simulated payment sheet and its scenario runner.",
-        subcommands: [SheetCommand.self])
+        abstract: "A toolkit for merchants who accept Apple Pay: the simulated payment sheet, payment tokens and the sandbox that issues them.",
+        subcommands: [SheetCommand.self, TokenCommand.self, KeysCommand.self])
 }
 
 /// Exit codes shared by the commands.

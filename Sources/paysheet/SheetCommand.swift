@@ -3,6 +3,8 @@ import Foundation
 import PaysheetModel
 import PaysheetScenario
 import PaysheetSheet
+import PaysheetToken
+import PaysheetTokenFormat
 
 struct SheetCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -16,10 +18,12 @@ struct SheetCommand: ParsableCommand {
         @Argument(help: "Scenario files, or folders whose *.json files are scenarios.")
         var files: [String]
 
+        @OptionGroup var merchant: MerchantOption
+
         func run() throws {
             let paths = try expand(files)
             if paths.isEmpty { throw ValidationError("no scenario files found in \(files.joined(separator: " "))") }
-            let runner = ScenarioRunner(recordTranscript: false)
+            let runner = ScenarioRunner(recordTranscript: false, tokenFactory: try merchant.tokenFactory())
             var passed = 0, failed = 0
             for p in paths {
                 let outcome: ScenarioOutcome
@@ -51,8 +55,11 @@ struct SheetCommand: ParsableCommand {
         @Flag(help: "Print JSON lines (one object per step) instead of text.")
         var json = false
 
+        @OptionGroup var merchant: MerchantOption
+
         func run() throws {
-            let outcome = ScenarioRunner(recordTranscript: true).run(text: try readInput(file), file: file)
+            let outcome = ScenarioRunner(recordTranscript: true, tokenFactory: try merchant.tokenFactory())
+                .run(text: try readInput(file), file: file)
             if json {
                 for e in outcome.transcript { print(e.json.compactText) }
                 var end = JSONObject()
@@ -153,5 +160,28 @@ enum TranscriptText {
         if let p = o["popup"]?.stringValue { out.append("│ POPUP     \(p)") }
         out.append("└")
         return out
+    }
+}
+
+/// Whom the sheet's tokens are encrypted to.
+struct MerchantOption: ParsableArguments {
+    @Option(name: .customLong("merchant-certificate"),
+            help: "Encrypt authorized payments' tokens to this payment processing certificate (default: the data folder's sandbox merchant, created on first use).")
+    var certificate: String?
+
+    @OptionGroup var data: DataFolderOption
+
+    func tokenFactory() throws -> SandboxTokenFactory {
+        do {
+            let recipient: TokenRecipient
+            if let certificate {
+                recipient = try TokenRecipient(certificate: MerchantKey.certificate(pem: KeyFile.readText(certificate, what: "certificate")))
+            } else {
+                recipient = TokenRecipient(try data.defaultMerchant())
+            }
+            return SandboxTokenFactory(pki: try data.pki(), recipient: recipient)
+        } catch let error as PaymentTokenError {
+            throw ValidationError(error.message)
+        }
     }
 }
