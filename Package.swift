@@ -45,7 +45,10 @@ let package = Package(
         ),
         .executableTarget(
             name: "paysheet-bench",
-            dependencies: ["PaysheetModel", "PaysheetSheet", "PaysheetScenario", "PaysheetToken", "PaysheetTokenFormat"]
+            dependencies: [
+                "PaysheetModel", "PaysheetSheet", "PaysheetScenario", "PaysheetToken", "PaysheetTokenFormat",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
         .testTarget(name: "PaysheetModelTests", dependencies: ["PaysheetModel"]),
         .testTarget(name: "PaysheetSheetTests", dependencies: ["PaysheetSheet", "PaysheetModel"]),

@@ -8,13 +8,22 @@ import PaysheetSheet
 // ratios against a baseline measured in the same run: parsing the same scenario text as JSON
 // with Foundation's JSONSerialization (the cheapest thing any runner must do with a file).
 
+if CommandLine.arguments.dropFirst().first == "tokens-stages" {
+    try await runTokenStages()
+    exit(0)
+}
+if CommandLine.arguments.dropFirst().first == "tokens" {
+    try await runTokenBenchmark()
+    exit(0)
+}
+
 func seconds(_ body: () -> Void) -> Double {
     let start = DispatchTime.now().uptimeNanoseconds
     body()
     return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
 }
 
-let root = CommandLine.arguments.dropFirst().first ?? "Conformance"
+let root = CommandLine.arguments.dropFirst().first.map { $0 == "sheet" ? (CommandLine.arguments.dropFirst(2).first ?? "Conformance") : $0 } ?? "Conformance"
 let files = ((FileManager.default.enumerator(atPath: root)?.allObjects as? [String]) ?? []).filter { $0.hasSuffix(".json") }.sorted()
 guard !files.isEmpty else {
     print("no scenarios under \(root)")

@@ -44,7 +44,12 @@ public struct JSONParser {
     }
 
     private mutating func skipSpace() {
-        while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x09, 0x0A, 0x0D: index += 1
+            default: return
+            }
+        }
     }
 
     private mutating func value() throws(SyntaxError) -> JSONValue {
@@ -135,7 +140,19 @@ public struct JSONParser {
 
     private mutating func string() throws(SyntaxError) -> String {
         index += 1
-        var out: [UInt8] = []
+        // Fast path: no escapes (most strings, and all Base64).
+        let start = index
+        while index < bytes.count {
+            let c = bytes[index]
+            if c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") || c < 0x20 { break }
+            index += 1
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "\"") {
+            guard let s = String(validating: bytes[start..<index], as: UTF8.self) else { throw error("string is not valid UTF-8") }
+            index += 1
+            return s
+        }
+        var out = Array(bytes[start..<index])
         while true {
             guard index < bytes.count else { throw error("unterminated string") }
             let c = bytes[index]

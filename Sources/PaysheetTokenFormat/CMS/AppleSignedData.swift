@@ -16,33 +16,28 @@ public struct AppleSignedData: Sendable, Equatable {
 
     /// Reads `bytes` (BER or DER).
     public init(berEncoded bytes: [UInt8]) throws(PaymentTokenError) {
-        let root: ASN1Node
-        do {
-            root = try BER.parse(bytes)
-        } catch {
-            throw BERNodes.fail("not valid BER (\(error))")
+        let r = BERReader(bytes: bytes)
+        let root = try r.node(at: 0, limit: bytes.count)
+        guard root.end == bytes.count else {
+            throw BERNodes.fail("\(bytes.count - root.end) bytes follow the ContentInfo")
         }
-        guard root.encodedBytes.count == bytes.count else {
-            throw BERNodes.fail("\(bytes.count - root.encodedBytes.count) bytes follow the ContentInfo")
-        }
-        let contentInfo = try BERNodes.children(root, "ContentInfo", tag: .sequence)
+        let contentInfo = try Self.children(r, root, "ContentInfo", tag: 0x30)
         guard contentInfo.count == 2 else { throw BERNodes.fail("ContentInfo has \(contentInfo.count) fields, expected 2") }
-        guard try BERNodes.oid(contentInfo[0], "ContentInfo.contentType") == TokenOID.signedData else {
+        guard try Self.oid(r, contentInfo[0], "ContentInfo.contentType") == TokenOID.signedData else {
             throw BERNodes.fail("ContentInfo.contentType is not id-signedData")
         }
-        let wrapper = try BERNodes.children(contentInfo[1], "ContentInfo.content",
-                                            tag: ASN1Identifier(tagWithNumber: 0, tagClass: .contextSpecific))
+        let wrapper = try Self.children(r, contentInfo[1], "ContentInfo.content", tag: 0xA0)
         guard wrapper.count == 1 else { throw BERNodes.fail("ContentInfo.content must hold one SignedData") }
-        let fields = try BERNodes.children(wrapper[0], "SignedData", tag: .sequence)
+        let fields = try Self.children(r, wrapper[0], "SignedData", tag: 0x30)
         guard fields.count >= 4 else { throw BERNodes.fail("SignedData has \(fields.count) fields, expected at least 4") }
 
         var index = 0
-        guard fields[index].identifier == .integer else { throw BERNodes.fail("SignedData.version is not an INTEGER") }
+        guard fields[index].tag == 0x02 else { throw BERNodes.fail("SignedData.version is not an INTEGER") }
         index += 1
-        _ = try BERNodes.children(fields[index], "SignedData.digestAlgorithms", tag: .set)
+        guard fields[index].tag == 0x31 else { throw BERNodes.fail("SignedData.digestAlgorithms is not a SET") }
         index += 1
-        let encap = try BERNodes.children(fields[index], "SignedData.encapContentInfo", tag: .sequence)
-        guard let eType = encap.first, try BERNodes.oid(eType, "encapContentInfo.eContentType") == TokenOID.data else {
+        let encap = try Self.children(r, fields[index], "SignedData.encapContentInfo", tag: 0x30)
+        guard let eType = encap.first, try Self.oid(r, eType, "encapContentInfo.eContentType") == TokenOID.data else {
             throw BERNodes.fail("encapContentInfo.eContentType is not id-data")
         }
         guard encap.count == 1 else {
@@ -51,97 +46,141 @@ public struct AppleSignedData: Sendable, Equatable {
         index += 1
 
         var certificates: [[UInt8]] = []
-        let certsTag = ASN1Identifier(tagWithNumber: 0, tagClass: .contextSpecific)
-        if fields[index].identifier == certsTag {
-            for (i, cert) in try BERNodes.children(fields[index], "SignedData.certificates", tag: certsTag).enumerated() {
-                guard cert.identifier == .sequence else {
-                    throw BERNodes.fail("SignedData.certificates[\(i)] is not an X.509 certificate")
+        if fields[index].tag == 0xA0 {
+            for (i, cert) in try r.children(fields[index]).enumerated() {
+                guard cert.tag == 0x30, !cert.indefinite else {
+                    throw BERNodes.fail("SignedData.certificates[\(i)] is not a DER X.509 certificate")
                 }
-                certificates.append(Array(cert.encodedBytes))
+                certificates.append(Array(r.encoding(cert)))
             }
             index += 1
         }
-        if index < fields.count, fields[index].identifier == ASN1Identifier(tagWithNumber: 1, tagClass: .contextSpecific) {
+        if index < fields.count, fields[index].tag == 0xA1 {
             index += 1  // crls: not used by Apple, ignored
         }
         guard index == fields.count - 1 else {
             throw BERNodes.fail("SignedData has unexpected fields after the certificates")
         }
-        let signers = try BERNodes.children(fields[index], "SignedData.signerInfos", tag: .set)
+        let signers = try Self.children(r, fields[index], "SignedData.signerInfos", tag: 0x31)
         guard signers.count == 1 else {
             throw BERNodes.fail("SignedData has \(signers.count) SignerInfos; a payment token has exactly one")
         }
         self.certificates = certificates
-        self.signer = try Self.signerInfo(signers[0])
+        self.signer = try Self.signerInfo(r, signers[0])
     }
 
-    private static func signerInfo(_ node: ASN1Node) throws(PaymentTokenError) -> CMSSignerInfo {
-        let fields = try BERNodes.children(node, "SignerInfo", tag: .sequence)
+    private static func children(_ r: BERReader, _ node: BERReader.Node, _ what: String, tag: UInt8) throws(PaymentTokenError) -> [BERReader.Node] {
+        guard node.tag == tag else {
+            let name = tag == 0x30 ? "SEQUENCE" : tag == 0x31 ? "SET" : "[\(tag & 0x1F)]"
+            throw BERNodes.fail("\(what) is not a \(name)")
+        }
+        return try r.children(node)
+    }
+
+    private static func oid(_ r: BERReader, _ node: BERReader.Node, _ what: String) throws(PaymentTokenError) -> ASN1ObjectIdentifier {
+        guard node.tag == 0x06, !node.indefinite,
+              let oid = try? ASN1ObjectIdentifier(derEncoded: Array(r.encoding(node))) else {
+            throw BERNodes.fail("\(what) is not an object identifier")
+        }
+        return oid
+    }
+
+    private static func algorithm(_ r: BERReader, _ node: BERReader.Node, _ what: String) throws(PaymentTokenError) -> ASN1ObjectIdentifier {
+        let parts = try children(r, node, what, tag: 0x30)
+        guard let first = parts.first else { throw BERNodes.fail("\(what) is empty") }
+        return try oid(r, first, "\(what).algorithm")
+    }
+
+    private static func octets(_ r: BERReader, _ node: BERReader.Node, _ what: String, tag: UInt8 = 0x04) throws(PaymentTokenError) -> [UInt8] {
+        guard node.tag & 0xDF == tag & 0xDF else { throw BERNodes.fail("\(what) is not an OCTET STRING") }
+        return try r.content(node)
+    }
+
+    private static func time(_ r: BERReader, _ node: BERReader.Node, _ what: String) throws(PaymentTokenError) -> Date {
+        do {
+            if node.tag == 0x17 {
+                let t = try UTCTime(derEncoded: Array(r.encoding(node)))
+                return BERNodes.date(t.year, t.month, t.day, t.hours, t.minutes, t.seconds)
+            }
+            if node.tag == 0x18 {
+                let t = try GeneralizedTime(derEncoded: Array(r.encoding(node)))
+                return BERNodes.date(t.year, t.month, t.day, t.hours, t.minutes, t.seconds).addingTimeInterval(t.fractionalSeconds)
+            }
+        } catch {
+            throw BERNodes.fail("\(what) is not a valid time")
+        }
+        throw BERNodes.fail("\(what) is not a UTCTime or GeneralizedTime")
+    }
+
+    private static func signerInfo(_ r: BERReader, _ node: BERReader.Node) throws(PaymentTokenError) -> CMSSignerInfo {
+        let fields = try children(r, node, "SignerInfo", tag: 0x30)
         guard fields.count >= 6 else { throw BERNodes.fail("SignerInfo has \(fields.count) fields, expected at least 6") }
-        guard fields[0].identifier == .integer else { throw BERNodes.fail("SignerInfo.version is not an INTEGER") }
+        guard fields[0].tag == 0x02 else { throw BERNodes.fail("SignerInfo.version is not an INTEGER") }
 
         let identifier: CMSSignerInfo.Identifier
-        if fields[1].identifier == .sequence {
-            let parts = try BERNodes.children(fields[1], "SignerInfo.sid", tag: .sequence)
-            guard parts.count == 2, parts[0].identifier == .sequence, parts[1].identifier == .integer,
-                  case .primitive(let serial) = parts[1].content else {
+        if fields[1].tag == 0x30 {
+            let parts = try r.children(fields[1])
+            guard parts.count == 2, parts[0].tag == 0x30, parts[1].tag == 0x02 else {
                 throw BERNodes.fail("SignerInfo.sid is not an IssuerAndSerialNumber")
             }
-            identifier = .issuerAndSerialNumber(issuer: Array(parts[0].encodedBytes), serialNumber: Array(serial))
+            identifier = .issuerAndSerialNumber(issuer: Array(r.encoding(parts[0])), serialNumber: try r.content(parts[1]))
         } else {
-            identifier = .subjectKeyIdentifier(try BERNodes.octets(fields[1], "SignerInfo.sid",
-                                                                   tag: ASN1Identifier(tagWithNumber: 0, tagClass: .contextSpecific)))
+            identifier = .subjectKeyIdentifier(try octets(r, fields[1], "SignerInfo.sid", tag: 0x80))
         }
-        let digestAlgorithm = try BERNodes.algorithm(fields[2], "SignerInfo.digestAlgorithm")
+        let digestAlgorithm = try algorithm(r, fields[2], "SignerInfo.digestAlgorithm")
 
-        let attrsTag = ASN1Identifier(tagWithNumber: 0, tagClass: .contextSpecific)
-        guard fields[3].identifier == attrsTag else {
+        guard fields[3].tag == 0xA0 else {
             throw BERNodes.fail("SignerInfo has no signed attributes; Apple always signs contentType, signingTime and messageDigest")
         }
-        let attributes = try BERNodes.children(fields[3], "SignerInfo.signedAttrs", tag: attrsTag)
+        let attributes = try r.children(fields[3])
         var contentType: ASN1ObjectIdentifier?
         var messageDigest: [UInt8]?
         var signingTime: Date?
         for (i, attribute) in attributes.enumerated() {
-            let parts = try BERNodes.children(attribute, "signedAttrs[\(i)]", tag: .sequence)
+            let parts = try children(r, attribute, "signedAttrs[\(i)]", tag: 0x30)
             guard parts.count == 2 else { throw BERNodes.fail("signedAttrs[\(i)] is not an Attribute") }
-            let type = try BERNodes.oid(parts[0], "signedAttrs[\(i)].attrType")
-            let values = try BERNodes.children(parts[1], "signedAttrs[\(i)].attrValues", tag: .set)
-            func single() throws(PaymentTokenError) -> ASN1Node {
+            let type = try oid(r, parts[0], "signedAttrs[\(i)].attrType")
+            let values = try children(r, parts[1], "signedAttrs[\(i)].attrValues", tag: 0x31)
+            func single() throws(PaymentTokenError) -> BERReader.Node {
                 guard values.count == 1 else { throw BERNodes.fail("signedAttrs[\(i)] must have exactly one value") }
                 return values[0]
             }
             switch type {
             case TokenOID.contentType:
                 guard contentType == nil else { throw BERNodes.fail("contentType is signed twice") }
-                contentType = try BERNodes.oid(try single(), "contentType")
+                contentType = try oid(r, try single(), "contentType")
             case TokenOID.messageDigest:
                 guard messageDigest == nil else { throw BERNodes.fail("messageDigest is signed twice") }
-                messageDigest = try BERNodes.octets(try single(), "messageDigest")
+                messageDigest = try octets(r, try single(), "messageDigest")
             case TokenOID.signingTime:
                 guard signingTime == nil else { throw BERNodes.fail("signingTime is signed twice") }
-                signingTime = try BERNodes.time(try single(), "signingTime")
+                signingTime = try time(r, try single(), "signingTime")
             default:
                 continue
             }
         }
+        // The signature covers the DER SET OF: re-tag a definite encoding, re-encode an indefinite one.
         let signedAttributes: [UInt8]
-        let encoded = fields[3].encodedBytes
-        if encoded.count > 1, encoded[encoded.startIndex + 1] != 0x80 {
-            signedAttributes = [0x31] + encoded.dropFirst()
+        if !fields[3].indefinite {
+            signedAttributes = [0x31] + r.encoding(fields[3]).dropFirst()
         } else {
-            // Indefinite length: the signature covers the DER encoding, so re-encode it.
-            var serializer = DER.Serializer()
-            serializer.appendConstructedNode(identifier: .set) { s in
-                for attribute in attributes { s.serializeRawBytes(attribute.encodedBytes) }
-            }
-            signedAttributes = serializer.serializedBytes
+            var body: [UInt8] = []
+            for attribute in attributes { body += r.encoding(attribute) }
+            signedAttributes = [0x31] + Self.derLength(body.count) + body
         }
-        let signatureAlgorithm = try BERNodes.algorithm(fields[4], "SignerInfo.signatureAlgorithm")
-        let signature = try BERNodes.octets(fields[5], "SignerInfo.signature")
+        let signatureAlgorithm = try algorithm(r, fields[4], "SignerInfo.signatureAlgorithm")
+        let signature = try octets(r, fields[5], "SignerInfo.signature")
         return CMSSignerInfo(identifier: identifier, digestAlgorithm: digestAlgorithm,
                              signatureAlgorithm: signatureAlgorithm, signature: signature,
                              signedAttributes: signedAttributes, contentType: contentType,
                              messageDigest: messageDigest, signingTime: signingTime)
+    }
+
+    static func derLength(_ n: Int) -> [UInt8] {
+        if n < 0x80 { return [UInt8(n)] }
+        var bytes: [UInt8] = []
+        var v = n
+        while v > 0 { bytes.insert(UInt8(v & 0xFF), at: 0); v >>= 8 }
+        return [0x80 | UInt8(bytes.count)] + bytes
     }
 }
