@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "PaysheetScenario", targets: ["PaysheetScenario"]),
         .library(name: "PaysheetTokenFormat", targets: ["PaysheetTokenFormat"]),
         .library(name: "PaysheetToken", targets: ["PaysheetToken"]),
+        .library(name: "PaysheetContact", targets: ["PaysheetContact"]),
         .executable(name: "paysheet", targets: ["paysheet"]),
     ],
     dependencies: [
@@ -22,6 +23,7 @@ let package = Package(
         .target(name: "PaysheetModel"),
         .target(name: "PaysheetSheet", dependencies: ["PaysheetModel"]),
         .target(name: "PaysheetScenario", dependencies: ["PaysheetSheet", "PaysheetModel", "PaysheetToken", "PaysheetTokenFormat"]),
+        .target(name: "PaysheetContact", dependencies: ["PaysheetModel"]),
         .target(
             name: "PaysheetTokenFormat",
             dependencies: ["PaysheetModel", .product(name: "SwiftASN1", package: "swift-asn1")]
@@ -39,17 +41,18 @@ let package = Package(
         .executableTarget(
             name: "paysheet",
             dependencies: [
-                "PaysheetModel", "PaysheetSheet", "PaysheetScenario", "PaysheetToken", "PaysheetTokenFormat",
+                "PaysheetModel", "PaysheetSheet", "PaysheetScenario", "PaysheetToken", "PaysheetTokenFormat", "PaysheetContact",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(
             name: "paysheet-bench",
             dependencies: [
-                "PaysheetModel", "PaysheetSheet", "PaysheetScenario", "PaysheetToken", "PaysheetTokenFormat",
+                "PaysheetModel", "PaysheetSheet", "PaysheetScenario", "PaysheetToken", "PaysheetTokenFormat", "PaysheetContact",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        .testTarget(name: "PaysheetContactTests", dependencies: ["PaysheetContact", "PaysheetModel"]),
         .testTarget(name: "PaysheetModelTests", dependencies: ["PaysheetModel"]),
         .testTarget(name: "PaysheetSheetTests", dependencies: ["PaysheetSheet", "PaysheetModel"]),
         .testTarget(

@@ -1,0 +1,100 @@
+import Foundation
+
+/// One country's address rules from Google's address metadata.
+struct CountryAddressRules: Sendable {
+    struct Subdivision: Sendable {
+        let key: String
+        let name: String
+        let latinName: String
+        let isoID: String
+        let postalPrefix: Pattern?
+    }
+
+    let code: String
+    let name: String
+    let postalPattern: Pattern?
+    /// Required fields: A street, C city, S state/province, Z postal code, N name, O organisation.
+    let required: Set<Character>
+    /// Fields written in capitals: C, S, Z, …
+    let upper: Set<Character>
+    /// `zip`, `postal`, `pin`, `eircode` — the local name of the postal code.
+    let postalNameType: String
+    /// `state`, `province`, `prefecture`, `county`, … — the local name of the subdivision.
+    let areaNameType: String
+    let subdivisions: [Subdivision]
+    /// Folded names, keys, Latin names and ISO ids → subdivision index.
+    let lookup: [String: Int]
+}
+
+/// The address metadata of every country, parsed on first use.
+enum AddressMetadata {
+    static let countries: [String: CountryAddressRules] = {
+        var out: [String: CountryAddressRules] = [:]
+        var header: [Substring]?
+        var subs: [CountryAddressRules.Subdivision] = []
+        func flush() {
+            guard let h = header else { return }
+            var lookup: [String: Int] = [:]
+            for (i, s) in subs.enumerated() {
+                for alias in [s.key, s.name, s.latinName, s.isoID] where !alias.isEmpty {
+                    let folded = TextFolding.fold(alias)
+                    if lookup[folded] == nil { lookup[folded] = i }
+                }
+            }
+            let code = String(h[0])
+            out[code] = CountryAddressRules(
+                code: code, name: String(h[6]), postalPattern: h[1].isEmpty ? nil : try? Pattern(String(h[1])),
+                required: Set(h[2]), upper: Set(h[3]), postalNameType: String(h[4]), areaNameType: String(h[5]),
+                subdivisions: subs, lookup: lookup)
+            subs = []
+        }
+        for line in AddressDataText.text.split(separator: "\n", omittingEmptySubsequences: true) {
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+            if line.first == "\t" {
+                subs.append(.init(key: String(fields[1]), name: String(fields[2]), latinName: String(fields[3]),
+                                  isoID: String(fields[4]),
+                                  postalPrefix: fields[5].isEmpty ? nil : try? Pattern(String(fields[5]))))
+            } else {
+                flush()
+                header = fields
+            }
+        }
+        flush()
+        return out
+    }()
+
+    /// Patterns in the metadata that the pattern engine cannot compile (a test keeps this empty).
+    static var uncompilablePatterns: [String] {
+        var out: [String] = []
+        for line in AddressDataText.text.split(separator: "\n") {
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+            let pattern = line.first == "\t" ? fields[5] : fields[1]
+            if !pattern.isEmpty, (try? Pattern(String(pattern))) == nil { out.append(String(pattern)) }
+        }
+        return out
+    }
+}
+
+/// Case-, width-, accent- and punctuation-insensitive keys for matching names people type.
+enum TextFolding {
+    static func fold(_ text: String) -> String {
+        var ascii = true
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count)
+        for b in text.utf8 {
+            if b >= 0x80 { ascii = false; break }
+            switch b {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): out.append(b + 32)
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): out.append(b)
+            default: break
+            }
+        }
+        if ascii { return String(decoding: out, as: UTF8.self) }
+        let folded = text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+        var result = ""
+        for scalar in folded.unicodeScalars where scalar.properties.isAlphabetic || scalar.properties.numericType != nil {
+            result.unicodeScalars.append(scalar)
+        }
+        return result
+    }
+}

@@ -1,0 +1,170 @@
+import Foundation
+import PaysheetModel
+
+/// Validates an `ApplePayPaymentContact` the way Apple's guidelines ask: tolerant of formats
+/// (ZIP+4, `California`/`CA`/`Calif.`, `東京都`/`東京`/`Tokyo`, phone numbers with or without
+/// dashes and country code), inferring what is missing (the state from the ZIP code), and precise
+/// when something is wrong: one `ApplePayError` per problem, on the right field, with a short
+/// noun-phrase message, most important first.
+///
+/// Only requested fields are checked, and before authorization only what the redacted contact
+/// shows (locality, postal code, area, country).
+public struct ContactValidator: Sendable {
+    /// The merchant's policy.
+    public var policy: ContactValidationPolicy
+
+    /// A validator with `policy`.
+    public init(policy: ContactValidationPolicy = ContactValidationPolicy()) { self.policy = policy }
+
+    /// Validates `contact` for the fields the page requested.
+    public func validate(_ contact: ApplePayPaymentContact, requiredFields: Set<ApplePayContactField>,
+                         phase: ContactValidationPhase, role: ContactRole = .shipping) -> ContactValidationResult {
+        let required = requiredFields.union(policy.requiredFields)
+        let language = policy.language
+        var out = contact
+        var problems: [(rank: Int, error: ApplePayError)] = []
+        let invalid: ApplePayErrorCode = role == .shipping ? .shippingContactInvalid : .billingContactInvalid
+        func add(_ rank: Int, _ code: ApplePayErrorCode, _ field: ApplePayErrorContactField?, _ message: String) {
+            problems.append((rank, ApplePayError(code, contactField: field, message: message)))
+        }
+        func blank(_ s: String?) -> Bool { (s ?? "").trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }
+
+        // Country: needed for addresses and for reading phone numbers.
+        var countryCode: String?
+        if !blank(contact.countryCode) || !blank(contact.country) {
+            countryCode = Countries.code(for: contact.countryCode ?? "") ?? Countries.code(for: contact.country ?? "")
+        }
+
+        if required.contains(.postalAddress) {
+            if let code = countryCode, let rules = AddressMetadata.countries[code] {
+                out.countryCode = code
+                let countryName = Countries.name(code, language)
+                if role == .shipping, let served = policy.countries, !served.map({ $0.uppercased() }).contains(code) {
+                    add(0, .addressUnserviceable, .countryCode,
+                        ContactMessages.render(.countryUnserviceable, language, country: countryName))
+                }
+                validateAddress(contact, rules, countryName: countryName, phase: phase, role: role, into: &out, add: add)
+            } else if blank(contact.countryCode) && blank(contact.country) {
+                add(3, invalid, .countryCode, ContactMessages.render(.required, language, field: "countryCode"))
+            } else {
+                add(3, invalid, .countryCode, ContactMessages.render(.countryUnknown, language))
+            }
+        }
+
+        if phase == .full {
+            if required.contains(.name), blank(contact.givenName), blank(contact.familyName) {
+                add(8, invalid, .name, ContactMessages.render(.required, language, field: "name"))
+            }
+            if required.contains(.phoneticName) {
+                if blank(contact.phoneticGivenName), blank(contact.phoneticFamilyName) {
+                    add(9, invalid, .phoneticName, ContactMessages.render(.required, language, field: "phoneticName"))
+                } else if countryCode == "JP" || countryCode == nil {
+                    let given = contact.phoneticGivenName.map { blank($0) ? "" : (PhoneticNames.katakana($0) ?? "\u{0}") }
+                    let family = contact.phoneticFamilyName.map { blank($0) ? "" : (PhoneticNames.katakana($0) ?? "\u{0}") }
+                    if given == "\u{0}" || family == "\u{0}" {
+                        add(9, invalid, .phoneticName, ContactMessages.render(.phoneticNotKana, language))
+                    } else {
+                        out.phoneticGivenName = given
+                        out.phoneticFamilyName = family
+                    }
+                }
+            }
+            if required.contains(.phone) {
+                if blank(contact.phoneNumber) {
+                    add(10, invalid, .phoneNumber, ContactMessages.render(.required, language, field: "phoneNumber"))
+                } else if let e164 = PhoneNumbers.e164(contact.phoneNumber!, region: countryCode ?? policy.defaultPhoneRegion) {
+                    out.phoneNumber = e164
+                } else {
+                    add(10, invalid, .phoneNumber, ContactMessages.render(.phoneInvalid, language))
+                }
+            }
+            if required.contains(.email) {
+                if blank(contact.emailAddress) {
+                    add(11, invalid, .emailAddress, ContactMessages.render(.required, language, field: "emailAddress"))
+                } else if let email = EmailAddresses.normalize(contact.emailAddress!) {
+                    out.emailAddress = email
+                } else {
+                    add(11, invalid, .emailAddress, ContactMessages.render(.emailInvalid, language))
+                }
+            }
+        }
+        let sorted = problems.enumerated().sorted { ($0.element.rank, $0.offset) < ($1.element.rank, $1.offset) }.map(\.element.error)
+        return ContactValidationResult(contact: out, errors: sorted)
+    }
+
+    private func validateAddress(_ contact: ApplePayPaymentContact, _ rules: CountryAddressRules, countryName: String,
+                                 phase: ContactValidationPhase, role: ContactRole, into out: inout ApplePayPaymentContact,
+                                 add: (Int, ApplePayErrorCode, ApplePayErrorContactField?, String) -> Void) {
+        let language = policy.language
+        let invalid: ApplePayErrorCode = role == .shipping ? .shippingContactInvalid : .billingContactInvalid
+        func render(_ key: MessageKey, _ field: String? = nil) -> String {
+            ContactMessages.render(key, language, field: field, postalType: rules.postalNameType,
+                                   areaType: rules.areaNameType, country: countryName)
+        }
+        func blank(_ s: String?) -> Bool { (s ?? "").trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }
+
+        // Postal code.
+        var postal: String?
+        var postalIsPartial = false
+        if blank(contact.postalCode) {
+            if rules.required.contains("Z") { add(4, invalid, .postalCode, render(.required, "postalCode")) }
+        } else {
+            switch PostalAddresses.postalCode(contact.postalCode!, rules, phase: phase, fiveDigitZIP: policy.fiveDigitZIP) {
+            case .valid(let code):
+                postal = code
+                out.postalCode = code
+            case .partial(let code):
+                postal = code
+                postalIsPartial = true
+                out.postalCode = code
+            case .invalid:
+                add(4, invalid, .postalCode, render(.postalCodeInvalid))
+            }
+        }
+
+        // Administrative area: named, or inferred from the postal code.
+        var area: Int?
+        if !rules.subdivisions.isEmpty {
+            if !blank(contact.administrativeArea) {
+                area = PostalAddresses.subdivision(contact.administrativeArea!, rules)
+                if area == nil {
+                    add(5, invalid, .administrativeArea, render(.areaUnknown))
+                }
+            }
+            if let postal, !postalIsPartial || rules.code == "CA" {
+                let candidates = PostalAddresses.subdivisions(forPostalCode: postal, rules)
+                if let a = area {
+                    if rules.subdivisions[a].postalPrefix != nil, !candidates.contains(a) {
+                        add(4, invalid, .postalCode, render(.postalCodeMismatch))
+                    }
+                } else if blank(contact.administrativeArea), candidates.count == 1 {
+                    area = candidates[0]
+                }
+            }
+            if let a = area {
+                out.administrativeArea = rules.subdivisions[a].key
+                if role == .shipping, let served = policy.regions?[rules.code],
+                   !served.contains(where: { PostalAddresses.subdivision($0, rules) == a }) {
+                    add(1, .addressUnserviceable, .administrativeArea, render(.areaUnserviceable))
+                }
+            } else if blank(contact.administrativeArea), rules.required.contains("S") {
+                add(5, invalid, .administrativeArea, render(.required, "administrativeArea"))
+            }
+        }
+
+        // City.
+        if blank(contact.locality), rules.required.contains("C") {
+            add(6, invalid, .locality, render(.required, "locality"))
+        }
+
+        // Street: only after authorization.
+        if phase == .full {
+            let lines = (contact.addressLines ?? []).filter { !blank($0) }
+            if lines.isEmpty, rules.required.contains("A") {
+                add(7, invalid, .addressLines, render(.required, "addressLines"))
+            } else if role == .shipping, policy.refusePOBoxes, PostalAddresses.isPOBox(lines) {
+                add(2, .addressUnserviceable, .addressLines, render(.poBox))
+            }
+        }
+    }
+}
