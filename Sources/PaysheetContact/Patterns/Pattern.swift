@@ -10,6 +10,8 @@ struct Pattern: Sendable {
         case alternation([Node])
         case repetition(Node, min: Int, max: Int)
         case end
+        case start
+        case wordBoundary
     }
 
     struct ByteSet: Sendable {
@@ -70,6 +72,15 @@ struct Pattern: Sendable {
             return i < input.count && set.contains(input[i]) && next(i + 1)
         case .end:
             return i == input.count && next(i)
+        case .start:
+            return i == 0 && next(i)
+        case .wordBoundary:
+            func word(_ j: Int) -> Bool {
+                guard j >= 0, j < input.count else { return false }
+                let c = input[j]
+                return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || c == 0x5F
+            }
+            return word(i - 1) != word(i) && next(i)
         case .sequence(let nodes):
             return sequence(nodes[...], input, i, next)
         case .alternation(let options):
@@ -169,6 +180,7 @@ struct Pattern: Sendable {
                 guard index < bytes.count else { throw fail() }
                 let e = bytes[index]
                 index += 1
+                if e == UInt8(ascii: "b") { return .wordBoundary }
                 return .bytes(try escape(e))
             case UInt8(ascii: "$"):
                 index += 1
@@ -178,7 +190,10 @@ struct Pattern: Sendable {
                 var set = ByteSet()
                 set.invert()
                 return .bytes(set)
-            case UInt8(ascii: "^"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "?"), UInt8(ascii: "{"):
+            case UInt8(ascii: "^"):
+                index += 1
+                return .start
+            case UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "?"), UInt8(ascii: "{"):
                 throw fail()
             default:
                 index += 1

@@ -26,6 +26,9 @@ enum Countries {
     /// The English (or the language's) name of `code`.
     static func name(_ code: String, _ language: ContactMessageLanguage) -> String {
         let identifier = language == .zh ? "zh-Hans" : language.rawValue
-        return Locale(identifier: identifier).localizedString(forRegionCode: code) ?? code
+        var name = Locale(identifier: identifier).localizedString(forRegionCode: code) ?? code
+        // Messages end without punctuation; ICU abbreviates a few names ("… Sandwich Isl.").
+        while name.last == "." { name.removeLast() }
+        return name
     }
 }

@@ -18,7 +18,8 @@ public enum EmailAddresses {
             guard (1...63).contains(label.utf8.count), !label.hasPrefix("-"), !label.hasSuffix("-"),
                   label.utf8.allSatisfy({ ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D || $0 >= 0x80 }) else { return nil }
         }
-        guard let tld = labels.last, tld.count >= 2, !tld.allSatisfy(\.isNumber) else { return nil }
+        // The top-level label: letters (or an internationalised "xn--" label).
+        guard let tld = labels.last, tld.count >= 2, tld.hasPrefix("xn--") || tld.allSatisfy(\.isLetter) else { return nil }
         return "\(local)@\(domain)"
     }
 }
