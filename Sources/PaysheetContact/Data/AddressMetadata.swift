@@ -17,6 +17,8 @@ struct CountryAddressRules: Sendable {
     let required: Set<Character>
     /// Fields written in capitals: C, S, Z, …
     let upper: Set<Character>
+    /// Fields the country's address format has at all; others are ignored.
+    let allowed: Set<Character>
     /// `zip`, `postal`, `pin`, `eircode` — the local name of the postal code.
     let postalNameType: String
     /// `state`, `province`, `prefecture`, `county`, … — the local name of the subdivision.
@@ -44,7 +46,7 @@ enum AddressMetadata {
             let code = String(h[0])
             out[code] = CountryAddressRules(
                 code: code, name: String(h[6]), postalPattern: h[1].isEmpty ? nil : try? Pattern(String(h[1])),
-                required: Set(h[2]), upper: Set(h[3]), postalNameType: String(h[4]), areaNameType: String(h[5]),
+                required: Set(h[2]), upper: Set(h[3]), allowed: Set(h[7]), postalNameType: String(h[4]), areaNameType: String(h[5]),
                 subdivisions: subs, lookup: lookup)
             subs = []
         }

@@ -106,7 +106,9 @@ public struct ContactValidator: Sendable {
         // Postal code.
         var postal: String?
         var postalIsPartial = false
-        if blank(contact.postalCode) {
+        if !rules.allowed.contains("Z") {
+            // The country has no postal codes: whatever was typed is irrelevant.
+        } else if blank(contact.postalCode) {
             if rules.required.contains("Z") { add(4, invalid, .postalCode, render(.required, "postalCode")) }
         } else {
             switch PostalAddresses.postalCode(contact.postalCode!, rules, phase: phase, fiveDigitZIP: policy.fiveDigitZIP) {
@@ -124,7 +126,9 @@ public struct ContactValidator: Sendable {
 
         // Administrative area: named, or inferred from the postal code.
         var area: Int?
-        if !rules.subdivisions.isEmpty {
+        if !rules.allowed.contains("S") {
+            // No administrative area in this country's addresses: ignore it.
+        } else if !rules.subdivisions.isEmpty {
             if !blank(contact.administrativeArea) {
                 area = PostalAddresses.subdivision(contact.administrativeArea!, rules)
                 if area == nil {
@@ -150,10 +154,12 @@ public struct ContactValidator: Sendable {
             } else if blank(contact.administrativeArea), rules.required.contains("S") {
                 add(5, invalid, .administrativeArea, render(.required, "administrativeArea"))
             }
+        } else if blank(contact.administrativeArea), rules.required.contains("S") {
+            add(5, invalid, .administrativeArea, render(.required, "administrativeArea"))
         }
 
         // City.
-        if blank(contact.locality), rules.required.contains("C") {
+        if rules.allowed.contains("C"), blank(contact.locality), rules.required.contains("C") {
             add(6, invalid, .locality, render(.required, "locality"))
         }
 

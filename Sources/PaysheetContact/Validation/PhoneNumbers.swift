@@ -62,6 +62,13 @@ public enum PhoneNumbers {
 
     private static func national(_ digits: String, _ home: RegionPhoneRules) -> String? {
         let regions = PhoneMetadata.regionsByCallingCode[home.countryCode] ?? [home]
+        if let parsing = home.nationalPrefixForParsing {
+            // The prefixes the region strips when reading national numbers ("8", "80", "0", …).
+            for length in stride(from: min(5, digits.count - 1), through: 1, by: -1) where parsing.matches(String(digits.prefix(length))) {
+                let stripped = String(digits.dropFirst(length))
+                if regions.contains(where: { isValid(stripped, $0) }) { return "+\(home.countryCode)\(stripped)" }
+            }
+        }
         if !home.nationalPrefix.isEmpty, digits.hasPrefix(home.nationalPrefix) {
             let stripped = String(digits.dropFirst(home.nationalPrefix.count))
             if regions.contains(where: { isValid(stripped, $0) }) { return "+\(home.countryCode)\(stripped)" }

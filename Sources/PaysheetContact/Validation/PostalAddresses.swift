@@ -41,6 +41,8 @@ enum PostalAddresses {
         var code = narrow(raw)
         if rules.upper.contains("Z") { code = code.uppercased() }
         let compact = code.filter { $0 != " " && $0 != "-" }
+        // Re-space only codes typed without a space: "OX14 PG" is a typo, not "OX1 4PG".
+        let unspaced = !code.contains(" ")
         switch rules.code {
         case "US":
             if compact.count == 9, compact.allSatisfy(\.isASCIIDigit) {
@@ -52,10 +54,10 @@ enum PostalAddresses {
         case "JP":
             if compact.count == 7, compact.allSatisfy(\.isASCIIDigit) { code = "\(compact.prefix(3))-\(compact.suffix(4))" }
         case "CA":
-            if compact.count == 6 { code = "\(compact.prefix(3)) \(compact.suffix(3))" }
+            if compact.count == 6, unspaced { code = "\(compact.prefix(3)) \(compact.suffix(3))" }
             if phase == .redacted, compact.count == 3, canadianFSA.matches(compact) { return .partial(compact) }
         case "GB", "GG", "IM", "JE":
-            if compact.count >= 5 { code = "\(compact.dropLast(3)) \(compact.suffix(3))" }
+            if compact.count >= 5, unspaced { code = "\(compact.dropLast(3)) \(compact.suffix(3))" }
             if phase == .redacted, (2...4).contains(compact.count), britishOutward.matches(compact) {
                 return .partial(compact)
             }
@@ -64,7 +66,7 @@ enum PostalAddresses {
         }
         guard let pattern = rules.postalPattern else { return .valid(code) }
         if pattern.matches(code) { return .valid(code) }
-        if pattern.matches(compact) { return .valid(compact) }
+        if unspaced || !["CA", "GB", "GG", "IM", "JE"].contains(rules.code), pattern.matches(compact) { return .valid(compact) }
         return .invalid(code)
     }
 
