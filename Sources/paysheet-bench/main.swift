@@ -8,6 +8,14 @@ import PaysheetSheet
 // ratios against a baseline measured in the same run: parsing the same scenario text as JSON
 // with Foundation's JSONSerialization (the cheapest thing any runner must do with a file).
 
+if CommandLine.arguments.dropFirst().first == "contacts-stages" {
+    runContactStages()
+    exit(0)
+}
+if CommandLine.arguments.dropFirst().first == "contacts" {
+    try runContactBenchmark()
+    exit(0)
+}
 if CommandLine.arguments.dropFirst().first == "tokens-stages" {
     try await runTokenStages()
     exit(0)

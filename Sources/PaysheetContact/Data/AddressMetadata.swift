@@ -1,13 +1,15 @@
 import Foundation
 
 /// One country's address rules from Google's address metadata.
-struct CountryAddressRules: Sendable {
+final class CountryAddressRules: Sendable {
     struct Subdivision: Sendable {
         let key: String
         let name: String
         let latinName: String
         let isoID: String
         let postalPrefix: Pattern?
+        /// The folded name and Latin name, for prefix matching.
+        let foldedNames: [String]
     }
 
     let code: String
@@ -26,6 +28,20 @@ struct CountryAddressRules: Sendable {
     let subdivisions: [Subdivision]
     /// Folded names, keys, Latin names and ISO ids → subdivision index.
     let lookup: [String: Int]
+
+    init(code: String, name: String, postalPattern: Pattern?, required: Set<Character>, upper: Set<Character>,
+         allowed: Set<Character>, postalNameType: String, areaNameType: String, subdivisions: [Subdivision], lookup: [String: Int]) {
+        self.code = code
+        self.name = name
+        self.postalPattern = postalPattern
+        self.required = required
+        self.upper = upper
+        self.allowed = allowed
+        self.postalNameType = postalNameType
+        self.areaNameType = areaNameType
+        self.subdivisions = subdivisions
+        self.lookup = lookup
+    }
 }
 
 /// The address metadata of every country, parsed on first use.
@@ -55,7 +71,8 @@ enum AddressMetadata {
             if line.first == "\t" {
                 subs.append(.init(key: String(fields[1]), name: String(fields[2]), latinName: String(fields[3]),
                                   isoID: String(fields[4]),
-                                  postalPrefix: fields[5].isEmpty ? nil : try? Pattern(String(fields[5]))))
+                                  postalPrefix: fields[5].isEmpty ? nil : try? Pattern(String(fields[5])),
+                                  foldedNames: [fields[2], fields[3]].filter { !$0.isEmpty }.map { TextFolding.fold(String($0)) }))
             } else {
                 flush()
                 header = fields

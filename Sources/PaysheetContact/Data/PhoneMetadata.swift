@@ -1,5 +1,5 @@
 /// One region's telephone numbering metadata from libphonenumber.
-struct RegionPhoneRules: Sendable {
+final class RegionPhoneRules: Sendable {
     let region: String
     let countryCode: Int
     let internationalPrefix: Pattern?
@@ -8,6 +8,18 @@ struct RegionPhoneRules: Sendable {
     let possibleLengths: Set<Int>
     let general: Pattern?
     let valid: Pattern?
+
+    init(region: String, countryCode: Int, internationalPrefix: Pattern?, nationalPrefix: String,
+         nationalPrefixForParsing: Pattern?, possibleLengths: Set<Int>, general: Pattern?, valid: Pattern?) {
+        self.region = region
+        self.countryCode = countryCode
+        self.internationalPrefix = internationalPrefix
+        self.nationalPrefix = nationalPrefix
+        self.nationalPrefixForParsing = nationalPrefixForParsing
+        self.possibleLengths = possibleLengths
+        self.general = general
+        self.valid = valid
+    }
 }
 
 /// The numbering metadata of every region, parsed on first use.

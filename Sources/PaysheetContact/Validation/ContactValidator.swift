@@ -9,6 +9,13 @@ import PaysheetModel
 ///
 /// Only requested fields are checked, and before authorization only what the redacted contact
 /// shows (locality, postal code, area, country).
+/// Whether `s` is absent, empty or only white space.
+func isBlank(_ s: String?) -> Bool {
+    guard let s else { return true }
+    for scalar in s.unicodeScalars where !scalar.properties.isWhitespace { return false }
+    return true
+}
+
 public struct ContactValidator: Sendable {
     /// The merchant's policy.
     public var policy: ContactValidationPolicy
@@ -27,7 +34,7 @@ public struct ContactValidator: Sendable {
         func add(_ rank: Int, _ code: ApplePayErrorCode, _ field: ApplePayErrorContactField?, _ message: String) {
             problems.append((rank, ApplePayError(code, contactField: field, message: message)))
         }
-        func blank(_ s: String?) -> Bool { (s ?? "").trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }
+        func blank(_ s: String?) -> Bool { isBlank(s) }
 
         // Country: needed for addresses and for reading phone numbers.
         var countryCode: String?
@@ -101,7 +108,7 @@ public struct ContactValidator: Sendable {
             ContactMessages.render(key, language, field: field, postalType: rules.postalNameType,
                                    areaType: rules.areaNameType, country: countryName)
         }
-        func blank(_ s: String?) -> Bool { (s ?? "").trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }
+        func blank(_ s: String?) -> Bool { isBlank(s) }
 
         // Postal code.
         var postal: String?
@@ -136,13 +143,13 @@ public struct ContactValidator: Sendable {
                 }
             }
             if let postal, !postalIsPartial || rules.code == "CA" {
-                let candidates = PostalAddresses.subdivisions(forPostalCode: postal, rules)
                 if let a = area {
-                    if rules.subdivisions[a].postalPrefix != nil, !candidates.contains(a) {
+                    if let prefix = rules.subdivisions[a].postalPrefix, !prefix.matchesPrefix(postal) {
                         add(4, invalid, .postalCode, render(.postalCodeMismatch))
                     }
-                } else if blank(contact.administrativeArea), candidates.count == 1 {
-                    area = candidates[0]
+                } else if blank(contact.administrativeArea) {
+                    let candidates = PostalAddresses.subdivisions(forPostalCode: postal, rules)
+                    if candidates.count == 1 { area = candidates[0] }
                 }
             }
             if let a = area {

@@ -18,17 +18,33 @@ enum Countries {
 
     /// The ISO code for a code or a name, or `nil`.
     static func code(for text: String) -> String? {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        if trimmed.count == 2, AddressMetadata.countries[trimmed.uppercased()] != nil { return trimmed.uppercased() }
-        return byName[TextFolding.fold(trimmed)]
+        let utf8 = text.utf8
+        if utf8.count == 2, utf8.allSatisfy({ ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) }) {
+            let upper = text.uppercased()
+            if AddressMetadata.countries[upper] != nil { return upper }
+        }
+        return byName[TextFolding.fold(text)]
     }
 
     /// The English (or the language's) name of `code`.
     static func name(_ code: String, _ language: ContactMessageLanguage) -> String {
-        let identifier = language == .zh ? "zh-Hans" : language.rawValue
-        var name = Locale(identifier: identifier).localizedString(forRegionCode: code) ?? code
-        // Messages end without punctuation; ICU abbreviates a few names ("… Sandwich Isl.").
-        while name.last == "." { name.removeLast() }
-        return name
+        names[language]?[code] ?? code
     }
+
+    /// Every country's name in every message language, read from ICU once.
+    private static let names: [ContactMessageLanguage: [String: String]] = {
+        var out: [ContactMessageLanguage: [String: String]] = [:]
+        for language in ContactMessageLanguage.allCases {
+            let locale = Locale(identifier: language == .zh ? "zh-Hans" : language.rawValue)
+            var table: [String: String] = [:]
+            for code in AddressMetadata.countries.keys {
+                var name = locale.localizedString(forRegionCode: code) ?? code
+                // Messages end without punctuation; ICU abbreviates a few names ("… Sandwich Isl.").
+                while name.last == "." { name.removeLast() }
+                table[code] = name
+            }
+            out[language] = table
+        }
+        return out
+    }()
 }

@@ -61,7 +61,8 @@ public enum PhoneNumbers {
     }
 
     private static func national(_ digits: String, _ home: RegionPhoneRules) -> String? {
-        let regions = PhoneMetadata.regionsByCallingCode[home.countryCode] ?? [home]
+        // The home region first: most numbers belong to it, and shared calling codes (+1) have many.
+        let regions = [home] + (PhoneMetadata.regionsByCallingCode[home.countryCode] ?? []).filter { $0.region != home.region }
         if let parsing = home.nationalPrefixForParsing {
             // The prefixes the region strips when reading national numbers ("8", "80", "0", …).
             for length in stride(from: min(5, digits.count - 1), through: 1, by: -1) where parsing.matches(String(digits.prefix(length))) {

@@ -80,8 +80,7 @@ enum PostalAddresses {
         if folded.count >= minimum {
             var found: Int?
             for (i, s) in rules.subdivisions.enumerated() {
-                let names = [s.name, s.latinName].filter { !$0.isEmpty }.map(TextFolding.fold)
-                if names.contains(where: { $0.hasPrefix(folded) }) {
+                if s.foldedNames.contains(where: { $0.hasPrefix(folded) }) {
                     if found != nil, found != i { return nil }
                     found = i
                 }
