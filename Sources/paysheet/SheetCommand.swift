@@ -175,7 +175,7 @@ struct MerchantOption: ParsableArguments {
         do {
             let recipient: TokenRecipient
             if let certificate {
-                recipient = try TokenRecipient(certificate: MerchantKey.certificate(pem: KeyFile.readText(certificate, what: "certificate")))
+                recipient = try TokenRecipient(certificate: MerchantKey.certificate(file: certificate))
             } else {
                 recipient = TokenRecipient(try data.defaultMerchant())
             }

@@ -43,7 +43,7 @@ struct TokenCommand: AsyncParsableCommand {
                 let privateKey = try MerchantPrivateKey(contentsOf: self.privateKey, permissions: .warn { writeErr("warning: \($0)") })
                 let key: MerchantKey
                 if let certificate {
-                    key = try MerchantKey(certificate: MerchantKey.certificate(pem: KeyFile.readText(certificate, what: "certificate")),
+                    key = try MerchantKey(certificate: MerchantKey.certificate(file: certificate),
                                           privateKey: privateKey)
                 } else if let merchantIdentifier {
                     key = MerchantKey(merchantIdentifier: merchantIdentifier, privateKey: privateKey)
@@ -112,7 +112,7 @@ struct TokenCommand: AsyncParsableCommand {
                     }
                     appData = bytes
                 }
-                let recipient = try TokenRecipient(certificate: MerchantKey.certificate(pem: KeyFile.readText(certificate, what: "certificate")))
+                let recipient = try TokenRecipient(certificate: MerchantKey.certificate(file: certificate))
                 let payment = try SandboxPayment.sample(network: network, amount: amount, currency: currency,
                                                         cardholderName: cardholderName, now: time)
                 let token = try SandboxTokenIssuer(pki: data.pki()).issue(payment, to: recipient, applicationData: appData,

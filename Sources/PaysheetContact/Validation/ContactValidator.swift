@@ -34,11 +34,10 @@ public struct ContactValidator: Sendable {
         func add(_ rank: Int, _ code: ApplePayErrorCode, _ field: ApplePayErrorContactField?, _ message: String) {
             problems.append((rank, ApplePayError(code, contactField: field, message: message)))
         }
-        func blank(_ s: String?) -> Bool { isBlank(s) }
 
         // Country: needed for addresses and for reading phone numbers.
         var countryCode: String?
-        if !blank(contact.countryCode) || !blank(contact.country) {
+        if !isBlank(contact.countryCode) || !isBlank(contact.country) {
             countryCode = Countries.code(for: contact.countryCode ?? "") ?? Countries.code(for: contact.country ?? "")
         }
 
@@ -51,7 +50,7 @@ public struct ContactValidator: Sendable {
                         ContactMessages.render(.countryUnserviceable, language, country: countryName))
                 }
                 validateAddress(contact, rules, countryName: countryName, phase: phase, role: role, into: &out, add: add)
-            } else if blank(contact.countryCode) && blank(contact.country) {
+            } else if isBlank(contact.countryCode) && isBlank(contact.country) {
                 add(3, invalid, .countryCode, ContactMessages.render(.required, language, field: "countryCode"))
             } else {
                 add(3, invalid, .countryCode, ContactMessages.render(.countryUnknown, language))
@@ -59,25 +58,29 @@ public struct ContactValidator: Sendable {
         }
 
         if phase == .full {
-            if required.contains(.name), blank(contact.givenName), blank(contact.familyName) {
+            if required.contains(.name), isBlank(contact.givenName), isBlank(contact.familyName) {
                 add(8, invalid, .name, ContactMessages.render(.required, language, field: "name"))
             }
             if required.contains(.phoneticName) {
-                if blank(contact.phoneticGivenName), blank(contact.phoneticFamilyName) {
+                if isBlank(contact.phoneticGivenName), isBlank(contact.phoneticFamilyName) {
                     add(9, invalid, .phoneticName, ContactMessages.render(.required, language, field: "phoneticName"))
                 } else if countryCode == "JP" || countryCode == nil {
-                    let given = contact.phoneticGivenName.map { blank($0) ? "" : (PhoneticNames.katakana($0) ?? "\u{0}") }
-                    let family = contact.phoneticFamilyName.map { blank($0) ? "" : (PhoneticNames.katakana($0) ?? "\u{0}") }
-                    if given == "\u{0}" || family == "\u{0}" {
-                        add(9, invalid, .phoneticName, ContactMessages.render(.phoneticNotKana, language))
-                    } else {
+                    // Each present name in katakana; a blank one becomes "", one with other characters fails.
+                    func kana(_ name: String?) -> String?? {
+                        guard let name else { return .some(nil) }
+                        if isBlank(name) { return .some("") }
+                        return PhoneticNames.katakana(name).map { .some($0) }
+                    }
+                    if let given = kana(contact.phoneticGivenName), let family = kana(contact.phoneticFamilyName) {
                         out.phoneticGivenName = given
                         out.phoneticFamilyName = family
+                    } else {
+                        add(9, invalid, .phoneticName, ContactMessages.render(.phoneticNotKana, language))
                     }
                 }
             }
             if required.contains(.phone) {
-                if blank(contact.phoneNumber) {
+                if isBlank(contact.phoneNumber) {
                     add(10, invalid, .phoneNumber, ContactMessages.render(.required, language, field: "phoneNumber"))
                 } else if let e164 = PhoneNumbers.e164(contact.phoneNumber!, region: countryCode ?? policy.defaultPhoneRegion) {
                     out.phoneNumber = e164
@@ -86,7 +89,7 @@ public struct ContactValidator: Sendable {
                 }
             }
             if required.contains(.email) {
-                if blank(contact.emailAddress) {
+                if isBlank(contact.emailAddress) {
                     add(11, invalid, .emailAddress, ContactMessages.render(.required, language, field: "emailAddress"))
                 } else if let email = EmailAddresses.normalize(contact.emailAddress!) {
                     out.emailAddress = email
@@ -108,14 +111,13 @@ public struct ContactValidator: Sendable {
             ContactMessages.render(key, language, field: field, postalType: rules.postalNameType,
                                    areaType: rules.areaNameType, country: countryName)
         }
-        func blank(_ s: String?) -> Bool { isBlank(s) }
 
         // Postal code.
         var postal: String?
         var postalIsPartial = false
         if !rules.allowed.contains("Z") {
             // The country has no postal codes: whatever was typed is irrelevant.
-        } else if blank(contact.postalCode) {
+        } else if isBlank(contact.postalCode) {
             if rules.required.contains("Z") { add(4, invalid, .postalCode, render(.required, "postalCode")) }
         } else {
             switch PostalAddresses.postalCode(contact.postalCode!, rules, phase: phase, fiveDigitZIP: policy.fiveDigitZIP) {
@@ -136,7 +138,7 @@ public struct ContactValidator: Sendable {
         if !rules.allowed.contains("S") {
             // No administrative area in this country's addresses: ignore it.
         } else if !rules.subdivisions.isEmpty {
-            if !blank(contact.administrativeArea) {
+            if !isBlank(contact.administrativeArea) {
                 area = PostalAddresses.subdivision(contact.administrativeArea!, rules)
                 if area == nil {
                     add(5, invalid, .administrativeArea, render(.areaUnknown))
@@ -147,7 +149,7 @@ public struct ContactValidator: Sendable {
                     if let prefix = rules.subdivisions[a].postalPrefix, !prefix.matchesPrefix(postal) {
                         add(4, invalid, .postalCode, render(.postalCodeMismatch))
                     }
-                } else if blank(contact.administrativeArea) {
+                } else if isBlank(contact.administrativeArea) {
                     let candidates = PostalAddresses.subdivisions(forPostalCode: postal, rules)
                     if candidates.count == 1 { area = candidates[0] }
                 }
@@ -158,21 +160,21 @@ public struct ContactValidator: Sendable {
                    !served.contains(where: { PostalAddresses.subdivision($0, rules) == a }) {
                     add(1, .addressUnserviceable, .administrativeArea, render(.areaUnserviceable))
                 }
-            } else if blank(contact.administrativeArea), rules.required.contains("S") {
+            } else if isBlank(contact.administrativeArea), rules.required.contains("S") {
                 add(5, invalid, .administrativeArea, render(.required, "administrativeArea"))
             }
-        } else if blank(contact.administrativeArea), rules.required.contains("S") {
+        } else if isBlank(contact.administrativeArea), rules.required.contains("S") {
             add(5, invalid, .administrativeArea, render(.required, "administrativeArea"))
         }
 
         // City.
-        if rules.allowed.contains("C"), blank(contact.locality), rules.required.contains("C") {
+        if rules.allowed.contains("C"), isBlank(contact.locality), rules.required.contains("C") {
             add(6, invalid, .locality, render(.required, "locality"))
         }
 
         // Street: only after authorization.
         if phase == .full {
-            let lines = (contact.addressLines ?? []).filter { !blank($0) }
+            let lines = (contact.addressLines ?? []).filter { !isBlank($0) }
             if lines.isEmpty, rules.required.contains("A") {
                 add(7, invalid, .addressLines, render(.required, "addressLines"))
             } else if role == .shipping, policy.refusePOBoxes, PostalAddresses.isPOBox(lines) {

@@ -45,9 +45,14 @@ public struct MerchantKey: Sendable {
     /// Loads a certificate PEM file and a private key PEM file.
     public init(certificateFile: String, privateKeyFile: String,
                 permissions: KeyFile.PermissionPolicy) throws(PaymentTokenError) {
-        let certificate = try Self.certificate(pem: KeyFile.readText(certificateFile, what: "certificate"))
+        let certificate = try Self.certificate(file: certificateFile)
         try self.init(certificate: certificate,
                       privateKey: MerchantPrivateKey(contentsOf: privateKeyFile, permissions: permissions))
+    }
+
+    /// The first certificate in the PEM file at `path`.
+    public static func certificate(file path: String, what: String = "certificate") throws(PaymentTokenError) -> Certificate {
+        try certificate(pem: KeyFile.readText(path, what: what))
     }
 
     /// The first certificate in PEM `text`.

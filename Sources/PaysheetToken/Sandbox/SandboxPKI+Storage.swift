@@ -47,7 +47,7 @@ extension SandboxPKI {
     /// Reads a PKI written by ``save(folder:)``.
     public static func load(folder: String) throws -> SandboxPKI {
         func certificate(_ name: String) throws -> Certificate {
-            try MerchantKey.certificate(pem: KeyFile.readText("\(folder)/\(name).pem", what: "sandbox certificate"))
+            try MerchantKey.certificate(file: "\(folder)/\(name).pem", what: "sandbox certificate")
         }
         func key(_ name: String) throws -> String {
             try KeyFile.readPrivateKeyText("\(folder)/\(name).key.pem", policy: .refuse)

@@ -40,7 +40,6 @@ public enum Base64 {
                     i += 4
                 }
                 initialized = ok ? outCount : 0
-                if !ok { initialized = 0 }
             }
             return ok ? out : nil
         }

@@ -101,9 +101,6 @@ public struct PaymentTokenData: Sendable, Equatable {
             throw PaymentTokenError(.malformed, "\(hp).publicKeyHash is \(publicKeyHash.count) bytes; a SHA-256 hash is 32")
         }
         let transactionId = try required("transactionId", in: headerObject, at: hp)
-        guard !transactionId.isEmpty, Hex.decode(transactionId) != nil else {
-            throw PaymentTokenError(.malformed, "\(hp).transactionId must be non-empty hexadecimal")
-        }
         var applicationData: [UInt8]?
         if let text = try string("applicationData", in: headerObject, at: hp), !text.isEmpty {
             guard let bytes = Hex.decode(text), bytes.count == 32 else {
@@ -113,6 +110,9 @@ public struct PaymentTokenData: Sendable, Equatable {
         }
         var header = PaymentTokenHeader(publicKeyHash: publicKeyHash, transactionId: transactionId,
                                         applicationData: applicationData)
+        guard !header.transactionIdBytes.isEmpty else {   // empty, or not hexadecimal
+            throw PaymentTokenError(.malformed, "\(hp).transactionId must be non-empty hexadecimal")
+        }
         switch version {
         case .ecV1:
             header.ephemeralPublicKey = try base64("ephemeralPublicKey", in: headerObject, at: hp)
