@@ -1,0 +1,90 @@
+import Foundation
+
+/// The acquirer's identity of one transaction: UnionPay's `orderId` + `txnTime` (research R1),
+/// chosen and stored by us before anything is sent.
+public struct TransactionIdentity: Sendable, Codable, Hashable {
+    /// `orderId`.
+    public var orderId: String
+    /// `txnTime`.
+    public var txnTime: String
+
+    /// An identity.
+    public init(orderId: String, txnTime: String) {
+        self.orderId = orderId
+        self.txnTime = txnTime
+    }
+}
+
+/// The synchronous answer to a charge, refund or void.
+public enum SubmitAnswer: Sendable, Equatable {
+    /// Accepted (UnionPay `00`): not yet paid (R5). `reference` is the acquirer's id (`queryId`).
+    case accepted(reference: String?)
+    /// Declined at once, for good.
+    case declined(code: String, message: String)
+    /// No usable answer, or "query later" (`03`/`04`/`05`, timeout, 5xx): the outcome is unknown.
+    case unknown(reason: String)
+    /// The acquirer already has this transaction (`12`): query it, never re-send (R4).
+    case duplicate
+}
+
+/// What a notification or query says about a transaction.
+public enum TransactionStatus: Sendable, Equatable {
+    /// Succeeded for `amount` minor units.
+    case succeeded(amount: Int, reference: String?)
+    /// Failed for good.
+    case failed(code: String, message: String)
+    /// Still being processed (`05`).
+    case pending(reason: String)
+    /// The acquirer does not know it (`34`): not proof of failure early on.
+    case notFound
+    /// The query itself failed or was throttled; ask again later.
+    case unknown(reason: String, throttled: Bool)
+    /// Money was taken but the transaction is not clean (`42`, `74`, `75`): hold for a person.
+    case moneyTaken(code: String, message: String)
+}
+
+/// A verified notification from the acquirer.
+public struct AcquirerNotification: Sendable, Equatable {
+    /// Which transaction.
+    public var identity: TransactionIdentity
+    /// A key that is equal for duplicates of the same notification.
+    public var deduplicationKey: String
+    /// What it says.
+    public var status: TransactionStatus
+    /// The raw body as received (stored; acquirer notifications carry masked account numbers only).
+    public var raw: String
+}
+
+/// What we ask the acquirer to charge.
+public struct ChargeRequest: Sendable {
+    /// Our identity of the transaction.
+    public var identity: TransactionIdentity
+    /// Amount in minor units (always the order's).
+    public var amount: Int
+    /// ISO 4217 numeric currency code.
+    public var currencyNumeric: String
+    /// The decrypted payment data, ready for the acquirer's field. Never stored or logged.
+    public var paymentData: String
+    /// Our order id, echoed back (`reqReserved`).
+    public var reference: String
+}
+
+/// An acquirer: charge, query, refund, void, and notifications.
+public protocol Acquirer: Sendable {
+    /// A stable name (`unionpay`).
+    var name: String { get }
+    /// Sends a charge.
+    func charge(_ request: ChargeRequest) async -> SubmitAnswer
+    /// Asks for the status of `identity`.
+    func query(_ identity: TransactionIdentity) async -> TransactionStatus
+    /// Refunds `amount` of the charge the acquirer calls `originalReference`.
+    func refund(_ identity: TransactionIdentity, amount: Int, currencyNumeric: String, originalReference: String) async -> SubmitAnswer
+    /// Voids the whole charge `originalReference` (same day only).
+    func void(_ identity: TransactionIdentity, amount: Int, currencyNumeric: String, originalReference: String) async -> SubmitAnswer
+    /// Verifies and reads a notification body.
+    func parseNotification(_ body: String) throws -> AcquirerNotification
+    /// Encodes the decrypted payment data for ``ChargeRequest/paymentData``.
+    func paymentData(accountNumber: String, expiration: String, cryptogram: String?, eci: String?, emvData: String?, pinData: String?) -> String
+    /// A new transaction identity at `now` for our payment `paymentId`.
+    func newIdentity(paymentId: String, now: Date) -> TransactionIdentity
+}

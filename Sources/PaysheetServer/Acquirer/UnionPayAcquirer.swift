@@ -1,0 +1,93 @@
+import Foundation
+import UnionPay
+
+/// The ``Acquirer`` for UnionPay's ACP 5.1.0 gateway (production, UnionPay's test
+/// environment, or Paysheet's sandbox gateway).
+public struct UnionPayAcquirer: Acquirer {
+    /// The client.
+    public let client: UnionPayClient
+
+    /// An acquirer over `client`.
+    public init(client: UnionPayClient) { self.client = client }
+
+    public var name: String { "unionpay" }
+
+    public func newIdentity(paymentId: String, now: Date) -> TransactionIdentity {
+        // orderId: 8–32 letters and digits, no '-' or '_' (research §1.2).
+        let id = String(paymentId.filter { $0.isLetter || $0.isNumber }.prefix(32))
+        return TransactionIdentity(orderId: id, txnTime: TransactionTime.format(now))
+    }
+
+    public func paymentData(accountNumber: String, expiration: String, cryptogram: String?, eci: String?, emvData: String?, pinData: String?) -> String {
+        PaymentDataField([
+            "accNo": accountNumber, "expired": String(expiration.prefix(4)), "cryptogram": cryptogram ?? "",
+            "eci": eci ?? "", "emvData": emvData ?? "", "pinBlock": pinData ?? "",
+        ]).encoded
+    }
+
+    public func charge(_ request: ChargeRequest) async -> SubmitAnswer {
+        submitAnswer(await client.consume(orderId: request.identity.orderId, txnTime: request.identity.txnTime, amount: request.amount,
+                                          currencyCode: request.currencyNumeric, paymentData: request.paymentData, reserved: request.reference))
+    }
+
+    public func refund(_ identity: TransactionIdentity, amount: Int, currencyNumeric: String, originalReference: String) async -> SubmitAnswer {
+        submitAnswer(await client.reverse(.refund, orderId: identity.orderId, txnTime: identity.txnTime, amount: amount,
+                                          currencyCode: currencyNumeric, originalQueryId: originalReference))
+    }
+
+    public func void(_ identity: TransactionIdentity, amount: Int, currencyNumeric: String, originalReference: String) async -> SubmitAnswer {
+        submitAnswer(await client.reverse(.void, orderId: identity.orderId, txnTime: identity.txnTime, amount: amount,
+                                          currencyCode: currencyNumeric, originalQueryId: originalReference))
+    }
+
+    func submitAnswer(_ answer: UnionPayClient.Answer) -> SubmitAnswer {
+        switch answer {
+        case .noAnswer(let reason): return .unknown(reason: reason)
+        case .message(let m):
+            let code = m["respCode"] ?? ""
+            switch ResponseCode.classify(code) {
+            case .success: return .accepted(reference: m["queryId"])
+            case .duplicate: return .duplicate
+            case .unknown, .notFound, .throttled, .moneyTaken: return .unknown(reason: "respCode \(code): \(ResponseCode.message(code))")
+            case .failure: return .declined(code: code, message: m["respMsg"] ?? ResponseCode.message(code))
+            }
+        }
+    }
+
+    public func query(_ identity: TransactionIdentity) async -> TransactionStatus {
+        switch await client.query(orderId: identity.orderId, txnTime: identity.txnTime) {
+        case .noAnswer(let reason): return .unknown(reason: reason, throttled: false)
+        case .message(let m):
+            let code = m["respCode"] ?? ""
+            switch ResponseCode.classify(code) {
+            case .success: return status(code: m["origRespCode"] ?? "", m, message: m["origRespMsg"])
+            case .notFound: return .notFound
+            case .throttled: return .unknown(reason: "respCode 37: too many queries", throttled: true)
+            default: return .unknown(reason: "query answered respCode \(code): \(ResponseCode.message(code))", throttled: false)
+            }
+        }
+    }
+
+    func status(code: String, _ m: ACPMessage, message: String?) -> TransactionStatus {
+        switch ResponseCode.classify(code) {
+        case .success:
+            guard let amount = m["txnAmt"].flatMap(Int.init) else { return .unknown(reason: "success without txnAmt", throttled: false) }
+            if let settle = m["settleAmt"].flatMap(Int.init), settle != amount {
+                return .moneyTaken(code: code, message: "settleAmt \(settle) differs from txnAmt \(amount)")
+            }
+            return .succeeded(amount: amount, reference: m["queryId"])
+        case .unknown: return .pending(reason: "origRespCode \(code): \(ResponseCode.message(code))")
+        case .notFound: return .notFound
+        case .moneyTaken: return .moneyTaken(code: code, message: ResponseCode.message(code))
+        case .duplicate, .throttled, .failure: return .failed(code: code, message: message ?? ResponseCode.message(code))
+        }
+    }
+
+    public func parseNotification(_ body: String) throws -> AcquirerNotification {
+        let m = try client.notification(body)
+        let identity = TransactionIdentity(orderId: try m.required("orderId"), txnTime: try m.required("txnTime"))
+        let code = try m.required("respCode")
+        let key = [identity.orderId, identity.txnTime, m["txnType"] ?? "", code].joined(separator: "|")
+        return AcquirerNotification(identity: identity, deduplicationKey: key, status: status(code: code, m, message: m["respMsg"]), raw: body)
+    }
+}

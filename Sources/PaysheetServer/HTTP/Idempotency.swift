@@ -1,0 +1,70 @@
+import Crypto
+import Foundation
+import Hummingbird
+import NIOCore
+
+/// `Idempotency-Key` on mutating calls (research §2.1, R2): the same key and body get the
+/// stored answer (`Idempotent-Replayed: true`); the same key with another body gets 422;
+/// while the first request runs, 409. Keys are kept at least 24 hours.
+struct Idempotency: Sendable {
+    let store: PaymentStore
+    let now: @Sendable () -> Date
+
+    func run(_ request: Request, body: ByteBuffer, _ handler: () async throws -> APIAnswer) async throws -> Response {
+        guard let key = request.headers[.init("Idempotency-Key")!] else { return try await handled(handler).response }
+        guard !key.isEmpty, key.utf8.count <= 255 else {
+            return JSONBody.error(APIError.invalid("Idempotency-Key", "the Idempotency-Key header must be 1 to 255 characters"))
+        }
+        var hasher = SHA256()
+        hasher.update(data: Data("\(request.method.rawValue) \(request.uri.path)\n".utf8))
+        hasher.update(data: Data(buffer: body))
+        let fingerprint = hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        switch try await store.claimIdempotency(key: key, fingerprint: fingerprint, at: now()) {
+        case .mismatch:
+            return JSONBody.error(APIError(status: 422, code: "idempotency_key_reused", field: "Idempotency-Key",
+                                           message: "this Idempotency-Key was used with a different request; use a new key"))
+        case .inFlight:
+            return JSONBody.error(APIError(status: 409, code: "idempotency_key_in_use", field: "Idempotency-Key",
+                                           message: "a request with this Idempotency-Key is still being processed; retry later"))
+        case .replay(let status, let text):
+            var response = JSONBody.raw(Data(text.utf8), status: .init(code: status))
+            response.headers[.init("Idempotent-Replayed")!] = "true"
+            return response
+        case .claimed:
+            do {
+                let answer = try await handled(handler)
+                try await store.finishIdempotency(key: key, status: answer.status, response: String(decoding: answer.body, as: UTF8.self))
+                return answer.response
+            } catch {
+                try? await store.releaseIdempotency(key: key)
+                throw error
+            }
+        }
+    }
+
+    func handled(_ handler: () async throws -> APIAnswer) async throws -> APIAnswer {
+        do { return try await handler() } catch let e as APIError { return APIAnswer(e) }
+    }
+}
+
+/// A JSON answer of the API: status and body.
+struct APIAnswer: Sendable {
+    var status: Int
+    var body: Data
+
+    init(status: Int = 200, body: Data) {
+        self.status = status
+        self.body = body
+    }
+
+    init<T: Encodable>(_ value: T, status: Int = 200) throws {
+        self.init(status: status, body: try JSONBody.encoder.encode(value))
+    }
+
+    init(_ error: APIError) {
+        let body = (try? JSONBody.encoder.encode(JSONBody.ErrorBody(error: .init(code: error.code, message: error.message, field: error.field)))) ?? Data()
+        self.init(status: error.status, body: body)
+    }
+
+    var response: Response { JSONBody.raw(body, status: .init(code: status)) }
+}

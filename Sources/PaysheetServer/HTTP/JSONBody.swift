@@ -1,0 +1,57 @@
+import Foundation
+import Hummingbird
+import NIOCore
+
+/// JSON in and out of the API, and errors as `{"error": {...}}`.
+enum JSONBody {
+    static let encoder: JSONEncoder = {
+        let e = JSONEncoder()
+        e.outputFormatting = [.sortedKeys]
+        e.dateEncodingStrategy = .iso8601
+        return e
+    }()
+
+    /// Decodes `T` from `bytes`, naming the member that is wrong.
+    static func decode<T: Decodable>(_ type: T.Type, from bytes: ByteBuffer) throws -> T {
+        guard bytes.readableBytes > 0 else { throw APIError.invalid(nil, "the request body is empty; a JSON object is expected") }
+        do {
+            return try JSONDecoder().decode(T.self, from: Data(buffer: bytes))
+        } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
+            throw APIError.invalid(path(context.codingPath), "\(path(context.codingPath) ?? "the body") has the wrong type: \(context.debugDescription)")
+        } catch let DecodingError.keyNotFound(key, context) {
+            let p = path(context.codingPath + [key])
+            throw APIError.invalid(p, "\(p ?? key.stringValue) is required")
+        } catch let DecodingError.dataCorrupted(context) {
+            throw APIError.invalid(path(context.codingPath), "the body is not valid JSON: \(context.debugDescription)")
+        } catch {
+            throw APIError.invalid(nil, "the body is not valid JSON")
+        }
+    }
+
+    static func path(_ keys: [any CodingKey]) -> String? {
+        guard !keys.isEmpty else { return nil }
+        var out = ""
+        for k in keys {
+            if let i = k.intValue { out += "[\(i)]" } else { out += out.isEmpty ? k.stringValue : "." + k.stringValue }
+        }
+        return out
+    }
+
+    static func response<T: Encodable>(_ value: T, status: HTTPResponse.Status = .ok) throws -> Response {
+        raw(try encoder.encode(value), status: status)
+    }
+
+    static func raw(_ data: Data, status: HTTPResponse.Status) -> Response {
+        Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    struct ErrorBody: Encodable {
+        struct Inner: Encodable { var code: String; var message: String; var field: String? }
+        var error: Inner
+    }
+
+    static func error(_ e: APIError) -> Response {
+        let body = (try? encoder.encode(ErrorBody(error: .init(code: e.code, message: e.message, field: e.field)))) ?? Data()
+        return raw(body, status: .init(code: e.status))
+    }
+}

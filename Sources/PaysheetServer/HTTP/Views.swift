@@ -1,0 +1,80 @@
+import Foundation
+import PaysheetModel
+import PaysheetToken
+
+/// A payment as the API shows it, with its history.
+struct PaymentView: Encodable {
+    var id: String
+    var kind: String
+    var state: String
+    var amount: String
+    var card: CardSummary?
+    var acquirerOrderId: String
+    var acquirerTxnTime: String
+    var acquirerReference: String?
+    var resultCode: String?
+    var reason: String?
+    var originalPaymentId: String?
+    var createdAt: Date
+    var history: [PaymentEvent]
+
+    init(_ p: PaymentRecord, currency: Currency?, history: [PaymentEvent]) {
+        id = p.id; kind = p.kind.rawValue; state = p.lifecycle.state.rawValue
+        amount = currency?.format(p.amount) ?? String(p.amount)
+        card = p.card; acquirerOrderId = p.identity.orderId; acquirerTxnTime = p.identity.txnTime
+        acquirerReference = p.lifecycle.reference; resultCode = p.lifecycle.resultCode; reason = p.lifecycle.reason
+        originalPaymentId = p.originalPaymentId; createdAt = p.createdAt; self.history = history
+    }
+}
+
+/// An order as the API shows it.
+struct OrderView: Encodable {
+    var id: String
+    var status: String
+    var amount: String
+    var currencyCode: String
+    var countryCode: String
+    var total: ApplePayLineItem
+    var lineItems: [ApplePayLineItem]
+    var paid: String
+    var refunded: String
+    var createdAt: Date
+    var payments: [PaymentView]
+    var paymentRequest: ApplePayPaymentRequest?
+
+    static func make(_ order: OrderRecord, service: OrderService, store: PaymentStore, withRequest: Bool) async throws -> OrderView {
+        let currency = Currency(order.currencyCode)
+        let pricing = try Pricing.price(order, settings: service.settings)
+        var payments: [PaymentView] = []
+        for p in try await store.payments(order: order.id) {
+            payments.append(PaymentView(p, currency: currency, history: try await store.events(payment: p.id)))
+        }
+        return OrderView(
+            id: order.id, status: order.status.rawValue, amount: currency?.format(order.amount) ?? String(order.amount),
+            currencyCode: order.currencyCode, countryCode: order.countryCode, total: pricing.total, lineItems: pricing.lineItems,
+            paid: currency?.format(order.paid) ?? String(order.paid), refunded: currency?.format(order.refunded) ?? String(order.refunded),
+            createdAt: order.createdAt, payments: payments,
+            paymentRequest: withRequest ? try service.paymentRequest(order) : nil)
+    }
+}
+
+/// `POST /v1/orders/{id}/authorize` answer.
+struct AuthorizeView: Encodable {
+    var result: ApplePayPaymentAuthorizationResult
+    var order: OrderView
+}
+
+/// Bodies of the update endpoints.
+struct MerchantSessionBody: Decodable { var validationURL: String }
+struct ShippingContactBody: Decodable { var shippingContact: ApplePayPaymentContact }
+struct ShippingMethodBody: Decodable {
+    struct Method: Decodable { var identifier: String }
+    var shippingMethod: Method
+}
+struct PaymentMethodBody: Decodable {
+    struct Method: Decodable { var type: String?; var network: String?; var displayName: String? }
+    var paymentMethod: Method
+}
+struct CouponCodeBody: Decodable { var couponCode: String }
+struct AuthorizeBody: Decodable { var payment: ApplePayPayment }
+struct RefundBody: Decodable { var amount: String? }

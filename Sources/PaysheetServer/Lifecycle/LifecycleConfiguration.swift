@@ -1,0 +1,22 @@
+/// The timing rules of ``PaymentLifecycle`` (research R4).
+public struct LifecycleConfiguration: Sendable, Codable, Equatable {
+    /// Seconds to wait for a notification after the acquirer accepted, before the first query.
+    public var resultWait: Double = 3
+    /// The query schedule after that: UnionPay's 1, 2, 4, 8, 16, 32 s.
+    public var queryIntervals: [Double] = [1, 2, 4, 8, 16, 32]
+    /// Then back off: 5, 10, 30, 60, 120 minutes; the last repeats.
+    public var backoffIntervals: [Double] = [300, 600, 1800, 3600, 7200]
+    /// A transaction the acquirer still does not know this many seconds after submission never
+    /// reached it (`34` is proof of failure only late, research §1.5).
+    public var notFoundIsFinalAfter: Double = 60
+
+    /// UnionPay's schedule.
+    public init() {}
+
+    /// The wait before query number `n` (0-based) after the first.
+    func interval(after n: Int) -> Double {
+        if n < queryIntervals.count { return queryIntervals[n] }
+        guard !backoffIntervals.isEmpty else { return queryIntervals.last ?? 60 }
+        return backoffIntervals[min(n - queryIntervals.count, backoffIntervals.count - 1)]
+    }
+}

@@ -1,0 +1,145 @@
+import Crypto
+import Foundation
+import Metrics
+import PaysheetContact
+import PaysheetModel
+import PaysheetToken
+import PaysheetTokenFormat
+
+/// The answer to an authorization: the result for `completePayment`, and the order.
+public struct AuthorizationOutcome: Sendable {
+    /// What the page passes to `completePayment`.
+    public var result: ApplePayPaymentAuthorizationResult
+    /// The order after it.
+    public var order: OrderRecord
+    /// The charge, when one was made.
+    public var payment: PaymentRecord?
+}
+
+extension PaymentService {
+    /// What the sheet shows for an acquirer's decline code (short noun phrases, sentence case).
+    static func sheetMessage(forDecline code: String?) -> String {
+        switch code {
+        case "63": "Card is frozen or closed"
+        case "64": "Insufficient funds"
+        case "65": "Card details were not accepted"
+        case "67": "Too many PIN attempts"
+        case "73": "Card has expired"
+        case "60", "78": "Card was declined by the issuer"
+        case "61": "Card number is not valid"
+        default: "Payment was declined"
+        }
+    }
+
+    func failure(_ message: String, _ order: OrderRecord, _ payment: PaymentRecord? = nil, errors: [ApplePayError]? = nil) -> AuthorizationOutcome {
+        AuthorizationOutcome(result: ApplePayPaymentAuthorizationResult(status: .failure, errors: errors ?? [ApplePayError(.unknown, message: message)]),
+                             order: order, payment: payment)
+    }
+
+    /// Authorizes `payment` for the order `orderId`: validates the full contacts, verifies and
+    /// decrypts the token, checks it against the order, rejects a replayed `transactionId`,
+    /// charges the order's amount and waits (within the sheet's 30 s) for a certain outcome.
+    public func authorize(orderId: String, payment: ApplePayPayment) async throws -> AuthorizationOutcome {
+        let started = now()
+        let deadline = started.addingTimeInterval(authorizeWait)
+        Counter(label: "paysheet_authorizations_total").increment()
+        for _ in 0..<4 {
+            guard let order = try await store.order(orderId) else { throw APIError.notFound("order \(orderId)") }
+            let payments = try await store.payments(order: orderId)
+            let charges = payments.filter { $0.kind == .charge }
+            if let open = charges.first(where: { !$0.lifecycle.state.isTerminal }) {
+                // A charge is already with the acquirer: never a second one; answer with its outcome.
+                return try await outcome(of: open, deadline: deadline)
+            }
+            if charges.contains(where: { $0.lifecycle.state == .succeeded || $0.lifecycle.state == .held }) {
+                throw APIError.conflict("order \(orderId) is already \(order.status.rawValue)")
+            }
+
+            // Contacts, as the page asked for them, now unredacted.
+            var errors: [ApplePayError] = []
+            let validator = ContactValidator(policy: settings.shipping)
+            if !order.shippingMethods.isEmpty {
+                let contact = payment.shippingContact ?? ApplePayPaymentContact()
+                errors += validator.validate(contact, requiredFields: Set(Self.shippingFields), phase: .full, role: .shipping).errors
+            }
+            if !errors.isEmpty { return failure("", order, errors: errors) }
+
+            // The token.
+            let tokenBytes = Array(payment.token.paymentData.compactText.utf8)
+            let decrypted: DecryptedPaymentToken
+            do {
+                decrypted = try await decryptor.decrypt(json: tokenBytes, at: started)
+            } catch {
+                logger.warning("order \(orderId): token rejected: \(error.code.rawValue)")
+                Counter(label: "paysheet_tokens_rejected_total", dimensions: [("code", error.code.rawValue)]).increment()
+                return failure("Payment could not be verified", order)
+            }
+            let expectedHash = Array(SHA256.hash(data: Data(base64Encoded: order.applicationData) ?? Data()))
+            guard decrypted.verified.token.header.applicationData == expectedHash else {
+                logger.warning("order \(orderId): token applicationData hash is not this order's")
+                return failure("Payment is not for this order", order)
+            }
+            guard let currency = Currency(order.currencyCode), decrypted.paymentData.currencyCode == currency.numeric else {
+                logger.warning("order \(orderId): token currency \(decrypted.paymentData.currencyCode) is not the order's \(order.currencyCode)")
+                return failure("Payment currency is not the order's", order)
+            }
+            guard try await store.recordTokenUse(decrypted.verified.token.header.transactionId, order: orderId, at: started) else {
+                Counter(label: "paysheet_tokens_rejected_total", dimensions: [("code", "replayed")]).increment()
+                return failure("Payment was already used", order)
+            }
+
+            // The charge: persisted (R1) before anything is sent, for the order's amount (never the token's).
+            let id = IDs.make("pay_", now: started)
+            let data = decrypted.paymentData
+            let method = payment.token.paymentMethod
+            var record = PaymentRecord(
+                id: id, orderId: orderId, kind: .charge, identity: acquirer.newIdentity(paymentId: id, now: started),
+                amount: order.amount, currencyNumeric: currency.numeric,
+                lifecycle: PaymentLifecycle(expectedAmount: order.amount, submittedAt: started, configuration: lifecycle),
+                card: CardSummary(network: method.network, type: method.type?.rawValue, displayName: method.displayName, suffix: data.accountNumberSuffix),
+                createdAt: started)
+            let pending = OrderSettlement.settle(order, payments + [record])
+            var withStatus = pending
+            withStatus.version = order.version
+            guard try await store.insert(record, cause: "authorized by the shopper; charging \(order.amount) \(order.currencyCode)", order: withStatus) != nil else {
+                continue  // the order changed meanwhile (an update endpoint, another authorize): look again
+            }
+            record.version = 0
+            let paymentData: String
+            switch data.details {
+            case .threeDSecure(let cryptogram, let eci):
+                paymentData = acquirer.paymentData(accountNumber: data.applicationPrimaryAccountNumber, expiration: data.applicationExpirationDate,
+                                                   cryptogram: cryptogram, eci: eci, emvData: nil, pinData: nil)
+            case .emv(let emv, let pin):
+                paymentData = acquirer.paymentData(accountNumber: data.applicationPrimaryAccountNumber, expiration: data.applicationExpirationDate,
+                                                   cryptogram: nil, eci: nil, emvData: emv, pinData: pin)
+            }
+            let answer = await acquirer.charge(ChargeRequest(identity: record.identity, amount: record.amount, currencyNumeric: record.currencyNumeric,
+                                                             paymentData: paymentData, reference: orderId))
+            let after = try await advance(id, .answer(answer), loaded: record) ?? record
+            return try await outcome(of: after, deadline: deadline)
+        }
+        throw APIError.conflict("order \(orderId) kept changing; try again")
+    }
+
+    func outcome(of charge: PaymentRecord, deadline: Date) async throws -> AuthorizationOutcome {
+        let final = try await waitForOutcome(charge.id, until: deadline) ?? charge
+        guard let order = try await store.order(final.orderId) else { throw APIError.notFound("order \(final.orderId)") }
+        switch final.lifecycle.state {
+        case .succeeded:
+            Counter(label: "paysheet_payments_paid_total").increment()
+            return AuthorizationOutcome(result: ApplePayPaymentAuthorizationResult(status: .success), order: order, payment: final)
+        case .failed:
+            return failure(Self.sheetMessage(forDecline: final.lifecycle.resultCode), order, final)
+        case .held:
+            return failure("Payment needs review; you have not been charged twice", order, final)
+        case .submitting, .accepted, .unknown:
+            // Not certain within the sheet's time: the sheet says so; the order stays pending and
+            // is settled by notification or query (a retry never charges again).
+            return failure("Payment is still processing; check your order status", order, final)
+        }
+    }
+
+    /// The shipping contact fields the server's payment requests ask for.
+    static let shippingFields: [ApplePayContactField] = [.postalAddress, .name, .phone, .email]
+}

@@ -1,0 +1,68 @@
+import Foundation
+import PaysheetToken
+
+extension PaymentService {
+    /// Refunds `amount` minor units (all that is left when `nil`) of the order's charge.
+    /// Refunds are cumulative and never exceed what was paid (in-flight refunds count).
+    public func refund(orderId: String, amount: Int?) async throws -> PaymentRecord {
+        try await reverse(orderId: orderId, kind: .refund, amount: amount)
+    }
+
+    /// Voids the order's charge in full; only on the charge's clearing day, before any refund.
+    public func void(orderId: String) async throws -> PaymentRecord {
+        try await reverse(orderId: orderId, kind: .void, amount: nil)
+    }
+
+    func reverse(orderId: String, kind: PaymentKind, amount: Int?) async throws -> PaymentRecord {
+        for _ in 0..<4 {
+            let at = now()
+            guard let order = try await store.order(orderId) else { throw APIError.notFound("order \(orderId)") }
+            let payments = try await store.payments(order: orderId)
+            guard let charge = payments.first(where: { $0.kind == .charge && $0.lifecycle.state == .succeeded }),
+                  let reference = charge.lifecycle.reference else {
+                throw APIError.conflict("order \(orderId) is \(order.status.rawValue); only a paid order can be refunded or voided")
+            }
+            let reversals = payments.filter { $0.kind != .charge && $0.lifecycle.state != .failed }
+            let committed = reversals.reduce(0) { $0 + $1.amount }
+            let value: Int
+            if kind == .void {
+                guard reversals.isEmpty else { throw APIError.conflict("order \(orderId) has refunds; a void is for a whole, unrefunded charge") }
+                guard UnionPayClearingDay.same(charge.createdAt, at) else {
+                    throw APIError.conflict("the charge was made on an earlier clearing day; refund it instead of voiding")
+                }
+                value = charge.amount
+            } else {
+                value = amount ?? (charge.amount - committed)
+                guard value > 0 else { throw APIError.invalid("amount", "the refund amount must be positive") }
+                guard committed + value <= charge.amount else {
+                    let currency = Currency(order.currencyCode)
+                    let left = currency?.format(charge.amount - committed) ?? String(charge.amount - committed)
+                    throw APIError(status: 422, code: "refund_exceeds_payment", field: "amount",
+                                   message: "refunds would total more than was paid; at most \(left) \(order.currencyCode) can still be refunded")
+                }
+            }
+            let id = IDs.make(kind == .void ? "void_" : "ref_", now: at)
+            var record = PaymentRecord(
+                id: id, orderId: orderId, kind: kind, identity: acquirer.newIdentity(paymentId: id, now: at), amount: value,
+                currencyNumeric: charge.currencyNumeric,
+                lifecycle: PaymentLifecycle(expectedAmount: value, submittedAt: at, configuration: lifecycle),
+                originalReference: reference, originalPaymentId: charge.id, createdAt: at)
+            guard try await store.insert(record, cause: "\(kind.rawValue) of \(value) requested", order: order) != nil else { continue }
+            record.version = 0
+            let answer = kind == .void
+                ? await acquirer.void(record.identity, amount: value, currencyNumeric: record.currencyNumeric, originalReference: reference)
+                : await acquirer.refund(record.identity, amount: value, currencyNumeric: record.currencyNumeric, originalReference: reference)
+            let after = try await advance(id, .answer(answer), loaded: record) ?? record
+            return try await waitForOutcome(after.id, until: at.addingTimeInterval(min(authorizeWait, 10))) ?? after
+        }
+        throw APIError.conflict("order \(orderId) kept changing; try again")
+    }
+}
+
+/// UnionPay's clearing day (Beijing date) comparison for voids.
+enum UnionPayClearingDay {
+    static func same(_ a: Date, _ b: Date) -> Bool {
+        let day = 86_400.0, offset = 8 * 3600.0
+        return ((a.timeIntervalSince1970 + offset) / day).rounded(.down) == ((b.timeIntervalSince1970 + offset) / day).rounded(.down)
+    }
+}

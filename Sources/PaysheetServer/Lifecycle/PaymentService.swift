@@ -1,0 +1,119 @@
+import Crypto
+import Foundation
+import Logging
+import Metrics
+import PaysheetContact
+import PaysheetModel
+import PaysheetToken
+import PaysheetTokenFormat
+
+/// Drives payments: authorization (verify, decrypt, check, charge, wait for the outcome),
+/// refunds and voids, notifications and the query schedule. The rules are in
+/// ``PaymentLifecycle``; this adds the acquirer, the store and the clock.
+public final class PaymentService: Sendable {
+    let store: PaymentStore
+    let acquirer: any Acquirer
+    let decryptor: PaymentTokenDecryptor
+    let settings: MerchantSettings
+    let lifecycle: LifecycleConfiguration
+    let logger: Logger
+    let waiters = PaymentWaiters()
+    /// Seconds `authorize` waits for a certain outcome (the sheet allows 30).
+    let authorizeWait: Double
+    let now: @Sendable () -> Date
+
+    /// A service.
+    public init(store: PaymentStore, acquirer: any Acquirer, decryptor: PaymentTokenDecryptor, settings: MerchantSettings,
+                lifecycle: LifecycleConfiguration = LifecycleConfiguration(), authorizeWait: Double = 20,
+                logger: Logger = Logger(label: "paysheet.payments"), now: @escaping @Sendable () -> Date = { Date() }) {
+        self.store = store
+        self.acquirer = acquirer
+        self.decryptor = decryptor
+        self.settings = settings
+        self.lifecycle = lifecycle
+        self.authorizeWait = authorizeWait
+        self.logger = logger
+        self.now = now
+    }
+
+    // MARK: Feeding the lifecycle
+
+    /// Feeds `input` to the payment `id`, storing the result (retrying when another writer was
+    /// first); wakes waiters on a state change.
+    @discardableResult
+    func advance(_ id: String, _ input: PaymentLifecycle.Input, loaded: PaymentRecord? = nil) async throws -> PaymentRecord? {
+        var current = loaded
+        for _ in 0..<8 {
+            if current == nil { current = try await store.payment(id) }
+            guard var payment = current else { return nil }
+            let at = now()
+            let effect = payment.lifecycle.receive(input, now: at, configuration: lifecycle)
+            let transition: (from: String, to: String, cause: String)?
+            switch effect {
+            case .ignored: return payment
+            case .rescheduled: transition = nil
+            case .transition(let from, let to, let cause): transition = (from.rawValue, to.rawValue, cause)
+            }
+            if let (stored, _) = try await store.update(payment, transition: transition, at: at, reprice: OrderSettlement.settle) {
+                if let transition {
+                    logger.info("payment \(id) \(transition.from) → \(transition.to): \(transition.cause)")
+                    Counter(label: "paysheet_payment_transitions_total", dimensions: [("to", transition.to), ("kind", stored.kind.rawValue)]).increment()
+                    await waiters.signal(id)
+                }
+                return stored
+            }
+            current = nil  // another writer was first: reload and apply again
+        }
+        throw StorageError("payment \(id) kept changing under eight attempts to update it")
+    }
+
+    /// Waits until `id` is terminal or `deadline` passes; returns its last state.
+    func waitForOutcome(_ id: String, until deadline: Date) async throws -> PaymentRecord? {
+        while true {
+            guard let p = try await store.payment(id) else { return nil }
+            let left = deadline.timeIntervalSince(now())
+            if p.lifecycle.state.isTerminal || left <= 0 { return p }
+            await waiters.wait(id, timeout: min(left, 0.5))
+        }
+    }
+
+    // MARK: Queries (R4, R7)
+
+    /// Queries every payment whose query is due; returns how many were queried. Run on start
+    /// (crash recovery) and periodically.
+    @discardableResult
+    public func runDueQueries(limit: Int = 200) async throws -> Int {
+        let due = try await store.duePayments(at: now(), limit: limit)
+        await withTaskGroup(of: Void.self) { group in
+            var running = 0
+            for payment in due {
+                if running >= 16 { await group.next(); running -= 1 }
+                group.addTask {
+                    let status = await self.acquirer.query(payment.identity)
+                    Counter(label: "paysheet_acquirer_queries_total").increment()
+                    do { try await self.advance(payment.id, .query(status), loaded: payment) } catch {
+                        self.logger.error("query of payment \(payment.id) not stored: \(error)")
+                    }
+                }
+                running += 1
+            }
+        }
+        return due.count
+    }
+
+    // MARK: Notifications (R6)
+
+    /// Verifies, stores (deduplicated) and applies a notification body.
+    public func receiveNotification(_ body: String) async throws {
+        let notification: AcquirerNotification
+        do { notification = try acquirer.parseNotification(body) } catch {
+            Counter(label: "paysheet_notifications_rejected_total").increment()
+            throw APIError(status: 400, code: "notification_rejected", message: "\(error)")
+        }
+        let payment = try await store.payment(notification.identity)
+        let fresh = try await store.recordNotification(key: notification.deduplicationKey, paymentId: payment?.id, body: notification.raw, at: now())
+        Counter(label: "paysheet_notifications_total", dimensions: [("duplicate", fresh ? "false" : "true")]).increment()
+        guard fresh, let payment else { return }
+        try await advance(payment.id, .notification(notification.status), loaded: payment)
+    }
+}

@@ -1,0 +1,94 @@
+import AsyncHTTPClient
+import Crypto
+import Foundation
+import NIOCore
+import NIOSSL
+import PaysheetModel
+
+/// Merchant validation (`onvalidatemerchant`): the server, never the browser, obtains the
+/// opaque merchant session.
+///
+/// - `sandbox`: issues a session object shaped like Apple's, marked as a sandbox session.
+/// - `apple`: posts to Apple's payment session endpoint with mutual TLS and the merchant
+///   identity certificate.
+///
+/// Both accept only validation URLs on Apple's gateway hosts (research token-anchors §5).
+public struct MerchantValidator: Sendable {
+    /// How sessions are obtained.
+    public enum Mode: Sendable {
+        /// Sandbox sessions, no network.
+        case sandbox
+        /// Apple's endpoint, through `client` configured with the merchant identity certificate.
+        case apple(client: HTTPClient)
+    }
+
+    let mode: Mode
+    let settings: MerchantSettings
+
+    /// A validator.
+    public init(mode: Mode, settings: MerchantSettings) {
+        self.mode = mode
+        self.settings = settings
+    }
+
+    /// Apple's validation hosts.
+    public static func isAppleValidationHost(_ host: String) -> Bool {
+        let h = host.lowercased()
+        if ["apple-pay-gateway.apple.com", "cn-apple-pay-gateway.apple.com", "apple-pay-gateway-cert.apple.com",
+            "cn-apple-pay-gateway-cert.apple.com"].contains(h) { return true }
+        for prefix in ["apple-pay-gateway-nc-pod", "apple-pay-gateway-pr-pod"] {
+            for n in 1...5 where h == "\(prefix)\(n).apple.com" || h == "\(prefix)\(n)-dr.apple.com" { return true }
+        }
+        for prefix in ["cn-apple-pay-gateway-sh-pod", "cn-apple-pay-gateway-tj-pod"] {
+            for n in 1...3 where h == "\(prefix)\(n).apple.com" { return true }
+        }
+        return false
+    }
+
+    /// The merchant session for `validationURL`.
+    public func session(validationURL: String, now: Date = Date()) async throws -> JSONValue {
+        guard let url = URL(string: validationURL), url.scheme == "https", let host = url.host, Self.isAppleValidationHost(host) else {
+            throw APIError.invalid("validationURL", "\(validationURL) is not an https URL on one of Apple's payment gateway hosts")
+        }
+        let identifierHash = SHA256.hash(data: Data(settings.merchantIdentifier.utf8)).map { String(format: "%02X", $0) }.joined()
+        switch mode {
+        case .sandbox:
+            let ms = Int(now.timeIntervalSince1970 * 1000)
+            let nonce = (0..<4).map { _ in String(format: "%08x", UInt32.random(in: 0...UInt32.max)) }.joined()
+            return [
+                "epochTimestamp": .number(String(ms)), "expiresAt": .number(String(ms + 300_000)),
+                "merchantSessionIdentifier": .string("PAYSHEET_SANDBOX_SESSION_" + nonce.uppercased()),
+                "nonce": .string(String(nonce.prefix(8))), "merchantIdentifier": .string(identifierHash),
+                "domainName": .string(settings.domain), "displayName": .string(settings.displayName),
+                "signature": .string("PAYSHEET-SANDBOX-NOT-SIGNED-BY-APPLE"),
+            ]
+        case .apple(let client):
+            var request = HTTPClientRequest(url: "https://\(host)/paymentservices/paymentSession")
+            request.method = .POST
+            request.headers.add(name: "Content-Type", value: "application/json")
+            let body: JSONValue = ["merchantIdentifier": .string(settings.merchantIdentifier), "displayName": .string(settings.displayName),
+                                   "initiative": "web", "initiativeContext": .string(settings.domain)]
+            request.body = .bytes(ByteBuffer(string: body.compactText))
+            let response = try await client.execute(request, timeout: .seconds(10))
+            let bytes = try await response.body.collect(upTo: 1 << 20)
+            guard response.status == .ok else {
+                throw APIError(status: 502, code: "merchant_validation_failed", message: "Apple answered HTTP \(response.status.code) to merchant validation")
+            }
+            do { return try JSONParser.parse(Array(buffer: bytes)) } catch {
+                throw APIError(status: 502, code: "merchant_validation_failed", message: "Apple's merchant session is not JSON: \(error)")
+            }
+        }
+    }
+
+    /// An HTTP client presenting the merchant identity certificate (`certificateFile`,
+    /// `keyFile`, both PEM) for `apple` mode.
+    public static func appleClient(certificateFile: String, keyFile: String) throws -> HTTPClient {
+        var tls = TLSConfiguration.makeClientConfiguration()
+        tls.minimumTLSVersion = .tlsv12
+        tls.certificateChain = try NIOSSLCertificate.fromPEMFile(certificateFile).map { .certificate($0) }
+        tls.privateKey = .privateKey(try NIOSSLPrivateKey(file: keyFile, format: .pem))
+        var configuration = HTTPClient.Configuration(tlsConfiguration: tls)
+        configuration.redirectConfiguration = .disallow
+        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+import PaysheetModel
+
+/// An order as stored: the cart, what the shopper chose on the sheet, and the totals.
+public struct OrderRecord: Sendable, Codable, Equatable {
+    /// Our id (`ord_…`).
+    public var id: String
+    /// Status.
+    public var status: OrderStatus
+    /// ISO 4217 alphabetic code.
+    public var currencyCode: String
+    /// ISO 3166 merchant country.
+    public var countryCode: String
+    /// The cart's line items as given (amounts as decimal text).
+    public var lineItems: [ApplePayLineItem]
+    /// The shipping methods offered.
+    public var shippingMethods: [ApplePayShippingMethod]
+    /// The chosen shipping method's identifier.
+    public var shippingMethod: String?
+    /// The applied coupon code (upper-cased).
+    public var couponCode: String?
+    /// The shipping region (`US-CA`) that sets the tax, from the sheet's redacted contact.
+    public var taxRegion: String?
+    /// The card type the shopper chose (`credit`, `debit`, …), for surcharges.
+    public var cardType: String?
+    /// The total, minor units: the amount that is charged.
+    public var amount: Int
+    /// `applicationData` of the payment request (Base64); its SHA-256 is in the token.
+    public var applicationData: String
+    /// Paid (succeeded charges), minor units.
+    public var paid: Int = 0
+    /// Refunded or voided (succeeded), minor units.
+    public var refunded: Int = 0
+    /// Created at.
+    public var createdAt: Date
+    /// Optimistic-concurrency version.
+    public var version: Int = 0
+}

@@ -1,0 +1,160 @@
+import Foundation
+import PaysheetContact
+import PaysheetModel
+import PaysheetToken
+
+/// The cart a client sends to `POST /v1/orders`.
+public struct CreateOrderRequest: Sendable, Codable {
+    /// ISO 4217 code.
+    public var currencyCode: String?
+    /// ISO 3166 code of the merchant's country.
+    public var countryCode: String?
+    /// `[{label, amount}]`.
+    public var lineItems: [ApplePayLineItem]?
+    /// Shipping options (`[{label, detail, amount, identifier}]`); none for goods that are not shipped.
+    public var shippingMethods: [ApplePayShippingMethod]?
+}
+
+/// Orders and the sheet's update endpoints: each answer is the exact update object the page
+/// passes to its completion.
+public struct OrderService: Sendable {
+    let store: PaymentStore
+    let settings: MerchantSettings
+    let now: @Sendable () -> Date
+
+    /// A service.
+    public init(store: PaymentStore, settings: MerchantSettings, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.store = store
+        self.settings = settings
+        self.now = now
+    }
+
+    /// Creates an order from `request`; the server computes the total.
+    public func create(_ request: CreateOrderRequest) async throws -> OrderRecord {
+        guard let code = request.currencyCode else { throw APIError.invalid("currencyCode", "currencyCode is required (ISO 4217, such as CNY)") }
+        guard let currency = Currency(code), currency.code == code.uppercased(), code.count == 3, !code.allSatisfy(\.isNumber) else {
+            throw APIError.invalid("currencyCode", "\(code) is not an ISO 4217 alphabetic currency code")
+        }
+        guard let country = request.countryCode else { throw APIError.invalid("countryCode", "countryCode is required (ISO 3166, such as CN)") }
+        guard country.count == 2, country.allSatisfy({ $0.isASCII && $0.isLetter }) else {
+            throw APIError.invalid("countryCode", "\(country) is not a two-letter ISO 3166 country code")
+        }
+        guard let items = request.lineItems, !items.isEmpty else { throw APIError.invalid("lineItems", "lineItems must list at least one item") }
+        guard items.count <= 100 else { throw APIError.invalid("lineItems", "at most 100 line items") }
+        for (i, item) in items.enumerated() {
+            guard let label = item.label, !label.trimmingCharacters(in: .whitespaces).isEmpty, label.count <= 128 else {
+                throw APIError.invalid("lineItems[\(i)].label", "each line item needs a label of 1 to 128 characters")
+            }
+            guard let amount = item.amount, (try? currency.minor(amount)) != nil else {
+                throw APIError.invalid("lineItems[\(i)].amount", "\"\(item.amount ?? "")\" is not a non-negative amount in \(currency.code) with at most \(currency.minorUnits) decimals")
+            }
+        }
+        let methods = request.shippingMethods ?? []
+        var seen = Set<String>()
+        for (i, m) in methods.enumerated() {
+            guard !m.identifier.isEmpty, seen.insert(m.identifier).inserted else {
+                throw APIError.invalid("shippingMethods[\(i)].identifier", "shipping method identifiers must be present and unique")
+            }
+            guard (try? currency.minor(m.amount)) != nil else {
+                throw APIError.invalid("shippingMethods[\(i)].amount", "\"\(m.amount)\" is not a non-negative amount in \(currency.code)")
+            }
+        }
+        let at = now()
+        let id = IDs.make("ord_", now: at)
+        var order = OrderRecord(
+            id: id, status: .created, currencyCode: currency.code, countryCode: country.uppercased(), lineItems: items,
+            shippingMethods: methods, shippingMethod: methods.first(where: { $0.selected == true })?.identifier ?? methods.first?.identifier,
+            amount: 0, applicationData: Data(#"{"orderId":"\#(id)"}"#.utf8).base64EncodedString(), createdAt: at)
+        let pricing = try Pricing.price(order, settings: settings)
+        guard pricing.amount > 0 else { throw APIError.invalid("lineItems", "the order's total must be greater than zero") }
+        order.amount = pricing.amount
+        try await store.insert(order)
+        return order
+    }
+
+    /// The `ApplePayPaymentRequest` for `order`.
+    public func paymentRequest(_ order: OrderRecord) throws -> ApplePayPaymentRequest {
+        let pricing = try Pricing.price(order, settings: settings)
+        var r = ApplePayPaymentRequest(
+            countryCode: order.countryCode, currencyCode: order.currencyCode, supportedNetworks: settings.supportedNetworks,
+            merchantCapabilities: settings.merchantCapabilities.compactMap(ApplePayMerchantCapability.init(rawValue:)), total: pricing.total)
+        r.lineItems = pricing.lineItems
+        if !order.shippingMethods.isEmpty {
+            r.shippingMethods = order.shippingMethods.map { m in
+                var m = m
+                m.selected = m.identifier == order.shippingMethod ? true : nil
+                return m
+            }
+            r.requiredShippingContactFields = PaymentService.shippingFields
+        } else {
+            r.requiredShippingContactFields = [.email]
+        }
+        r.applicationData = order.applicationData
+        r.supportsCouponCode = settings.coupons.isEmpty ? nil : true
+        r.couponCode = order.couponCode
+        return r
+    }
+
+    /// Loads `id` for an update: it must exist and not be paid or in payment.
+    func editable(_ id: String) async throws -> OrderRecord {
+        guard let order = try await store.order(id) else { throw APIError.notFound("order \(id)") }
+        guard order.status == .created || order.status == .failed else {
+            throw APIError.conflict("order \(id) is \(order.status.rawValue); its summary can no longer change")
+        }
+        return order
+    }
+
+    /// Applies `change` to the order `id` and stores it (retrying on a concurrent change);
+    /// returns the update for the sheet.
+    func edit(_ id: String, errors: [ApplePayError]? = nil, withMethods: Bool = false,
+              _ change: @Sendable (inout OrderRecord) throws -> Void) async throws -> ApplePayUpdate {
+        for _ in 0..<4 {
+            var order = try await editable(id)
+            try change(&order)
+            let pricing = try Pricing.price(order, settings: settings)
+            order.amount = pricing.amount
+            if try await store.update(order) != nil {
+                let methods = withMethods && !order.shippingMethods.isEmpty ? try paymentRequest(order).shippingMethods : nil
+                return pricing.update(errors: errors, shippingMethods: methods)
+            }
+        }
+        throw APIError.conflict("order \(id) kept changing; try again")
+    }
+
+    /// `onshippingcontactselected`: validates the redacted contact; sets the tax region.
+    public func shippingContactSelected(_ id: String, contact: ApplePayPaymentContact) async throws -> ApplePayShippingContactUpdate {
+        let result = ContactValidator(policy: settings.shipping).validate(contact, requiredFields: [.postalAddress], phase: .redacted, role: .shipping)
+        if !result.errors.isEmpty {
+            // Keep the summary; show the errors on the sheet.
+            return try await edit(id, errors: result.errors) { _ in }
+        }
+        let c = result.contact
+        let region = [c.countryCode?.uppercased(), c.administrativeArea?.uppercased()].compactMap { $0 }.joined(separator: "-")
+        return try await edit(id, withMethods: true) { $0.taxRegion = region.isEmpty ? nil : region }
+    }
+
+    /// `onshippingmethodselected`.
+    public func shippingMethodSelected(_ id: String, identifier: String) async throws -> ApplePayShippingMethodUpdate {
+        try await edit(id) { order in
+            guard order.shippingMethods.contains(where: { $0.identifier == identifier }) else {
+                throw APIError.invalid("shippingMethod.identifier", "\(identifier) is not one of this order's shipping methods")
+            }
+            order.shippingMethod = identifier
+        }
+    }
+
+    /// `onpaymentmethodselected`: a surcharge by card type, when configured.
+    public func paymentMethodSelected(_ id: String, type: String?) async throws -> ApplePayPaymentMethodUpdate {
+        try await edit(id) { $0.cardType = type }
+    }
+
+    /// `oncouponcodechanged`: applies a known code, clears on an empty one, or answers `couponCodeInvalid`.
+    public func couponCodeChanged(_ id: String, code: String) async throws -> ApplePayCouponCodeUpdate {
+        let normalized = code.trimmingCharacters(in: .whitespaces).uppercased()
+        if normalized.isEmpty { return try await edit(id) { $0.couponCode = nil } }
+        guard settings.coupons[normalized] != nil else {
+            return try await edit(id, errors: [ApplePayError(.couponCodeInvalid, message: "Coupon code is not valid")]) { $0.couponCode = nil }
+        }
+        return try await edit(id) { $0.couponCode = normalized }
+    }
+}

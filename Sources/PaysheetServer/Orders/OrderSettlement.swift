@@ -1,0 +1,24 @@
+/// An order's status and paid/refunded sums, derived from its payments (pure).
+enum OrderSettlement {
+    static func settle(_ order: OrderRecord, _ payments: [PaymentRecord]) -> OrderRecord {
+        var o = order
+        let charges = payments.filter { $0.kind == .charge }
+        let paid = charges.filter { $0.lifecycle.state == .succeeded }.reduce(0) { $0 + $1.amount }
+        let reversals = payments.filter { $0.kind != .charge && $0.lifecycle.state == .succeeded }
+        let refunded = reversals.reduce(0) { $0 + $1.amount }
+        o.paid = paid
+        o.refunded = refunded
+        if reversals.contains(where: { $0.kind == .void }) {
+            o.status = .voided
+        } else if paid > 0 {
+            o.status = refunded >= paid ? .refunded : refunded > 0 ? .partiallyRefunded : .paid
+        } else if charges.contains(where: { !$0.lifecycle.state.isTerminal || $0.lifecycle.state == .held }) {
+            o.status = .pending
+        } else if !charges.isEmpty {
+            o.status = .failed
+        } else {
+            o.status = .created
+        }
+        return o
+    }
+}

@@ -1,0 +1,152 @@
+import AsyncHTTPClient
+import Foundation
+import Hummingbird
+import Logging
+import Metrics
+import NIOCore
+import PaysheetToken
+import Prometheus
+import ServiceLifecycle
+import UnionPay
+import X509
+
+/// `paysheet serve`: the merchant server, its store, the query poller and (unless an external
+/// gateway is configured) the sandbox UnionPay gateway, run until SIGINT/SIGTERM.
+public enum MerchantServer {
+    /// What started, for the start-up lines.
+    public struct Started: Sendable {
+        /// The merchant server's URL.
+        public var url: String
+        /// The sandbox gateway's URL, when started here.
+        public var sandboxGatewayURL: String?
+        /// The acquirer gateway in use.
+        public var gatewayURL: String
+        /// `sqlite:…` or the PostgreSQL URL without its password.
+        public var database: String
+        /// The data folder.
+        public var dataFolder: String
+        /// The payment processing certificate file (tokens are encrypted to it).
+        public var paymentCertificate: String
+    }
+
+    static let registry: PrometheusCollectorRegistry = {
+        let registry = PrometheusCollectorRegistry()
+        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
+        return registry
+    }()
+
+    /// Runs the server with `configuration` until shutdown; `onStarted` is called once it listens.
+    public static func run(_ configuration: ServerConfiguration, logger: Logger,
+                           onStarted: @escaping @Sendable (Started) async -> Void = { _ in }) async throws {
+        let c = configuration
+        let data = (c.dataFolder as NSString).standardizingPath
+        try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let registry = Self.registry
+
+        // Token keys and trust.
+        let merchantKey: MerchantKey
+        let paymentCertificate: String
+        if let cert = c.tokens.certificateFile, let key = c.tokens.keyFile {
+            merchantKey = try MerchantKey(certificateFile: cert, privateKeyFile: key, permissions: .refuse)
+            paymentCertificate = cert
+        } else {
+            merchantKey = try SandboxMerchant.loadOrCreate(dataFolder: data, merchantIdentifier: c.merchant.merchantIdentifier)
+            paymentCertificate = data + "/merchants/" + c.merchant.merchantIdentifier + "/certificate.pem"
+        }
+        var roots: [Certificate] = []
+        if c.tokens.trustApple { roots += TrustAnchors.apple.roots }
+        if c.tokens.trustSandbox { roots.append(try SandboxMerchant.pki(dataFolder: data).root) }
+        let decryptor = PaymentTokenDecryptor(keys: MerchantKeyring([merchantKey]), verifier: PaymentTokenVerifier(trust: TrustAnchors(roots)),
+                                              replayGuard: nil)
+
+        // The acquirer.
+        let (host, port) = try ServerConfiguration.hostPort(c.listen, what: "listen address")
+        let publicURL = c.publicURL ?? "http://\(host == "0.0.0.0" ? "127.0.0.1" : host):\(port)"
+        let unionPayPKI = try UnionPaySandboxPKI.loadOrCreate(folder: data + "/unionpay-sandbox")
+        let merchantACP: ACPCredentials
+        if let key = c.acquirer.signingKeyFile, let cert = c.acquirer.signingCertificateFile {
+            merchantACP = try ACPCredentials(keyFile: key, certificateFile: cert)
+        } else {
+            merchantACP = try unionPayPKI.merchantCredentials(folder: data + "/unionpay-sandbox/merchant-" + c.acquirer.merchantId, merchantId: c.acquirer.merchantId)
+        }
+        let gatewayRoots = try c.acquirer.trustedRootFiles.map { try $0.map { try Certificate(pemEncoded: String(contentsOfFile: $0, encoding: .utf8)) } }
+            ?? [unionPayPKI.root]
+        var httpConfiguration = HTTPClient.Configuration()
+        httpConfiguration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 64)
+        httpConfiguration.timeout = .init(connect: .seconds(5))
+        let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: httpConfiguration)
+
+        var sandboxURL: String?
+        var services: [any Service] = []
+        if c.acquirer.gatewayURL == nil {
+            let (sh, sp) = try ServerConfiguration.hostPort(c.acquirer.sandboxListen, what: "sandbox acquirer listen address")
+            let gateway = try SandboxGateway(pki: unionPayPKI, merchants: [merchantACP], http: http, paymentDataField: c.acquirer.paymentDataField,
+                                             logger: logger)
+            sandboxURL = "http://\(sh == "0.0.0.0" ? "127.0.0.1" : sh):\(sp)"
+            services.append(Application(router: gateway.router(), configuration: .init(address: .hostname(sh, port: sp), serverName: "paysheet-acquirer-sandbox"),
+                                        logger: logger))
+        }
+        let gatewayURL = c.acquirer.gatewayURL ?? sandboxURL!
+        let client = UnionPayClient(
+            configuration: UnionPayConfiguration(gatewayURL: gatewayURL, merchantId: c.acquirer.merchantId,
+                                                 notificationURL: publicURL + "/v1/notifications/unionpay", bizType: c.acquirer.bizType,
+                                                 paymentDataField: c.acquirer.paymentDataField, timeout: c.acquirer.timeout),
+            http: http, signer: try merchantACP.signer(), verifier: ACPVerifier(roots: gatewayRoots))
+
+        // Storage.
+        let databaseURL = c.databaseURL ?? "sqlite:" + data + "/paysheet.sqlite"
+        let database: any SQLDatabase
+        var databaseLabel = databaseURL
+        if databaseURL.hasPrefix("postgres") {
+            let pg = try PostgresDatabase(url: databaseURL, logger: logger)
+            services.append(pg.client)
+            database = pg
+            if var u = URLComponents(string: databaseURL), u.password != nil { u.password = "***"; databaseLabel = u.string ?? "postgres" }
+        } else if databaseURL.hasPrefix("sqlite:") {
+            database = try await SQLiteDatabase.open(path: String(databaseURL.dropFirst("sqlite:".count)), logger: logger)
+        } else {
+            throw ConfigurationError("database URL \(databaseURL) is neither sqlite:PATH nor postgres://…")
+        }
+        let store = PaymentStore(database: database)
+
+        // Services.
+        let orders = OrderService(store: store, settings: c.merchant)
+        let payments = PaymentService(store: store, acquirer: UnionPayAcquirer(client: client), decryptor: decryptor, settings: c.merchant,
+                                      lifecycle: c.lifecycle, authorizeWait: c.authorizeWait, logger: logger)
+        let validation: MerchantValidator.Mode
+        if c.merchantValidation == "apple" {
+            guard let cert = c.identityCertificateFile, let key = c.identityKeyFile else {
+                throw ConfigurationError("merchantValidation \"apple\" needs identityCertificateFile and identityKeyFile (PAYSHEET_IDENTITY_CERTIFICATE, PAYSHEET_IDENTITY_KEY)")
+            }
+            validation = .apple(client: try MerchantValidator.appleClient(certificateFile: cert, keyFile: key))
+        } else {
+            validation = .sandbox
+        }
+        let sandboxPEM = c.tokens.trustSandbox ? try? merchantKey.certificate?.serializeAsPEM().pemString : nil
+        let api = APIRouter(orders: orders, payments: payments, validator: MerchantValidator(mode: validation, settings: c.merchant), store: store,
+                            registry: registry, sandboxMerchantCertificate: sandboxPEM)
+        let ready = Readiness()
+        var app = Application(router: api.router(), configuration: .init(address: .hostname(host, port: port), serverName: "paysheet"),
+                              logger: logger)
+        let started = Started(url: publicURL, sandboxGatewayURL: sandboxURL, gatewayURL: gatewayURL, database: databaseLabel,
+                              dataFolder: data, paymentCertificate: paymentCertificate)
+        app.beforeServerStarts {
+            try await store.migrate()
+            await ready.signal()
+            await onStarted(started)
+        }
+        services.append(app)
+        services.append(QueryPoller(payments: payments, store: store, interval: c.pollInterval, ready: ready, logger: logger))
+        let group = ServiceGroup(configuration: .init(services: services.map { .init(service: $0) },
+                                                      gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        do {
+            try await group.run()
+        } catch {
+            try? await http.shutdown()
+            await database.close()
+            throw error
+        }
+        try? await http.shutdown()
+        await database.close()
+    }
+}

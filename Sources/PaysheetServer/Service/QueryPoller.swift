@@ -1,0 +1,48 @@
+import Foundation
+import Logging
+import ServiceLifecycle
+
+/// Runs due queries (R4) and resumes unfinished payments after a restart (R7): scans the store
+/// every `interval` seconds, from start to shutdown. Also prunes old idempotency keys.
+struct QueryPoller: Service {
+    let payments: PaymentService
+    let store: PaymentStore
+    let interval: Double
+    let ready: Readiness
+    let logger: Logger
+
+    func run() async throws {
+        await ready.wait()
+        await cancelWhenGracefulShutdown {
+            var lastPrune = Date.distantPast
+            while !Task.isCancelled {
+                do {
+                    let n = try await payments.runDueQueries()
+                    if n > 0 { logger.debug("queried \(n) payments") }
+                    if Date().timeIntervalSince(lastPrune) > 3600 {
+                        try await store.pruneIdempotency(now: Date())
+                        lastPrune = Date()
+                    }
+                } catch {
+                    logger.error("query scan failed: \(error)")
+                }
+                try? await Task.sleep(for: .milliseconds(Int(interval * 1000)))
+            }
+        }
+    }
+}
+
+/// Opens once (after migrations); waiters continue then.
+actor Readiness {
+    private var open = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+    func wait() async {
+        if open { return }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+    func signal() {
+        open = true
+        for w in waiting { w.resume() }
+        waiting = []
+    }
+}

@@ -1,0 +1,21 @@
+import Foundation
+import PaysheetToken
+
+/// The sandbox merchant in a data folder: the sandbox token PKI (`sandbox-ca/`) and the
+/// merchant's payment processing key and certificate (`merchants/ID/`), created on first use.
+public enum SandboxMerchant {
+    /// The merchant key of `merchantIdentifier` under `dataFolder`, created (and issued by the
+    /// folder's sandbox PKI) when missing.
+    public static func loadOrCreate(dataFolder: String, merchantIdentifier: String) throws -> MerchantKey {
+        let folder = dataFolder + "/merchants/" + merchantIdentifier
+        if FileManager.default.fileExists(atPath: folder + "/certificate.pem") {
+            return try MerchantKey(certificateFile: folder + "/certificate.pem", privateKeyFile: folder + "/key.pem", permissions: .refuse)
+        }
+        let credentials = try MerchantCredentials.create(merchantIdentifier: merchantIdentifier, pki: pki(dataFolder: dataFolder))
+        _ = try credentials.save(folder: folder)
+        return credentials.merchantKey
+    }
+
+    /// The sandbox token PKI under `dataFolder`.
+    public static func pki(dataFolder: String) throws -> SandboxPKI { try SandboxPKI.loadOrCreate(folder: dataFolder + "/sandbox-ca") }
+}

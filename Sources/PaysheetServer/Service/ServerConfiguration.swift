@@ -1,0 +1,159 @@
+import Foundation
+
+/// Every setting of `paysheet serve`. Embedded defaults need nothing; a JSON file (`--config`)
+/// and then environment variables (`PAYSHEET_…`) override them.
+public struct ServerConfiguration: Sendable, Codable, Equatable {
+    /// Where the merchant server listens (`host:port`). `PAYSHEET_LISTEN`.
+    public var listen: String = "127.0.0.1:8080"
+    /// The server's URL as the acquirer reaches it (notifications). `PAYSHEET_PUBLIC_URL`; by
+    /// default `http://` + ``listen``.
+    public var publicURL: String?
+    /// The data folder (keys, certificates, the SQLite file). `PAYSHEET_DATA`.
+    public var dataFolder: String = ".paysheet"
+    /// `sqlite:PATH` (default `sqlite:<data>/paysheet.sqlite`) or `postgres://user:pass@host:port/db`.
+    /// `PAYSHEET_DATABASE_URL`.
+    public var databaseURL: String?
+
+    /// The acquirer.
+    public struct AcquirerSettings: Sendable, Codable, Equatable {
+        /// The gateway URL; `nil` starts the sandbox gateway beside the server. `PAYSHEET_ACQUIRER_URL`.
+        public var gatewayURL: String?
+        /// Where the built-in sandbox gateway listens. `PAYSHEET_SANDBOX_ACQUIRER_LISTEN`.
+        public var sandboxListen: String = "127.0.0.1:8081"
+        /// `merId`. `PAYSHEET_ACQUIRER_MERCHANT_ID`.
+        public var merchantId: String = "777290058110048"
+        /// The merchant's ACP signing key and certificate (PEM); by default issued by the sandbox
+        /// PKI in the data folder. `PAYSHEET_ACQUIRER_KEY`, `PAYSHEET_ACQUIRER_CERTIFICATE`.
+        public var signingKeyFile: String?
+        /// See ``signingKeyFile``.
+        public var signingCertificateFile: String?
+        /// Roots that sign the gateway's certificates (PEM); by default the sandbox root.
+        /// `PAYSHEET_ACQUIRER_ROOTS` (comma-separated).
+        public var trustedRootFiles: [String]?
+        /// The request field for the payment data (see ``UnionPayConfiguration``). `PAYSHEET_ACQUIRER_PAYMENT_DATA_FIELD`.
+        public var paymentDataField: String = "cardTransData"
+        /// `bizType`.
+        public var bizType: String = "000802"
+        /// Seconds to wait for a synchronous answer. `PAYSHEET_ACQUIRER_TIMEOUT`.
+        public var timeout: Double = 10
+    }
+
+    /// The acquirer (UnionPay ACP 5.1.0).
+    public var acquirer = AcquirerSettings()
+
+    /// Payment processing keys (token decryption).
+    public struct TokenSettings: Sendable, Codable, Equatable {
+        /// Payment processing certificate and key (PEM); by default the sandbox merchant's in the
+        /// data folder. `PAYSHEET_PAYMENT_CERTIFICATE`, `PAYSHEET_PAYMENT_KEY`.
+        public var certificateFile: String?
+        /// See ``certificateFile``.
+        public var keyFile: String?
+        /// Accept tokens signed by the sandbox PKI (on by default; turn off in production). `PAYSHEET_TRUST_SANDBOX`.
+        public var trustSandbox: Bool = true
+        /// Accept tokens signed under Apple Root CA - G3.
+        public var trustApple: Bool = true
+    }
+
+    /// Token settings.
+    public var tokens = TokenSettings()
+
+    /// Merchant validation: `sandbox` or `apple`. `PAYSHEET_MERCHANT_VALIDATION`.
+    public var merchantValidation: String = "sandbox"
+    /// Merchant identity certificate and key (PEM) for `apple` validation.
+    /// `PAYSHEET_IDENTITY_CERTIFICATE`, `PAYSHEET_IDENTITY_KEY`.
+    public var identityCertificateFile: String?
+    /// See ``identityCertificateFile``.
+    public var identityKeyFile: String?
+
+    /// The store: name, coupons, taxes, surcharges, shipping policy, networks.
+    public var merchant = MerchantSettings()
+    /// The query schedule.
+    public var lifecycle = LifecycleConfiguration()
+    /// Seconds an authorization waits for a certain outcome (the sheet allows 30). `PAYSHEET_AUTHORIZE_WAIT`.
+    public var authorizeWait: Double = 20
+    /// Seconds between scans for due queries. `PAYSHEET_POLL_INTERVAL`.
+    public var pollInterval: Double = 0.25
+    /// Log level (`info`, `debug`, …). `PAYSHEET_LOG_LEVEL`.
+    public var logLevel: String = "info"
+
+    /// The defaults.
+    public init() {}
+
+    public init(from decoder: any Decoder) throws {
+        // Every member optional in the file: missing ones keep their defaults.
+        let d = ServerConfiguration()
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        listen = try c.decodeIfPresent(String.self, forKey: .listen) ?? d.listen
+        publicURL = try c.decodeIfPresent(String.self, forKey: .publicURL)
+        dataFolder = try c.decodeIfPresent(String.self, forKey: .dataFolder) ?? d.dataFolder
+        databaseURL = try c.decodeIfPresent(String.self, forKey: .databaseURL)
+        acquirer = try c.decodeIfPresent(AcquirerSettings.self, forKey: .acquirer) ?? d.acquirer
+        tokens = try c.decodeIfPresent(TokenSettings.self, forKey: .tokens) ?? d.tokens
+        merchantValidation = try c.decodeIfPresent(String.self, forKey: .merchantValidation) ?? d.merchantValidation
+        identityCertificateFile = try c.decodeIfPresent(String.self, forKey: .identityCertificateFile)
+        identityKeyFile = try c.decodeIfPresent(String.self, forKey: .identityKeyFile)
+        merchant = try c.decodeIfPresent(MerchantSettings.self, forKey: .merchant) ?? d.merchant
+        lifecycle = try c.decodeIfPresent(LifecycleConfiguration.self, forKey: .lifecycle) ?? d.lifecycle
+        authorizeWait = try c.decodeIfPresent(Double.self, forKey: .authorizeWait) ?? d.authorizeWait
+        pollInterval = try c.decodeIfPresent(Double.self, forKey: .pollInterval) ?? d.pollInterval
+        logLevel = try c.decodeIfPresent(String.self, forKey: .logLevel) ?? d.logLevel
+    }
+
+    /// Applies `PAYSHEET_…` variables from `environment`.
+    public mutating func apply(environment: [String: String]) throws {
+        func double(_ name: String) throws -> Double? {
+            guard let v = environment[name] else { return nil }
+            guard let d = Double(v) else { throw ConfigurationError("\(name)=\(v) is not a number") }
+            return d
+        }
+        if let v = environment["PAYSHEET_LISTEN"] { listen = v }
+        if let v = environment["PAYSHEET_PUBLIC_URL"] { publicURL = v }
+        if let v = environment["PAYSHEET_DATA"] { dataFolder = v }
+        if let v = environment["PAYSHEET_DATABASE_URL"] { databaseURL = v }
+        if let v = environment["PAYSHEET_ACQUIRER_URL"] { acquirer.gatewayURL = v }
+        if let v = environment["PAYSHEET_SANDBOX_ACQUIRER_LISTEN"] { acquirer.sandboxListen = v }
+        if let v = environment["PAYSHEET_ACQUIRER_MERCHANT_ID"] { acquirer.merchantId = v }
+        if let v = environment["PAYSHEET_ACQUIRER_KEY"] { acquirer.signingKeyFile = v }
+        if let v = environment["PAYSHEET_ACQUIRER_CERTIFICATE"] { acquirer.signingCertificateFile = v }
+        if let v = environment["PAYSHEET_ACQUIRER_ROOTS"] { acquirer.trustedRootFiles = v.split(separator: ",").map(String.init) }
+        if let v = environment["PAYSHEET_ACQUIRER_PAYMENT_DATA_FIELD"] { acquirer.paymentDataField = v }
+        if let v = try double("PAYSHEET_ACQUIRER_TIMEOUT") { acquirer.timeout = v }
+        if let v = environment["PAYSHEET_PAYMENT_CERTIFICATE"] { tokens.certificateFile = v }
+        if let v = environment["PAYSHEET_PAYMENT_KEY"] { tokens.keyFile = v }
+        if let v = environment["PAYSHEET_TRUST_SANDBOX"] { tokens.trustSandbox = ["1", "true", "yes"].contains(v.lowercased()) }
+        if let v = environment["PAYSHEET_MERCHANT_VALIDATION"] { merchantValidation = v }
+        if let v = environment["PAYSHEET_IDENTITY_CERTIFICATE"] { identityCertificateFile = v }
+        if let v = environment["PAYSHEET_IDENTITY_KEY"] { identityKeyFile = v }
+        if let v = try double("PAYSHEET_AUTHORIZE_WAIT") { authorizeWait = v }
+        if let v = try double("PAYSHEET_POLL_INTERVAL") { pollInterval = v }
+        if let v = environment["PAYSHEET_LOG_LEVEL"] { logLevel = v }
+    }
+
+    /// Reads `file` (JSON) over the defaults, then the environment.
+    public static func load(file: String?, environment: [String: String]) throws -> ServerConfiguration {
+        var c = ServerConfiguration()
+        if let file {
+            guard let data = FileManager.default.contents(atPath: file) else { throw ConfigurationError("cannot read configuration file \(file)") }
+            do { c = try JSONDecoder().decode(ServerConfiguration.self, from: data) } catch {
+                throw ConfigurationError("configuration file \(file): \(error)")
+            }
+        }
+        try c.apply(environment: environment)
+        return c
+    }
+
+    /// `host` and `port` of `text` (`host:port`).
+    static func hostPort(_ text: String, what: String) throws -> (String, Int) {
+        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]), (0...65535).contains(port) else {
+            throw ConfigurationError("\(what) \(text) is not host:port")
+        }
+        return (String(text[..<colon]), port)
+    }
+}
+
+/// A setting that cannot be used.
+public struct ConfigurationError: Error, CustomStringConvertible, Sendable {
+    /// What is wrong.
+    public var description: String
+    init(_ d: String) { description = d }
+}

@@ -1,0 +1,66 @@
+import Foundation
+
+/// What a payment does at the acquirer.
+public enum PaymentKind: String, Sendable, Codable {
+    /// A charge (UnionPay consume).
+    case charge
+    /// A refund (partial or full).
+    case refund
+    /// A same-day void of a whole charge.
+    case void
+}
+
+/// The card, as far as it may be kept: network, type, the name the wallet shows, the last four
+/// digits of the device account number. Never the number itself or a cryptogram.
+public struct CardSummary: Sendable, Codable, Equatable {
+    /// Network (`visa`).
+    public var network: String?
+    /// `credit`, `debit`, …
+    public var type: String?
+    /// The wallet's display name (`Visa 1234`).
+    public var displayName: String?
+    /// Last four digits of the DPAN.
+    public var suffix: String
+}
+
+/// One money transaction of an order, as stored.
+public struct PaymentRecord: Sendable, Codable, Equatable {
+    /// Our id (`pay_…`).
+    public var id: String
+    /// The order.
+    public var orderId: String
+    /// Charge, refund or void.
+    public var kind: PaymentKind
+    /// The acquirer's identity of it (persisted before sending, R1).
+    public var identity: TransactionIdentity
+    /// Amount, minor units.
+    public var amount: Int
+    /// ISO 4217 numeric currency.
+    public var currencyNumeric: String
+    /// The lifecycle.
+    public var lifecycle: PaymentLifecycle
+    /// For refunds and voids: the charge's acquirer reference.
+    public var originalReference: String?
+    /// For refunds and voids: the charge's id.
+    public var originalPaymentId: String?
+    /// The card (charges).
+    public var card: CardSummary?
+    /// Created at.
+    public var createdAt: Date
+    /// Optimistic-concurrency version.
+    public var version: Int = 0
+}
+
+/// One recorded transition of a payment.
+public struct PaymentEvent: Sendable, Codable, Equatable {
+    /// 1, 2, …
+    public var sequence: Int
+    /// From (`nil` for creation).
+    public var from: String?
+    /// To.
+    public var to: String
+    /// Why.
+    public var cause: String
+    /// When.
+    public var at: Date
+}

@@ -1,0 +1,257 @@
+import Foundation
+
+/// Orders, payments and their history, notifications, token uses and idempotency keys over
+/// one ``SQLDatabase``. Every change that belongs together commits in one transaction; rows
+/// carry a version so that two servers never both advance the same payment.
+public struct PaymentStore: Sendable {
+    /// The database.
+    public let database: any SQLDatabase
+
+    /// A store over `database`.
+    public init(database: any SQLDatabase) { self.database = database }
+
+    static let encoder: JSONEncoder = { let e = JSONEncoder(); e.outputFormatting = [.sortedKeys]; return e }()
+
+    static func json<T: Encodable>(_ value: T) throws -> String { String(decoding: try encoder.encode(value), as: UTF8.self) }
+    static func decode<T: Decodable>(_ type: T.Type, _ text: String?) throws -> T {
+        guard let text else { throw StorageError("a stored \(T.self) is NULL") }
+        return try JSONDecoder().decode(T.self, from: Data(text.utf8))
+    }
+    static func ms(_ date: Date) -> Int { Int((date.timeIntervalSince1970 * 1000).rounded()) }
+
+    /// Applies the migrations not applied yet.
+    public func migrate() async throws {
+        try await database.transaction { db in
+            try await db.execute("CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, applied_ms BIGINT NOT NULL)", [])
+        }
+        for migration in Migrations.all {
+            try await database.transaction { db in
+                let done = try await db.execute("SELECT CAST(version AS TEXT) FROM schema_migrations WHERE version = $1", [.int(migration.version)])
+                guard done.isEmpty else { return }
+                for statement in migration.statements { try await db.execute(statement, []) }
+                try await db.execute("INSERT INTO schema_migrations (version, applied_ms) VALUES ($1, $2)",
+                                     [.int(migration.version), .int(PaymentStore.ms(Date()))])
+            }
+        }
+    }
+
+    // MARK: Orders
+
+    /// Inserts a new order.
+    public func insert(_ order: OrderRecord) async throws {
+        let body = try PaymentStore.json(order)
+        try await database.transaction { db in
+            try await db.execute("INSERT INTO orders (id, status, version, body, created_at) VALUES ($1, $2, $3, $4, $5)",
+                                 [.text(order.id), .text(order.status.rawValue), .int(order.version), .text(body), .text(ISO8601DateFormatter().string(from: order.createdAt))])
+        }
+    }
+
+    /// The order `id`.
+    public func order(_ id: String) async throws -> OrderRecord? {
+        try await database.transaction { db in try await PaymentStore.order(id, db) }
+    }
+
+    static func order(_ id: String, _ db: any SQLExecutor) async throws -> OrderRecord? {
+        let rows = try await db.execute("SELECT body FROM orders WHERE id = $1", [.text(id)])
+        guard let row = rows.first else { return nil }
+        return try decode(OrderRecord.self, row[0])
+    }
+
+    /// Writes `order` if its stored version is still `order.version`; bumps the version.
+    /// Returns the stored order, or `nil` when another writer was first.
+    static func update(_ order: OrderRecord, _ db: any SQLExecutor) async throws -> OrderRecord? {
+        var bumped = order
+        bumped.version += 1
+        let next = bumped
+        let rows = try await db.execute("UPDATE orders SET status = $1, version = $2, body = $3 WHERE id = $4 AND version = $5 RETURNING id",
+                                        [.text(next.status.rawValue), .int(next.version), .text(try json(next)), .text(order.id), .int(order.version)])
+        return rows.isEmpty ? nil : next
+    }
+
+    /// Updates `order` (optimistic); `nil` when it changed meanwhile.
+    public func update(_ order: OrderRecord) async throws -> OrderRecord? {
+        try await database.transaction { db in try await PaymentStore.update(order, db) }
+    }
+
+    // MARK: Payments
+
+    /// Inserts `payment` with its first history row, and `order` (version-checked), together.
+    /// Returns `false` when the order changed meanwhile (nothing is written).
+    public func insert(_ payment: PaymentRecord, cause: String, order: OrderRecord) async throws -> OrderRecord? {
+        let body = try PaymentStore.json(payment)
+        return try await database.transaction { db in
+            guard let stored = try await PaymentStore.update(order, db) else { return nil }
+            try await db.execute("""
+                INSERT INTO payments (id, order_id, kind, state, acquirer_order_id, acquirer_txn_time, next_query_at, version, body, created_at)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+                """, [.text(payment.id), .text(payment.orderId), .text(payment.kind.rawValue), .text(payment.lifecycle.state.rawValue),
+                      .text(payment.identity.orderId), .text(payment.identity.txnTime),
+                      payment.lifecycle.nextQueryAt.map { .int(PaymentStore.ms($0)) } ?? .null, .int(payment.version), .text(body),
+                      .text(ISO8601DateFormatter().string(from: payment.createdAt))])
+            try await PaymentStore.addEvent(payment.id, from: nil, to: payment.lifecycle.state.rawValue, cause: cause, at: payment.createdAt, db)
+            return stored
+        }
+    }
+
+    static func addEvent(_ paymentId: String, from: String?, to: String, cause: String, at: Date, _ db: any SQLExecutor) async throws {
+        try await db.execute("""
+            INSERT INTO payment_events (payment_id, seq, from_state, to_state, cause, at_ms)
+            VALUES ($1, (SELECT COALESCE(MAX(seq), 0) + 1 FROM payment_events WHERE payment_id = $1), $2, $3, $4, $5)
+            """, [.text(paymentId), from.map { .text($0) } ?? .null, .text(to), .text(cause), .int(ms(at))])
+    }
+
+    static func payment(from row: [String?]) throws -> PaymentRecord { try decode(PaymentRecord.self, row[0]) }
+
+    /// The payment `id`.
+    public func payment(_ id: String) async throws -> PaymentRecord? {
+        try await database.transaction { db in
+            try await db.execute("SELECT body FROM payments WHERE id = $1", [.text(id)]).first.map(PaymentStore.payment(from:))
+        }
+    }
+
+    /// The payment the acquirer knows as `identity`.
+    public func payment(_ identity: TransactionIdentity) async throws -> PaymentRecord? {
+        try await database.transaction { db in
+            try await db.execute("SELECT body FROM payments WHERE acquirer_order_id = $1 AND acquirer_txn_time = $2",
+                                 [.text(identity.orderId), .text(identity.txnTime)]).first.map(PaymentStore.payment(from:))
+        }
+    }
+
+    /// The payments of `orderId`, oldest first.
+    public func payments(order orderId: String) async throws -> [PaymentRecord] {
+        try await database.transaction { db in try await PaymentStore.payments(orderId, db) }
+    }
+
+    static func payments(_ orderId: String, _ db: any SQLExecutor) async throws -> [PaymentRecord] {
+        try await db.execute("SELECT body FROM payments WHERE order_id = $1 ORDER BY created_at, id", [.text(orderId)]).map(payment(from:))
+    }
+
+    /// The history of `paymentId`.
+    public func events(payment paymentId: String) async throws -> [PaymentEvent] {
+        try await database.transaction { db in
+            try await db.execute("SELECT CAST(seq AS TEXT), from_state, to_state, cause, CAST(at_ms AS TEXT) FROM payment_events WHERE payment_id = $1 ORDER BY seq",
+                                 [.text(paymentId)]).map {
+                PaymentEvent(sequence: Int($0[0] ?? "") ?? 0, from: $0[1], to: $0[2] ?? "", cause: $0[3] ?? "",
+                             at: Date(timeIntervalSince1970: Double(Int($0[4] ?? "") ?? 0) / 1000))
+            }
+        }
+    }
+
+    /// Writes `payment` (version-checked) with a history row when its state changed, and lets
+    /// `reprice` recompute its order from all the order's payments in the same transaction.
+    /// Returns the stored payment and order, or `nil` when another writer was first.
+    public func update(_ payment: PaymentRecord, transition: (from: String, to: String, cause: String)?, at now: Date,
+                       reprice: @Sendable (OrderRecord, [PaymentRecord]) -> OrderRecord) async throws -> (PaymentRecord, OrderRecord?)? {
+        var bumped = payment
+        bumped.version += 1
+        let next = bumped
+        let body = try PaymentStore.json(next)
+        return try await database.transaction { db in
+            let rows = try await db.execute("""
+                UPDATE payments SET state = $1, next_query_at = $2, version = $3, body = $4 WHERE id = $5 AND version = $6 RETURNING id
+                """, [.text(next.lifecycle.state.rawValue), next.lifecycle.nextQueryAt.map { .int(PaymentStore.ms($0)) } ?? .null,
+                      .int(next.version), .text(body), .text(next.id), .int(payment.version)])
+            guard !rows.isEmpty else { return nil }
+            guard let transition else { return (next, nil) }
+            try await PaymentStore.addEvent(next.id, from: transition.from, to: transition.to, cause: transition.cause, at: now, db)
+            guard let order = try await PaymentStore.order(next.orderId, db) else { return (next, nil) }
+            let updated = reprice(order, try await PaymentStore.payments(next.orderId, db))
+            guard updated != order else { return (next, order) }
+            guard let stored = try await PaymentStore.update(updated, db) else { throw StorageError("order \(order.id) changed during a payment update") }
+            return (next, stored)
+        }
+    }
+
+    /// Non-terminal payments whose next query is due at `now`, oldest due first.
+    public func duePayments(at now: Date, limit: Int = 200) async throws -> [PaymentRecord] {
+        try await database.transaction { db in
+            try await db.execute("SELECT body FROM payments WHERE next_query_at IS NOT NULL AND next_query_at <= $1 ORDER BY next_query_at LIMIT $2",
+                                 [.int(PaymentStore.ms(now)), .int(limit)]).map(PaymentStore.payment(from:))
+        }
+    }
+
+    /// How many payments are in each state.
+    public func stateCounts() async throws -> [String: Int] {
+        try await database.transaction { db in
+            var out: [String: Int] = [:]
+            for row in try await db.execute("SELECT state, CAST(COUNT(*) AS TEXT) FROM payments GROUP BY state", []) {
+                out[row[0] ?? ""] = Int(row[1] ?? "") ?? 0
+            }
+            return out
+        }
+    }
+
+    // MARK: Notifications, token uses
+
+    /// Stores a notification; `false` when one with the same key was stored before (a duplicate).
+    public func recordNotification(key: String, paymentId: String?, body: String, at now: Date) async throws -> Bool {
+        try await database.transaction { db in
+            !(try await db.execute("INSERT INTO notifications (dedup_key, payment_id, body, received_ms) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING RETURNING dedup_key",
+                                   [.text(key), paymentId.map { .text($0) } ?? .null, .text(body), .int(PaymentStore.ms(now))]).isEmpty)
+        }
+    }
+
+    /// Records the first use of a token's `transactionId`; `false` when it was used before (a replay).
+    public func recordTokenUse(_ transactionId: String, order: String, at now: Date) async throws -> Bool {
+        try await database.transaction { db in
+            !(try await db.execute("INSERT INTO token_uses (transaction_id, order_id, used_ms) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING transaction_id",
+                                   [.text(transactionId.lowercased()), .text(order), .int(PaymentStore.ms(now))]).isEmpty)
+        }
+    }
+
+    // MARK: Idempotency keys
+
+    /// The outcome of claiming an idempotency key.
+    public enum IdempotencyClaim: Sendable, Equatable {
+        /// New: run the request, then ``finishIdempotency(key:status:response:)``.
+        case claimed
+        /// Done before with the same request: this answer.
+        case replay(status: Int, response: String)
+        /// Used with a different request.
+        case mismatch
+        /// The first request with this key is still running.
+        case inFlight
+    }
+
+    /// Claims `key` for a request with `fingerprint`, locked for `lock` seconds (a crashed
+    /// request's key can be retried after that).
+    public func claimIdempotency(key: String, fingerprint: String, at now: Date, lock: Double = 60) async throws -> IdempotencyClaim {
+        try await database.transaction { db in
+            let nowMs = PaymentStore.ms(now)
+            let rows = try await db.execute("SELECT fingerprint, CAST(status AS TEXT), response, CAST(locked_until_ms AS TEXT) FROM idempotency_keys WHERE key = $1", [.text(key)])
+            if let row = rows.first {
+                guard row[0] == fingerprint else { return .mismatch }
+                if let status = row[1].flatMap({ Int($0) }) { return .replay(status: status, response: row[2] ?? "") }
+                if let until = row[3].flatMap({ Int($0) }), until > nowMs { return .inFlight }
+                try await db.execute("UPDATE idempotency_keys SET locked_until_ms = $1 WHERE key = $2",
+                                     [.int(nowMs + Int(lock * 1000)), .text(key)])
+                return .claimed
+            }
+            try await db.execute("INSERT INTO idempotency_keys (key, fingerprint, locked_until_ms, created_ms) VALUES ($1, $2, $3, $4)",
+                                 [.text(key), .text(fingerprint), .int(nowMs + Int(lock * 1000)), .int(nowMs)])
+            return .claimed
+        }
+    }
+
+    /// Stores the answer for `key`.
+    public func finishIdempotency(key: String, status: Int, response: String) async throws {
+        try await database.transaction { db in
+            try await db.execute("UPDATE idempotency_keys SET status = $1, response = $2, locked_until_ms = NULL WHERE key = $3",
+                                 [.int(status), .text(response), .text(key)])
+        }
+    }
+
+    /// Releases `key` without an answer (the request was not processed; a retry may run it).
+    public func releaseIdempotency(key: String) async throws {
+        try await database.transaction { db in
+            try await db.execute("DELETE FROM idempotency_keys WHERE key = $1 AND status IS NULL", [.text(key)])
+        }
+    }
+
+    /// Deletes answered keys older than `age` seconds (at least 24 h is kept by default).
+    public func pruneIdempotency(olderThan age: Double = 86_400, now: Date) async throws {
+        try await database.transaction { db in
+            try await db.execute("DELETE FROM idempotency_keys WHERE created_ms < $1 AND status IS NOT NULL", [.int(PaymentStore.ms(now) - Int(age * 1000))])
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// PostgreSQL through postgres-nio's `PostgresClient` (a connection pool). Run ``run()`` (a
+/// service) for the pool to work.
+public final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
+    /// The client.
+    public let client: PostgresClient
+    let logger: Logger
+
+    public var dialect: String { "postgresql" }
+
+    /// A database at `url` (`postgres://user:password@host:port/database`).
+    public init(url: String, logger: Logger = Logger(label: "paysheet.postgres")) throws {
+        guard let components = URLComponents(string: url), let scheme = components.scheme,
+              scheme == "postgres" || scheme == "postgresql", let host = components.host else {
+            throw StorageError("database URL \(url) is not postgres://user:password@host:port/database")
+        }
+        var configuration = PostgresClient.Configuration(
+            host: host, port: components.port ?? 5432, username: components.user ?? "postgres",
+            password: components.password, database: String(components.path.dropFirst()).nilIfEmpty, tls: .disable)
+        configuration.options.maximumConnections = 16
+        client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        self.logger = logger
+    }
+
+    /// Runs the connection pool until cancelled.
+    public func run() async { await client.run() }
+
+    struct Executor: SQLExecutor {
+        let connection: PostgresConnection
+        let logger: Logger
+        func execute(_ sql: String, _ binds: [SQLValue]) async throws -> [[String?]] {
+            var bindings = PostgresBindings()
+            for b in binds {
+                switch b {
+                case .int(let i): bindings.append(i)
+                case .text(let t): bindings.append(t)
+                case .null: bindings.appendNull()
+                }
+            }
+            let rows = try await connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger)
+            var out: [[String?]] = []
+            for try await row in rows {
+                var values: [String?] = []
+                for cell in row { values.append(try cell.decode(String?.self)) }
+                out.append(values)
+            }
+            return out
+        }
+    }
+
+    public func transaction<T: Sendable>(_ body: @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
+        try await client.withConnection { connection in
+            let executor = Executor(connection: connection, logger: logger)
+            _ = try await executor.execute("BEGIN", [])
+            do {
+                let result = try await body(executor)
+                _ = try await executor.execute("COMMIT", [])
+                return result
+            } catch {
+                _ = try? await executor.execute("ROLLBACK", [])
+                throw error
+            }
+        }
+    }
+
+    public func close() async {}
+}
+
+extension String {
+    var nilIfEmpty: String? { isEmpty ? nil : self }
+}

@@ -1,0 +1,40 @@
+import Foundation
+
+/// A bound value.
+public enum SQLValue: Sendable, Equatable {
+    /// Integer.
+    case int(Int)
+    /// Text.
+    case text(String)
+    /// NULL.
+    case null
+}
+
+/// Runs statements inside one transaction (or one statement outside any).
+///
+/// SQL is written once for both databases: `$1, $2, …` placeholders numbered in order of first
+/// appearance, selected columns cast to TEXT, so every row is a list of optional strings.
+public protocol SQLExecutor: Sendable {
+    /// Runs `sql` with `binds`; returns the rows.
+    @discardableResult
+    func execute(_ sql: String, _ binds: [SQLValue]) async throws -> [[String?]]
+}
+
+/// A database: SQLite or PostgreSQL.
+public protocol SQLDatabase: Sendable {
+    /// `sqlite` or `postgresql`.
+    var dialect: String { get }
+    /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
+    func transaction<T: Sendable>(_ body: @Sendable (any SQLExecutor) async throws -> T) async throws -> T
+    /// Closes connections.
+    func close() async
+}
+
+/// A storage failure, with the statement's purpose.
+public struct StorageError: Error, Sendable, CustomStringConvertible {
+    /// What failed.
+    public var message: String
+    /// An error.
+    public init(_ message: String) { self.message = message }
+    public var description: String { "storage: \(message)" }
+}

@@ -1,0 +1,98 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// A merchant's client of UnionPay's ACP 5.1.0 gateway: builds, signs and posts back-end
+/// transactions and queries, and verifies every answer and notification.
+public struct UnionPayClient: Sendable {
+    /// The answer to one request.
+    public enum Answer: Sendable, Equatable {
+        /// A verified message from the gateway.
+        case message(ACPMessage)
+        /// No trustworthy answer (timeout, connection error, HTTP status, bad signature): the
+        /// outcome is unknown and must be found by query (research §1.3).
+        case noAnswer(String)
+    }
+
+    /// The configuration.
+    public let configuration: UnionPayConfiguration
+    let http: HTTPClient
+    let signer: ACPSigner
+    let verifier: ACPVerifier
+
+    /// A client posting with `http`, signing with `signer`, verifying with `verifier`.
+    public init(configuration: UnionPayConfiguration, http: HTTPClient, signer: ACPSigner, verifier: ACPVerifier) {
+        self.configuration = configuration
+        self.http = http
+        self.signer = signer
+        self.verifier = verifier
+    }
+
+    func base(_ txnType: TransactionType, subType: String, orderId: String, txnTime: String) -> ACPMessage {
+        ACPMessage([
+            "version": "5.1.0", "encoding": "UTF-8", "txnType": txnType.rawValue, "txnSubType": subType,
+            "bizType": txnType == .query ? "000000" : configuration.bizType, "accessType": configuration.accessType,
+            "channelType": configuration.channelType, "merId": configuration.merchantId, "orderId": orderId, "txnTime": txnTime,
+        ])
+    }
+
+    /// Consume (`txnType=01`) of `amount` minor units, carrying `paymentData` in the configured field.
+    public func consume(orderId: String, txnTime: String, amount: Int, currencyCode: String, paymentData: String,
+                        reserved: String? = nil) async -> Answer {
+        var m = base(.consume, subType: "01", orderId: orderId, txnTime: txnTime)
+        m["txnAmt"] = String(amount)
+        m["currencyCode"] = currencyCode
+        m["backUrl"] = configuration.notificationURL
+        m[configuration.paymentDataField] = paymentData
+        m["reqReserved"] = reserved
+        return await post(ACPPath.backTransaction, m)
+    }
+
+    /// Refund (`04`) or void (`31`) of the consume `originalQueryId`.
+    public func reverse(_ type: TransactionType, orderId: String, txnTime: String, amount: Int, currencyCode: String,
+                        originalQueryId: String) async -> Answer {
+        var m = base(type, subType: "00", orderId: orderId, txnTime: txnTime)
+        m["txnAmt"] = String(amount)
+        m["currencyCode"] = currencyCode
+        m["origQryId"] = originalQueryId
+        m["backUrl"] = configuration.notificationURL
+        return await post(ACPPath.backTransaction, m)
+    }
+
+    /// Status query (`00`) of the transaction `orderId` + `txnTime`.
+    public func query(orderId: String, txnTime: String) async -> Answer {
+        await post(ACPPath.query, base(.query, subType: "00", orderId: orderId, txnTime: txnTime))
+    }
+
+    /// Parses and verifies a notification body.
+    public func notification(_ body: String, now: Date = Date()) throws(ACPError) -> ACPMessage {
+        let m = try ACPMessage(formEncoded: body)
+        try verifier.verify(m, now: now)
+        guard m["merId"] == configuration.merchantId else {
+            throw ACPError(.malformed, "the notification is for merId \(m["merId"] ?? "(none)"), not \(configuration.merchantId)")
+        }
+        return m
+    }
+
+    func post(_ path: String, _ message: ACPMessage) async -> Answer {
+        var m = message
+        signer.sign(&m)
+        var request = HTTPClientRequest(url: configuration.gatewayURL + path)
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded;charset=UTF-8")
+        request.body = .bytes(ByteBuffer(string: m.formEncoded))
+        do {
+            let response = try await http.execute(request, timeout: .milliseconds(Int64(configuration.timeout * 1000)))
+            let body = try await response.body.collect(upTo: 1 << 20)
+            guard response.status == .ok else { return .noAnswer("HTTP \(response.status.code) from \(path)") }
+            let answer = try ACPMessage(formEncoded: String(buffer: body))
+            try verifier.verify(answer)
+            return .message(answer)
+        } catch let e as ACPError {
+            return .noAnswer("\(path): \(e.message)")
+        } catch {
+            return .noAnswer("\(path): \(error)")
+        }
+    }
+}

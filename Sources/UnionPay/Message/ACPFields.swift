@@ -1,0 +1,48 @@
+import Foundation
+
+/// ACP transaction types (`txnType`).
+public enum TransactionType: String, Sendable, Codable, CaseIterable {
+    /// `00`: status query.
+    case query = "00"
+    /// `01`: consume (charge).
+    case consume = "01"
+    /// `04`: refund (partial or full, repeatable up to the original amount).
+    case refund = "04"
+    /// `31`: consume void (same clearing day, full amount).
+    case void = "31"
+}
+
+/// The ACP endpoints (paths on the gateway host).
+public enum ACPPath {
+    /// Back-end money transactions: consume, refund, void.
+    public static let backTransaction = "/gateway/api/backTransReq.do"
+    /// Single transaction query.
+    public static let query = "/gateway/api/queryTrans.do"
+}
+
+/// `txnTime`: `YYYYMMDDhhmmss` in Beijing time (UTC+8, no daylight saving).
+public enum TransactionTime {
+    /// `date` as `txnTime`.
+    public static func format(_ date: Date) -> String {
+        var t = time_t(Int(date.timeIntervalSince1970.rounded(.down)) + 8 * 3600)
+        var tm = tm()
+        gmtime_r(&t, &tm)
+        func two(_ v: Int32) -> String { v < 10 ? "0\(v)" : "\(v)" }
+        return "\(tm.tm_year + 1900)" + two(tm.tm_mon + 1) + two(tm.tm_mday) + two(tm.tm_hour) + two(tm.tm_min) + two(tm.tm_sec)
+    }
+
+    /// The instant of a `txnTime`, or `nil` when it is not 14 digits of a valid time.
+    public static func parse(_ text: String) -> Date? {
+        let d = Array(text.utf8)
+        guard d.count == 14, d.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return nil }
+        func n(_ a: Int, _ b: Int) -> Int32 { Int32(String(decoding: d[a..<b], as: UTF8.self))! }
+        var tm = tm()
+        tm.tm_year = n(0, 4) - 1900; tm.tm_mon = n(4, 6) - 1; tm.tm_mday = n(6, 8)
+        tm.tm_hour = n(8, 10); tm.tm_min = n(10, 12); tm.tm_sec = n(12, 14)
+        guard (0...11).contains(tm.tm_mon), (1...31).contains(tm.tm_mday), tm.tm_hour < 24, tm.tm_min < 60, tm.tm_sec < 61 else { return nil }
+        return Date(timeIntervalSince1970: TimeInterval(timegm(&tm) - 8 * 3600))
+    }
+
+    /// The clearing day (`MMDD`, Beijing) of `date`: voids are allowed on the same day only.
+    public static func clearingDay(_ date: Date) -> String { String(format(date).dropFirst(4).prefix(4)) }
+}

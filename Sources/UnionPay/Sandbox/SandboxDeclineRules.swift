@@ -1,0 +1,61 @@
+import Foundation
+
+/// How the sandbox decides a consume's outcome, by test card or by amount.
+///
+/// - Test cards: a DPAN ending in `0063`, `0065`, `0067` or `0073` is declined at once (frozen
+///   card, wrong PIN/expiry/CVN2, PIN tries exceeded, expired); one ending in `0060`, `0064` or
+///   `0078` is accepted and then declined by the issuer (issuer decline, insufficient funds,
+///   restricted). A sandbox wallet card whose `deviceAccountNumberSuffix` is one of these gets
+///   such a DPAN.
+/// - Amounts: `66.xx` in any currency with two minor digits (6600–6699 minor units) is treated as
+///   the card ending in `00xx`; `66.03`/`66.05` answer `03`/`05` synchronously and then succeed.
+/// - An expiry date (`expired`, YYMM) in the past declines with `73`; an account number that
+///   fails the Luhn check with `61`.
+public enum SandboxDeclineRules {
+    /// The decision for one consume.
+    public struct Decision: Sendable, Equatable {
+        /// The synchronous `respCode`.
+        public var synchronous: String
+        /// The final `respCode` (notification, query).
+        public var final: String
+    }
+
+    /// Codes declined synchronously.
+    static let synchronousDeclines: Set<String> = ["61", "63", "65", "67", "73"]
+    /// Codes accepted then declined.
+    static let asynchronousDeclines: Set<String> = ["60", "64", "78"]
+
+    /// The decision for `accountNumber` (may be `nil` when the field is missing), `expiry` and `amount`.
+    public static func decide(accountNumber: String?, expiry: String?, amount: Int, now: Date) -> Decision {
+        if let acc = accountNumber, !luhn(acc) { return Decision(synchronous: "61", final: "61") }
+        if let e = expiry, e.count == 4, let yymm = Int(e) {
+            let current = Int(TransactionTime.format(now).dropFirst(2).prefix(4))!
+            if yymm < current { return Decision(synchronous: "73", final: "73") }
+        }
+        var code: String?
+        if let acc = accountNumber, acc.count >= 4 {
+            let suffix = acc.suffix(4)
+            if suffix.hasPrefix("00") { code = String(suffix.dropFirst(2)) }
+        }
+        if (6600...6699).contains(amount) { code = String(format: "%02d", amount - 6600) }
+        guard let code else { return Decision(synchronous: "00", final: "00") }
+        if synchronousDeclines.contains(code) { return Decision(synchronous: code, final: code) }
+        if asynchronousDeclines.contains(code) { return Decision(synchronous: "00", final: code) }
+        if code == "03" || code == "05" { return Decision(synchronous: code, final: "00") }
+        return Decision(synchronous: "00", final: "00")
+    }
+
+    /// The Luhn check.
+    static func luhn(_ digits: String) -> Bool {
+        var sum = 0
+        var double = false
+        for c in digits.utf8.reversed() {
+            guard c >= 48, c <= 57 else { return false }
+            var d = Int(c - 48)
+            if double { d *= 2; if d > 9 { d -= 9 } }
+            sum += d
+            double.toggle()
+        }
+        return digits.count >= 12 && sum % 10 == 0
+    }
+}

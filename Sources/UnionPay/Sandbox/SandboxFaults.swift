@@ -1,0 +1,66 @@
+/// Faults the sandbox gateway injects, each with a probability in 0…1 (drawn from a seeded
+/// generator, so a run can be repeated).
+public struct SandboxFaults: Sendable, Codable, Equatable {
+    /// Seed of the fault generator.
+    public var seed: UInt64 = 1
+    /// Seconds from acceptance until a transaction's result is final (queries answer `05` before).
+    public var processingSeconds: Double = 0
+    /// A notification is never sent.
+    public var dropNotification: Double = 0
+    /// A notification is sent twice.
+    public var duplicateNotification: Double = 0
+    /// A notification is sent late, after up to ``notificationDelaySeconds``.
+    public var delayNotification: Double = 0
+    /// The longest notification delay.
+    public var notificationDelaySeconds: Double = 2
+    /// The synchronous answer comes after ``timeoutSeconds`` (the transaction is processed).
+    public var timeout: Double = 0
+    /// How long a "timeout" answer takes.
+    public var timeoutSeconds: Double = 15
+    /// HTTP 503 before anything is processed.
+    public var serverErrorBefore: Double = 0
+    /// HTTP 500 after the transaction was processed (the worst case: money moved, no answer).
+    public var serverErrorAfter: Double = 0
+    /// A query answers after ``slowQuerySeconds``.
+    public var slowQuery: Double = 0
+    /// How long a slow query takes.
+    public var slowQuerySeconds: Double = 2
+    /// A query answers `respCode=03` (query timed out; query again).
+    public var queryTimeoutCode: Double = 0
+
+    /// No faults.
+    public init() {}
+
+    /// Every fault at `probability`, with short delays (for fault runs).
+    public static func all(_ probability: Double, seed: UInt64 = 1, timeoutSeconds: Double = 3) -> SandboxFaults {
+        var f = SandboxFaults()
+        f.seed = seed
+        f.dropNotification = probability
+        f.duplicateNotification = probability
+        f.delayNotification = probability
+        f.notificationDelaySeconds = 2
+        f.timeout = probability / 2
+        f.timeoutSeconds = timeoutSeconds
+        f.serverErrorBefore = probability / 2
+        f.serverErrorAfter = probability / 2
+        f.slowQuery = probability
+        f.slowQuerySeconds = 1
+        f.queryTimeoutCode = probability / 2
+        return f
+    }
+}
+
+/// SplitMix64: small, seeded, good enough to draw faults.
+struct FaultRandom: Sendable {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    /// `true` with probability `p`.
+    mutating func chance(_ p: Double) -> Bool { p > 0 && Double(next() >> 11) / Double(1 << 53) < p }
+    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
+}

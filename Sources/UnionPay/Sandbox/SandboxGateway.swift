@@ -1,0 +1,214 @@
+import AsyncHTTPClient
+import Foundation
+import Logging
+import NIOCore
+
+/// The sandbox UnionPay gateway: speaks ACP 5.1.0 (signed form posts, synchronous answers,
+/// asynchronous notifications, queries), keeps a ledger, declines by test card or amount
+/// (``SandboxDeclineRules``) and injects ``SandboxFaults``.
+///
+/// It is a real server for merchants' tests; it is not China UnionPay and moves no money.
+public actor SandboxGateway {
+    let signer: ACPSigner
+    let verifier: ACPVerifier
+    let http: HTTPClient
+    let logger: Logger
+    /// The payment data field this gateway reads (see ``UnionPayConfiguration/paymentDataField``).
+    public let paymentDataField: String
+    var faults: SandboxFaults
+    var random: FaultRandom
+    var ledger: [String: SandboxLedgerEntry] = [:]
+    var byQueryId: [String: String] = [:]
+    var order: [String] = []
+    var sequence = 0
+    var notificationsSent = 0
+
+    /// A gateway signing with `pki`'s gateway credentials and trusting the merchant certificates `merchants`.
+    public init(pki: UnionPaySandboxPKI, merchants: [ACPCredentials], http: HTTPClient, faults: SandboxFaults = SandboxFaults(),
+                paymentDataField: String = "cardTransData", logger: Logger = Logger(label: "paysheet.acquirer-sandbox")) throws {
+        self.signer = try pki.gateway.signer(includesCertificate: true)
+        self.verifier = ACPVerifier(roots: [pki.root], certificates: merchants.map(\.certificate))
+        self.http = http
+        self.faults = faults
+        self.random = FaultRandom(state: faults.seed)
+        self.paymentDataField = paymentDataField
+        self.logger = logger
+    }
+
+    /// The current faults.
+    public func currentFaults() -> SandboxFaults { faults }
+
+    /// Replaces the faults (and reseeds the generator).
+    public func setFaults(_ f: SandboxFaults) {
+        faults = f
+        random = FaultRandom(state: f.seed)
+    }
+
+    /// The ledger in arrival order.
+    public func entries() -> [SandboxLedgerEntry] { order.compactMap { ledger[$0] } }
+
+    /// Notifications posted so far (duplicates included).
+    public func notificationCount() -> Int { notificationsSent }
+
+    /// What the HTTP layer sends back.
+    public struct Reply: Sendable {
+        /// HTTP status.
+        public var status: Int
+        /// Form-encoded body.
+        public var body: String
+        /// Seconds to wait before answering.
+        public var delay: Double = 0
+    }
+
+    func key(_ orderId: String, _ txnTime: String) -> String { orderId + "|" + txnTime }
+
+    func nextQueryId(_ now: Date) -> String {
+        sequence += 1
+        let s = String(sequence)
+        return TransactionTime.format(now) + String(repeating: "0", count: max(0, 7 - s.count)) + s
+    }
+
+    func answer(_ request: ACPMessage, _ fields: [String: String]) -> String {
+        var m = ACPMessage(fields)
+        for k in ["version", "encoding", "bizType", "txnType", "txnSubType", "accessType", "merId", "orderId", "txnTime"] where m[k] == nil {
+            m[k] = request[k]
+        }
+        if m["respMsg"] == nil, let code = m["respCode"] { m["respMsg"] = ResponseCode.message(code) }
+        signer.sign(&m)
+        return m.formEncoded
+    }
+
+    /// Handles a post to `backTransReq.do`.
+    public func backTransaction(_ body: String, now: Date = Date()) -> Reply {
+        if random.chance(faults.serverErrorBefore) { return Reply(status: 503, body: "sandbox fault: service unavailable") }
+        let request: ACPMessage
+        do { request = try ACPMessage(formEncoded: body) } catch {
+            return Reply(status: 200, body: answer(ACPMessage(), ["respCode": "10", "respMsg": "\(error)"]))
+        }
+        do { try verifier.verify(request, now: now) } catch {
+            return Reply(status: 200, body: answer(request, ["respCode": "11", "respMsg": error.message]))
+        }
+        var missing: [String] = []
+        for f in ["version", "txnType", "txnSubType", "bizType", "merId", "orderId", "txnTime", "txnAmt", "currencyCode", "backUrl"] where request[f] == nil {
+            missing.append(f)
+        }
+        guard missing.isEmpty, let amount = Int(request["txnAmt"]!), amount > 0,
+              let type = TransactionType(rawValue: request["txnType"]!), type != .query else {
+            return Reply(status: 200, body: answer(request, ["respCode": "13", "respMsg": "missing or invalid: \(missing.isEmpty ? "txnAmt/txnType" : missing.joined(separator: ","))"]))
+        }
+        let k = key(request["orderId"]!, request["txnTime"]!)
+        if ledger[k] != nil { return Reply(status: 200, body: answer(request, ["respCode": "12"])) }
+
+        var entry = SandboxLedgerEntry(
+            orderId: request["orderId"]!, txnTime: request["txnTime"]!, txnType: type, amount: amount,
+            currencyCode: request["currencyCode"]!, queryId: nextQueryId(now), originalQueryId: request["origQryId"],
+            respCode: "00", finalAt: now.addingTimeInterval(faults.processingSeconds), maskedAccount: nil,
+            notificationURL: request["backUrl"], merchantId: request["merId"]!)
+        var synchronous = "00"
+        switch type {
+        case .consume:
+            var field: PaymentDataField?
+            if let raw = request[paymentDataField] { field = try? PaymentDataField(encoded: raw) }
+            guard let field, field.values["accNo"] != nil,
+                  field.values["cryptogram"] != nil || field.values["emvData"] != nil else {
+                return Reply(status: 200, body: answer(request, ["respCode": "13", "respMsg": "\(paymentDataField) must carry accNo and cryptogram or emvData"]))
+            }
+            entry.maskedAccount = field.maskedAccount
+            let decision = SandboxDeclineRules.decide(accountNumber: field.values["accNo"], expiry: field.values["expired"], amount: amount, now: now)
+            synchronous = decision.synchronous
+            entry.respCode = decision.final
+            if ResponseCode.classify(synchronous) == .failure { entry.finalAt = now }
+        case .refund, .void:
+            guard let orig = request["origQryId"], let ok = byQueryId[orig], var original = ledger[ok],
+                  original.txnType == .consume, original.status(at: now) == "success" else {
+                return Reply(status: 200, body: answer(request, ["respCode": "35"]))
+            }
+            let remaining = original.amount - original.reversed
+            if remaining == 0 { return Reply(status: 200, body: answer(request, ["respCode": "45"])) }
+            if type == .void {
+                guard amount == original.amount, original.reversed == 0 else { return Reply(status: 200, body: answer(request, ["respCode": "36", "respMsg": "a void must be for the full amount of an unrefunded consume"])) }
+                guard TransactionTime.clearingDay(now) == String(original.txnTime.dropFirst(4).prefix(4)) else {
+                    return Reply(status: 200, body: answer(request, ["respCode": "35", "respMsg": "a void is possible on the consume's clearing day only; refund instead"]))
+                }
+            } else if amount > remaining {
+                return Reply(status: 200, body: answer(request, ["respCode": "36", "respMsg": "refund of \(amount) exceeds the \(remaining) not yet refunded"]))
+            }
+            original.reversed += amount
+            ledger[ok] = original
+        case .query:
+            break
+        }
+        ledger[k] = entry
+        byQueryId[entry.queryId] = k
+        order.append(k)
+        if ResponseCode.classify(synchronous) != .failure { scheduleNotification(for: k, now: now) }
+
+        let reply = answer(request, ["respCode": synchronous, "queryId": entry.queryId, "txnAmt": String(amount), "currencyCode": entry.currencyCode])
+        if random.chance(faults.serverErrorAfter) { return Reply(status: 500, body: "sandbox fault: internal error after processing") }
+        if random.chance(faults.timeout) { return Reply(status: 200, body: reply, delay: faults.timeoutSeconds) }
+        return Reply(status: 200, body: reply)
+    }
+
+    /// Handles a post to `queryTrans.do`.
+    public func query(_ body: String, now: Date = Date()) -> Reply {
+        let request: ACPMessage
+        do { request = try ACPMessage(formEncoded: body) } catch {
+            return Reply(status: 200, body: answer(ACPMessage(), ["respCode": "10", "respMsg": "\(error)"]))
+        }
+        do { try verifier.verify(request, now: now) } catch {
+            return Reply(status: 200, body: answer(request, ["respCode": "11", "respMsg": error.message]))
+        }
+        let delay = random.chance(faults.slowQuery) ? faults.slowQuerySeconds : 0
+        if random.chance(faults.queryTimeoutCode) { return Reply(status: 200, body: answer(request, ["respCode": "03"]), delay: delay) }
+        guard let orderId = request["orderId"], let txnTime = request["txnTime"], let entry = ledger[key(orderId, txnTime)] else {
+            return Reply(status: 200, body: answer(request, ["respCode": "34"]), delay: delay)
+        }
+        let orig = now < entry.finalAt ? "05" : entry.respCode
+        return Reply(status: 200, body: answer(request, result(entry, orig)), delay: delay)
+    }
+
+    func result(_ entry: SandboxLedgerEntry, _ orig: String) -> [String: String] {
+        var f = ["respCode": "00", "origRespCode": orig, "origRespMsg": ResponseCode.message(orig), "queryId": entry.queryId,
+                 "txnAmt": String(entry.amount), "currencyCode": entry.currencyCode, "orderId": entry.orderId, "txnTime": entry.txnTime,
+                 "txnType": entry.txnType.rawValue, "merId": entry.merchantId]
+        if orig == "00" { f["settleAmt"] = String(entry.amount); f["settleCurrencyCode"] = entry.currencyCode; f["settleDate"] = TransactionTime.clearingDay(entry.finalAt) }
+        if let o = entry.originalQueryId { f["origQryId"] = o }
+        if let a = entry.maskedAccount { f["accNo"] = a }
+        return f
+    }
+
+    func scheduleNotification(for key: String, now: Date) {
+        guard let entry = ledger[key], let url = entry.notificationURL else { return }
+        if random.chance(faults.dropNotification) { return }
+        let copies = random.chance(faults.duplicateNotification) ? 2 : 1
+        let extra = random.chance(faults.delayNotification) ? random.unit() * faults.notificationDelaySeconds : 0
+        let wait = max(0, entry.finalAt.timeIntervalSince(now)) + extra
+        var fields = result(entry, entry.respCode)
+        fields["respCode"] = entry.respCode
+        fields["respMsg"] = ResponseCode.message(entry.respCode)
+        fields.removeValue(forKey: "origRespCode")
+        fields.removeValue(forKey: "origRespMsg")
+        var request = ACPMessage(["version": "5.1.0", "encoding": "UTF-8", "bizType": "000802", "txnSubType": entry.txnType == .consume ? "01" : "00", "accessType": "0"])
+        for (k, v) in fields { request[k] = v }
+        let body = answer(request, [:])
+        Task { [http, logger] in
+            // Sent after the synchronous answer has left (a few milliseconds), or later.
+            try? await Task.sleep(for: .milliseconds(Int(wait * 1000) + 5))
+            for _ in 0..<copies {
+                self.countNotification()
+                var r = HTTPClientRequest(url: url)
+                r.method = .POST
+                r.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded;charset=UTF-8")
+                r.body = .bytes(ByteBuffer(string: body))
+                do {
+                    let response = try await http.execute(r, timeout: .seconds(10))
+                    _ = try await response.body.collect(upTo: 1 << 16)
+                } catch {
+                    logger.debug("notification to \(url) failed: \(error)")
+                }
+            }
+        }
+    }
+
+    func countNotification() { notificationsSent += 1 }
+}

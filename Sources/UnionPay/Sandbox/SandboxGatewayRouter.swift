@@ -1,0 +1,50 @@
+import Foundation
+import Hummingbird
+import NIOCore
+
+extension SandboxGateway {
+    /// The gateway's HTTP routes: the two ACP endpoints, `GET /sandbox/ledger`,
+    /// `GET`/`PUT /sandbox/faults` and `GET /health`.
+    public nonisolated func router() -> Router<BasicRequestContext> {
+        let router = Router(context: BasicRequestContext.self)
+        router.post(RouterPath(ACPPath.backTransaction)) { request, _ -> Response in
+            let body = try await request.body.collect(upTo: 1 << 20)
+            return try await Self.send(self.backTransaction(String(buffer: body)))
+        }
+        router.post(RouterPath(ACPPath.query)) { request, _ -> Response in
+            let body = try await request.body.collect(upTo: 1 << 20)
+            return try await Self.send(self.query(String(buffer: body)))
+        }
+        router.get("/sandbox/ledger") { _, _ -> Response in
+            let entries = await self.entries()
+            let encoder = JSONEncoder()
+            encoder.dateEncodingStrategy = .iso8601
+            encoder.outputFormatting = [.sortedKeys]
+            return Self.json(try encoder.encode(entries))
+        }
+        router.get("/sandbox/faults") { _, _ -> Response in
+            Self.json(try JSONEncoder().encode(await self.currentFaults()))
+        }
+        router.put("/sandbox/faults") { request, _ -> Response in
+            let body = try await request.body.collect(upTo: 1 << 16)
+            guard let faults = try? JSONDecoder().decode(SandboxFaults.self, from: Data(buffer: body)) else {
+                return Response(status: .badRequest, headers: [.contentType: "text/plain"],
+                                body: .init(byteBuffer: ByteBuffer(string: "the body must be a JSON object of SandboxFaults fields")))
+            }
+            await self.setFaults(faults)
+            return Self.json(try JSONEncoder().encode(faults))
+        }
+        router.get("/health") { _, _ in "ok" }
+        return router
+    }
+
+    static func send(_ reply: Reply) async throws -> Response {
+        if reply.delay > 0 { try await Task.sleep(for: .milliseconds(Int(reply.delay * 1000))) }
+        return Response(status: .init(code: reply.status), headers: [.contentType: "application/x-www-form-urlencoded;charset=UTF-8"],
+                        body: .init(byteBuffer: ByteBuffer(string: reply.body)))
+    }
+
+    static func json(_ data: Data) -> Response {
+        Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}

@@ -1,0 +1,70 @@
+import Crypto
+import _CryptoExtras
+import Foundation
+import X509
+import SwiftASN1
+
+/// Signs ACP 5.1.0 messages (`signMethod=01`): SHA256withRSA over the lowercase hexadecimal
+/// SHA-256 of the ``ACPMessage/signingString``, Base64 in `signature`, the certificate's serial
+/// number (decimal) in `certId`.
+public struct ACPSigner: Sendable {
+    /// The signing key.
+    let privateKey: _RSA.Signing.PrivateKey
+    /// The signing certificate.
+    public let certificate: Certificate
+    /// `certId`: the certificate's serial number in decimal.
+    public let certId: String
+    /// The certificate as PEM (sent as `signPubKeyCert` by the gateway).
+    public let certificatePEM: String
+    /// Whether to put `signPubKeyCert` in signed messages (the gateway does; merchants send `certId` only).
+    public let includesCertificate: Bool
+
+    /// A signer with `privateKey` and its `certificate`.
+    public init(privateKey: _RSA.Signing.PrivateKey, certificate: Certificate, includesCertificate: Bool = false) throws(ACPError) {
+        guard let publicKey = _RSA.Signing.PublicKey(certificate.publicKey),
+              publicKey.derRepresentation == privateKey.publicKey.derRepresentation else {
+            throw ACPError(.credentials, "the signing certificate does not hold the signing key's public key")
+        }
+        self.privateKey = privateKey
+        self.certificate = certificate
+        self.certId = ACPSigner.decimal(certificate.serialNumber.bytes)
+        self.certificatePEM = (try? certificate.serializeAsPEM().pemString) ?? ""
+        self.includesCertificate = includesCertificate
+    }
+
+    /// Signs `message` in place (sets `certId`, `signMethod`, maybe `signPubKeyCert`, then `signature`).
+    public func sign(_ message: inout ACPMessage) {
+        message["certId"] = certId
+        message["signMethod"] = "01"
+        if includesCertificate { message["signPubKeyCert"] = certificatePEM }
+        let digest = ACPSigner.hexDigest(message.signingString)
+        // RSA PKCS#1 v1.5 signing of well-formed input with a valid key does not fail.
+        let signature = try! privateKey.signature(for: Data(digest.utf8), padding: .insecurePKCS1v1_5)
+        message["signature"] = signature.rawRepresentation.base64EncodedString()
+    }
+
+    /// Lowercase hexadecimal SHA-256 of `text`.
+    static func hexDigest(_ text: String) -> String {
+        let table = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(64)
+        for b in SHA256.hash(data: Data(text.utf8)) { out.append(table[Int(b >> 4)]); out.append(table[Int(b & 15)]) }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Big-endian unsigned bytes as a decimal string.
+    static func decimal(_ bytes: ArraySlice<UInt8>) -> String {
+        var digits: [UInt8] = [0]  // little-endian base-10
+        for byte in bytes {
+            var carry = Int(byte)
+            for i in digits.indices {
+                let v = Int(digits[i]) * 256 + carry
+                digits[i] = UInt8(v % 10)
+                carry = v / 10
+            }
+            while carry > 0 { digits.append(UInt8(carry % 10)); carry /= 10 }
+        }
+        while digits.count > 1, digits.last == 0 { digits.removeLast() }
+        return String(digits.reversed().map { Character(String($0)) })
+    }
+}
