@@ -30,7 +30,8 @@ public struct SandboxTokenFactory: PaymentTokenFactory {
         let time = now()
         do {
             let payment = try SandboxPayment.sample(network: card.network, amount: context.total.amount ?? "0",
-                                                    currency: context.request.currencyCode, now: time)
+                                                    currency: context.request.currencyCode,
+                                                    accountSuffix: card.paymentPass?.deviceAccountNumberSuffix, now: time)
             let applicationData = context.request.applicationData.flatMap(Base64.decode)
             let token = try issuer.issue(payment, to: recipient, applicationData: applicationData, signingTime: time)
             return ApplePayPaymentToken(paymentMethod: method, transactionIdentifier: token.header.transactionId.uppercased(),

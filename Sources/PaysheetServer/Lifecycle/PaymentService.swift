@@ -108,6 +108,7 @@ public final class PaymentService: Sendable {
         let notification: AcquirerNotification
         do { notification = try acquirer.parseNotification(body) } catch {
             Counter(label: "paysheet_notifications_rejected_total").increment()
+            logger.warning("notification rejected: \(error)")
             throw APIError(status: 400, code: "notification_rejected", message: "\(error)")
         }
         let payment = try await store.payment(notification.identity)

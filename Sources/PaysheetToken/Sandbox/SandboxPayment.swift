@@ -37,8 +37,10 @@ public struct SandboxPayment: Sendable, Equatable {
     /// A realistic payment for `network` (`visa`, `masterCard`, `amex`, `discover`, `jcb`,
     /// `chinaUnionPay`, …) of `amount` (decimal text, as in a line item) in `currency` (ISO
     /// 4217 alphabetic or numeric). China UnionPay payments use the EMV shape.
+    /// `accountSuffix` (four digits) makes the DPAN end with them, as a wallet card's
+    /// `deviceAccountNumberSuffix` says; the sandbox acquirer's decline rules key on it.
     public static func sample(network: String = "visa", amount: String, currency: String,
-                              cardholderName: String? = nil, now: Date = Date()) throws(PaymentTokenError) -> SandboxPayment {
+                              cardholderName: String? = nil, accountSuffix: String? = nil, now: Date = Date()) throws(PaymentTokenError) -> SandboxPayment {
         let (numeric, minor) = try minorUnits(amount: amount, currency: currency)
         let prefix: String
         var length = 16
@@ -52,8 +54,19 @@ public struct SandboxPayment: Sendable, Equatable {
         default: prefix = "4895"
         }
         var digits = prefix.map { Int(String($0))! }
-        while digits.count < length - 1 { digits.append(Int.random(in: 0...9)) }
-        digits.append(luhnCheckDigit(digits))
+        if let suffix = accountSuffix, suffix.count == 4, suffix.allSatisfy(\.isASCIIDigit) {
+            // Random middle, the suffix last, and one middle digit chosen so the Luhn check holds.
+            while digits.count < length - 4 { digits.append(Int.random(in: 0...9)) }
+            digits += suffix.map { Int(String($0))! }
+            let fix = prefix.count
+            for d in 0...9 {
+                digits[fix] = d
+                if luhnCheckDigit(Array(digits.dropLast())) == digits.last! { break }
+            }
+        } else {
+            while digits.count < length - 1 { digits.append(Int.random(in: 0...9)) }
+            digits.append(luhnCheckDigit(digits))
+        }
         let dpan = digits.map(String.init).joined()
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!

@@ -190,7 +190,8 @@ public actor SandboxGateway {
         fields.removeValue(forKey: "origRespMsg")
         var request = ACPMessage(["version": "5.1.0", "encoding": "UTF-8", "bizType": "000802", "txnSubType": entry.txnType == .consume ? "01" : "00", "accessType": "0"])
         for (k, v) in fields { request[k] = v }
-        let body = answer(request, [:])
+        signer.sign(&request)
+        let body = request.formEncoded
         Task { [http, logger] in
             // Sent after the synchronous answer has left (a few milliseconds), or later.
             try? await Task.sleep(for: .milliseconds(Int(wait * 1000) + 5))
@@ -202,9 +203,12 @@ public actor SandboxGateway {
                 r.body = .bytes(ByteBuffer(string: body))
                 do {
                     let response = try await http.execute(r, timeout: .seconds(10))
-                    _ = try await response.body.collect(upTo: 1 << 16)
+                    let answer = try await response.body.collect(upTo: 1 << 16)
+                    if response.status != .ok {
+                        logger.warning("notification to \(url) answered HTTP \(response.status.code): \(String(buffer: answer).prefix(300))")
+                    }
                 } catch {
-                    logger.debug("notification to \(url) failed: \(error)")
+                    logger.warning("notification to \(url) failed: \(error)")
                 }
             }
         }

@@ -1,0 +1,55 @@
+import ArgumentParser
+import AsyncHTTPClient
+import Foundation
+import Hummingbird
+import Logging
+import ServiceLifecycle
+import UnionPay
+
+/// `paysheet acquirer-sandbox`: the sandbox UnionPay gateway on its own.
+struct AcquirerSandboxCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "acquirer-sandbox",
+        abstract: "Run the sandbox UnionPay gateway (ACP 5.1.0): signed answers, notifications, queries, a ledger, decline rules and fault injection.",
+        discussion: """
+            It signs with the sandbox PKI in the data folder (unionpay-sandbox/) and accepts the merchant signing
+            certificate issued there for --merchant-id. GET /sandbox/ledger lists its transactions; PUT /sandbox/faults sets faults.
+            Not China UnionPay: no money moves.
+            """)
+
+    @Option(name: .customLong("data"), help: "The data folder (default: $PAYSHEET_DATA or ./.paysheet).")
+    var data: String?
+    @Option(name: .customLong("listen"), help: "host:port (default 127.0.0.1:8081).")
+    var listen = "127.0.0.1:8081"
+    @Option(name: .customLong("merchant-id"), help: "The merchant number whose signing certificate is accepted.")
+    var merchantId = "777290058110048"
+    @Option(name: .customLong("faults"), help: "A JSON file of fault probabilities (see the README).")
+    var faultsFile: String?
+    @Option(name: .customLong("payment-data-field"), help: "The request field that carries the payment data.")
+    var paymentDataField = "cardTransData"
+
+    func run() async throws {
+        let folder = (data ?? ProcessInfo.processInfo.environment["PAYSHEET_DATA"] ?? FileManager.default.currentDirectoryPath + "/.paysheet")
+        let pki = try UnionPaySandboxPKI.loadOrCreate(folder: folder + "/unionpay-sandbox")
+        let merchant = try pki.merchantCredentials(folder: folder + "/unionpay-sandbox/merchant-" + merchantId, merchantId: merchantId)
+        var faults = SandboxFaults()
+        if let faultsFile {
+            guard let d = FileManager.default.contents(atPath: faultsFile), let f = try? JSONDecoder().decode(SandboxFaults.self, from: d) else {
+                throw ValidationError("\(faultsFile) is not a JSON object of fault settings")
+            }
+            faults = f
+        }
+        guard let colon = listen.lastIndex(of: ":"), let port = Int(listen[listen.index(after: colon)...]) else {
+            throw ValidationError("--listen \(listen) is not host:port")
+        }
+        let logger = Logger(label: "paysheet.acquirer-sandbox")
+        let http = HTTPClient(eventLoopGroupProvider: .singleton)
+        let gateway = try SandboxGateway(pki: pki, merchants: [merchant], http: http, faults: faults, paymentDataField: paymentDataField, logger: logger)
+        var app = Application(router: gateway.router(), configuration: .init(address: .hostname(String(listen[..<colon]), port: port),
+                                                                              serverName: "paysheet-acquirer-sandbox"), logger: logger)
+        app.beforeServerStarts { print("sandbox UnionPay gateway on http://\(listen) (data \(folder)/unionpay-sandbox; not China UnionPay)") }
+        let group = ServiceGroup(configuration: .init(services: [.init(service: app)], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        try await group.run()
+        try await http.shutdown()
+    }
+}

@@ -1,0 +1,86 @@
+import ArgumentParser
+import AsyncHTTPClient
+import Foundation
+import Logging
+import NIOCore
+import PaysheetServer
+
+/// `paysheet serve`: the merchant server with embedded defaults.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run the merchant server (orders, the sheet's update endpoints, authorization, refunds) and the sandbox UnionPay gateway beside it.",
+        discussion: """
+            Nothing to configure: SQLite, keys and certificates are created in the data folder on first run.
+            A JSON file (--config) and then PAYSHEET_* environment variables override each setting; see the README.
+            """)
+
+    @Option(name: .customLong("config"), help: "A JSON configuration file (every member optional).")
+    var config: String?
+    @Option(name: .customLong("data"), help: "The data folder (default: $PAYSHEET_DATA or ./.paysheet).")
+    var data: String?
+    @Option(name: .customLong("listen"), help: "host:port of the merchant server (default 127.0.0.1:8080).")
+    var listen: String?
+    @Option(name: .customLong("database"), help: "sqlite:PATH or postgres://user:password@host:port/database.")
+    var database: String?
+    @Flag(name: .customLong("no-demo-order"), help: "Do not create the demo order at start.")
+    var noDemoOrder = false
+
+    func run() async throws {
+        var environment = ProcessInfo.processInfo.environment
+        if let data { environment["PAYSHEET_DATA"] = data }
+        if let listen { environment["PAYSHEET_LISTEN"] = listen }
+        if let database { environment["PAYSHEET_DATABASE_URL"] = database }
+        let configuration: ServerConfiguration
+        do { configuration = try ServerConfiguration.load(file: config, environment: environment) } catch {
+            FileHandle.standardError.write(Data("paysheet serve: \(error)\n".utf8))
+            throw ExitCodes.usage
+        }
+        var logger = Logger(label: "paysheet")
+        logger.logLevel = Logger.Level(rawValue: configuration.logLevel) ?? .info
+        let demo = !noDemoOrder
+        try await MerchantServer.run(configuration, logger: logger) { started in
+            say("""
+                paysheet serve — merchant server for Apple Pay payments (sandbox mode)
+                  merchant server   \(started.url)   (API /v1, /health, /metrics)
+                  acquirer          \(started.gatewayURL)\(started.sandboxGatewayURL != nil ? "   (sandbox UnionPay gateway, started here)" : "")
+                  database          \(started.database)
+                  data folder       \(started.dataFolder)   (sandbox CA, merchant keys, UnionPay sandbox PKI)
+                  tokens decrypt to \(started.paymentCertificate)
+                """)
+            guard demo else { return }
+            Task { await Self.demoOrder(started) }
+        }
+    }
+
+    /// Creates a demo order once the server answers, and prints the command that pays it.
+    static func demoOrder(_ started: MerchantServer.Started) async {
+        let client = HTTPClient(eventLoopGroupProvider: .singleton)
+        for _ in 0..<50 {
+            var request = HTTPClientRequest(url: started.url + "/v1/orders")
+            request.method = .POST
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(string: """
+                {"currencyCode":"CNY","countryCode":"CN","lineItems":[{"label":"Tea set","amount":"128.00"},{"label":"Green tea, 250 g","amount":"45.50"}],
+                 "shippingMethods":[{"label":"Standard","detail":"3-5 days","amount":"0.00","identifier":"standard"},{"label":"Express","detail":"Next day","amount":"12.00","identifier":"express"}]}
+                """))
+            if let response = try? await client.execute(request, timeout: .seconds(5)), response.status == .created,
+               let body = try? await response.body.collect(upTo: 1 << 20),
+               let json = try? JSONSerialization.jsonObject(with: Data(buffer: body)) as? [String: Any], let id = json["id"] as? String {
+                say("""
+                  demo order        \(id)
+                Pay it as a shopper would (the sheet engine, a sandbox token, the sandbox acquirer):
+                  swift run paysheet pay --server \(started.url) --order \(id) --data \(started.dataFolder)
+                """)
+                try? await client.shutdown()
+                return
+            }
+            try? await Task.sleep(for: .milliseconds(100))
+        }
+        try? await client.shutdown()
+    }
+}
+
+
+/// Writes a line to standard output at once (unbuffered, also when piped to a file).
+func say(_ text: String) { FileHandle.standardOutput.write(Data((text + "\n").utf8)) }
