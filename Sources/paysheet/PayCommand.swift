@@ -47,7 +47,7 @@ struct PayCommand: AsyncParsableCommand {
     }
 
     func pay(_ http: HTTPClient) async throws -> Bool {
-        let api = ServerAPI(http: http, base: server, order: order)
+        let api = RemoteCheckout(http: http, server: server, order: order)
         let orderJSON = try await api.get("/v1/orders/\(order)")
         guard let requestJSON = orderJSON["paymentRequest"] else { throw ValidationError("the server's order has no paymentRequest") }
         let request = try decodeJSONValue(ApplePayPaymentRequest.self, from: requestJSON)
@@ -90,66 +90,3 @@ struct PayCommand: AsyncParsableCommand {
     }
 }
 
-/// The merchant page's handlers: each sheet event is a call to the merchant server.
-struct ServerAPI: PaymentSheetDelegate {
-    let http: HTTPClient
-    let base: String
-    let order: String
-
-    func get(_ path: String) async throws -> JSONValue {
-        var r = HTTPClientRequest(url: base + path)
-        r.method = .GET
-        return try await send(r, path)
-    }
-
-    func post(_ path: String, _ body: JSONValue) async throws -> JSONValue {
-        var r = HTTPClientRequest(url: base + path)
-        r.method = .POST
-        r.headers.add(name: "Content-Type", value: "application/json")
-        r.headers.add(name: "Idempotency-Key", value: UUID().uuidString)
-        r.body = .bytes(ByteBuffer(string: body.compactText))
-        return try await send(r, path)
-    }
-
-    func send(_ r: HTTPClientRequest, _ path: String) async throws -> JSONValue {
-        let response = try await http.execute(r, timeout: .seconds(40))
-        let body = try await response.body.collect(upTo: 4 << 20)
-        let json = try JSONParser.parse(Array(buffer: body))
-        guard (200..<300).contains(Int(response.status.code)) else {
-            throw ValidationError("\(path): HTTP \(response.status.code) \(json["error"]?["message"]?.stringValue ?? json.compactText)")
-        }
-        return json
-    }
-
-    func update(_ path: String, _ body: JSONValue, _ sheet: PaymentSheetDriver) async -> ApplePayUpdate {
-        do { return try decodeJSONValue(ApplePayUpdate.self, from: try await post("/v1/orders/\(order)/\(path)", body)) } catch {
-            FileHandle.standardError.write(Data("\(path): \(error)\n".utf8))
-            return await sheet.unchangedUpdate()
-        }
-    }
-
-    func paymentSheet(_ sheet: PaymentSheetDriver, validateMerchantAt validationURL: String) async -> JSONValue {
-        (try? await post("/v1/orders/\(order)/merchant-session", ["validationURL": .string(validationURL)])) ?? .null
-    }
-    func paymentSheet(_ sheet: PaymentSheetDriver, didSelectPaymentMethod method: ApplePayPaymentMethod) async -> ApplePayPaymentMethodUpdate {
-        await update("payment-method", ["paymentMethod": (try? JSONValueEncoder().encode(method)) ?? .null], sheet)
-    }
-    func paymentSheet(_ sheet: PaymentSheetDriver, didSelectShippingContact contact: ApplePayPaymentContact) async -> ApplePayShippingContactUpdate {
-        await update("shipping-contact", ["shippingContact": (try? JSONValueEncoder().encode(contact)) ?? .null], sheet)
-    }
-    func paymentSheet(_ sheet: PaymentSheetDriver, didSelectShippingMethod method: ApplePayShippingMethod) async -> ApplePayShippingMethodUpdate {
-        await update("shipping-method", ["shippingMethod": (try? JSONValueEncoder().encode(method)) ?? .null], sheet)
-    }
-    func paymentSheet(_ sheet: PaymentSheetDriver, didChangeCouponCode code: String) async -> ApplePayCouponCodeUpdate {
-        await update("coupon-code", ["couponCode": .string(code)], sheet)
-    }
-    func paymentSheet(_ sheet: PaymentSheetDriver, didAuthorizePayment payment: ApplePayPayment) async -> ApplePayPaymentAuthorizationResult {
-        do {
-            let answer = try await post("/v1/orders/\(order)/authorize", ["payment": try JSONValueEncoder().encode(payment)])
-            return try decodeJSONValue(ApplePayPaymentAuthorizationResult.self, from: answer["result"] ?? .null)
-        } catch {
-            FileHandle.standardError.write(Data("authorize: \(error)\n".utf8))
-            return ApplePayPaymentAuthorizationResult(status: .failure, errors: [ApplePayError(.unknown, message: "The merchant server did not answer")])
-        }
-    }
-}

@@ -132,10 +132,10 @@ public struct PaymentLifecycle: Sendable, Codable, Equatable {
             resultCode = "34"
             return finish(.failed, cause: "\(source): the acquirer has no such transaction \(Int(now.timeIntervalSince(submittedAt))) s after submission; it never arrived")
         case .notFound, .pending, .unknown:
-            var n = queries
-            if case .unknown(_, true) = status { n = max(n, configuration.queryIntervals.count) }
+            var step = max(0, queries - 1)
+            if case .unknown(_, true) = status { step = max(step, configuration.queryIntervals.count) }  // 37: back off
             if source == "query" || nextQueryAt == nil {
-                nextQueryAt = now.addingTimeInterval(configuration.interval(after: max(0, n - 1)))
+                nextQueryAt = now.addingTimeInterval(configuration.interval(after: step))
             }
             return .rescheduled
         }

@@ -11,8 +11,9 @@ public final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
 
     public var dialect: String { "postgresql" }
 
-    /// A database at `url` (`postgres://user:password@host:port/database`).
-    public init(url: String, logger: Logger = Logger(label: "paysheet.postgres")) throws {
+    /// A database at `url` (`postgres://user:password@host:port/database`); `searchPath`
+    /// selects a schema other than `public`.
+    public init(url: String, searchPath: String? = nil, logger: Logger = Logger(label: "paysheet.postgres")) throws {
         guard let components = URLComponents(string: url), let scheme = components.scheme,
               scheme == "postgres" || scheme == "postgresql", let host = components.host else {
             throw StorageError("database URL \(url) is not postgres://user:password@host:port/database")
@@ -21,6 +22,7 @@ public final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
             host: host, port: components.port ?? 5432, username: components.user ?? "postgres",
             password: components.password, database: String(components.path.dropFirst()).nilIfEmpty, tls: .disable)
         configuration.options.maximumConnections = 16
+        if let searchPath { configuration.options.additionalStartupParameters = [("search_path", searchPath)] }
         client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.logger = logger
     }

@@ -1,0 +1,85 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import PaysheetModel
+import PaysheetSheet
+
+/// The merchant page's handlers as a ``PaymentSheetDelegate``: each sheet event is a call to the
+/// merchant server's update endpoints, authorization included (`paysheet pay`, end-to-end tests).
+public struct RemoteCheckout: PaymentSheetDelegate {
+    let http: HTTPClient
+    let base: String
+    let order: String
+
+    /// A checkout of `order` on the merchant server at `server`.
+    public init(http: HTTPClient, server: String, order: String) {
+        self.http = http
+        self.base = server
+        self.order = order
+    }
+
+    /// A failed call: the path, the HTTP status and the server's message.
+    public struct CallError: Error, CustomStringConvertible, Sendable {
+        /// What failed.
+        public var description: String
+    }
+
+    /// GET `path` (JSON).
+    public func get(_ path: String) async throws -> JSONValue {
+        var r = HTTPClientRequest(url: base + path)
+        r.method = .GET
+        return try await send(r, path)
+    }
+
+    /// POST `body` to `path` with a fresh `Idempotency-Key`.
+    public func post(_ path: String, _ body: JSONValue) async throws -> JSONValue {
+        var r = HTTPClientRequest(url: base + path)
+        r.method = .POST
+        r.headers.add(name: "Content-Type", value: "application/json")
+        r.headers.add(name: "Idempotency-Key", value: UUID().uuidString)
+        r.body = .bytes(ByteBuffer(string: body.compactText))
+        return try await send(r, path)
+    }
+
+    func send(_ r: HTTPClientRequest, _ path: String) async throws -> JSONValue {
+        let response = try await http.execute(r, timeout: .seconds(40))
+        let body = try await response.body.collect(upTo: 4 << 20)
+        let json = try JSONParser.parse(Array(buffer: body))
+        guard (200..<300).contains(Int(response.status.code)) else {
+            throw CallError(description: "\(path): HTTP \(response.status.code) \(json["error"]?["message"]?.stringValue ?? json.compactText)")
+        }
+        return json
+    }
+
+    func update(_ path: String, _ body: JSONValue, _ sheet: PaymentSheetDriver) async -> ApplePayUpdate {
+        do { return try decodeJSONValue(ApplePayUpdate.self, from: try await post("/v1/orders/\(order)/\(path)", body)) } catch {
+            FileHandle.standardError.write(Data("\(path): \(error)\n".utf8))
+            return await sheet.unchangedUpdate()
+        }
+    }
+
+    public func paymentSheet(_ sheet: PaymentSheetDriver, validateMerchantAt validationURL: String) async -> JSONValue {
+        (try? await post("/v1/orders/\(order)/merchant-session", ["validationURL": .string(validationURL)])) ?? .null
+    }
+    public func paymentSheet(_ sheet: PaymentSheetDriver, didSelectPaymentMethod method: ApplePayPaymentMethod) async -> ApplePayPaymentMethodUpdate {
+        await update("payment-method", ["paymentMethod": (try? JSONValueEncoder().encode(method)) ?? .null], sheet)
+    }
+    public func paymentSheet(_ sheet: PaymentSheetDriver, didSelectShippingContact contact: ApplePayPaymentContact) async -> ApplePayShippingContactUpdate {
+        await update("shipping-contact", ["shippingContact": (try? JSONValueEncoder().encode(contact)) ?? .null], sheet)
+    }
+    public func paymentSheet(_ sheet: PaymentSheetDriver, didSelectShippingMethod method: ApplePayShippingMethod) async -> ApplePayShippingMethodUpdate {
+        await update("shipping-method", ["shippingMethod": (try? JSONValueEncoder().encode(method)) ?? .null], sheet)
+    }
+    public func paymentSheet(_ sheet: PaymentSheetDriver, didChangeCouponCode code: String) async -> ApplePayCouponCodeUpdate {
+        await update("coupon-code", ["couponCode": .string(code)], sheet)
+    }
+    public func paymentSheet(_ sheet: PaymentSheetDriver, didAuthorizePayment payment: ApplePayPayment) async -> ApplePayPaymentAuthorizationResult {
+        do {
+            let answer = try await post("/v1/orders/\(order)/authorize", ["payment": try JSONValueEncoder().encode(payment)])
+            return try decodeJSONValue(ApplePayPaymentAuthorizationResult.self, from: answer["result"] ?? .null)
+        } catch {
+            FileHandle.standardError.write(Data("authorize: \(error)\n".utf8))
+            return ApplePayPaymentAuthorizationResult(status: .failure, errors: [ApplePayError(.unknown, message: "The merchant server did not answer")])
+        }
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+@testable import PaysheetServer
+
+/// The same storage suite on SQLite and PostgreSQL.
+@Suite struct StoreTests {
+    static let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+
+    static func order(_ id: String = IDs.make("ord_")) -> OrderRecord {
+        OrderRecord(id: id, status: .created, currencyCode: "CNY", countryCode: "CN", lineItems: [.init(label: "Tea", amount: "10.00")],
+                    shippingMethods: [], amount: 1000, applicationData: "e30=", createdAt: t0)
+    }
+
+    static func payment(_ order: OrderRecord, id: String = IDs.make("pay_")) -> PaymentRecord {
+        PaymentRecord(id: id, orderId: order.id, kind: .charge, identity: TransactionIdentity(orderId: id.replacingOccurrences(of: "_", with: ""), txnTime: "20270115080000"),
+                      amount: order.amount, currencyNumeric: "156",
+                      lifecycle: PaymentLifecycle(expectedAmount: order.amount, submittedAt: t0, configuration: LifecycleConfiguration()),
+                      card: CardSummary(network: "visa", type: "credit", displayName: "Visa 1234", suffix: "4321"), createdAt: t0)
+    }
+
+    @Test(arguments: TestDatabases.kinds) func migrationsRunOnceAndOrdersRoundTrip(kind: String) async throws {
+        try await TestDatabases.withStore(kind) { store in
+            try await store.migrate()  // a second time: nothing to do
+            let o = Self.order()
+            try await store.insert(o)
+            #expect(try await store.order(o.id) == o)
+            #expect(try await store.order("ord_missing") == nil)
+            await #expect(throws: (any Error).self) { try await store.insert(o) }  // same id twice
+        }
+    }
+
+    @Test(arguments: TestDatabases.kinds) func paymentStateChangeAndHistoryCommitTogether(kind: String) async throws {
+        try await TestDatabases.withStore(kind) { store in
+            let o = Self.order()
+            try await store.insert(o)
+            var p = Self.payment(o)
+            var pending = OrderSettlement.settle(o, [p])
+            pending.version = o.version
+            let stored = try #require(try await store.insert(p, cause: "created", order: pending))
+            #expect(stored.status == .pending && stored.version == 1)
+            // The stale order version loses, and writes nothing.
+            let q = Self.payment(o)
+            #expect(try await store.insert(q, cause: "created", order: pending) == nil)
+            #expect(try await store.payment(q.id) == nil)
+
+            let e = p.lifecycle.receive(.notification(.succeeded(amount: 1000, reference: "Q")), now: Self.t0, configuration: LifecycleConfiguration())
+            guard case .transition(let from, let to, let cause) = e else { Issue.record("no transition"); return }
+            let (saved, order) = try #require(try await store.update(p, transition: (from.rawValue, to.rawValue, cause), at: Self.t0, reprice: OrderSettlement.settle))
+            #expect(saved.version == 1 && saved.lifecycle.state == .succeeded)
+            #expect(order?.status == .paid && order?.paid == 1000)
+            // A writer holding the old version is refused.
+            #expect(try await store.update(p, transition: nil, at: Self.t0, reprice: OrderSettlement.settle) == nil)
+            let history = try await store.events(payment: p.id)
+            #expect(history.map(\.to) == ["submitting", "succeeded"])
+            #expect(history.map(\.sequence) == [1, 2])
+            #expect(try await store.payment(p.identity)?.id == p.id)
+            #expect(try await store.payments(order: o.id).map(\.id) == [p.id])
+        }
+    }
+
+    @Test(arguments: TestDatabases.kinds) func duePaymentsAndCounts(kind: String) async throws {
+        try await TestDatabases.withStore(kind) { store in
+            let o = Self.order()
+            try await store.insert(o)
+            let p = Self.payment(o)
+            _ = try await store.insert(p, cause: "created", order: o)
+            #expect(try await store.duePayments(at: Self.t0.addingTimeInterval(2.9)).isEmpty)
+            #expect(try await store.duePayments(at: Self.t0.addingTimeInterval(3)).map(\.id) == [p.id])
+            #expect(try await store.stateCounts() == ["submitting": 1])
+        }
+    }
+
+    @Test(arguments: TestDatabases.kinds) func notificationsAndTokenUsesAreRecordedOnce(kind: String) async throws {
+        try await TestDatabases.withStore(kind) { store in
+            let first = try await store.recordNotification(key: "k1", paymentId: nil, body: "a=b", at: Self.t0)
+            let again = try await store.recordNotification(key: "k1", paymentId: nil, body: "a=b", at: Self.t0)
+            let use = try await store.recordTokenUse("ABCDEF", order: "o1", at: Self.t0)
+            let replay = try await store.recordTokenUse("abcdef", order: "o2", at: Self.t0)
+            #expect(first && !again)
+            #expect(use && !replay)
+        }
+    }
+
+    @Test(arguments: TestDatabases.kinds) func idempotencyKeys(kind: String) async throws {
+        try await TestDatabases.withStore(kind) { store in
+            #expect(try await store.claimIdempotency(key: "k", fingerprint: "f1", at: Self.t0) == .claimed)
+            #expect(try await store.claimIdempotency(key: "k", fingerprint: "f1", at: Self.t0) == .inFlight)
+            #expect(try await store.claimIdempotency(key: "k", fingerprint: "f2", at: Self.t0) == .mismatch)
+            try await store.finishIdempotency(key: "k", status: 201, response: "{}")
+            #expect(try await store.claimIdempotency(key: "k", fingerprint: "f1", at: Self.t0) == .replay(status: 201, response: "{}"))
+            // A crashed request's key can be retried after its lock expires.
+            #expect(try await store.claimIdempotency(key: "c", fingerprint: "f", at: Self.t0) == .claimed)
+            #expect(try await store.claimIdempotency(key: "c", fingerprint: "f", at: Self.t0.addingTimeInterval(61)) == .claimed)
+            try await store.releaseIdempotency(key: "c")
+            #expect(try await store.claimIdempotency(key: "c", fingerprint: "other", at: Self.t0) == .claimed)
+            try await store.pruneIdempotency(olderThan: 10, now: Self.t0.addingTimeInterval(100))
+            #expect(try await store.claimIdempotency(key: "k", fingerprint: "f9", at: Self.t0) == .claimed)
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import Logging
+@testable import PaysheetServer
+
+/// The databases the storage suite runs against: SQLite always, PostgreSQL when
+/// `PAYSHEET_TEST_POSTGRES_URL` names one (CI starts a real server).
+enum TestDatabases {
+    static var postgresURL: String? { ProcessInfo.processInfo.environment["PAYSHEET_TEST_POSTGRES_URL"] }
+
+    static var kinds: [String] { postgresURL == nil ? ["sqlite"] : ["sqlite", "postgres"] }
+
+    /// Runs `body` with a fresh store of `kind` (PostgreSQL: a new schema per test).
+    static func withStore(_ kind: String, _ body: (PaymentStore) async throws -> Void) async throws {
+        if kind == "sqlite" {
+            let folder = NSTemporaryDirectory() + "paysheet-store-" + UUID().uuidString
+            let db = try await SQLiteDatabase.open(path: folder + "/test.sqlite")
+            let store = PaymentStore(database: db)
+            try await store.migrate()
+            try await body(store)
+            await db.close()
+            try? FileManager.default.removeItem(atPath: folder)
+        } else {
+            let schema = "t" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+            let admin = try PostgresDatabase(url: postgresURL!)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { await admin.run() }
+                try await admin.transaction { db in try await db.execute("CREATE SCHEMA \(schema)", []) }
+                let db = try PostgresDatabase(url: postgresURL!, searchPath: schema)
+                group.addTask { await db.run() }
+                let store = PaymentStore(database: db)
+                try await store.migrate()
+                try await body(store)
+                try await admin.transaction { db in try await db.execute("DROP SCHEMA \(schema) CASCADE", []) }
+                group.cancelAll()
+            }
+        }
+    }
+}
+
+/// Collects log lines (to check that no card data reaches the logs).
+final class LogCollector: @unchecked Sendable {
+    private let lock = NSLock()
+    private var lines: [String] = []
+    func append(_ s: String) { lock.lock(); lines.append(s); lock.unlock() }
+    var all: [String] { lock.lock(); defer { lock.unlock() }; return lines }
+
+    var logger: Logger {
+        Logger(label: "test") { label in CollectingHandler(collector: self, label: label) }
+    }
+
+    struct CollectingHandler: LogHandler {
+        let collector: LogCollector
+        let label: String
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .debug
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+        func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String, function: String, line: UInt) {
+            collector.append("\(level) \(message) \(metadata ?? [:]) \(self.metadata)")
+        }
+    }
+}
