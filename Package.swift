@@ -112,8 +112,10 @@ let package = Package(
         .testTarget(
             name: "PaysheetServerTests",
             dependencies: [
-                "PaysheetServer", "UnionPay", "PaysheetModel", "PaysheetSheet", "PaysheetToken", "PaysheetTokenFormat",
+                "PaysheetServer", "UnionPay", "PaysheetModel", "PaysheetSheet", "PaysheetToken", "PaysheetTokenFormat", "PaysheetScenario",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -22,6 +22,8 @@ public struct RemoteCheckout: PaymentSheetDelegate {
     public struct CallError: Error, CustomStringConvertible, Sendable {
         /// What failed.
         public var description: String
+        /// An error saying `description`.
+        public init(description: String) { self.description = description }
     }
 
     /// GET `path` (JSON).

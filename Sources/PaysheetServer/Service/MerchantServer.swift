@@ -139,14 +139,19 @@ public enum MerchantServer {
         services.append(QueryPoller(payments: payments, store: store, interval: c.pollInterval, ready: ready, logger: logger))
         let group = ServiceGroup(configuration: .init(services: services.map { .init(service: $0) },
                                                       gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        // Closing must happen even when the run was cancelled (cancellation would stop it early).
+        let close: @Sendable () async -> Void = {
+            await Task.detached {
+                try? await http.shutdown()
+                await database.close()
+            }.value
+        }
         do {
             try await group.run()
         } catch {
-            try? await http.shutdown()
-            await database.close()
+            await close()
             throw error
         }
-        try? await http.shutdown()
-        await database.close()
+        await close()
     }
 }

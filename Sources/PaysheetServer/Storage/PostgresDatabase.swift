@@ -68,6 +68,11 @@ public final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
         }
     }
 
+    /// Runs one statement outside a transaction (`CREATE DATABASE` cannot run in one).
+    public func executeOutsideTransaction(_ sql: String) async throws {
+        try await client.query(PostgresQuery(unsafeSQL: sql), logger: logger)
+    }
+
     public func close() async {}
 }
 

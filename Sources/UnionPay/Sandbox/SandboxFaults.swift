@@ -31,6 +31,32 @@ public struct SandboxFaults: Sendable, Codable, Equatable {
     /// No faults.
     public init() {}
 
+    /// Decodes a JSON object whose members are all optional (missing ones keep their defaults).
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let d = SandboxFaults()
+        func v(_ k: CodingKeys, _ fallback: Double) throws -> Double {
+            let x = try c.decodeIfPresent(Double.self, forKey: k) ?? fallback
+            guard x >= 0, x.isFinite else {
+                throw DecodingError.dataCorruptedError(forKey: k, in: c, debugDescription: "\(k.stringValue) must be a non-negative number")
+            }
+            return x
+        }
+        seed = try c.decodeIfPresent(UInt64.self, forKey: .seed) ?? d.seed
+        processingSeconds = try v(.processingSeconds, d.processingSeconds)
+        dropNotification = try v(.dropNotification, d.dropNotification)
+        duplicateNotification = try v(.duplicateNotification, d.duplicateNotification)
+        delayNotification = try v(.delayNotification, d.delayNotification)
+        notificationDelaySeconds = try v(.notificationDelaySeconds, d.notificationDelaySeconds)
+        timeout = try v(.timeout, d.timeout)
+        timeoutSeconds = try v(.timeoutSeconds, d.timeoutSeconds)
+        serverErrorBefore = try v(.serverErrorBefore, d.serverErrorBefore)
+        serverErrorAfter = try v(.serverErrorAfter, d.serverErrorAfter)
+        slowQuery = try v(.slowQuery, d.slowQuery)
+        slowQuerySeconds = try v(.slowQuerySeconds, d.slowQuerySeconds)
+        queryTimeoutCode = try v(.queryTimeoutCode, d.queryTimeoutCode)
+    }
+
     /// Every fault at `probability`, with short delays (for fault runs).
     public static func all(_ probability: Double, seed: UInt64 = 1, timeoutSeconds: Double = 3) -> SandboxFaults {
         var f = SandboxFaults()

@@ -1,0 +1,160 @@
+import AsyncHTTPClient
+import Foundation
+import Logging
+import NIOCore
+import PaysheetModel
+import PaysheetScenario
+import PaysheetServer
+import PaysheetSheet
+import PaysheetToken
+import X509
+
+/// A real `paysheet serve` on loopback (merchant server + sandbox gateway), in a fresh data
+/// folder, on SQLite or a fresh PostgreSQL database.
+final class TestServer: @unchecked Sendable {
+    let url: String
+    let gatewayURL: String
+    let data: String
+    let logs = LogCollector()
+    let http = HTTPClient(eventLoopGroupProvider: .singleton)
+    var task: Task<Void, Error>?
+
+    init(port: Int, gatewayPort: Int, data: String) {
+        url = "http://127.0.0.1:\(port)"
+        gatewayURL = "http://127.0.0.1:\(gatewayPort)"
+        self.data = data
+    }
+
+    static func start(database kind: String = "sqlite", configure: (inout ServerConfiguration) -> Void = { _ in }) async throws -> TestServer {
+        let port = Int.random(in: 20_000...40_000)
+        let data = NSTemporaryDirectory() + "paysheet-e2e-" + UUID().uuidString
+        let server = TestServer(port: port, gatewayPort: port + 1, data: data)
+        var c = ServerConfiguration()
+        c.listen = "127.0.0.1:\(port)"
+        c.acquirer.sandboxListen = "127.0.0.1:\(port + 1)"
+        c.dataFolder = data
+        c.lifecycle.resultWait = 0.3
+        c.lifecycle.queryIntervals = [0.2, 0.2, 0.4]
+        c.lifecycle.backoffIntervals = [1]
+        c.lifecycle.notFoundIsFinalAfter = 3
+        c.acquirer.timeout = 2
+        c.pollInterval = 0.05
+        c.authorizeWait = 8
+        if kind == "postgres", let base = TestDatabases.postgresURL {
+            let name = "e2e" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(16).lowercased()
+            let admin = try PostgresDatabase(url: base)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { await admin.run() }
+                try await admin.executeOutsideTransaction("CREATE DATABASE \(name)")
+                group.cancelAll()
+            }
+            var u = URLComponents(string: base)!
+            u.path = "/" + name
+            c.databaseURL = u.string
+        }
+        configure(&c)
+        let logger = server.logs.logger
+        let configuration = c
+        server.task = Task { try await MerchantServer.run(configuration, logger: logger) }
+        for _ in 0..<200 {
+            if let r = try? await server.http.execute(HTTPClientRequest(url: server.url + "/health"), timeout: .seconds(1)), r.status == .ok { return server }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw RemoteCheckout.CallError(description: "the test server did not start")
+    }
+
+    func stop() async {
+        task?.cancel()
+        _ = try? await task?.value
+        try? await http.shutdown()
+    }
+
+    var api: RemoteCheckout { RemoteCheckout(http: http, server: url, order: "") }
+
+    func checkout(_ order: String) -> RemoteCheckout { RemoteCheckout(http: http, server: url, order: order) }
+
+    func createOrder(_ body: JSONValue? = nil) async throws -> JSONValue {
+        try await api.post("/v1/orders", body ?? [
+            "currencyCode": "CNY", "countryCode": "CN",
+            "lineItems": [["label": "Tea set", "amount": "128.00"], ["label": "Green tea", "amount": "45.50"]],
+            "shippingMethods": [["label": "Standard", "detail": "3-5 days", "amount": "0.00", "identifier": "standard"],
+                                ["label": "Express", "detail": "Next day", "amount": "12.00", "identifier": "express"]],
+        ])
+    }
+
+    func order(_ id: String) async throws -> JSONValue { try await api.get("/v1/orders/\(id)") }
+
+    /// Sends raw JSON; returns status and body.
+    func send(_ method: String, _ path: String, _ body: String?, key: String? = nil) async throws -> (Int, JSONValue) {
+        var r = HTTPClientRequest(url: url + path)
+        r.method = .init(rawValue: method)
+        if let key { r.headers.add(name: "Idempotency-Key", value: key) }
+        if let body { r.body = .bytes(ByteBuffer(string: body)) }
+        let response = try await http.execute(r, timeout: .seconds(30))
+        let bytes = try await response.body.collect(upTo: 1 << 22)
+        return (Int(response.status.code), (try? JSONParser.parse(Array(buffer: bytes))) ?? .string(String(buffer: bytes)))
+    }
+
+    func setFaults(_ json: String) async throws {
+        var r = HTTPClientRequest(url: gatewayURL + "/sandbox/faults")
+        r.method = .PUT
+        r.body = .bytes(ByteBuffer(string: json))
+        _ = try await http.execute(r, timeout: .seconds(5))
+    }
+
+    func ledger() async throws -> [JSONValue] {
+        let r = try await http.execute(HTTPClientRequest(url: gatewayURL + "/sandbox/ledger"), timeout: .seconds(5))
+        return try JSONParser.parse(Array(buffer: try await r.body.collect(upTo: 1 << 24))).arrayValue ?? []
+    }
+
+    /// The sandbox token factory the shopper's device would use: the data folder's sandbox CA,
+    /// encrypting to the server's published certificate. It remembers what it issued.
+    func tokenFactory() async throws -> RecordingTokenFactory {
+        let merchant = try await api.get("/v1/sandbox/merchant")
+        let pem = merchant["paymentProcessingCertificate"]?.stringValue ?? ""
+        let pki = try SandboxPKI.loadOrCreate(folder: data + "/sandbox-ca")
+        return RecordingTokenFactory(inner: SandboxTokenFactory(pki: pki, recipient: try TokenRecipient(certificate: Certificate(pemEncoded: pem))))
+    }
+
+    /// Plays a shopper: begin, optional card/coupon, authorize. Returns the driver.
+    func pay(_ order: JSONValue, wallet: Wallet = .default, card: Int = 0, factory: RecordingTokenFactory) async throws -> PaymentSheetDriver {
+        let request = try decodeJSONValue(ApplePayPaymentRequest.self, from: order["paymentRequest"] ?? .null)
+        let sheet = try await PaymentSheetDriver.begin(
+            version: 14, request: request, delegate: checkout(order["id"]?.stringValue ?? ""),
+            configuration: SheetConfiguration(wallet: wallet, validationURL: "https://apple-pay-gateway-cert.apple.com/paymentservices/startSession",
+                                              tokenFactory: factory))
+        if card != 0 { try await sheet.selectPaymentMethod(card) }
+        try await sheet.authorize()
+        return sheet
+    }
+}
+
+/// Wraps a token factory and keeps every token it made (to check later that no card data was stored).
+final class RecordingTokenFactory: PaymentTokenFactory, @unchecked Sendable {
+    let inner: SandboxTokenFactory
+    private let lock = NSLock()
+    private var made: [ApplePayPaymentToken] = []
+    init(inner: SandboxTokenFactory) { self.inner = inner }
+    func makeToken(for context: TokenContext) -> ApplePayPaymentToken {
+        let t = inner.makeToken(for: context)
+        lock.lock(); made.append(t); lock.unlock()
+        return t
+    }
+    var tokens: [ApplePayPaymentToken] { lock.lock(); defer { lock.unlock() }; return made }
+}
+
+extension Wallet {
+    /// The default wallet plus cards whose device account numbers end in `suffixes` (the
+    /// sandbox acquirer's decline rules).
+    static func withTestCards(_ suffixes: [String]) -> Wallet {
+        var w = Wallet.default
+        for s in suffixes {
+            var card = w.cards[0]
+            card.displayName = "Visa \(s)"
+            card.paymentPass = ApplePayPaymentPass(primaryAccountIdentifier: "PAYSHEET-TEST-\(s)", primaryAccountNumberSuffix: s,
+                                                   deviceAccountIdentifier: "PAYSHEET-DEVICE-\(s)", deviceAccountNumberSuffix: s, activationState: .activated)
+            w.cards.append(card)
+        }
+        return w
+    }
+}
