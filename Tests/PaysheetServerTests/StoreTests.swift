@@ -36,12 +36,22 @@ import Testing
             var p = Self.payment(o)
             var pending = OrderSettlement.settle(o, [p])
             pending.version = o.version
-            let stored = try #require(try await store.insert(p, cause: "created", order: pending))
+            guard case .inserted(let stored) = try await store.insert(p, cause: "created", order: pending, tokenTransactionId: "T1") else {
+                Issue.record("not inserted"); return
+            }
             #expect(stored.status == .pending && stored.version == 1)
-            // The stale order version loses, and writes nothing.
+            // The stale order version loses, and writes nothing (not even the token use).
             let q = Self.payment(o)
-            #expect(try await store.insert(q, cause: "created", order: pending) == nil)
+            #expect(try await store.insert(q, cause: "created", order: pending, tokenTransactionId: "T2") == .orderChanged)
             #expect(try await store.payment(q.id) == nil)
+            let t2Unused = try await store.recordTokenUse("T2", order: o.id, at: Self.t0)
+            #expect(t2Unused)
+            // A token used before is refused, and nothing is written.
+            var current = try #require(try await store.order(o.id))
+            current.status = .pending
+            let r = Self.payment(o)
+            #expect(try await store.insert(r, cause: "created", order: current, tokenTransactionId: "t1") == .tokenReplayed)
+            #expect(try await store.payment(r.id) == nil)
 
             let e = p.lifecycle.receive(.notification(.succeeded(amount: 1000, reference: "Q")), now: Self.t0, configuration: LifecycleConfiguration())
             guard case .transition(let from, let to, let cause) = e else { Issue.record("no transition"); return }

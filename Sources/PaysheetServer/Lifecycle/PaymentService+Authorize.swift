@@ -83,10 +83,6 @@ extension PaymentService {
                 logger.warning("order \(orderId): token currency \(decrypted.paymentData.currencyCode) is not the order's \(order.currencyCode)")
                 return failure("Payment currency is not the order's", order)
             }
-            guard try await store.recordTokenUse(decrypted.verified.token.header.transactionId, order: orderId, at: started) else {
-                Counter(label: "paysheet_tokens_rejected_total", dimensions: [("code", "replayed")]).increment()
-                return failure("Payment was already used", order)
-            }
 
             // The charge: persisted (R1) before anything is sent, for the order's amount (never the token's).
             let id = IDs.make("pay_", now: started)
@@ -101,8 +97,14 @@ extension PaymentService {
             let pending = OrderSettlement.settle(order, payments + [record])
             var withStatus = pending
             withStatus.version = order.version
-            guard try await store.insert(record, cause: "authorized by the shopper; charging \(order.amount) \(order.currencyCode)", order: withStatus) != nil else {
-                continue  // the order changed meanwhile (an update endpoint, another authorize): look again
+            // The token's first use, the charge and the order's new status commit together.
+            switch try await store.insert(record, cause: "authorized by the shopper; charging \(order.amount) \(order.currencyCode)", order: withStatus,
+                                          tokenTransactionId: decrypted.verified.token.header.transactionId) {
+            case .inserted: break
+            case .orderChanged: continue  // an update endpoint or another authorize was first: look again
+            case .tokenReplayed:
+                Counter(label: "paysheet_tokens_rejected_total", dimensions: [("code", "replayed")]).increment()
+                return failure("Payment was already used", order)
             }
             record.version = 0
             let paymentData: String

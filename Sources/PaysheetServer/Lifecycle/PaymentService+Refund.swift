@@ -47,7 +47,7 @@ extension PaymentService {
                 currencyNumeric: charge.currencyNumeric,
                 lifecycle: PaymentLifecycle(expectedAmount: value, submittedAt: at, configuration: lifecycle),
                 originalReference: reference, originalPaymentId: charge.id, createdAt: at)
-            guard try await store.insert(record, cause: "\(kind.rawValue) of \(value) requested", order: order) != nil else { continue }
+            guard case .inserted = try await store.insert(record, cause: "\(kind.rawValue) of \(value) requested", order: order) else { continue }
             record.version = 0
             let answer = kind == .void
                 ? await acquirer.void(record.identity, amount: value, currencyNumeric: record.currencyNumeric, originalReference: reference)

@@ -75,12 +75,29 @@ public struct PaymentStore: Sendable {
 
     // MARK: Payments
 
-    /// Inserts `payment` with its first history row, and `order` (version-checked), together.
-    /// Returns `false` when the order changed meanwhile (nothing is written).
-    public func insert(_ payment: PaymentRecord, cause: String, order: OrderRecord) async throws -> OrderRecord? {
+    /// What ``insert(_:cause:order:tokenTransactionId:)`` did.
+    public enum InsertResult: Sendable, Equatable {
+        /// Written; the order as stored.
+        case inserted(OrderRecord)
+        /// The order changed meanwhile; nothing was written.
+        case orderChanged
+        /// The token's `transactionId` was used before; nothing was written.
+        case tokenReplayed
+    }
+
+    /// Inserts `payment` with its first history row, `order` (version-checked) and the first use
+    /// of the token `tokenTransactionId`, all in one transaction: a crash leaves either all or none.
+    public func insert(_ payment: PaymentRecord, cause: String, order: OrderRecord, tokenTransactionId: String? = nil) async throws -> InsertResult {
         let body = try PaymentStore.json(payment)
-        return try await database.transaction { db in
-            guard let stored = try await PaymentStore.update(order, db) else { return nil }
+        do {
+            return try await database.transaction { db in
+            if let tokenTransactionId {
+                let fresh = try await db.execute(
+                    "INSERT INTO token_uses (transaction_id, order_id, used_ms) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING transaction_id",
+                    [.text(tokenTransactionId.lowercased()), .text(order.id), .int(PaymentStore.ms(payment.createdAt))])
+                guard !fresh.isEmpty else { return .tokenReplayed }
+            }
+            guard let stored = try await PaymentStore.update(order, db) else { throw OrderChanged() }
             try await db.execute("""
                 INSERT INTO payments (id, order_id, kind, state, acquirer_order_id, acquirer_txn_time, next_query_at, version, body, created_at)
                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
@@ -89,9 +106,15 @@ public struct PaymentStore: Sendable {
                       payment.lifecycle.nextQueryAt.map { .int(PaymentStore.ms($0)) } ?? .null, .int(payment.version), .text(body),
                       .text(ISO8601DateFormatter().string(from: payment.createdAt))])
             try await PaymentStore.addEvent(payment.id, from: nil, to: payment.lifecycle.state.rawValue, cause: cause, at: payment.createdAt, db)
-            return stored
+            return .inserted(stored)
+            }
+        } catch is OrderChanged {
+            return .orderChanged
         }
     }
+
+    /// Rolls back an insert whose order changed (the token use must not stay recorded).
+    struct OrderChanged: Error {}
 
     static func addEvent(_ paymentId: String, from: String?, to: String, cause: String, at: Date, _ db: any SQLExecutor) async throws {
         try await db.execute("""
