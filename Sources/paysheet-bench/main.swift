@@ -8,6 +8,9 @@ import PaysheetSheet
 // ratios against a baseline measured in the same run: parsing the same scenario text as JSON
 // with Foundation's JSONSerialization (the cheapest thing any runner must do with a file).
 
+if CommandLine.arguments.dropFirst().first == "load" {
+    exit(await runLoad(Array(CommandLine.arguments.dropFirst(2))))
+}
 if CommandLine.arguments.dropFirst().first == "contacts-stages" {
     runContactStages()
     exit(0)

@@ -47,9 +47,15 @@ struct AcquirerSandboxCommand: AsyncParsableCommand {
         let gateway = try SandboxGateway(pki: pki, merchants: [merchant], http: http, faults: faults, paymentDataField: paymentDataField, logger: logger)
         var app = Application(router: gateway.router(), configuration: .init(address: .hostname(String(listen[..<colon]), port: port),
                                                                               serverName: "paysheet-acquirer-sandbox"), logger: logger)
-        app.beforeServerStarts { print("sandbox UnionPay gateway on http://\(listen) (data \(folder)/unionpay-sandbox; not China UnionPay)") }
+        app.beforeServerStarts { say("sandbox UnionPay gateway on http://\(listen) (data \(folder)/unionpay-sandbox; not China UnionPay)") }
         let group = ServiceGroup(configuration: .init(services: [.init(service: app)], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
-        try await group.run()
+        do {
+            try await group.run()
+        } catch {
+            logger.error("the sandbox gateway stopped: \(error)")
+            try? await http.shutdown()
+            throw error
+        }
         try await http.shutdown()
     }
 }

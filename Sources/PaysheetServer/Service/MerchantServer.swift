@@ -39,7 +39,8 @@ public enum MerchantServer {
     public static func run(_ configuration: ServerConfiguration, logger: Logger,
                            onStarted: @escaping @Sendable (Started) async -> Void = { _ in }) async throws {
         let c = configuration
-        let data = (c.dataFolder as NSString).standardizingPath
+        let folder = c.dataFolder.hasPrefix("/") ? c.dataFolder : FileManager.default.currentDirectoryPath + "/" + c.dataFolder
+        let data = (folder as NSString).standardizingPath
         try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let registry = Self.registry
 

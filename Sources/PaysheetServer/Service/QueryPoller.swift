@@ -12,7 +12,11 @@ struct QueryPoller: Service {
     let logger: Logger
 
     func run() async throws {
-        await ready.wait()
+        // Wait for the migrations; a shutdown (or a failed start) ends the wait.
+        while await !ready.isOpen {
+            if Task.isCancelled || Task.isShuttingDownGracefully { return }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
         await cancelWhenGracefulShutdown {
             var lastPrune = Date.distantPast
             while !Task.isCancelled {
@@ -32,17 +36,8 @@ struct QueryPoller: Service {
     }
 }
 
-/// Opens once (after migrations); waiters continue then.
+/// Opens once, after the migrations.
 actor Readiness {
-    private var open = false
-    private var waiting: [CheckedContinuation<Void, Never>] = []
-    func wait() async {
-        if open { return }
-        await withCheckedContinuation { waiting.append($0) }
-    }
-    func signal() {
-        open = true
-        for w in waiting { w.resume() }
-        waiting = []
-    }
+    private(set) var isOpen = false
+    func signal() { isOpen = true }
 }

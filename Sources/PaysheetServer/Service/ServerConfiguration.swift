@@ -79,26 +79,6 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
     /// The defaults.
     public init() {}
 
-    public init(from decoder: any Decoder) throws {
-        // Every member optional in the file: missing ones keep their defaults.
-        let d = ServerConfiguration()
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        listen = try c.decodeIfPresent(String.self, forKey: .listen) ?? d.listen
-        publicURL = try c.decodeIfPresent(String.self, forKey: .publicURL)
-        dataFolder = try c.decodeIfPresent(String.self, forKey: .dataFolder) ?? d.dataFolder
-        databaseURL = try c.decodeIfPresent(String.self, forKey: .databaseURL)
-        acquirer = try c.decodeIfPresent(AcquirerSettings.self, forKey: .acquirer) ?? d.acquirer
-        tokens = try c.decodeIfPresent(TokenSettings.self, forKey: .tokens) ?? d.tokens
-        merchantValidation = try c.decodeIfPresent(String.self, forKey: .merchantValidation) ?? d.merchantValidation
-        identityCertificateFile = try c.decodeIfPresent(String.self, forKey: .identityCertificateFile)
-        identityKeyFile = try c.decodeIfPresent(String.self, forKey: .identityKeyFile)
-        merchant = try c.decodeIfPresent(MerchantSettings.self, forKey: .merchant) ?? d.merchant
-        lifecycle = try c.decodeIfPresent(LifecycleConfiguration.self, forKey: .lifecycle) ?? d.lifecycle
-        authorizeWait = try c.decodeIfPresent(Double.self, forKey: .authorizeWait) ?? d.authorizeWait
-        pollInterval = try c.decodeIfPresent(Double.self, forKey: .pollInterval) ?? d.pollInterval
-        logLevel = try c.decodeIfPresent(String.self, forKey: .logLevel) ?? d.logLevel
-    }
-
     /// Applies `PAYSHEET_…` variables from `environment`.
     public mutating func apply(environment: [String: String]) throws {
         func double(_ name: String) throws -> Double? {
@@ -134,13 +114,43 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
         var c = ServerConfiguration()
         if let file {
             guard let data = FileManager.default.contents(atPath: file) else { throw ConfigurationError("cannot read configuration file \(file)") }
-            do { c = try JSONDecoder().decode(ServerConfiguration.self, from: data) } catch {
+            // Every member is optional: the file is laid over the defaults, member by member.
+            guard let given = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+                throw ConfigurationError("configuration file \(file) is not a JSON object")
+            }
+            let defaults = try JSONSerialization.jsonObject(with: JSONEncoder().encode(c)) as! [String: Any]
+            let merged = try merge(given, over: defaults, path: "")
+            do { c = try JSONDecoder().decode(ServerConfiguration.self, from: JSONSerialization.data(withJSONObject: merged)) } catch {
                 throw ConfigurationError("configuration file \(file): \(error)")
             }
         }
         try c.apply(environment: environment)
         return c
     }
+
+    /// `given` over `defaults`; members that are not settings are refused by name.
+    static func merge(_ given: [String: Any], over defaults: [String: Any], path: String) throws -> [String: Any] {
+        var out = defaults
+        for (key, value) in given {
+            let name = path.isEmpty ? key : path + "." + key
+            // Optional settings are absent from the encoded defaults; dictionaries (coupons, tax rates) are open.
+            if let inner = value as? [String: Any], let base = defaults[key] as? [String: Any], !Self.openDictionaries.contains(name) {
+                out[key] = try merge(inner, over: base, path: name)
+            } else if defaults[key] != nil || Self.optionalSettings.contains(name) || Self.openDictionaries.contains(name) {
+                out[key] = value
+            } else {
+                throw ConfigurationError("\(name) is not a setting")
+            }
+        }
+        return out
+    }
+
+    static let optionalSettings: Set<String> = [
+        "publicURL", "databaseURL", "identityCertificateFile", "identityKeyFile", "acquirer.gatewayURL", "acquirer.signingKeyFile",
+        "acquirer.signingCertificateFile", "acquirer.trustedRootFiles", "tokens.certificateFile", "tokens.keyFile",
+        "merchant.shipping.countries", "merchant.shipping.regions",
+    ]
+    static let openDictionaries: Set<String> = ["merchant.coupons", "merchant.taxRates", "merchant.surcharges", "merchant.shipping.regions"]
 
     /// `host` and `port` of `text` (`host:port`).
     static func hostPort(_ text: String, what: String) throws -> (String, Int) {

@@ -1,0 +1,247 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import PaysheetModel
+import PaysheetToken
+import PaysheetTokenFormat
+import X509
+
+// `paysheet-bench load --server URL --data FOLDER [--payments N] [--concurrency C]
+//  [--declines FRACTION] [--refunds FRACTION] [--out FILE]`
+//
+// A load generator on loopback against a running `paysheet serve`: creates N orders, issues a
+// sandbox token for each (encrypted to the server's certificate, signed by the data folder's
+// sandbox CA), then authorizes them C at a time and prints authorized payments per second and
+// p50/p99 latency, next to a baseline measured in the same run (GET /health at the same
+// concurrency: the server's HTTP and database round trip without any payment work).
+// Transport errors and 5xx are retried with the same Idempotency-Key (a client riding out a
+// server restart); `--out` writes every order id and the outcome the client saw (fault runs).
+
+struct LoadOptions {
+    var server = "http://127.0.0.1:8080"
+    var data = ".paysheet"
+    var payments = 1000
+    var concurrency = 32
+    var declines = 0.0
+    var refunds = 0.0
+    var out: String?
+    var merchantIdentifier = "merchant.dev.paysheet.sandbox"
+
+    init(_ args: [String]) throws {
+        var i = 0
+        func value() throws -> String {
+            i += 1
+            guard i < args.count else { throw LoadError("\(args[i - 1]) needs a value") }
+            return args[i]
+        }
+        while i < args.count {
+            switch args[i] {
+            case "--server": server = try value()
+            case "--data": data = try value()
+            case "--payments": payments = Int(try value()) ?? payments
+            case "--concurrency": concurrency = Int(try value()) ?? concurrency
+            case "--declines": declines = Double(try value()) ?? 0
+            case "--refunds": refunds = Double(try value()) ?? 0
+            case "--out": out = try value()
+            default: throw LoadError("unknown option \(args[i])")
+            }
+            i += 1
+        }
+    }
+}
+
+struct LoadError: Error, CustomStringConvertible {
+    var description: String
+    init(_ d: String) { description = d }
+}
+
+/// Latencies, in seconds.
+struct Latencies {
+    var values: [Double] = []
+    func percentile(_ p: Double) -> Double {
+        guard !values.isEmpty else { return 0 }
+        let sorted = values.sorted()
+        return sorted[min(sorted.count - 1, Int((Double(sorted.count) * p).rounded(.up)) - 1)]
+    }
+}
+
+actor Results {
+    var latencies = Latencies()
+    var outcomes: [String: Int] = [:]
+    var records: [[String: String]] = []
+    var retries = 0
+    func add(_ latency: Double, _ outcome: String, _ record: [String: String]? = nil) {
+        latencies.values.append(latency)
+        outcomes[outcome, default: 0] += 1
+        if let record { records.append(record) }
+    }
+    func retried() { retries += 1 }
+}
+
+func runLoad(_ args: [String]) async -> Int32 {
+    do {
+        let o = try LoadOptions(args)
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool = .init(idleTimeout: .seconds(30), concurrentHTTP1ConnectionsPerHostSoftLimit: o.concurrency)
+        let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        do {
+            let code = try await load(o, http)
+            try? await http.shutdown()
+            return code
+        } catch {
+            try? await http.shutdown()
+            throw error
+        }
+    } catch {
+        FileHandle.standardError.write(Data("paysheet-bench load: \(error)\n".utf8))
+        return 2
+    }
+}
+
+/// One call, retried on transport errors and 5xx (same key) until `deadline`.
+func call(_ http: HTTPClient, _ method: HTTPMethod, _ url: String, _ body: String?, key: String?, results: Results,
+          deadline: Date = Date().addingTimeInterval(180)) async throws -> (Int, JSONValue) {
+    var useKey = key
+    while true {
+        var r = HTTPClientRequest(url: url)
+        r.method = method
+        if let useKey { r.headers.add(name: "Idempotency-Key", value: useKey) }
+        if let body {
+            r.headers.add(name: "Content-Type", value: "application/json")
+            r.body = .bytes(ByteBuffer(string: body))
+        }
+        do {
+            let response = try await http.execute(r, timeout: .seconds(40))
+            let bytes = try await response.body.collect(upTo: 1 << 22)
+            let status = Int(response.status.code)
+            let json = (try? JSONParser.parse(Array(buffer: bytes))) ?? .null
+            if status < 500 && !(status == 409 && json["error"]?["code"] == "idempotency_key_in_use") { return (status, json) }
+            // A key held by a request the server lost in a crash: the order-level guard makes a
+            // retry without the key safe (it never charges an order twice).
+            if status == 409 { useKey = nil }
+        } catch {
+            if Date() > deadline { throw error }
+        }
+        await results.retried()
+        try await Task.sleep(for: .milliseconds(300))
+    }
+}
+
+func load(_ o: LoadOptions, _ http: HTTPClient) async throws -> Int32 {
+    let results = Results()
+    // 0. The server's certificate and the sandbox CA.
+    let (_, merchant) = try await call(http, .GET, o.server + "/v1/sandbox/merchant", nil, key: nil, results: results)
+    guard let pem = merchant["paymentProcessingCertificate"]?.stringValue else { throw LoadError("the server publishes no sandbox merchant certificate") }
+    let recipient = try TokenRecipient(certificate: Certificate(pemEncoded: pem))
+    let issuer = SandboxTokenIssuer(pki: try SandboxPKI.load(folder: o.data + "/sandbox-ca"))
+
+    // 1. Baseline: GET /health at the same concurrency for about 2 s.
+    let baselineStart = Date()
+    let baseline = Results()
+    await withTaskGroup(of: Void.self) { group in
+        for _ in 0..<o.concurrency {
+            group.addTask {
+                while Date().timeIntervalSince(baselineStart) < 2 {
+                    let t = Date()
+                    _ = try? await call(http, .GET, o.server + "/health", nil, key: nil, results: baseline)
+                    await baseline.add(Date().timeIntervalSince(t), "ok")
+                }
+            }
+        }
+    }
+    let baselineRate = Double(await baseline.latencies.values.count) / Date().timeIntervalSince(baselineStart)
+
+    // 2. Orders.
+    var orders: [(id: String, amount: String, applicationData: [UInt8], decline: Bool)] = []
+    let orderStart = Date()
+    try await withThrowingTaskGroup(of: (String, String, [UInt8], Bool).self) { group in
+        var next = 0
+        func add() {
+            let n = next
+            next += 1
+            let decline = o.declines > 0 && Double(n % 100) < o.declines * 100
+            let amount = decline ? "66.64" : "\(10 + n % 50).\(n % 10)0"
+            group.addTask {
+                let body = #"{"currencyCode":"CNY","countryCode":"CN","lineItems":[{"label":"Load test item","amount":"\#(amount)"}]}"#
+                let (status, json) = try await call(http, .POST, o.server + "/v1/orders", body, key: "load-order-\(UUID().uuidString)", results: results)
+                guard status == 201, let id = json["id"]?.stringValue,
+                      let appData = json["paymentRequest"]?["applicationData"]?.stringValue.flatMap({ Data(base64Encoded: $0) }) else {
+                    throw LoadError("POST /v1/orders answered \(status): \(json.compactText)")
+                }
+                return (id, amount, Array(appData), decline)
+            }
+        }
+        for _ in 0..<min(o.concurrency, o.payments) { add() }
+        while let r = try await group.next() {
+            orders.append((r.0, r.1, r.2, r.3))
+            if next < o.payments { add() }
+        }
+    }
+    let orderRate = Double(orders.count) / Date().timeIntervalSince(orderStart)
+
+    // 3. Tokens (client side, not timed).
+    var bodies: [String] = []
+    for order in orders {
+        let payment = try SandboxPayment.sample(network: "visa", amount: order.amount, currency: "CNY")
+        let token = try issuer.issue(payment, to: recipient, applicationData: order.applicationData)
+        let p: JSONValue = ["token": [
+            "paymentMethod": ["displayName": "Visa 4321", "network": "Visa", "type": "credit"],
+            "transactionIdentifier": .string(token.header.transactionId.uppercased()), "paymentData": token.jsonValue]]
+        bodies.append(JSONValue.object(["payment": p]).compactText)
+    }
+
+    // 4. Authorizations, timed.
+    let fixedOrders = orders, fixedBodies = bodies
+    let start = Date()
+    try await withThrowingTaskGroup(of: Void.self) { group in
+        var next = 0
+        func add() {
+            let i = next
+            next += 1
+            group.addTask {
+                let t = Date()
+                let (status, json) = try await call(http, .POST, o.server + "/v1/orders/\(fixedOrders[i].id)/authorize", fixedBodies[i],
+                                                    key: "load-pay-\(fixedOrders[i].id)", results: results)
+                let outcome: String
+                if status == 200 { outcome = json["result"]?["status"]?.compactText == "0" ? "paid" : "declined" } else { outcome = "http \(status)" }
+                await results.add(Date().timeIntervalSince(t), outcome, ["order": fixedOrders[i].id, "amount": fixedOrders[i].amount, "client": outcome])
+            }
+        }
+        for _ in 0..<min(o.concurrency, fixedOrders.count) { add() }
+        while try await group.next() != nil { if next < fixedOrders.count { add() } }
+    }
+    let elapsed = Date().timeIntervalSince(start)
+
+    // 5. Refunds of a share of the paid orders (fault runs).
+    var refunded = 0
+    if o.refunds > 0 {
+        let paid = await results.records.filter { $0["client"] == "paid" }.map { $0["order"]! }
+        let chosen = paid.prefix(Int(Double(paid.count) * o.refunds))
+        try await withThrowingTaskGroup(of: Int.self) { group in
+            for id in chosen {
+                group.addTask {
+                    let (status, _) = try await call(http, .POST, o.server + "/v1/orders/\(id)/refunds", #"{"amount":"1.00"}"#, key: "load-refund-\(id)", results: results)
+                    return status == 201 ? 1 : 0
+                }
+            }
+            for try await n in group { refunded += n }
+        }
+    }
+
+    let lat = await results.latencies
+    let rate = Double(orders.count) / elapsed
+    let outcomes = await results.outcomes
+    print(String(format: "baseline  GET /health:              %8.0f requests/s  (concurrency %d)", baselineRate, o.concurrency))
+    print(String(format: "orders    POST /v1/orders:          %8.0f orders/s", orderRate))
+    print(String(format: "payments  POST …/authorize:         %8.0f authorized payments/s  = %.3f × the /health baseline", rate, rate / baselineRate))
+    print(String(format: "latency   authorize p50 %.1f ms, p99 %.1f ms, max %.1f ms", lat.percentile(0.5) * 1000, lat.percentile(0.99) * 1000,
+                 (lat.values.max() ?? 0) * 1000))
+    print("outcomes  \(outcomes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))"
+          + (o.refunds > 0 ? ", refunds \(refunded)" : "") + ", client retries \(await results.retries)")
+    if let out = o.out {
+        let data = try JSONSerialization.data(withJSONObject: await results.records, options: [.sortedKeys])
+        try data.write(to: URL(fileURLWithPath: out))
+    }
+    return 0
+}

@@ -1,0 +1,159 @@
+#!/usr/bin/env python3
+"""Fault run: thousands of payments while the sandbox UnionPay gateway injects every fault and the
+merchant server is killed with SIGKILL and restarted twice. Afterwards every order must be
+terminal, the server's ledger must equal the sandbox's, nothing charged twice, nothing lost.
+
+    python3 Tools/fault_run.py BIN_DIR [--payments 2000] [--concurrency 16] [--database URL]
+
+BIN_DIR holds `paysheet` and `paysheet-bench` (`swift build --show-bin-path`). Exit 0 on success.
+"""
+import argparse, json, os, random, signal, subprocess, sys, tempfile, time, urllib.request
+
+ap = argparse.ArgumentParser()
+ap.add_argument("bin")
+ap.add_argument("--payments", type=int, default=2000)
+ap.add_argument("--concurrency", type=int, default=16)
+ap.add_argument("--database", default=None, help="postgres://… (default: SQLite in the data folder)")
+ap.add_argument("--seed", type=int, default=20261121)
+ap.add_argument("--time-limit", type=float, default=900)
+args = ap.parse_args()
+started = time.time()
+children = []
+
+def stop_children():
+    for p in children:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+
+import atexit
+atexit.register(stop_children)
+
+data = tempfile.mkdtemp(prefix="paysheet-fault-")
+port = random.SystemRandom().randint(20000, 40000)
+server_url, gateway_url = f"http://127.0.0.1:{port}", f"http://127.0.0.1:{port + 1}"
+logs = open(os.path.join(data, "processes.log"), "w")
+
+faults = {"seed": args.seed, "processingSeconds": 0.3, "dropNotification": 0.15, "duplicateNotification": 0.15,
+          "delayNotification": 0.15, "notificationDelaySeconds": 2, "timeout": 0.05, "timeoutSeconds": 3,
+          "serverErrorBefore": 0.05, "serverErrorAfter": 0.05, "slowQuery": 0.1, "slowQuerySeconds": 1, "queryTimeoutCode": 0.05}
+with open(os.path.join(data, "faults.json"), "w") as f:
+    json.dump(faults, f)
+config = {"listen": f"127.0.0.1:{port}", "dataFolder": data, "acquirer": {"gatewayURL": gateway_url, "timeout": 2},
+          "lifecycle": {"resultWait": 1, "queryIntervals": [0.5, 1, 2, 4], "backoffIntervals": [5], "notFoundIsFinalAfter": 20},
+          "authorizeWait": 6, "pollInterval": 0.2, "logLevel": "warning"}
+if args.database:
+    config["databaseURL"] = args.database
+with open(os.path.join(data, "config.json"), "w") as f:
+    json.dump(config, f)
+
+def get(url):
+    with urllib.request.urlopen(url, timeout=30) as r:
+        return json.loads(r.read())
+
+def wait_up(url, what):
+    for _ in range(600):
+        try:
+            urllib.request.urlopen(url + "/health", timeout=2).read()
+            return
+        except Exception:
+            time.sleep(0.1)
+    sys.exit(f"{what} did not start; see {logs.name}")
+
+def start_server():
+    p = subprocess.Popen([os.path.join(args.bin, "paysheet"), "serve", "--config", os.path.join(data, "config.json"), "--no-demo-order"],
+                         stdout=logs, stderr=logs)
+    children.append(p)
+    wait_up(server_url, "the merchant server")
+    return p
+
+gateway = subprocess.Popen([os.path.join(args.bin, "paysheet"), "acquirer-sandbox", "--data", data, "--listen", f"127.0.0.1:{port + 1}",
+                            "--faults", os.path.join(data, "faults.json")], stdout=logs, stderr=logs)
+children.append(gateway)
+wait_up(gateway_url, "the sandbox gateway")
+server = start_server()
+out = os.path.join(data, "client.json")
+print(f"fault run: {args.payments} payments, concurrency {args.concurrency}, faults {faults}", flush=True)
+client = subprocess.Popen([os.path.join(args.bin, "paysheet-bench"), "load", "--server", server_url, "--data", data,
+                           "--payments", str(args.payments), "--concurrency", str(args.concurrency), "--declines", "0.1",
+                           "--refunds", "0.1", "--out", out])
+children.append(client)
+
+# Kill the server twice while payments are in flight.
+def ledger():
+    return get(gateway_url + "/sandbox/ledger")
+
+for kill in (1, 2):
+    target = args.payments * kill // 3
+    while len([e for e in ledger() if e["txnType"] == "01"]) < target and client.poll() is None:
+        time.sleep(0.2)
+    server.send_signal(signal.SIGKILL)
+    server.wait()
+    print(f"SIGKILL {kill} with {len(ledger())} acquirer transactions; restarting", flush=True)
+    time.sleep(0.5)
+    server = start_server()
+
+if client.wait() != 0:
+    sys.exit("the load client failed")
+records = json.load(open(out))
+orders = sorted({r["order"] for r in records})
+
+# Every order terminal (the server settles by notification or query, also after the restarts).
+terminal = {"paid", "failed", "refunded", "partially_refunded", "voided"}
+deadline = time.time() + 180
+while True:
+    states = {o: get(f"{server_url}/v1/orders/{o}") for o in orders}
+    open_orders = [o for o, s in states.items() if s["status"] not in terminal]
+    if not open_orders or time.time() > deadline:
+        break
+    time.sleep(2)
+
+problems = []
+if open_orders:
+    problems.append(f"{len(open_orders)} orders are not terminal, e.g. {open_orders[:3]}")
+
+# The server's ledger: every succeeded payment (charges, refunds) by acquirer identity.
+server_ledger, charges_by_order = {}, {}
+for o, s in states.items():
+    succeeded_charges = [p for p in s["payments"] if p["kind"] == "charge" and p["state"] == "succeeded"]
+    if len(succeeded_charges) > 1:
+        problems.append(f"order {o} was charged {len(succeeded_charges)} times")
+    for p in s["payments"]:
+        if p["state"] == "succeeded":
+            server_ledger[(p["acquirerOrderId"], p["acquirerTxnTime"])] = (p["kind"], round(float(p["amount"]) * 100))
+        if p["state"] in ("held",):
+            problems.append(f"payment {p['id']} of order {o} is held: {p.get('reason')}")
+sandbox_ledger = {}
+for e in ledger():
+    if e["respCode"] in ("00", "A6"):
+        kind = {"01": "charge", "04": "refund", "31": "void"}[e["txnType"]]
+        sandbox_ledger[(e["orderId"], e["txnTime"])] = (kind, e["amount"])
+missing = set(sandbox_ledger) - set(server_ledger)
+extra = set(server_ledger) - set(sandbox_ledger)
+if missing:
+    problems.append(f"{len(missing)} acquirer successes the server does not show as succeeded (lost), e.g. {sorted(missing)[:3]}")
+if extra:
+    problems.append(f"{len(extra)} server successes the acquirer does not have, e.g. {sorted(extra)[:3]}")
+for k in set(server_ledger) & set(sandbox_ledger):
+    if server_ledger[k] != sandbox_ledger[k]:
+        problems.append(f"{k}: server {server_ledger[k]} vs acquirer {sandbox_ledger[k]}")
+# Nothing charged twice at the acquirer either: one successful consume per order at most.
+paid_orders = [s for s in states.values() if s["status"] in ("paid", "partially_refunded", "refunded")]
+consumes = [v for v in sandbox_ledger.values() if v[0] == "charge"]
+if len(consumes) != len(paid_orders):
+    problems.append(f"{len(consumes)} successful consumes at the acquirer for {len(paid_orders)} paid orders")
+
+counts = {}
+for s in states.values():
+    counts[s["status"]] = counts.get(s["status"], 0) + 1
+print(f"orders: {dict(sorted(counts.items()))}; acquirer transactions {len(ledger())}, successes {len(sandbox_ledger)}; "
+      f"server successes {len(server_ledger)}; {time.time() - started:.0f} s")
+server.terminate(); gateway.terminate()
+server.wait(); gateway.wait()
+if time.time() - started > args.time_limit:
+    problems.append(f"the run took {time.time() - started:.0f} s, over the {args.time_limit:.0f} s limit")
+if problems:
+    print("FAULT RUN FAILED:\n  " + "\n  ".join(problems[:20]))
+    print(f"logs: {logs.name}")
+    sys.exit(1)
+print("fault run passed: every order terminal, ledgers equal, nothing charged twice, nothing lost")
