@@ -45,10 +45,8 @@ struct OrderView: Encodable {
     static func make(_ order: OrderRecord, service: OrderService, store: PaymentStore, withRequest: Bool) async throws -> OrderView {
         let currency = Currency(order.currencyCode)
         let pricing = try Pricing.price(order, settings: service.settings)
-        var payments: [PaymentView] = []
-        for p in try await store.payments(order: order.id) {
-            payments.append(PaymentView(p, currency: currency, history: try await store.events(payment: p.id)))
-        }
+        let histories = try await store.events(order: order.id)
+        let payments = try await store.payments(order: order.id).map { PaymentView($0, currency: currency, history: histories[$0.id] ?? []) }
         return OrderView(
             id: order.id, status: order.status.rawValue, amount: currency?.format(order.amount) ?? String(order.amount),
             currencyCode: order.currencyCode, countryCode: order.countryCode, total: pricing.total, lineItems: pricing.lineItems,

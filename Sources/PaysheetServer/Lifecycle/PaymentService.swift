@@ -40,8 +40,10 @@ public final class PaymentService: Sendable {
 
     /// Feeds `input` to the payment `id`, storing the result (retrying when another writer was
     /// first); wakes waiters on a state change.
+    /// A `notification` (key, raw body) is stored with the change, deduplicated.
     @discardableResult
-    func advance(_ id: String, _ input: PaymentLifecycle.Input, loaded: PaymentRecord? = nil) async throws -> PaymentRecord? {
+    func advance(_ id: String, _ input: PaymentLifecycle.Input, loaded: PaymentRecord? = nil,
+                 notification: (key: String, body: String)? = nil) async throws -> PaymentRecord? {
         var current = loaded
         for _ in 0..<8 {
             if current == nil { current = try await store.payment(id) }
@@ -50,11 +52,23 @@ public final class PaymentService: Sendable {
             let effect = payment.lifecycle.receive(input, now: at, configuration: lifecycle)
             let transition: (from: String, to: String, cause: String)?
             switch effect {
-            case .ignored: return payment
+            case .ignored:
+                if let notification {
+                    let fresh = try await store.recordNotification(key: notification.key, paymentId: id, body: notification.body, at: at)
+                    if !fresh { Counter(label: "paysheet_notifications_duplicate_total").increment() }
+                }
+                return payment
             case .rescheduled: transition = nil
             case .transition(let from, let to, let cause): transition = (from.rawValue, to.rawValue, cause)
             }
-            if let (stored, _) = try await store.update(payment, transition: transition, at: at, reprice: OrderSettlement.settle) {
+            let result: (PaymentRecord, OrderRecord?)?
+            do {
+                result = try await store.update(payment, transition: transition, at: at, notification: notification, reprice: OrderSettlement.settle)
+            } catch is PaymentStore.DuplicateNotification {
+                Counter(label: "paysheet_notifications_duplicate_total").increment()
+                return current
+            }
+            if let (stored, _) = result {
                 if let transition {
                     logger.info("payment \(id) \(transition.from) → \(transition.to): \(transition.cause)")
                     Counter(label: "paysheet_payment_transitions_total", dimensions: [("to", transition.to), ("kind", stored.kind.rawValue)]).increment()
@@ -69,11 +83,15 @@ public final class PaymentService: Sendable {
 
     /// Waits until `id` is terminal or `deadline` passes; returns its last state.
     func waitForOutcome(_ id: String, until deadline: Date) async throws -> PaymentRecord? {
+        await waiters.watch(id)
+        defer { Task { await waiters.unwatch(id) } }
         while true {
+            let generation = await waiters.generation(id)
             guard let p = try await store.payment(id) else { return nil }
             let left = deadline.timeIntervalSince(now())
             if p.lifecycle.state.isTerminal || left <= 0 { return p }
-            await waiters.wait(id, timeout: min(left, 0.5))
+            // Woken by a change made in this process; the timeout covers changes made by another server.
+            await waiters.wait(id, after: generation, timeout: min(left, 0.5))
         }
     }
 
@@ -111,10 +129,14 @@ public final class PaymentService: Sendable {
             logger.warning("notification rejected: \(error)")
             throw APIError(status: 400, code: "notification_rejected", message: "\(error)")
         }
-        let payment = try await store.payment(notification.identity)
-        let fresh = try await store.recordNotification(key: notification.deduplicationKey, paymentId: payment?.id, body: notification.raw, at: now())
-        Counter(label: "paysheet_notifications_total", dimensions: [("duplicate", fresh ? "false" : "true")]).increment()
-        guard fresh, let payment else { return }
-        try await advance(payment.id, .notification(notification.status), loaded: payment)
+        Counter(label: "paysheet_notifications_total").increment()
+        guard let payment = try await store.payment(notification.identity) else {
+            // Not ours (or not yet visible): stored raw, for reconciliation.
+            _ = try await store.recordNotification(key: notification.deduplicationKey, paymentId: nil, body: notification.raw, at: now())
+            return
+        }
+        // Stored, deduplicated and applied in one transaction (R6).
+        try await advance(payment.id, .notification(notification.status), loaded: payment,
+                          notification: (notification.deduplicationKey, notification.raw))
     }
 }

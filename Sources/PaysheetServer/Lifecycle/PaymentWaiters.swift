@@ -5,9 +5,15 @@ import Foundation
 actor PaymentWaiters {
     private var waiting: [String: [Int: CheckedContinuation<Void, Never>]] = [:]
     private var nextToken = 0
+    private var generations: [String: Int] = [:]
 
-    /// Returns when `paymentId` changes, or after `timeout` seconds.
-    func wait(_ paymentId: String, timeout: Double) async {
+    /// How many times `paymentId` was signalled: read it before looking at the payment, then
+    /// pass it to ``wait(_:after:timeout:)`` so that a change in between is not missed.
+    func generation(_ paymentId: String) -> Int { generations[paymentId, default: 0] }
+
+    /// Returns when `paymentId` changes after `generation`, or after `timeout` seconds.
+    func wait(_ paymentId: String, after generation: Int, timeout: Double) async {
+        if generations[paymentId, default: 0] != generation { return }
         nextToken += 1
         let token = nextToken
         await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
@@ -24,9 +30,19 @@ actor PaymentWaiters {
         if waiting[paymentId]?.isEmpty == true { waiting.removeValue(forKey: paymentId) }
     }
 
+    /// Starts counting signals of `paymentId` (a request is about to wait for it).
+    func watch(_ paymentId: String) { if generations[paymentId] == nil { generations[paymentId] = 0 } }
+
+    /// Stops counting (the request has its answer).
+    func unwatch(_ paymentId: String) { if waiting[paymentId] == nil { generations.removeValue(forKey: paymentId) } }
+
     /// Wakes everyone waiting for `paymentId`.
     func signal(_ paymentId: String) {
-        guard let all = waiting.removeValue(forKey: paymentId) else { return }
+        guard let all = waiting.removeValue(forKey: paymentId) else {
+            if generations[paymentId] != nil { generations[paymentId]! += 1 }
+            return
+        }
+        generations[paymentId, default: 0] += 1
         for c in all.values { c.resume() }
     }
 }

@@ -48,7 +48,8 @@ public struct PaymentStore: Sendable {
 
     /// The order `id`.
     public func order(_ id: String) async throws -> OrderRecord? {
-        try await database.transaction { db in try await PaymentStore.order(id, db) }
+        guard let row = try await database.read("SELECT body FROM orders WHERE id = $1", [.text(id)]).first else { return nil }
+        return try PaymentStore.decode(OrderRecord.self, row[0])
     }
 
     static func order(_ id: String, _ db: any SQLExecutor) async throws -> OrderRecord? {
@@ -127,54 +128,73 @@ public struct PaymentStore: Sendable {
 
     /// The payment `id`.
     public func payment(_ id: String) async throws -> PaymentRecord? {
-        try await database.transaction { db in
-            try await db.execute("SELECT body FROM payments WHERE id = $1", [.text(id)]).first.map(PaymentStore.payment(from:))
-        }
+        try await database.read("SELECT body FROM payments WHERE id = $1", [.text(id)]).first.map(PaymentStore.payment(from:))
     }
 
     /// The payment the acquirer knows as `identity`.
     public func payment(_ identity: TransactionIdentity) async throws -> PaymentRecord? {
-        try await database.transaction { db in
-            try await db.execute("SELECT body FROM payments WHERE acquirer_order_id = $1 AND acquirer_txn_time = $2",
-                                 [.text(identity.orderId), .text(identity.txnTime)]).first.map(PaymentStore.payment(from:))
-        }
+        try await database.read("SELECT body FROM payments WHERE acquirer_order_id = $1 AND acquirer_txn_time = $2",
+                                [.text(identity.orderId), .text(identity.txnTime)]).first.map(PaymentStore.payment(from:))
     }
 
     /// The payments of `orderId`, oldest first.
     public func payments(order orderId: String) async throws -> [PaymentRecord] {
-        try await database.transaction { db in try await PaymentStore.payments(orderId, db) }
+        try await database.read(PaymentStore.paymentsOfOrder, [.text(orderId)]).map(PaymentStore.payment(from:))
     }
 
+    static let paymentsOfOrder = "SELECT body FROM payments WHERE order_id = $1 ORDER BY created_at, id"
+
     static func payments(_ orderId: String, _ db: any SQLExecutor) async throws -> [PaymentRecord] {
-        try await db.execute("SELECT body FROM payments WHERE order_id = $1 ORDER BY created_at, id", [.text(orderId)]).map(payment(from:))
+        try await db.execute(paymentsOfOrder, [.text(orderId)]).map(payment(from:))
     }
 
     /// The history of `paymentId`.
     public func events(payment paymentId: String) async throws -> [PaymentEvent] {
-        try await database.transaction { db in
-            try await db.execute("SELECT CAST(seq AS TEXT), from_state, to_state, cause, CAST(at_ms AS TEXT) FROM payment_events WHERE payment_id = $1 ORDER BY seq",
-                                 [.text(paymentId)]).map {
-                PaymentEvent(sequence: Int($0[0] ?? "") ?? 0, from: $0[1], to: $0[2] ?? "", cause: $0[3] ?? "",
-                             at: Date(timeIntervalSince1970: Double(Int($0[4] ?? "") ?? 0) / 1000))
-            }
-        }
+        try await database.read("SELECT CAST(seq AS TEXT), from_state, to_state, cause, CAST(at_ms AS TEXT) FROM payment_events WHERE payment_id = $1 ORDER BY seq",
+                                [.text(paymentId)]).map(PaymentStore.event(from:))
+    }
+
+    /// The histories of every payment of `orderId`, by payment id (one query).
+    public func events(order orderId: String) async throws -> [String: [PaymentEvent]] {
+        let rows = try await database.read("""
+            SELECT CAST(seq AS TEXT), from_state, to_state, cause, CAST(at_ms AS TEXT), payment_id FROM payment_events
+            WHERE payment_id IN (SELECT id FROM payments WHERE order_id = $1) ORDER BY payment_id, seq
+            """, [.text(orderId)])
+        var out: [String: [PaymentEvent]] = [:]
+        for row in rows { out[row[5] ?? "", default: []].append(PaymentStore.event(from: row)) }
+        return out
+    }
+
+    static func event(from row: [String?]) -> PaymentEvent {
+        PaymentEvent(sequence: Int(row[0] ?? "") ?? 0, from: row[1], to: row[2] ?? "", cause: row[3] ?? "",
+                     at: Date(timeIntervalSince1970: Double(Int(row[4] ?? "") ?? 0) / 1000))
     }
 
     /// Writes `payment` (version-checked) with a history row when its state changed, and lets
     /// `reprice` recompute its order from all the order's payments in the same transaction.
     /// Returns the stored payment and order, or `nil` when another writer was first.
+    /// `notification` (deduplication key, raw body) is stored in the same transaction; when it
+    /// was stored before, nothing is written and ``DuplicateNotification`` is thrown.
     public func update(_ payment: PaymentRecord, transition: (from: String, to: String, cause: String)?, at now: Date,
+                       notification: (key: String, body: String)? = nil,
                        reprice: @Sendable (OrderRecord, [PaymentRecord]) -> OrderRecord) async throws -> (PaymentRecord, OrderRecord?)? {
         var bumped = payment
         bumped.version += 1
         let next = bumped
         let body = try PaymentStore.json(next)
-        return try await database.transaction { db in
+        do {
+            return try await database.transaction { db in
+            if let notification {
+                let fresh = try await db.execute(
+                    "INSERT INTO notifications (dedup_key, payment_id, body, received_ms) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING RETURNING dedup_key",
+                    [.text(notification.key), .text(next.id), .text(notification.body), .int(PaymentStore.ms(now))])
+                guard !fresh.isEmpty else { throw DuplicateNotification() }
+            }
             let rows = try await db.execute("""
                 UPDATE payments SET state = $1, next_query_at = $2, version = $3, body = $4 WHERE id = $5 AND version = $6 RETURNING id
                 """, [.text(next.lifecycle.state.rawValue), next.lifecycle.nextQueryAt.map { .int(PaymentStore.ms($0)) } ?? .null,
                       .int(next.version), .text(body), .text(next.id), .int(payment.version)])
-            guard !rows.isEmpty else { return nil }
+            guard !rows.isEmpty else { throw VersionConflict() }  // roll back (a notification insert too)
             guard let transition else { return (next, nil) }
             try await PaymentStore.addEvent(next.id, from: transition.from, to: transition.to, cause: transition.cause, at: now, db)
             guard let order = try await PaymentStore.order(next.orderId, db) else { return (next, nil) }
@@ -182,26 +202,29 @@ public struct PaymentStore: Sendable {
             guard updated != order else { return (next, order) }
             guard let stored = try await PaymentStore.update(updated, db) else { throw StorageError("order \(order.id) changed during a payment update") }
             return (next, stored)
+            }
+        } catch is VersionConflict {
+            return nil
         }
     }
 
     /// Non-terminal payments whose next query is due at `now`, oldest due first.
     public func duePayments(at now: Date, limit: Int = 200) async throws -> [PaymentRecord] {
-        try await database.transaction { db in
-            try await db.execute("SELECT body FROM payments WHERE next_query_at IS NOT NULL AND next_query_at <= $1 ORDER BY next_query_at LIMIT $2",
-                                 [.int(PaymentStore.ms(now)), .int(limit)]).map(PaymentStore.payment(from:))
-        }
+        try await database.read("SELECT body FROM payments WHERE next_query_at IS NOT NULL AND next_query_at <= $1 ORDER BY next_query_at LIMIT $2",
+                                [.int(PaymentStore.ms(now)), .int(limit)]).map(PaymentStore.payment(from:))
     }
+
+    /// A notification that was stored before.
+    public struct DuplicateNotification: Error {}
+    struct VersionConflict: Error {}
 
     /// How many payments are in each state.
     public func stateCounts() async throws -> [String: Int] {
-        try await database.transaction { db in
-            var out: [String: Int] = [:]
-            for row in try await db.execute("SELECT state, CAST(COUNT(*) AS TEXT) FROM payments GROUP BY state", []) {
-                out[row[0] ?? ""] = Int(row[1] ?? "") ?? 0
-            }
-            return out
+        var out: [String: Int] = [:]
+        for row in try await database.read("SELECT state, CAST(COUNT(*) AS TEXT) FROM payments GROUP BY state", []) {
+            out[row[0] ?? ""] = Int(row[1] ?? "") ?? 0
         }
+        return out
     }
 
     // MARK: Notifications, token uses

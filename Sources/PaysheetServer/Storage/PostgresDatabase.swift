@@ -68,6 +68,10 @@ public final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
         }
     }
 
+    public func read(_ sql: String, _ binds: [SQLValue]) async throws -> [[String?]] {
+        try await client.withConnection { connection in try await Executor(connection: connection, logger: logger).execute(sql, binds) }
+    }
+
     /// Runs one statement outside a transaction (`CREATE DATABASE` cannot run in one).
     public func executeOutsideTransaction(_ sql: String) async throws {
         try await client.query(PostgresQuery(unsafeSQL: sql), logger: logger)

@@ -26,6 +26,8 @@ public protocol SQLDatabase: Sendable {
     var dialect: String { get }
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
     func transaction<T: Sendable>(_ body: @Sendable (any SQLExecutor) async throws -> T) async throws -> T
+    /// Runs one read-only statement outside any transaction (a consistent snapshot of its own).
+    func read(_ sql: String, _ binds: [SQLValue]) async throws -> [[String?]]
     /// Closes connections.
     func close() async
 }

@@ -4,11 +4,14 @@ import NIOCore
 import NIOPosix
 import SQLiteNIO
 
-/// SQLite through sqlite-nio: one connection in WAL mode, transactions one at a time
-/// (`BEGIN IMMEDIATE`), so a payment's state change and its history row commit together.
+/// SQLite through sqlite-nio: one writing connection in WAL mode, transactions one at a time
+/// (`BEGIN IMMEDIATE`), so a payment's state change and its history row commit together; reads
+/// of one statement go to two reading connections and never wait for a write.
 public final class SQLiteDatabase: SQLDatabase, @unchecked Sendable {
     let connection: SQLiteConnection
+    let readers: [SQLiteConnection]
     let gate = TransactionGate()
+    let nextReader = RoundRobin()
 
     public var dialect: String { "sqlite" }
 
@@ -23,10 +26,27 @@ public final class SQLiteDatabase: SQLDatabase, @unchecked Sendable {
         _ = try await connection.query("PRAGMA journal_mode=WAL", [])
         _ = try await connection.query("PRAGMA synchronous=NORMAL", [])
         _ = try await connection.query("PRAGMA busy_timeout=5000", [])
-        return SQLiteDatabase(connection: connection)
+        var readers: [SQLiteConnection] = []
+        if path != ":memory:" {
+            for _ in 0..<2 {
+                let r = try await SQLiteConnection.open(storage: storage, logger: logger)
+                _ = try await r.query("PRAGMA busy_timeout=5000", [])
+                _ = try await r.query("PRAGMA query_only=1", [])
+                readers.append(r)
+            }
+        }
+        return SQLiteDatabase(connection: connection, readers: readers)
     }
 
-    init(connection: SQLiteConnection) { self.connection = connection }
+    init(connection: SQLiteConnection, readers: [SQLiteConnection]) {
+        self.connection = connection
+        self.readers = readers
+    }
+
+    public func read(_ sql: String, _ binds: [SQLValue]) async throws -> [[String?]] {
+        guard !readers.isEmpty else { return try await transaction { try await $0.execute(sql, binds) } }
+        return try await Executor(connection: readers[nextReader.next() % readers.count]).execute(sql, binds)
+    }
 
     struct Executor: SQLExecutor {
         let connection: SQLiteConnection
@@ -73,7 +93,10 @@ public final class SQLiteDatabase: SQLDatabase, @unchecked Sendable {
         }
     }
 
-    public func close() async { try? await connection.close() }
+    public func close() async {
+        try? await connection.close()
+        for r in readers { try? await r.close() }
+    }
 }
 
 /// One transaction at a time, first come first served.
@@ -88,5 +111,17 @@ actor TransactionGate {
 
     func leave() {
         if waiting.isEmpty { busy = false } else { waiting.removeFirst().resume() }
+    }
+}
+
+/// A thread-safe counter (round robin over the readers).
+final class RoundRobin: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+    func next() -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        value &+= 1
+        return value & Int.max
     }
 }
