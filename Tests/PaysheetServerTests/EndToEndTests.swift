@@ -135,6 +135,22 @@ import Testing
         #expect(try await server.order(bId)["status"] == "created")
     }
 
+    @Test func cartsMayNameCatalogProductsWhichTheServerPrices() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        let (s1, order) = try await server.send("POST", "/v1/orders",
+            #"{"currencyCode":"CNY","countryCode":"CN","lineItems":[{"sku":"tea-set"},{"sku":"tea-cups","quantity":2},{"label":"Gift wrap","amount":"5.00"}]}"#)
+        #expect(s1 == 201)
+        #expect(order["amount"] == "205.00")
+        #expect(order["lineItems"]?.arrayValue?.map { $0["label"]?.stringValue ?? "" } == ["Porcelain tea set", "Tea cups, set of 4 × 2", "Gift wrap"])
+        let (s2, e2) = try await server.send("POST", "/v1/orders", #"{"currencyCode":"CNY","countryCode":"CN","lineItems":[{"sku":"nope"}]}"#)
+        #expect(s2 == 400 && e2["error"]?["field"] == "lineItems[0].sku")
+        let (s3, e3) = try await server.send("POST", "/v1/orders", #"{"currencyCode":"USD","countryCode":"US","lineItems":[{"sku":"tea-set"}]}"#)
+        #expect(s3 == 400 && e3["error"]?["message"]?.stringValue?.contains("priced in CNY") == true)
+        let (_, catalog) = try await server.send("GET", "/v1/catalog", nil)
+        #expect(catalog["products"]?.arrayValue?.count == 3)
+    }
+
     @Test func idempotencyKeys() async throws {
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }

@@ -20,6 +20,11 @@ import Testing
         #expect(try ACPMessage(formEncoded: "a=1+2").fields["a"] == "1 2")
     }
 
+    @Test func descriptionsNeverShowCardData() {
+        let m = ACPMessage(["cardTransData": "e2FjY05vPTYyMTIzNDU2Nzg5MDEyMzQ1Njd9", "accNo": "6212345678901234567", "orderId": "O1", "signature": "s"])
+        #expect(m.description == "accNo=***&cardTransData=***&orderId=O1")
+    }
+
     @Test func malformedBodiesNameThePair() {
         #expect(throws: ACPError(.malformed, "pair 2 has no '=' (form-encoded key=value pairs expected)")) { try ACPMessage(formEncoded: "a=1&b") }
         #expect(throws: ACPError(.malformed, "pair 1 has a broken percent escape or is not UTF-8")) { try ACPMessage(formEncoded: "a=%zz") }

@@ -132,6 +132,9 @@ public struct APIRouter: Sendable {
                 return JSONBody.error(e)
             }
         }
+        router.get("/v1/catalog") { _, _ -> Response in
+            try JSONBody.response(["products": orders.settings.catalog])
+        }
         router.get("/v1/sandbox/merchant") { _, _ -> Response in
             guard let pem = sandboxMerchantCertificate else { return JSONBody.error(APIError.notFound("a sandbox merchant (the server is not in sandbox mode)")) }
             return try JSONBody.response(["merchantIdentifier": orders.settings.merchantIdentifier, "paymentProcessingCertificate": pem])

@@ -12,6 +12,12 @@ public struct MerchantSettings: Sendable, Codable, Equatable {
     public var supportedNetworks: [String] = ["visa", "masterCard", "amex", "discover", "chinaUnionPay"]
     /// Capabilities.
     public var merchantCapabilities: [String] = ["supports3DS", "supportsEMV", "supportsCredit", "supportsDebit"]
+    /// The catalog: products a cart may name by `sku` (the server then sets label and price).
+    public var catalog: [Product] = [
+        Product(sku: "tea-set", label: "Porcelain tea set", amount: "128.00", currencyCode: "CNY"),
+        Product(sku: "green-tea", label: "Green tea, 250 g", amount: "45.50", currencyCode: "CNY"),
+        Product(sku: "tea-cups", label: "Tea cups, set of 4", amount: "36.00", currencyCode: "CNY"),
+    ]
     /// Coupons: code → percent off the goods.
     public var coupons: [String: Double] = ["WELCOME10": 10, "HALF": 50]
     /// Sales tax by shipping region (`US-CA`) or country (`JP`): percent of goods after discount.
@@ -23,4 +29,24 @@ public struct MerchantSettings: Sendable, Codable, Equatable {
 
     /// The defaults.
     public init() {}
+}
+
+/// A product of the catalog.
+public struct Product: Sendable, Codable, Equatable {
+    /// Stock-keeping unit, unique in the catalog.
+    public var sku: String
+    /// The label on the sheet.
+    public var label: String
+    /// The unit price (decimal text).
+    public var amount: String
+    /// The price's currency.
+    public var currencyCode: String
+
+    /// A product.
+    public init(sku: String, label: String, amount: String, currencyCode: String) {
+        self.sku = sku
+        self.label = label
+        self.amount = amount
+        self.currencyCode = currencyCode
+    }
 }

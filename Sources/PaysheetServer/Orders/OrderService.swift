@@ -5,12 +5,23 @@ import PaysheetToken
 
 /// The cart a client sends to `POST /v1/orders`.
 public struct CreateOrderRequest: Sendable, Codable {
+    /// One line of the cart: `{label, amount}`, or `{sku, quantity}` priced from the catalog.
+    public struct Item: Sendable, Codable {
+        /// The label (with `amount`).
+        public var label: String?
+        /// The amount, decimal text (with `label`).
+        public var amount: String?
+        /// A catalog product instead.
+        public var sku: String?
+        /// How many of the product (default 1).
+        public var quantity: Int?
+    }
     /// ISO 4217 code.
     public var currencyCode: String?
     /// ISO 3166 code of the merchant's country.
     public var countryCode: String?
-    /// `[{label, amount}]`.
-    public var lineItems: [ApplePayLineItem]?
+    /// The cart's lines.
+    public var lineItems: [Item]?
     /// Shipping options (`[{label, detail, amount, identifier}]`); none for goods that are not shipped.
     public var shippingMethods: [ApplePayShippingMethod]?
 }
@@ -41,13 +52,28 @@ public struct OrderService: Sendable {
         }
         guard let items = request.lineItems, !items.isEmpty else { throw APIError.invalid("lineItems", "lineItems must list at least one item") }
         guard items.count <= 100 else { throw APIError.invalid("lineItems", "at most 100 line items") }
+        var lines: [ApplePayLineItem] = []
         for (i, item) in items.enumerated() {
+            if let sku = item.sku {
+                guard let product = settings.catalog.first(where: { $0.sku == sku }) else {
+                    throw APIError.invalid("lineItems[\(i)].sku", "\(sku) is not in the catalog")
+                }
+                guard product.currencyCode == currency.code else {
+                    throw APIError.invalid("lineItems[\(i)].sku", "\(sku) is priced in \(product.currencyCode), not \(currency.code)")
+                }
+                let quantity = item.quantity ?? 1
+                guard (1...99).contains(quantity) else { throw APIError.invalid("lineItems[\(i)].quantity", "quantity must be 1 to 99") }
+                guard let unit = try? currency.minor(product.amount) else { throw APIError.invalid("lineItems[\(i)].sku", "\(sku) has no valid price") }
+                lines.append(ApplePayLineItem(label: quantity == 1 ? product.label : "\(product.label) × \(quantity)", amount: currency.format(unit * quantity)))
+                continue
+            }
             guard let label = item.label, !label.trimmingCharacters(in: .whitespaces).isEmpty, label.count <= 128 else {
                 throw APIError.invalid("lineItems[\(i)].label", "each line item needs a label of 1 to 128 characters")
             }
             guard let amount = item.amount, (try? currency.minor(amount)) != nil else {
                 throw APIError.invalid("lineItems[\(i)].amount", "\"\(item.amount ?? "")\" is not a non-negative amount in \(currency.code) with at most \(currency.minorUnits) decimals")
             }
+            lines.append(ApplePayLineItem(label: label, amount: amount))
         }
         let methods = request.shippingMethods ?? []
         var seen = Set<String>()
@@ -62,7 +88,7 @@ public struct OrderService: Sendable {
         let at = now()
         let id = IDs.make("ord_", now: at)
         var order = OrderRecord(
-            id: id, status: .created, currencyCode: currency.code, countryCode: country.uppercased(), lineItems: items,
+            id: id, status: .created, currencyCode: currency.code, countryCode: country.uppercased(), lineItems: lines,
             shippingMethods: methods, shippingMethod: methods.first(where: { $0.selected == true })?.identifier ?? methods.first?.identifier,
             amount: 0, applicationData: Data(#"{"orderId":"\#(id)"}"#.utf8).base64EncodedString(), createdAt: at)
         let pricing = try Pricing.price(order, settings: settings)

@@ -59,8 +59,12 @@ public struct ACPMessage: Sendable, Equatable, CustomStringConvertible {
         return value
     }
 
-    /// The fields, without `signature` and the certificate (for logs; ACP messages carry no card data).
+    /// Fields whose values are never shown (card data, personal data).
+    public static let confidentialFields: Set<String> = ["cardTransData", "tokenPayData", "accNo", "customerInfo", "encryptCertId", "riskRateInfo"]
+
+    /// The fields for logs: no `signature`, no certificate, confidential values replaced by `***`.
     public var description: String {
-        fields.keys.sorted().filter { $0 != "signature" && $0 != "signPubKeyCert" }.map { "\($0)=\(fields[$0]!)" }.joined(separator: "&")
+        fields.keys.sorted().filter { $0 != "signature" && $0 != "signPubKeyCert" }
+            .map { "\($0)=\(ACPMessage.confidentialFields.contains($0) ? "***" : fields[$0]!)" }.joined(separator: "&")
     }
 }
