@@ -6,6 +6,7 @@ import PaysheetModel
 import PaysheetToken
 import PaysheetTokenFormat
 import X509
+import _CryptoExtras
 
 // `paysheet-bench load --server URL --data FOLDER [--payments N] [--concurrency C]
 //  [--declines FRACTION] [--refunds FRACTION] [--out FILE]`
@@ -152,6 +153,19 @@ func load(_ o: LoadOptions, _ http: HTTPClient) async throws -> Int32 {
     }
     let baselineRate = Double(await baseline.latencies.values.count) / Date().timeIntervalSince(baselineStart)
 
+    // 1b. The crypto ceiling: ACP needs three RSA-2048 signatures per payment (the merchant's
+    // request, the gateway's answer and its notification); measured here on one core.
+    let rsa = try _RSA.Signing.PrivateKey(keySize: .bits2048)
+    let rsaStart = Date()
+    var signatures = 0
+    while Date().timeIntervalSince(rsaStart) < 1 {
+        _ = try rsa.signature(for: Data("txnAmt=100&txnType=01\(signatures)".utf8), padding: .insecurePKCS1v1_5)
+        signatures += 1
+    }
+    let rsaRate = Double(signatures) / Date().timeIntervalSince(rsaStart)
+    let cores = Double(ProcessInfo.processInfo.activeProcessorCount)
+    let ceiling = rsaRate * cores / 3
+
     // 2. Orders.
     var orders: [(id: String, amount: String, applicationData: [UInt8], decline: Bool)] = []
     let orderStart = Date()
@@ -235,6 +249,8 @@ func load(_ o: LoadOptions, _ http: HTTPClient) async throws -> Int32 {
     print(String(format: "baseline  GET /health:              %8.0f requests/s  (concurrency %d)", baselineRate, o.concurrency))
     print(String(format: "orders    POST /v1/orders:          %8.0f orders/s", orderRate))
     print(String(format: "payments  POST …/authorize:         %8.0f authorized payments/s  = %.3f × the /health baseline", rate, rate / baselineRate))
+    print(String(format: "ceiling   RSA-2048 signatures:      %8.0f /s on one core → %.0f payments/s on %.0f cores at 3 signatures each; payments = %.2f × that ceiling",
+                 rsaRate, ceiling, cores, rate / ceiling))
     print(String(format: "latency   authorize p50 %.1f ms, p99 %.1f ms, max %.1f ms", lat.percentile(0.5) * 1000, lat.percentile(0.99) * 1000,
                  (lat.values.max() ?? 0) * 1000))
     print("outcomes  \(outcomes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))"

@@ -63,7 +63,10 @@ public final class PaymentService: Sendable {
             }
             let result: (PaymentRecord, OrderRecord?)?
             do {
-                result = try await store.update(payment, transition: transition, at: at, notification: notification, reprice: OrderSettlement.settle)
+                // Only a terminal state can change the order (created/failed → pending happened at insert).
+                let settles = payment.lifecycle.state.isTerminal
+                result = try await store.update(payment, transition: transition, at: at, notification: notification,
+                                                reprice: settles ? OrderSettlement.settle : nil)
             } catch is PaymentStore.DuplicateNotification {
                 Counter(label: "paysheet_notifications_duplicate_total").increment()
                 return current

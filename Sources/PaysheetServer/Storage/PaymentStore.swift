@@ -177,7 +177,7 @@ public struct PaymentStore: Sendable {
     /// was stored before, nothing is written and ``DuplicateNotification`` is thrown.
     public func update(_ payment: PaymentRecord, transition: (from: String, to: String, cause: String)?, at now: Date,
                        notification: (key: String, body: String)? = nil,
-                       reprice: @Sendable (OrderRecord, [PaymentRecord]) -> OrderRecord) async throws -> (PaymentRecord, OrderRecord?)? {
+                       reprice: (@Sendable (OrderRecord, [PaymentRecord]) -> OrderRecord)?) async throws -> (PaymentRecord, OrderRecord?)? {
         var bumped = payment
         bumped.version += 1
         let next = bumped
@@ -197,6 +197,7 @@ public struct PaymentStore: Sendable {
             guard !rows.isEmpty else { throw VersionConflict() }  // roll back (a notification insert too)
             guard let transition else { return (next, nil) }
             try await PaymentStore.addEvent(next.id, from: transition.from, to: transition.to, cause: transition.cause, at: now, db)
+            guard let reprice else { return (next, nil) }
             guard let order = try await PaymentStore.order(next.orderId, db) else { return (next, nil) }
             let updated = reprice(order, try await PaymentStore.payments(next.orderId, db))
             guard updated != order else { return (next, order) }
