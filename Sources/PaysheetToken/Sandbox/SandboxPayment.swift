@@ -64,8 +64,12 @@ public struct SandboxPayment: Sendable, Equatable {
                 if luhnCheckDigit(Array(digits.dropLast())) == digits.last! { break }
             }
         } else {
-            while digits.count < length - 1 { digits.append(Int.random(in: 0...9)) }
-            digits.append(luhnCheckDigit(digits))
+            // Never "00xx" at the end: those are the sandbox acquirer's decline test cards.
+            repeat {
+                digits = prefix.map { Int(String($0))! }
+                while digits.count < length - 1 { digits.append(Int.random(in: 0...9)) }
+                digits.append(luhnCheckDigit(digits))
+            } while digits[length - 4] == 0 && digits[length - 3] == 0
         }
         let dpan = digits.map(String.init).joined()
         var calendar = Calendar(identifier: .gregorian)
