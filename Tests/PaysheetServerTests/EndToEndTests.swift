@@ -164,6 +164,32 @@ import Testing
         #expect(other["error"]?["code"] == "idempotency_key_reused")
     }
 
+    @Test func aKeyWhoseFirstRequestIsStillRunningGets409() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        // The gateway answers the charge only after 1.5 s: the first authorize is in flight meanwhile.
+        try await server.setFaults(#"{"seed":1,"timeout":1,"timeoutSeconds":1.5}"#)
+        let factory = try await server.tokenFactory()
+        let order = try await server.createOrder(["currencyCode": "CNY", "countryCode": "CN", "lineItems": [["label": "Tea", "amount": "10.00"]]])
+        let id = try #require(order["id"]?.stringValue)
+        // A token for this order, made by a sheet whose authorization we do not send.
+        let request = try decodeJSONValue(ApplePayPaymentRequest.self, from: order["paymentRequest"] ?? .null)
+        let token = factory.makeToken(for: TokenContext(card: Wallet.default.cards[0], request: request, total: request.total, sequence: 1))
+        let body = try JSONValue.object(["payment": JSONValueEncoder().encode(ApplePayPayment(token: token))]).compactText
+        let first = Task { try await server.send("POST", "/v1/orders/\(id)/authorize", body, key: "pay-\(id)") }
+        try await Task.sleep(for: .milliseconds(400))
+        let (s2, e2) = try await server.send("POST", "/v1/orders/\(id)/authorize", body, key: "pay-\(id)")
+        #expect(s2 == 409)
+        #expect(e2["error"]?["code"] == "idempotency_key_in_use")
+        let (s1, r1) = try await first.value
+        #expect(s1 == 200)
+        #expect(r1["result"]?["status"] == JSONValue.number("0"))
+        // Afterwards the same key and body get the stored answer.
+        let (s3, r3) = try await server.send("POST", "/v1/orders/\(id)/authorize", body, key: "pay-\(id)")
+        #expect(s3 == 200 && r3 == r1)
+        #expect(try await server.ledger().filter { $0["txnType"] == "01" }.count == 1)
+    }
+
     @Test func badRequestsNameTheField() async throws {
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }

@@ -10,6 +10,14 @@ public struct TokenContext: Sendable {
     public var total: ApplePayLineItem
     /// 1 for the first authorization of this sheet, 2 for the next, …
     public var sequence: Int
+
+    /// A context (to make a token outside a sheet, in tests).
+    public init(card: WalletCard, request: ApplePayPaymentRequest, total: ApplePayLineItem, sequence: Int) {
+        self.card = card
+        self.request = request
+        self.total = total
+        self.sequence = sequence
+    }
 }
 
 /// Makes the `token` of an authorized payment. The sheet engine stays pure: a factory must be
