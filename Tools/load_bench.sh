@@ -14,17 +14,21 @@ swift build -c release --product paysheet-bench >/dev/null
 BIN="$(swift build -c release --show-bin-path)"
 
 run() {  # $1: label, $2: database URL or empty
-  local dir port pid
+  local dir port pid gpid
   dir="$(mktemp -d)"
   port=$((20000 + RANDOM % 20000))
+  # The sandbox gateway in its own process, as an acquirer is in production (it shares the cores).
+  "$BIN/paysheet" acquirer-sandbox --data "$dir" --listen "127.0.0.1:$((port + 1))" >"$dir/gateway.log" 2>&1 &
+  gpid=$!
+  for _ in $(seq 1 200); do curl -fs "http://127.0.0.1:$((port + 1))/health" >/dev/null 2>&1 && break; sleep 0.1; done
   local args=(serve --data "$dir" --listen "127.0.0.1:$port" --no-demo-order)
   [ -n "$2" ] && args+=(--database "$2")
-  PAYSHEET_SANDBOX_ACQUIRER_LISTEN="127.0.0.1:$((port + 1))" PAYSHEET_LOG_LEVEL=warning "$BIN/paysheet" "${args[@]}" >"$dir/serve.log" 2>&1 &
+  PAYSHEET_ACQUIRER_URL="http://127.0.0.1:$((port + 1))" PAYSHEET_LOG_LEVEL=warning "$BIN/paysheet" "${args[@]}" >"$dir/serve.log" 2>&1 &
   pid=$!
   for _ in $(seq 1 200); do curl -fs "http://127.0.0.1:$port/health" >/dev/null 2>&1 && break; sleep 0.1; done
   echo "== $1 ($PAYMENTS payments, concurrency $CONCURRENCY)"
   "$BIN/paysheet-bench" load --server "http://127.0.0.1:$port" --data "$dir" --payments "$PAYMENTS" --concurrency "$CONCURRENCY"
-  kill "$pid"; wait "$pid" || true
+  kill "$pid" "$gpid"; wait "$pid" "$gpid" || true
 }
 
 run "SQLite" ""
