@@ -112,7 +112,7 @@ let package = Package(
         ),
         .testTarget(
             name: "UnionPayTests",
-            dependencies: ["UnionPay", .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto")]
+            dependencies: ["UnionPay", "PaysheetToken", .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto")]
         ),
         .testTarget(
             name: "PaysheetServerTests",

@@ -4,6 +4,7 @@ import Foundation
 import Hummingbird
 import Logging
 import ServiceLifecycle
+import PaysheetServer
 import UnionPay
 
 /// `paysheet acquirer-sandbox`: the sandbox UnionPay gateway on its own.
@@ -39,13 +40,12 @@ struct AcquirerSandboxCommand: AsyncParsableCommand {
             }
             faults = f
         }
-        guard let colon = listen.lastIndex(of: ":"), let port = Int(listen[listen.index(after: colon)...]) else {
-            throw ValidationError("--listen \(listen) is not host:port")
-        }
+        let (host, port): (String, Int)
+        do { (host, port) = try ServerConfiguration.hostPort(listen, what: "--listen") } catch { throw ValidationError("\(error)") }
         let logger = Logger(label: "paysheet.acquirer-sandbox")
         let http = HTTPClient(eventLoopGroupProvider: .singleton)
         let gateway = try SandboxGateway(pki: pki, merchants: [merchant], http: http, faults: faults, paymentDataField: paymentDataField, logger: logger)
-        var app = Application(router: gateway.router(), configuration: .init(address: .hostname(String(listen[..<colon]), port: port),
+        var app = Application(router: gateway.router(), configuration: .init(address: .hostname(host, port: port),
                                                                               serverName: "paysheet-acquirer-sandbox"), logger: logger)
         app.beforeServerStarts { say("sandbox UnionPay gateway on http://\(listen) (data \(folder)/unionpay-sandbox; not China UnionPay)") }
         let group = ServiceGroup(configuration: .init(services: [.init(service: app)], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))

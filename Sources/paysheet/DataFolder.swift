@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PaysheetServer
 import PaysheetToken
 
 /// Where Paysheet keeps what it creates on first use: the sandbox CA and merchant keys.
@@ -16,18 +17,11 @@ struct DataFolderOption: ParsableArguments {
 
     func merchantFolder(_ merchantIdentifier: String) -> String { folder + "/merchants/" + merchantIdentifier }
 
-    func pki() throws -> SandboxPKI { try SandboxPKI.loadOrCreate(folder: sandboxCA) }
+    func pki() throws -> SandboxPKI { try SandboxMerchant.pki(dataFolder: folder) }
 
-    /// The default sandbox merchant's credentials, created on first use.
+    /// The default sandbox merchant's credentials, created on first use (as `paysheet serve` does).
     func defaultMerchant(_ merchantIdentifier: String = "merchant.dev.paysheet.sandbox") throws -> MerchantKey {
-        let folder = merchantFolder(merchantIdentifier)
-        if FileManager.default.fileExists(atPath: folder + "/certificate.pem") {
-            return try MerchantKey(certificateFile: folder + "/certificate.pem", privateKeyFile: folder + "/key.pem",
-                                   permissions: .refuse)
-        }
-        let credentials = try MerchantCredentials.create(merchantIdentifier: merchantIdentifier, pki: pki())
-        try credentials.save(folder: folder)
-        return credentials.merchantKey
+        try SandboxMerchant.loadOrCreate(dataFolder: folder, merchantIdentifier: merchantIdentifier)
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import PaysheetToken
 import Testing
 @testable import UnionPay
 
@@ -68,7 +69,7 @@ import Testing
             var digits = Array("489500000000" + suffix).map { Int(String($0))! }
             for d in 0...9 {
                 digits[4] = d
-                if SandboxDeclineRules.luhn(digits.map(String.init).joined()) { break }
+                if SandboxPayment.isLuhnValid(digits.map(String.init).joined()) { break }
             }
             return digits.map(String.init).joined()
         }

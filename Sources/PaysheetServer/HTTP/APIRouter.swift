@@ -74,7 +74,7 @@ public struct APIRouter: Sendable {
             return try APIAnswer(try await OrderView.make(order, service: orders, store: store, withRequest: true), status: 201)
         }
         router.get("/v1/orders/:id") { _, context -> Response in
-            do { return try JSONBody.response(try await view(order(context), withRequest: true)) } catch let e as APIError { return JSONBody.error(e) }
+            try JSONBody.response(try await view(order(context), withRequest: true))
         }
         mutating(router, "/v1/orders/:id/merchant-session") { body, context in
             let request = try JSONBody.decode(MerchantSessionBody.self, from: body)

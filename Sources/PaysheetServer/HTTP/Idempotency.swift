@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import Hummingbird
 import NIOCore
+import PaysheetTokenFormat
 
 /// `Idempotency-Key` on mutating calls (research §2.1, R2): the same key and body get the
 /// stored answer (`Idempotent-Replayed: true`); the same key with another body gets 422;
@@ -18,7 +19,7 @@ struct Idempotency: Sendable {
         var hasher = SHA256()
         hasher.update(data: Data("\(request.method.rawValue) \(request.uri.path)\n".utf8))
         hasher.update(data: Data(buffer: body))
-        let fingerprint = hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        let fingerprint = Hex.encode(hasher.finalize())
         switch try await store.claimIdempotency(key: key, fingerprint: fingerprint, at: now()) {
         case .mismatch:
             return JSONBody.error(APIError(status: 422, code: "idempotency_key_reused", field: "Idempotency-Key",

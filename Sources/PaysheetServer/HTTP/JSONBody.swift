@@ -50,8 +50,5 @@ enum JSONBody {
         var error: Inner
     }
 
-    static func error(_ e: APIError) -> Response {
-        let body = (try? encoder.encode(ErrorBody(error: .init(code: e.code, message: e.message, field: e.field)))) ?? Data()
-        return raw(body, status: .init(code: e.status))
-    }
+    static func error(_ e: APIError) -> Response { APIAnswer(e).response }
 }

@@ -52,7 +52,7 @@ struct OrderView: Encodable {
             currencyCode: order.currencyCode, countryCode: order.countryCode, total: pricing.total, lineItems: pricing.lineItems,
             paid: currency?.format(order.paid) ?? String(order.paid), refunded: currency?.format(order.refunded) ?? String(order.refunded),
             createdAt: order.createdAt, payments: payments,
-            paymentRequest: withRequest ? try service.paymentRequest(order) : nil)
+            paymentRequest: withRequest ? service.paymentRequest(order, pricing: pricing) : nil)
     }
 }
 

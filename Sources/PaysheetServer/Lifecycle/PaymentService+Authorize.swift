@@ -88,17 +88,15 @@ extension PaymentService {
             let id = IDs.make("pay_", now: started)
             let data = decrypted.paymentData
             let method = payment.token.paymentMethod
-            var record = PaymentRecord(
+            let record = PaymentRecord(
                 id: id, orderId: orderId, kind: .charge, identity: acquirer.newIdentity(paymentId: id, now: started),
                 amount: order.amount, currencyNumeric: currency.numeric,
                 lifecycle: PaymentLifecycle(expectedAmount: order.amount, submittedAt: started, configuration: lifecycle),
                 card: CardSummary(network: method.network, type: method.type?.rawValue, displayName: method.displayName, suffix: data.accountNumberSuffix),
                 createdAt: started)
-            let pending = OrderSettlement.settle(order, payments + [record])
-            var withStatus = pending
-            withStatus.version = order.version
+            let pending = OrderSettlement.settle(order, payments + [record])  // same version: the insert checks it
             // The token's first use, the charge and the order's new status commit together.
-            switch try await store.insert(record, cause: "authorized by the shopper; charging \(order.amount) \(order.currencyCode)", order: withStatus,
+            switch try await store.insert(record, cause: "authorized by the shopper; charging \(order.amount) \(order.currencyCode)", order: pending,
                                           tokenTransactionId: decrypted.verified.token.header.transactionId) {
             case .inserted: break
             case .orderChanged: continue  // an update endpoint or another authorize was first: look again
@@ -106,7 +104,6 @@ extension PaymentService {
                 Counter(label: "paysheet_tokens_rejected_total", dimensions: [("code", "replayed")]).increment()
                 return failure("Payment was already used", order)
             }
-            record.version = 0
             let paymentData: String
             switch data.details {
             case .threeDSecure(let cryptogram, let eci):

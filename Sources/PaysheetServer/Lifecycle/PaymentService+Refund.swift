@@ -1,5 +1,6 @@
 import Foundation
 import PaysheetToken
+import UnionPay
 
 extension PaymentService {
     /// Refunds `amount` minor units (all that is left when `nil`) of the order's charge.
@@ -27,7 +28,7 @@ extension PaymentService {
             let value: Int
             if kind == .void {
                 guard reversals.isEmpty else { throw APIError.conflict("order \(orderId) has refunds; a void is for a whole, unrefunded charge") }
-                guard UnionPayClearingDay.same(charge.createdAt, at) else {
+                guard TransactionTime.sameClearingDay(charge.createdAt, at) else {
                     throw APIError.conflict("the charge was made on an earlier clearing day; refund it instead of voiding")
                 }
                 value = charge.amount
@@ -42,13 +43,12 @@ extension PaymentService {
                 }
             }
             let id = IDs.make(kind == .void ? "void_" : "ref_", now: at)
-            var record = PaymentRecord(
+            let record = PaymentRecord(
                 id: id, orderId: orderId, kind: kind, identity: acquirer.newIdentity(paymentId: id, now: at), amount: value,
                 currencyNumeric: charge.currencyNumeric,
                 lifecycle: PaymentLifecycle(expectedAmount: value, submittedAt: at, configuration: lifecycle),
                 originalReference: reference, originalPaymentId: charge.id, createdAt: at)
             guard case .inserted = try await store.insert(record, cause: "\(kind.rawValue) of \(value) requested", order: order) else { continue }
-            record.version = 0
             let answer = kind == .void
                 ? await acquirer.void(record.identity, amount: value, currencyNumeric: record.currencyNumeric, originalReference: reference)
                 : await acquirer.refund(record.identity, amount: value, currencyNumeric: record.currencyNumeric, originalReference: reference)
@@ -56,13 +56,5 @@ extension PaymentService {
             return try await waitForOutcome(after.id, until: at.addingTimeInterval(min(authorizeWait, 10))) ?? after
         }
         throw APIError.conflict("order \(orderId) kept changing; try again")
-    }
-}
-
-/// UnionPay's clearing day (Beijing date) comparison for voids.
-enum UnionPayClearingDay {
-    static func same(_ a: Date, _ b: Date) -> Bool {
-        let day = 86_400.0, offset = 8 * 3600.0
-        return ((a.timeIntervalSince1970 + offset) / day).rounded(.down) == ((b.timeIntervalSince1970 + offset) / day).rounded(.down)
     }
 }

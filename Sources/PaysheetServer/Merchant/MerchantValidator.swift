@@ -4,6 +4,7 @@ import Foundation
 import NIOCore
 import NIOSSL
 import PaysheetModel
+import PaysheetTokenFormat
 
 /// Merchant validation (`onvalidatemerchant`): the server, never the browser, obtains the
 /// opaque merchant session.
@@ -50,7 +51,7 @@ public struct MerchantValidator: Sendable {
         guard let url = URL(string: validationURL), url.scheme == "https", let host = url.host, Self.isAppleValidationHost(host) else {
             throw APIError.invalid("validationURL", "\(validationURL) is not an https URL on one of Apple's payment gateway hosts")
         }
-        let identifierHash = SHA256.hash(data: Data(settings.merchantIdentifier.utf8)).map { String(format: "%02X", $0) }.joined()
+        let identifierHash = Hex.encode(SHA256.hash(data: Data(settings.merchantIdentifier.utf8))).uppercased()
         switch mode {
         case .sandbox:
             let ms = Int(now.timeIntervalSince1970 * 1000)

@@ -100,7 +100,11 @@ public struct OrderService: Sendable {
 
     /// The `ApplePayPaymentRequest` for `order`.
     public func paymentRequest(_ order: OrderRecord) throws -> ApplePayPaymentRequest {
-        let pricing = try Pricing.price(order, settings: settings)
+        try paymentRequest(order, pricing: Pricing.price(order, settings: settings))
+    }
+
+    /// The request for `order` priced as `pricing`.
+    func paymentRequest(_ order: OrderRecord, pricing: Pricing) -> ApplePayPaymentRequest {
         var r = ApplePayPaymentRequest(
             countryCode: order.countryCode, currencyCode: order.currencyCode, supportedNetworks: settings.supportedNetworks,
             merchantCapabilities: settings.merchantCapabilities.compactMap(ApplePayMerchantCapability.init(rawValue:)), total: pricing.total)
@@ -140,7 +144,7 @@ public struct OrderService: Sendable {
             let pricing = try Pricing.price(order, settings: settings)
             order.amount = pricing.amount
             if try await store.update(order) != nil {
-                let methods = withMethods && !order.shippingMethods.isEmpty ? try paymentRequest(order).shippingMethods : nil
+                let methods = withMethods && !order.shippingMethods.isEmpty ? paymentRequest(order, pricing: pricing).shippingMethods : nil
                 return pricing.update(errors: errors, shippingMethods: methods)
             }
         }

@@ -152,8 +152,8 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
     ]
     static let openDictionaries: Set<String> = ["merchant.coupons", "merchant.taxRates", "merchant.surcharges", "merchant.shipping.regions"]
 
-    /// `host` and `port` of `text` (`host:port`).
-    static func hostPort(_ text: String, what: String) throws -> (String, Int) {
+    /// `host` and `port` of `text` (`host:port`); `what` names the setting in the error.
+    public static func hostPort(_ text: String, what: String) throws -> (String, Int) {
         guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]), (0...65535).contains(port) else {
             throw ConfigurationError("\(what) \(text) is not host:port")
         }

@@ -93,10 +93,7 @@ public struct PaymentStore: Sendable {
         do {
             return try await database.transaction { db in
             if let tokenTransactionId {
-                let fresh = try await db.execute(
-                    "INSERT INTO token_uses (transaction_id, order_id, used_ms) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING transaction_id",
-                    [.text(tokenTransactionId.lowercased()), .text(order.id), .int(PaymentStore.ms(payment.createdAt))])
-                guard !fresh.isEmpty else { return .tokenReplayed }
+                guard try await PaymentStore.insertTokenUse(tokenTransactionId, order: order.id, at: payment.createdAt, db) else { return .tokenReplayed }
             }
             guard let stored = try await PaymentStore.update(order, db) else { throw OrderChanged() }
             try await db.execute("""
@@ -185,10 +182,9 @@ public struct PaymentStore: Sendable {
         do {
             return try await database.transaction { db in
             if let notification {
-                let fresh = try await db.execute(
-                    "INSERT INTO notifications (dedup_key, payment_id, body, received_ms) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING RETURNING dedup_key",
-                    [.text(notification.key), .text(next.id), .text(notification.body), .int(PaymentStore.ms(now))])
-                guard !fresh.isEmpty else { throw DuplicateNotification() }
+                guard try await PaymentStore.insertNotification(key: notification.key, paymentId: next.id, body: notification.body, at: now, db) else {
+                    throw DuplicateNotification()
+                }
             }
             let rows = try await db.execute("""
                 UPDATE payments SET state = $1, next_query_at = $2, version = $3, body = $4 WHERE id = $5 AND version = $6 RETURNING id
@@ -232,18 +228,24 @@ public struct PaymentStore: Sendable {
 
     /// Stores a notification; `false` when one with the same key was stored before (a duplicate).
     public func recordNotification(key: String, paymentId: String?, body: String, at now: Date) async throws -> Bool {
-        try await database.transaction { db in
-            !(try await db.execute("INSERT INTO notifications (dedup_key, payment_id, body, received_ms) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING RETURNING dedup_key",
-                                   [.text(key), paymentId.map { .text($0) } ?? .null, .text(body), .int(PaymentStore.ms(now))]).isEmpty)
-        }
+        try await database.transaction { db in try await PaymentStore.insertNotification(key: key, paymentId: paymentId, body: body, at: now, db) }
+    }
+
+    /// Stores a notification in `db`'s transaction; `false` when its key was stored before.
+    static func insertNotification(key: String, paymentId: String?, body: String, at now: Date, _ db: any SQLExecutor) async throws -> Bool {
+        !(try await db.execute("INSERT INTO notifications (dedup_key, payment_id, body, received_ms) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING RETURNING dedup_key",
+                               [.text(key), paymentId.map { .text($0) } ?? .null, .text(body), .int(ms(now))]).isEmpty)
     }
 
     /// Records the first use of a token's `transactionId`; `false` when it was used before (a replay).
     public func recordTokenUse(_ transactionId: String, order: String, at now: Date) async throws -> Bool {
-        try await database.transaction { db in
-            !(try await db.execute("INSERT INTO token_uses (transaction_id, order_id, used_ms) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING transaction_id",
-                                   [.text(transactionId.lowercased()), .text(order), .int(PaymentStore.ms(now))]).isEmpty)
-        }
+        try await database.transaction { db in try await PaymentStore.insertTokenUse(transactionId, order: order, at: now, db) }
+    }
+
+    /// Records a token's first use in `db`'s transaction; `false` when it was used before.
+    static func insertTokenUse(_ transactionId: String, order: String, at now: Date, _ db: any SQLExecutor) async throws -> Bool {
+        !(try await db.execute("INSERT INTO token_uses (transaction_id, order_id, used_ms) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING transaction_id",
+                               [.text(transactionId.lowercased()), .text(order), .int(ms(now))]).isEmpty)
     }
 
     // MARK: Idempotency keys

@@ -114,6 +114,13 @@ public struct SandboxPayment: Sendable, Equatable {
         return (entry.numeric, NSDecimalNumber(decimal: rounded).intValue)
     }
 
+    /// Whether `number` (12 or more decimal digits) passes the Luhn check.
+    public static func isLuhnValid(_ number: String) -> Bool {
+        let digits = number.utf8.map { Int($0) - 48 }
+        guard digits.count >= 12, digits.allSatisfy({ (0...9).contains($0) }) else { return false }
+        return luhnCheckDigit(Array(digits.dropLast())) == digits.last!
+    }
+
     static func luhnCheckDigit(_ digits: [Int]) -> Int {
         var sum = 0
         for (i, d) in digits.reversed().enumerated() {

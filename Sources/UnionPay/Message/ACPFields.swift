@@ -43,6 +43,9 @@ public enum TransactionTime {
         return Date(timeIntervalSince1970: TimeInterval(timegm(&tm) - 8 * 3600))
     }
 
-    /// The clearing day (`MMDD`, Beijing) of `date`: voids are allowed on the same day only.
+    /// The clearing day (`MMDD`, Beijing) of `date`, as `settleDate` carries it.
     public static func clearingDay(_ date: Date) -> String { String(format(date).dropFirst(4).prefix(4)) }
+
+    /// Whether `a` and `b` fall on the same Beijing date: voids are allowed on the clearing day only.
+    public static func sameClearingDay(_ a: Date, _ b: Date) -> Bool { format(a).prefix(8) == format(b).prefix(8) }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PaysheetToken
 
 /// How the sandbox decides a consume's outcome, by test card or by amount.
 ///
@@ -27,7 +28,7 @@ public enum SandboxDeclineRules {
 
     /// The decision for `accountNumber` (may be `nil` when the field is missing), `expiry` and `amount`.
     public static func decide(accountNumber: String?, expiry: String?, amount: Int, now: Date) -> Decision {
-        if let acc = accountNumber, !luhn(acc) { return Decision(synchronous: "61", final: "61") }
+        if let acc = accountNumber, !SandboxPayment.isLuhnValid(acc) { return Decision(synchronous: "61", final: "61") }
         if let e = expiry, e.count == 4, let yymm = Int(e) {
             let current = Int(TransactionTime.format(now).dropFirst(2).prefix(4))!
             if yymm < current { return Decision(synchronous: "73", final: "73") }
@@ -43,19 +44,5 @@ public enum SandboxDeclineRules {
         if asynchronousDeclines.contains(code) { return Decision(synchronous: "00", final: code) }
         if code == "03" || code == "05" { return Decision(synchronous: code, final: "00") }
         return Decision(synchronous: "00", final: "00")
-    }
-
-    /// The Luhn check.
-    static func luhn(_ digits: String) -> Bool {
-        var sum = 0
-        var double = false
-        for c in digits.utf8.reversed() {
-            guard c >= 48, c <= 57 else { return false }
-            var d = Int(c - 48)
-            if double { d *= 2; if d > 9 { d -= 9 } }
-            sum += d
-            double.toggle()
-        }
-        return digits.count >= 12 && sum % 10 == 0
     }
 }

@@ -127,7 +127,7 @@ public actor SandboxGateway {
             if remaining == 0 { return Reply(status: 200, body: answer(request, ["respCode": "45"])) }
             if type == .void {
                 guard amount == original.amount, original.reversed == 0 else { return Reply(status: 200, body: answer(request, ["respCode": "36", "respMsg": "a void must be for the full amount of an unrefunded consume"])) }
-                guard TransactionTime.clearingDay(now) == String(original.txnTime.dropFirst(4).prefix(4)) else {
+                guard let charged = TransactionTime.parse(original.txnTime), TransactionTime.sameClearingDay(charged, now) else {
                     return Reply(status: 200, body: answer(request, ["respCode": "35", "respMsg": "a void is possible on the consume's clearing day only; refund instead"]))
                 }
             } else if amount > remaining {

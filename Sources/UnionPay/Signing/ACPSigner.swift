@@ -1,6 +1,7 @@
 import Crypto
 import _CryptoExtras
 import Foundation
+import PaysheetTokenFormat
 import X509
 import SwiftASN1
 
@@ -44,13 +45,7 @@ public struct ACPSigner: Sendable {
     }
 
     /// Lowercase hexadecimal SHA-256 of `text`.
-    static func hexDigest(_ text: String) -> String {
-        let table = Array("0123456789abcdef".utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity(64)
-        for b in SHA256.hash(data: Data(text.utf8)) { out.append(table[Int(b >> 4)]); out.append(table[Int(b & 15)]) }
-        return String(decoding: out, as: UTF8.self)
-    }
+    static func hexDigest(_ text: String) -> String { Hex.encode(SHA256.hash(data: Data(text.utf8))) }
 
     /// Big-endian unsigned bytes as a decimal string.
     static func decimal(_ bytes: ArraySlice<UInt8>) -> String {
