@@ -51,6 +51,10 @@ import Testing
         #expect(TransactionTime.parse("2023111506132") == nil)
         #expect(TransactionTime.parse("20231315061320") == nil)
         #expect(TransactionTime.clearingDay(t) == "1115")
+        // Same Beijing date, not merely the same month and day; midnight is Beijing's, not UTC's.
+        #expect(TransactionTime.sameClearingDay(t, t.addingTimeInterval(17 * 3600)))       // 23:13 Beijing
+        #expect(!TransactionTime.sameClearingDay(t, t.addingTimeInterval(18 * 3600)))      // 00:13 the next day
+        #expect(!TransactionTime.sameClearingDay(t, t.addingTimeInterval(365 * 86_400)))
     }
 
     @Test func paymentDataFieldRoundTripsAndMasks() throws {
