@@ -68,7 +68,7 @@ let package = Package(
         .target(
             name: "PaysheetServer",
             dependencies: [
-                "PaysheetModel", "PaysheetSheet", "PaysheetToken", "PaysheetTokenFormat", "PaysheetContact", "UnionPay",
+                "PaysheetModel", "PaysheetSheet", "PaysheetScenario", "PaysheetToken", "PaysheetTokenFormat", "PaysheetContact", "UnionPay",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -82,7 +82,8 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
-            ]
+            ],
+            resources: [.copy("Browser/Assets")]
         ),
         .executableTarget(
             name: "paysheet",

@@ -33,14 +33,31 @@ public enum ScenarioParser {
         }
         guard let request = top["request"] else { throw fail("request", "required: the ApplePayPaymentRequest") }
 
+        let config = try configuration(wallet: top["wallet"], options: top["options"], file: file)
+        guard case .array(let rawSteps)? = top["steps"] else { throw fail("steps", "required: an array of steps") }
+        var steps: [ScenarioStep] = []
+        for (i, raw) in rawSteps.enumerated() {
+            steps.append(try step(raw, number: i + 1, file: file))
+        }
+        return Scenario(name: name, file: file, version: version, request: request, configuration: config, steps: steps, rawSteps: rawSteps)
+    }
+
+    /// The sheet configuration a scenario's `wallet` and `options` describe (both optional), with
+    /// the scenario format's defaults for the rest. The browser bridge configures its pages with
+    /// the same function, so a page and a scenario file accept the same keys and values.
+    public static func configuration(wallet: JSONValue?, options: JSONValue?, file: String) throws(ScenarioError) -> SheetConfiguration {
+        func fail(_ field: String?, _ message: String, step: Int? = nil) -> ScenarioError {
+            ScenarioError(file: file, step: step, field: field, message: message)
+        }
         var config = SheetConfiguration()
-        if let w = top["wallet"] {
+        let top: JSONObject = ["wallet": wallet ?? .null, "options": options ?? .null]
+        if let w = top["wallet"], !w.isNull {
             guard case .object = w else { throw fail("wallet", "must be an object") }
             do { config.wallet = try decodeJSONValue(Wallet.self, from: w) } catch {
                 throw fail("wallet", "not a wallet: \(describe(error))")
             }
         }
-        if let o = top["options"] {
+        if let o = top["options"], !o.isNull {
             guard case .object(let opts) = o else { throw fail("options", "must be an object") }
             for k in opts.keys where !optionKeys.contains(k) { throw fail("options.\(k)", "unknown option (known: \(optionKeys.sorted().joined(separator: ", ")))") }
             if let t = opts["timeoutSeconds"] {
@@ -64,12 +81,7 @@ public enum ScenarioParser {
                 config.canMakePayments = b
             }
         }
-        guard case .array(let rawSteps)? = top["steps"] else { throw fail("steps", "required: an array of steps") }
-        var steps: [ScenarioStep] = []
-        for (i, raw) in rawSteps.enumerated() {
-            steps.append(try step(raw, number: i + 1, file: file))
-        }
-        return Scenario(name: name, file: file, version: version, request: request, configuration: config, steps: steps, rawSteps: rawSteps)
+        return config
     }
 
     private static func describe(_ error: Error) -> String {
@@ -98,6 +110,16 @@ public enum ScenarioParser {
             out.append(t)
         }
         return out
+    }
+
+    /// A user action written as a scenario's `user` step (`{"user": "selectPaymentMethod",
+    /// "index": 1}`); the browser's scripting API sends its actions in this form.
+    public static func userAction(_ json: JSONValue) throws(ScenarioError) -> UserAction {
+        guard case .object(let o) = json, o["user"] != nil else { throw ScenarioError(file: "user action", field: "user", message: "required: the action's name") }
+        guard case .user(let action) = try step(json, number: 1, file: "user action") else {
+            throw ScenarioError(file: "user action", field: "user", message: "not a user action")
+        }
+        return action
     }
 
     static func step(_ raw: JSONValue, number: Int, file: String) throws(ScenarioError) -> ScenarioStep {

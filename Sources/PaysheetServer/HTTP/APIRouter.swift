@@ -17,11 +17,14 @@ public struct APIRouter: Sendable {
     let registry: PrometheusCollectorRegistry?
     let sandboxMerchantCertificate: String?
     let idempotency: Idempotency
+    let sheets: SheetHub?
 
     /// A router over the services; `registry` serves `/metrics`; `sandboxMerchantCertificate`
-    /// (PEM) is published at `/v1/sandbox/merchant` for `paysheet pay`.
+    /// (PEM) is published at `/v1/sandbox/merchant` for `paysheet pay`; `sheets` (when given)
+    /// serves `paysheet.js`, its bridge and the demo store at `/`.
     public init(orders: OrderService, payments: PaymentService, validator: MerchantValidator, store: PaymentStore,
-                registry: PrometheusCollectorRegistry?, sandboxMerchantCertificate: String?) {
+                registry: PrometheusCollectorRegistry?, sandboxMerchantCertificate: String?, sheets: SheetHub? = nil) {
+        self.sheets = sheets
         self.orders = orders
         self.payments = payments
         self.validator = validator
@@ -56,9 +59,10 @@ public struct APIRouter: Sendable {
     }
 
     /// The routes.
-    public func router() -> Router<BasicRequestContext> {
+    public func router() throws -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self)
         router.middlewares.add(ErrorMiddleware())
+        if let sheets { try BrowserRoutes.add(to: router, hub: sheets) }
         router.get("/health") { _, _ -> Response in
             let counts = try await store.stateCounts()
             let open = counts.filter { !(PaymentLifecycle.State(rawValue: $0.key)?.isTerminal ?? true) }.values.reduce(0, +)

@@ -124,10 +124,11 @@ public enum MerchantServer {
             validation = .sandbox
         }
         let sandboxPEM = c.tokens.trustSandbox ? try? merchantKey.certificate?.serializeAsPEM().pemString : nil
+        let sheets = SheetHub(pki: try SandboxMerchant.pki(dataFolder: data), recipient: TokenRecipient(merchantKey))
         let api = APIRouter(orders: orders, payments: payments, validator: MerchantValidator(mode: validation, settings: c.merchant), store: store,
-                            registry: registry, sandboxMerchantCertificate: sandboxPEM)
+                            registry: registry, sandboxMerchantCertificate: sandboxPEM, sheets: sheets)
         let ready = Readiness()
-        var app = Application(router: api.router(), configuration: .init(address: .hostname(host, port: port), serverName: "paysheet"),
+        var app = Application(router: try api.router(), configuration: .init(address: .hostname(host, port: port), serverName: "paysheet"),
                               logger: logger)
         let started = Started(url: publicURL, sandboxGatewayURL: sandboxURL, gatewayURL: gatewayURL, database: databaseLabel,
                               dataFolder: data, paymentCertificate: paymentCertificate)

@@ -12,7 +12,7 @@ import PaysheetModel
 /// shows). Several sessions may be constructed on one page; one may be active at a time.
 public struct SheetMachine: Sendable {
     /// How the sheet behaves.
-    public let configuration: SheetConfiguration
+    public private(set) var configuration: SheetConfiguration
     /// Virtual seconds since the page loaded.
     public private(set) var now: Double = 0
     /// Whether a payment completed with `STATUS_SUCCESS`.
@@ -61,6 +61,12 @@ public struct SheetMachine: Sendable {
     public var outstanding: (event: SheetEventType, deadline: Double)? {
         guard let s = sheet, s.visible else { return nil }
         return s.outstanding
+    }
+
+    /// Tells the engine which events the page listens to now (a browser page may add listeners
+    /// at any time; selection events without a listener are completed by the sheet itself).
+    public mutating func setListeners(_ listeners: Set<SheetEventType>) {
+        configuration.listeners = listeners
     }
 
     // MARK: - Static members

@@ -1,0 +1,569 @@
+/*
+ * paysheet.js — a drop-in ApplePaySession for testing a checkout for Apple Pay in any browser.
+ *
+ * Load it before the page's own code:
+ *   <script src="http://127.0.0.1:8080/paysheet.js"></script>
+ *
+ * It is a thin client. Every rule and every state lives in the Paysheet sheet engine on the
+ * server that served this file (the same engine as `paysheet sheet test`): each call is sent to
+ * it synchronously and its answer is applied here — throw the exception it names, return the
+ * value it gives, dispatch the events it lists, draw the simulated sheet it describes.
+ *
+ * Options, as attributes of the <script> element:
+ *   data-require-user-gesture="false"   let sessions be created outside a click handler
+ *   data-clock="virtual"                time passes only through paysheet.advanceClock(seconds)
+ *   data-wallet='{"cards": [...]}'      the simulated user's wallet (the scenario format's)
+ *   data-options='{"timeoutSeconds": 30}'  the scenario format's options
+ *
+ * Test scripts (Selenium, Playwright, Cypress) drive the sheet through `window.paysheet`.
+ * This is a simulation: no real payment sheet is shown and no real card is charged.
+ */
+(function () {
+  "use strict";
+
+  var script = document.currentScript;
+  var base = script && script.src ? new URL(".", script.src).href.replace(/\/$/, "") : "";
+  var pageId = (function () {
+    var bytes = new Uint8Array(12);
+    (window.crypto || window.msCrypto).getRandomValues(bytes);
+    return "p" + Array.prototype.map.call(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
+  })();
+  var endpoint = base + "/paysheet/v1/pages/" + pageId;
+
+  // ---- The bridge --------------------------------------------------------------------------
+
+  var lastRendered = 0;
+  var requestSeq = 0;
+
+  /** Sends `op` to the engine and waits for the answer (synchronous, as the API is). */
+  function bridge(op) {
+    var xhr = new XMLHttpRequest();
+    xhr.open("POST", endpoint, false);
+    // text/plain keeps the request "simple" so that a page on another origin needs no preflight.
+    xhr.setRequestHeader("Content-Type", "text/plain;charset=UTF-8");
+    var seq = ++requestSeq;
+    xhr.send(JSON.stringify(op));
+    return answer(xhr.status, xhr.responseText, seq);
+  }
+
+  /** The same, asynchronously (the clock's ticks). */
+  function bridgeAsync(op) {
+    var seq = ++requestSeq;
+    return fetch(endpoint, { method: "POST", headers: { "Content-Type": "text/plain;charset=UTF-8" }, body: JSON.stringify(op) })
+      .then(function (r) { return r.text().then(function (t) { return answer(r.status, t, seq); }); });
+  }
+
+  function answer(status, text, seq) {
+    var body;
+    try { body = JSON.parse(text); } catch (e) { body = null; }
+    if (status !== 200 || !body) {
+      var msg = body && body.error ? body.error.message + (body.error.field ? " (" + body.error.field + ")" : "") : "HTTP " + status;
+      throw new Error("Paysheet: the sheet engine refused the call: " + msg);
+    }
+    if (seq > lastRendered) {
+      lastRendered = seq;
+      state.last = body;
+      render(body);
+    }
+    queueEvents(body.events || []);
+    return body;
+  }
+
+  /** The page's exception for the engine's `{name, message}`. */
+  function exception(t) {
+    if (t.name === "TypeError") return new TypeError(t.message);
+    return new DOMException(t.message, t.name);
+  }
+
+  function result(body) {
+    if (body.threw) throw exception(body.threw);
+    return body.returned;
+  }
+
+  /** A page value as JSON, as the engine's WebIDL binding expects it. */
+  function wire(value) {
+    if (value === undefined) return null;
+    return JSON.parse(JSON.stringify(value, function (key, v) {
+      if (v === undefined) return undefined;
+      if (typeof v === "number" && !isFinite(v)) return String(v);
+      return v;
+    }) || "null");
+  }
+
+  function wireRequest(request) {
+    if (request !== null && typeof request === "object" && request.applicationData !== undefined && typeof request.applicationData !== "string") {
+      // `applicationData` is a DOMString: convert it as the binding does (this may throw the page's own error).
+      var copy = Object.assign({}, request);
+      copy.applicationData = String(request.applicationData);
+      return wire(copy);
+    }
+    return wire(request);
+  }
+
+  function args(list) {
+    var a = Array.prototype.slice.call(list);
+    while (a.length && a[a.length - 1] === undefined) a.pop();
+    return a.map(wire);
+  }
+
+  // ---- User gestures (Safari's rule: a session is created in a user-gesture handler) ----------
+
+  var gesture = 0;
+  ["click", "mousedown", "mouseup", "pointerdown", "pointerup", "touchstart", "touchend", "keydown", "keyup"].forEach(function (type) {
+    window.addEventListener(type, function (e) {
+      if (!e.isTrusted) return; // el.click() from a script is no gesture
+      gesture++;
+      setTimeout(function () { gesture--; }, 0);
+    }, true);
+  });
+  function inGesture() { return gesture > 0; }
+
+  // ---- Events ------------------------------------------------------------------------------
+
+  var EVENT_TYPES = ["validatemerchant", "paymentmethodselected", "shippingcontactselected", "shippingmethodselected",
+    "couponcodechanged", "paymentauthorized", "cancel"];
+
+  function eventClass(name, field) {
+    var C = class extends Event {
+      constructor(type, value) { super(type); if (field) Object.defineProperty(this, field, { value: value, enumerable: true }); }
+    };
+    Object.defineProperty(C, "name", { value: name });
+    window[name] = C;
+    return C;
+  }
+  var EVENT_CLASSES = {
+    validatemerchant: [eventClass("ApplePayValidateMerchantEvent", "validationURL"), "validationURL"],
+    paymentmethodselected: [eventClass("ApplePayPaymentMethodSelectedEvent", "paymentMethod"), "paymentMethod"],
+    shippingcontactselected: [eventClass("ApplePayShippingContactSelectedEvent", "shippingContact"), "shippingContact"],
+    shippingmethodselected: [eventClass("ApplePayShippingMethodSelectedEvent", "shippingMethod"), "shippingMethod"],
+    couponcodechanged: [eventClass("ApplePayCouponCodeChangedEvent", "couponCode"), "couponCode"],
+    paymentauthorized: [eventClass("ApplePayPaymentAuthorizedEvent", "payment"), "payment"],
+    cancel: [eventClass("ApplePayCancelEvent", "sessionError"), "sessionError"],
+  };
+
+  var sessions = {}; // engine session number -> ApplePaySession
+  var eventQueue = [];
+  var delivering = false;
+
+  // Events reach the page asynchronously and in order, each in its own task, as in WebKit.
+  function queueEvents(events) {
+    events.forEach(function (e) { eventQueue.push(e); });
+    if (!delivering && eventQueue.length) {
+      delivering = true;
+      setTimeout(deliverNext, 0);
+    }
+  }
+  function deliverNext() {
+    var e = eventQueue.shift();
+    if (e) {
+      var target = sessions[e.session];
+      var spec = EVENT_CLASSES[e.type];
+      if (target && spec) target.dispatchEvent(new spec[0](e.type, e[spec[1]]));
+    }
+    if (eventQueue.length) setTimeout(deliverNext, 0); else delivering = false;
+  }
+
+  // ---- ApplePaySession ---------------------------------------------------------------------
+
+  var STATUS = {
+    STATUS_SUCCESS: 0, STATUS_FAILURE: 1, STATUS_INVALID_BILLING_POSTAL_ADDRESS: 2, STATUS_INVALID_SHIPPING_POSTAL_ADDRESS: 3,
+    STATUS_INVALID_SHIPPING_CONTACT: 4, STATUS_PIN_REQUIRED: 5, STATUS_PIN_INCORRECT: 6, STATUS_PIN_LOCKOUT: 7,
+  };
+
+  var internal = new WeakMap();
+
+  class ApplePaySession extends EventTarget {
+    constructor(version, paymentRequest) {
+      if (arguments.length < 2) throw new TypeError("Not enough arguments");
+      var request = wireRequest(paymentRequest);
+      super();
+      var body = bridge({ op: "construct", version: wire(version), request: request, userGesture: inGesture() });
+      var number = result(body);
+      var self = this;
+      var data = { number: number, handlers: {}, counts: {} };
+      internal.set(this, data);
+      sessions[number] = this;
+      EVENT_TYPES.forEach(function (type) {
+        EventTarget.prototype.addEventListener.call(self, type, function (event) {
+          var h = data.handlers[type];
+          if (typeof h === "function") h.call(self, event);
+        });
+      });
+    }
+
+    addEventListener(type, listener, options) {
+      var d = internal.get(this);
+      if (d && listener) d.counts[type] = (d.counts[type] || 0) + 1;
+      return super.addEventListener(type, listener, options);
+    }
+
+    removeEventListener(type, listener, options) {
+      var d = internal.get(this);
+      if (d && listener && d.counts[type]) d.counts[type]--;
+      return super.removeEventListener(type, listener, options);
+    }
+
+    begin() { return callSession(this, "begin", arguments, true); }
+    abort() { return callSession(this, "abort", arguments); }
+    completeMerchantValidation(merchantSession) { return callSession(this, "completeMerchantValidation", arguments); }
+    completePaymentMethodSelection() { return callSession(this, "completePaymentMethodSelection", arguments); }
+    completeShippingContactSelection() { return callSession(this, "completeShippingContactSelection", arguments); }
+    completeShippingMethodSelection() { return callSession(this, "completeShippingMethodSelection", arguments); }
+    completeCouponCodeChange(update) { return callSession(this, "completeCouponCodeChange", arguments); }
+    completePayment() { return callSession(this, "completePayment", arguments); }
+
+    static supportsVersion(version) {
+      if (arguments.length < 1) throw new TypeError("Not enough arguments");
+      return result(bridge({ op: "static", method: "supportsVersion", args: [wire(version)] }));
+    }
+    static canMakePayments() { return result(bridge({ op: "static", method: "canMakePayments" })); }
+    static canMakePaymentsWithActiveCard(merchantIdentifier) {
+      return staticPromise("canMakePaymentsWithActiveCard", arguments, false);
+    }
+    static openPaymentSetup(merchantIdentifier) { return staticPromise("openPaymentSetup", arguments, inGesture()); }
+    static applePayCapabilities(merchantIdentifier) { return staticPromise("applePayCapabilities", arguments, false); }
+  }
+
+  EVENT_TYPES.forEach(function (type) {
+    Object.defineProperty(ApplePaySession.prototype, "on" + type, {
+      configurable: true, enumerable: true,
+      get: function () { var d = internal.get(this); return d ? d.handlers[type] || null : null; },
+      set: function (h) { var d = internal.get(this); if (d) d.handlers[type] = typeof h === "function" ? h : null; },
+    });
+  });
+  Object.keys(STATUS).forEach(function (k) {
+    Object.defineProperty(ApplePaySession, k, { value: STATUS[k], enumerable: true });
+    Object.defineProperty(ApplePaySession.prototype, k, { value: STATUS[k], enumerable: true });
+  });
+
+  function staticPromise(method, list, userGesture) {
+    return new Promise(function (resolve, reject) {
+      try {
+        resolve(result(bridge({ op: "static", method: method, args: args(list), userGesture: userGesture })));
+      } catch (e) { reject(e); }
+    });
+  }
+
+  /** The event types the session has listeners for (on* properties or addEventListener). */
+  function listeners(session) {
+    var d = internal.get(session);
+    if (!d) return EVENT_TYPES;
+    return EVENT_TYPES.filter(function (t) { return typeof d.handlers[t] === "function" || d.counts[t] > 0; });
+  }
+
+  var activeSession = null;
+
+  function callSession(session, method, list, isBegin) {
+    var d = internal.get(session);
+    if (!d) throw new TypeError("Can only call ApplePaySession." + method + " on instances of ApplePaySession");
+    var body = bridge({ op: "call", session: d.number, method: method, args: args(list), listeners: listeners(session) });
+    var value = result(body);
+    if (isBegin) { activeSession = session; startClock(); }
+    return value;
+  }
+
+  // ---- ApplePayError -----------------------------------------------------------------------
+
+  class ApplePayError {
+    constructor(errorCode, contactField, message) {
+      var value = result(bridge({ op: "static", method: "ApplePayError", args: args(arguments) }));
+      Object.defineProperty(this, "code", { value: value.code, enumerable: true });
+      Object.defineProperty(this, "contactField", { value: value.contactField === undefined ? undefined : value.contactField, enumerable: true });
+      Object.defineProperty(this, "message", { value: value.message === undefined ? "" : value.message, enumerable: true });
+    }
+  }
+  Object.defineProperty(ApplePayError.prototype, "toJSON", {
+    value: function () {
+      var o = { code: this.code };
+      if (this.contactField !== undefined) o.contactField = this.contactField;
+      if (this.message !== undefined) o.message = this.message;
+      return o;
+    },
+  });
+
+  window.ApplePaySession = ApplePaySession;
+  window.ApplePayError = ApplePayError;
+
+  // ---- The clock ---------------------------------------------------------------------------
+
+  var clockTimer = null;
+  function startClock() {
+    if (clockTimer || state.clock === "virtual") return;
+    clockTimer = setInterval(function () {
+      var sheet = state.last && state.last.sheet;
+      if (!sheet || !sheet.visible) { clearInterval(clockTimer); clockTimer = null; return; }
+      bridgeAsync({ op: "tick" }).catch(function (e) { console.error(e); });
+    }, 500);
+  }
+
+  // ---- The simulated sheet -----------------------------------------------------------------
+
+  var state = { last: null, clock: "real", closedAt: 0 };
+  var root = null;
+
+  var CSS = [
+    "#paysheet-sheet{position:fixed;inset:0;z-index:2147483646;display:flex;align-items:flex-end;justify-content:center;",
+    "background:rgba(20,20,20,.45);font:15px/1.4 system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;color:#111}",
+    "#paysheet-sheet[hidden]{display:none}",
+    "#paysheet-sheet .ps-panel{background:#fff;width:100%;max-width:440px;max-height:92vh;overflow:auto;border-radius:14px 14px 0 0;",
+    "box-shadow:0 -4px 24px rgba(0,0,0,.25);padding:12px 16px 16px;box-sizing:border-box;border-top:6px solid #b45309}",
+    "#paysheet-sheet .ps-label{background:#fef3c7;color:#78350f;border:1px solid #f59e0b;border-radius:6px;padding:6px 8px;font-weight:600;margin:0 0 10px}",
+    "#paysheet-sheet header{display:flex;justify-content:space-between;align-items:center;gap:8px}",
+    "#paysheet-sheet h2{font-size:16px;margin:0}",
+    "#paysheet-sheet section{border-top:1px solid #e5e5e5;padding:8px 0}",
+    "#paysheet-sheet h3{font-size:11px;letter-spacing:.08em;color:#555;margin:0 0 4px}",
+    "#paysheet-sheet select,#paysheet-sheet input{font:inherit;width:100%;box-sizing:border-box;padding:6px;border:1px solid #999;border-radius:6px;background:#fff;color:#111}",
+    "#paysheet-sheet .ps-row{display:flex;gap:6px}",
+    "#paysheet-sheet .ps-error{color:#b91c1c;margin:4px 0 0}",
+    "#paysheet-sheet .ps-error strong{display:block;font-size:12px;letter-spacing:.05em}",
+    "#paysheet-sheet table{width:100%;border-collapse:collapse}#paysheet-sheet td{padding:2px 0}#paysheet-sheet td+td{text-align:right}",
+    "#paysheet-sheet .ps-total td{font-weight:700;border-top:1px solid #ddd;padding-top:4px}",
+    "#paysheet-sheet .ps-status{font-weight:700;text-align:center;min-height:1.4em;margin:8px 0 4px}",
+    "#paysheet-sheet .ps-popup{background:#fee2e2;border:1px solid #b91c1c;border-radius:8px;padding:8px;margin:6px 0}",
+    "#paysheet-sheet .ps-countdown{font-size:13px;color:#444;text-align:center}",
+    "#paysheet-sheet button{font:inherit;border-radius:8px;border:1px solid #555;background:#f5f5f5;color:#111;padding:6px 12px;cursor:pointer}",
+    "#paysheet-sheet button.ps-pay{width:100%;margin-top:8px;padding:12px;background:#1d4ed8;border-color:#1d4ed8;color:#fff;font-weight:700}",
+    "#paysheet-sheet button:disabled{opacity:.45;cursor:not-allowed}",
+    "#paysheet-sheet button:focus-visible,#paysheet-sheet select:focus-visible,#paysheet-sheet input:focus-visible{outline:3px solid #f59e0b;outline-offset:2px}",
+    "#paysheet-closed{position:fixed;left:50%;bottom:16px;transform:translateX(-50%);z-index:2147483646;background:#111;color:#fff;",
+    "padding:8px 14px;border-radius:8px;font:14px system-ui,sans-serif;pointer-events:none}",
+  ].join("");
+
+  function h(tag, attrs, children) {
+    var el = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (k) {
+      if (k === "text") el.textContent = attrs[k];
+      else if (k.slice(0, 2) === "on") el.addEventListener(k.slice(2), attrs[k]);
+      else if (attrs[k] !== null && attrs[k] !== undefined && attrs[k] !== false) el.setAttribute(k, attrs[k] === true ? "" : attrs[k]);
+    });
+    (children || []).forEach(function (c) { if (c) el.appendChild(typeof c === "string" ? document.createTextNode(c) : c); });
+    return el;
+  }
+
+  function ensureRoot() {
+    if (root) return root;
+    var style = h("style", { id: "paysheet-style", text: CSS });
+    (document.head || document.documentElement).appendChild(style);
+    root = h("div", { id: "paysheet-sheet", role: "dialog", "aria-modal": "true", "aria-labelledby": "paysheet-title", hidden: true });
+    root.addEventListener("keydown", function (e) { if (e.key === "Escape") { e.preventDefault(); userAction({ user: "cancel" }); } });
+    document.body.appendChild(root);
+    return root;
+  }
+
+  function contactLine(c) {
+    if (!c) return "";
+    var name = [c.givenName, c.familyName].filter(Boolean).join(" ");
+    var place = [(c.addressLines || []).join(", "), c.locality, c.administrativeArea, c.postalCode, c.countryCode || c.country].filter(Boolean).join(", ");
+    return [name, place].filter(Boolean).join(" — ");
+  }
+
+  function errorBlock(module, err) {
+    if (!err) return null;
+    return h("p", { class: "ps-error", "data-error": module, role: "alert" }, [h("strong", { text: err.title }), err.message]);
+  }
+
+  function money(amount, currency) { return (amount === undefined || amount === null ? "—" : amount) + " " + (currency || ""); }
+
+  function render(body) {
+    if (!document.body) return;
+    var sheet = body.sheet, choices = body.choices;
+    if (body.clock) state.clock = body.clock;
+    ensureRoot();
+    if (!sheet || !sheet.visible) {
+      var wasOpen = !root.hidden;
+      root.hidden = true;
+      root.innerHTML = "";
+      if (wasOpen && sheet && sheet.result) showClosed(sheet);
+      return;
+    }
+    var hadFocus = root.contains(document.activeElement) ? document.activeElement.getAttribute("data-focus") : null;
+    var wasHidden = root.hidden;
+    root.hidden = false;
+    root.innerHTML = "";
+    var cur = choices.currencyCode;
+    var m = sheet.modules;
+    var panel = h("div", { class: "ps-panel" });
+
+    panel.appendChild(h("p", { class: "ps-label", id: "paysheet-title", "data-part": "label", text: "Simulated payment sheet — not Apple Pay" }));
+    panel.appendChild(h("header", {}, [
+      h("h2", { text: (m.summary.total.label || "") + " — " + money(m.summary.total.amount, cur) }),
+      h("button", { type: "button", "data-action": "cancel", "data-focus": "cancel", onclick: function () { userAction({ user: "cancel" }); } }, ["Cancel"]),
+    ]));
+
+    // CARD
+    var cardSelect = h("select", { id: "paysheet-card", "data-focus": "card", "aria-label": "Card",
+      onchange: function (e) { userAction({ user: "selectPaymentMethod", index: Number(e.target.value) }); } },
+      choices.cards.map(function (c) {
+        return h("option", { value: String(c.index), selected: c.selected, disabled: !c.usable },
+          [c.displayName + " (" + c.type + ")" + (c.usable ? "" : " — not accepted")]);
+      }));
+    panel.appendChild(h("section", { "data-module": "card" }, [h("h3", { text: "CARD" }), cardSelect, errorBlock("card", m.card.error)]));
+
+    // SHIPPING
+    if (choices.requestsShipping) {
+      var shipSelect = h("select", { id: "paysheet-shipping", "data-focus": "shipping", "aria-label": "Shipping address",
+        onchange: function (e) { userAction({ user: "selectShippingContact", index: Number(e.target.value) }); } },
+        choices.shippingContacts.map(function (c) {
+          return h("option", { value: String(c.index), selected: c.selected }, [contactLine(c.contact)]);
+        }));
+      panel.appendChild(h("section", { "data-module": "shipping" }, [h("h3", { text: "SHIPPING" }), shipSelect, errorBlock("shipping", m.shipping.error)]));
+    }
+
+    // METHOD
+    if (choices.shippingMethods.length) {
+      var methodSelect = h("select", { id: "paysheet-method", "data-focus": "method", "aria-label": "Shipping method",
+        onchange: function (e) { userAction({ user: "selectShippingMethod", identifier: e.target.value }); } },
+        choices.shippingMethods.map(function (x) {
+          return h("option", { value: x.identifier, selected: x.selected }, [x.label + " — " + x.detail + " — " + money(x.amount, cur)]);
+        }));
+      panel.appendChild(h("section", { "data-module": "method" }, [h("h3", { text: "METHOD" }), methodSelect, errorBlock("method", m.method.error)]));
+    }
+
+    // CONTACT
+    if (choices.requestsEmail || choices.requestsPhone || m.contact.error) {
+      var fields = [];
+      if (choices.requestsEmail) fields.push(h("input", { id: "paysheet-email", "data-focus": "email", type: "email", "aria-label": "Email", value: m.contact.email || "",
+        onchange: function (e) { userAction({ user: "editContact", email: e.target.value }); } }));
+      if (choices.requestsPhone) fields.push(h("input", { id: "paysheet-phone", "data-focus": "phone", type: "tel", "aria-label": "Phone", value: m.contact.phone || "",
+        onchange: function (e) { userAction({ user: "editContact", phone: e.target.value }); } }));
+      panel.appendChild(h("section", { "data-module": "contact" }, [h("h3", { text: "CONTACT" }), h("div", { class: "ps-row" }, fields), errorBlock("contact", m.contact.error)]));
+    }
+
+    // COUPON
+    if (choices.supportsCouponCode) {
+      var couponInput = h("input", { id: "paysheet-coupon", "data-focus": "coupon", "aria-label": "Coupon code", value: m.coupon.code || "" });
+      panel.appendChild(h("section", { "data-module": "coupon" }, [h("h3", { text: "COUPON" }), h("div", { class: "ps-row" }, [couponInput,
+        h("button", { type: "button", "data-action": "coupon", "data-focus": "coupon-apply", onclick: function () { userAction({ user: "enterCouponCode", code: couponInput.value }); } }, ["Apply"])]),
+        errorBlock("coupon", m.coupon.error)]));
+    }
+
+    // SUMMARY
+    var rows = m.summary.lineItems.map(function (i) {
+      return h("tr", {}, [h("td", { text: i.label }), h("td", { text: i.type === "pending" ? "Amount pending" : money(i.amount, cur) })]);
+    });
+    rows.push(h("tr", { class: "ps-total" }, [h("td", { text: "Pay " + (m.summary.total.label || "") }),
+      h("td", { "data-part": "total", text: m.summary.total.type === "pending" ? "Amount pending" : money(m.summary.total.amount, cur) })]));
+    panel.appendChild(h("section", { "data-module": "summary" }, [h("h3", { text: "SUMMARY" }), h("table", {}, [h("tbody", {}, rows)])]));
+
+    // Authorization area: status, popup, countdown, pay.
+    panel.appendChild(h("div", { class: "ps-status", "data-part": "status", role: "status", "aria-live": "polite", text: sheet.status || "" }));
+    if (sheet.popup) panel.appendChild(h("div", { class: "ps-popup", "data-part": "popup", role: "alert", text: sheet.popup }));
+    if (sheet.outstanding) {
+      panel.appendChild(h("div", { class: "ps-countdown", "data-part": "countdown",
+        text: "Waiting for the page: " + sheet.outstanding + " — " + Math.ceil(Number(sheet.secondsLeft)) + " s left" + (state.clock === "virtual" ? " (virtual clock)" : "") }));
+    }
+    panel.appendChild(h("button", { type: "button", class: "ps-pay", "data-action": "authorize", "data-focus": "authorize", disabled: !sheet.canAuthorize,
+      onclick: function () { userAction({ user: "authorize" }); } }, ["Pay (simulated)"]));
+    root.appendChild(panel);
+    var again = hadFocus && root.querySelector('[data-focus="' + hadFocus + '"]');
+    if (again && !again.disabled) again.focus();
+    else if (wasHidden) { var first = root.querySelector(".ps-pay:not([disabled])") || root.querySelector("button"); if (first) first.focus(); }
+  }
+
+  function showClosed(sheet) {
+    var old = document.getElementById("paysheet-closed");
+    if (old) old.remove();
+    var text = { success: "Simulated sheet closed: payment done", failure: "Simulated sheet closed: payment not completed",
+      timedOut: "Simulated sheet closed: timed out", canceled: "Simulated sheet closed: canceled", aborted: "Simulated sheet closed: aborted by the page" }[sheet.result] || "Simulated sheet closed";
+    if (sheet.status) text += " — " + sheet.status;
+    var note = h("div", { id: "paysheet-closed", role: "status", "data-result": sheet.result, text: text });
+    document.body.appendChild(note);
+    setTimeout(function () { note.remove(); }, 4000);
+  }
+
+  function userAction(action) {
+    var op = Object.assign({ op: "user" }, action);
+    if (activeSession) op.listeners = listeners(activeSession);
+    var body = bridge(op);
+    return { ok: !body.ignored, ignored: body.ignored || null, sheet: body.sheet };
+  }
+
+  // ---- Scripting API for end-to-end tests ---------------------------------------------------
+
+  var config = {};
+  function configure(options) {
+    config = Object.assign({}, config, options || {});
+    var op = { op: "configure" };
+    ["wallet", "options", "requireUserGesture", "clock", "merchantCertificate"].forEach(function (k) { if (config[k] !== undefined) op[k] = config[k]; });
+    sessions = {};
+    activeSession = null;
+    eventQueue = [];
+    var body = bridge(op);
+    return body.sheet;
+  }
+
+  function readSheet() { return bridge({ op: "state" }); }
+
+  var api = {
+    /** The page's id on the engine. */
+    pageId: pageId,
+    /** Resets the page's engine with a wallet, options (the scenario format's), `requireUserGesture`, `clock` ("real" | "virtual") and a `merchantCertificate` (PEM) to encrypt tokens to. */
+    configure: configure,
+    selectPaymentMethod: function (index) { return userAction({ user: "selectPaymentMethod", index: index }); },
+    selectShippingContact: function (index) { return userAction({ user: "selectShippingContact", index: index }); },
+    editShippingContact: function (contact) { return userAction({ user: "editShippingContact", contact: contact }); },
+    editContact: function (c) { c = c || {}; return userAction({ user: "editContact", email: c.email, phone: c.phone }); },
+    selectShippingMethod: function (identifier) { return userAction({ user: "selectShippingMethod", identifier: identifier }); },
+    enterCouponCode: function (code) { return userAction({ user: "enterCouponCode", code: code }); },
+    authorize: function () { return userAction({ user: "authorize" }); },
+    cancel: function () { return userAction({ user: "cancel" }); },
+    /** Lets `seconds` of virtual time pass (any clock). */
+    advanceClock: function (seconds) { return bridge({ op: "advance", seconds: Number(seconds) }).sheet; },
+    /** The sheet as the engine describes it (the scenario format's snapshot). */
+    snapshot: function () { return readSheet().sheet; },
+    /** What the user can choose: cards, shipping contacts, shipping methods. */
+    choices: function () { return readSheet().choices; },
+    /** Every event dispatched so far and every ignored action, oldest first. */
+    events: function () { return readSheet().log; },
+    /** Each session's state as the page can tell it (idle, active, completed, aborted, canceled). */
+    sessions: function () { return readSheet().sessions; },
+    /** Whether a payment completed with STATUS_SUCCESS on this page. */
+    paid: function () { return readSheet().paid; },
+    /** Whether the page is inside a user gesture now (for debugging the gesture rule). */
+    inUserGesture: inGesture,
+  };
+
+  // A shim with the names of WebKit's internals.mockPaymentCoordinator, for tests written against it.
+  api.mockPaymentCoordinator = {
+    setCanMakePayments: function (b) { var o = Object.assign({}, config.options || {}, { canMakePayments: !!b }); configure({ options: o }); },
+    setCanMakePaymentsWithActiveCard: function (b) { api.mockPaymentCoordinator.setCanMakePayments(b); },
+    setShippingAddress: function (contact) { return api.editShippingContact(contact); },
+    changeShippingOption: function (identifier) { return api.selectShippingMethod(identifier); },
+    changePaymentMethod: function (m) {
+      var cards = api.choices().cards || [];
+      var want = m && m.type, found = cards.filter(function (c) { return c.usable && (!want || c.type === want); })[0];
+      return found ? api.selectPaymentMethod(found.index) : { ok: false, ignored: "no usable " + (want || "") + " card in the wallet" };
+    },
+    changeCouponCode: function (code) { return api.enterCouponCode(code); },
+    acceptPayment: function () { return api.authorize(); },
+    cancelPayment: function () { return api.cancel(); },
+    get total() { var s = api.snapshot(); return s.modules ? s.modules.summary.total : null; },
+    get lineItems() { var s = api.snapshot(); return s.modules ? s.modules.summary.lineItems : []; },
+    get shippingMethods() { var s = api.snapshot(); return s.modules ? s.modules.method.options : []; },
+    get errors() {
+      var s = api.snapshot(); if (!s.modules) return [];
+      return Object.keys(s.modules).map(function (k) { return s.modules[k].error; }).filter(Boolean);
+    },
+  };
+
+  window.paysheet = api;
+
+  // The page leaves: active sessions are canceled (the engine's `navigate`).
+  window.addEventListener("pagehide", function () {
+    try { navigator.sendBeacon(endpoint, new Blob([JSON.stringify({ op: "navigate" })], { type: "text/plain" })); } catch (e) { /* leaving anyway */ }
+  });
+
+  // Options from the <script> element.
+  if (script) {
+    var initial = {};
+    var g = script.getAttribute("data-require-user-gesture");
+    if (g !== null) initial.requireUserGesture = g !== "false";
+    var c = script.getAttribute("data-clock");
+    if (c) initial.clock = c;
+    var w = script.getAttribute("data-wallet");
+    if (w) initial.wallet = JSON.parse(w);
+    var o = script.getAttribute("data-options");
+    if (o) initial.options = JSON.parse(o);
+    if (Object.keys(initial).length) configure(initial);
+  }
+})();

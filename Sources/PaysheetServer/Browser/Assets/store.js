@@ -1,0 +1,167 @@
+// The demo store's own code: what a merchant's checkout page does. It knows nothing of Paysheet;
+// it uses ApplePaySession (here the paysheet.js drop-in) and the merchant server's /v1 API.
+(function () {
+  "use strict";
+  var catalog = [];
+  var cart = {}; // sku -> quantity
+  var order = null;
+  var currency = "CNY";
+
+  function $(id) { return document.getElementById(id); }
+  function say(text) { $("message").textContent = text; }
+  function key() { return window.crypto && crypto.randomUUID ? crypto.randomUUID() : String(Date.now()) + Math.random(); }
+
+  function api(method, path, body) {
+    var init = { method: method, headers: {} };
+    if (body !== undefined) {
+      init.headers["Content-Type"] = "application/json";
+      init.headers["Idempotency-Key"] = key();
+      init.body = JSON.stringify(body);
+    }
+    return fetch(path, init).then(function (r) {
+      return r.json().then(function (json) {
+        if (!r.ok) throw new Error((json.error && json.error.message) || ("HTTP " + r.status));
+        return json;
+      });
+    });
+  }
+
+  function renderCatalog() {
+    var ul = $("products");
+    ul.innerHTML = "";
+    catalog.forEach(function (p) {
+      var li = document.createElement("li");
+      var name = document.createElement("strong"); name.textContent = p.label;
+      var price = document.createElement("span"); price.className = "price"; price.textContent = p.amount + " " + p.currencyCode;
+      var add = document.createElement("button"); add.type = "button"; add.textContent = "Add to cart";
+      add.setAttribute("data-sku", p.sku);
+      add.setAttribute("aria-label", "Add " + p.label + " to cart");
+      add.addEventListener("click", function () { cart[p.sku] = (cart[p.sku] || 0) + 1; renderCart(); });
+      li.appendChild(name); li.appendChild(price); li.appendChild(add);
+      ul.appendChild(li);
+    });
+  }
+
+  function renderCart() {
+    var ul = $("cart-items");
+    ul.innerHTML = "";
+    var total = 0;
+    Object.keys(cart).forEach(function (sku) {
+      var p = catalog.filter(function (x) { return x.sku === sku; })[0];
+      if (!p) return;
+      var li = document.createElement("li");
+      li.textContent = cart[sku] + " × " + p.label + " — " + p.amount + " " + p.currencyCode;
+      ul.appendChild(li);
+      total += Math.round(Number(p.amount) * 100) * cart[sku];
+    });
+    $("cart-total").textContent = total ? "Subtotal: " + (total / 100).toFixed(2) + " " + currency : "Your cart is empty.";
+    $("checkout").disabled = total === 0;
+    $("checkout-panel").hidden = true;
+    order = null;
+  }
+
+  // Checkout: the server prices the cart and returns the order with its ApplePayPaymentRequest.
+  function checkout() {
+    var body = {
+      currencyCode: currency, countryCode: "CN",
+      lineItems: Object.keys(cart).map(function (sku) { return { sku: sku, quantity: cart[sku] }; }),
+    };
+    if ($("delivery").value === "ship") {
+      body.shippingMethods = [
+        { label: "Standard", detail: "3 to 5 days", amount: "0.00", identifier: "standard" },
+        { label: "Express", detail: "Next day", amount: "20.00", identifier: "express" },
+      ];
+    }
+    $("checkout").disabled = true;
+    api("POST", "/v1/orders", body).then(function (o) {
+      order = o;
+      $("order-id").textContent = o.id;
+      $("order-total").textContent = o.amount + " " + o.currencyCode;
+      $("checkout-panel").hidden = false;
+      renderPayButton();
+      $("checkout").disabled = false;
+    }).catch(function (e) { say("Could not create the order: " + e.message); $("checkout").disabled = false; });
+  }
+
+  // The payment button is shown only when the device can pay.
+  function renderPayButton() {
+    var area = $("pay-area");
+    area.innerHTML = "";
+    if (!window.ApplePaySession || !ApplePaySession.canMakePayments()) {
+      var p = document.createElement("p");
+      p.id = "no-wallet";
+      p.textContent = "This browser cannot pay with a wallet here; choose another payment method.";
+      area.appendChild(p);
+      return;
+    }
+    var b = document.createElement("button");
+    b.type = "button";
+    b.id = "pay";
+    b.className = "pay-button";
+    b.textContent = "Pay with wallet (simulated)";
+    b.addEventListener("click", startPayment);
+    area.appendChild(b);
+  }
+
+  // Called in the click handler: the session must be created inside the user gesture.
+  function startPayment() {
+    if (!order) return;
+    var id = order.id;
+    var session;
+    try {
+      session = new ApplePaySession(14, order.paymentRequest);
+    } catch (e) {
+      say("The payment request was refused: " + e.name + ": " + e.message);
+      return;
+    }
+    var base = "/v1/orders/" + encodeURIComponent(id);
+    var lastUpdate = { newTotal: order.paymentRequest.total, newLineItems: order.paymentRequest.lineItems || [] };
+    function update(path, body, complete) {
+      api("POST", base + path, body).then(function (u) { lastUpdate = u; complete(u); })
+        .catch(function (e) { say("The store could not update the sheet: " + e.message); complete(lastUpdate); });
+    }
+    session.onvalidatemerchant = function (event) {
+      api("POST", base + "/merchant-session", { validationURL: event.validationURL })
+        .then(function (merchantSession) { session.completeMerchantValidation(merchantSession); })
+        .catch(function (e) { say("Merchant validation failed: " + e.message); session.abort(); });
+    };
+    session.onpaymentmethodselected = function (event) {
+      update("/payment-method", { paymentMethod: event.paymentMethod }, function (u) { session.completePaymentMethodSelection(u); });
+    };
+    session.onshippingcontactselected = function (event) {
+      update("/shipping-contact", { shippingContact: event.shippingContact }, function (u) { session.completeShippingContactSelection(u); });
+    };
+    session.onshippingmethodselected = function (event) {
+      update("/shipping-method", { shippingMethod: event.shippingMethod }, function (u) { session.completeShippingMethodSelection(u); });
+    };
+    session.oncouponcodechanged = function (event) {
+      update("/coupon-code", { couponCode: event.couponCode }, function (u) { session.completeCouponCodeChange(u); });
+    };
+    session.onpaymentauthorized = function (event) {
+      say("Authorizing the payment…");
+      api("POST", base + "/authorize", { payment: event.payment }).then(function (answer) {
+        session.completePayment(answer.result);
+        if (answer.result.status === ApplePaySession.STATUS_SUCCESS) {
+          say("Paid. Showing your order…");
+          setTimeout(function () { location.href = "/store/order?id=" + encodeURIComponent(id); }, 800);
+        } else {
+          say("The payment was not completed: " + ((answer.result.errors || [])[0] || {}).message);
+        }
+      }).catch(function (e) {
+        session.completePayment({ status: ApplePaySession.STATUS_FAILURE });
+        say("The payment could not be authorized: " + e.message);
+      });
+    };
+    session.oncancel = function () { say("Payment canceled. Your cart is still here."); };
+    session.begin();
+  }
+
+  $("checkout").addEventListener("click", checkout);
+  $("delivery").addEventListener("change", function () { $("checkout-panel").hidden = true; order = null; });
+  api("GET", "/v1/catalog").then(function (c) {
+    catalog = c.products || [];
+    if (catalog.length) currency = catalog[0].currencyCode;
+    renderCatalog();
+    renderCart();
+  }).catch(function (e) { $("products").textContent = "Could not load the catalog: " + e.message; });
+})();

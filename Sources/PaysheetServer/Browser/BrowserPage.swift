@@ -1,0 +1,167 @@
+import PaysheetModel
+import PaysheetScenario
+import PaysheetSheet
+
+/// One browser page's sheet: the engine plus the page's clock and gesture settings. Pure — the
+/// wall-clock time is an input — so the bridge's behaviour is testable without a browser.
+///
+/// The page's `paysheet.js` sends every `ApplePaySession` call here and applies the answer
+/// (throw, return, dispatch events, draw the sheet); it decides nothing itself.
+struct BrowserPage: Sendable {
+    /// The engine.
+    var machine: SheetMachine
+    /// Whether time passes only when the page's test script says so (`advance`).
+    var virtualClock = false
+    /// Whether a session must be created in a user-gesture handler (Safari's rule).
+    var requireUserGesture = true
+    /// The wall-clock time of the last operation (seconds).
+    var lastWall: Double
+    /// Every event dispatched to the page and every ignored user action, oldest first (at most
+    /// ``logLimit``), for the scripting API's `events()`.
+    var log: [JSONValue] = []
+    static let logLimit = 500
+
+    init(configuration: SheetConfiguration, wall: Double) {
+        machine = SheetMachine(configuration: configuration)
+        lastWall = wall
+    }
+
+    /// A bridge error: the operation itself was malformed (not an exception the page would see).
+    struct BridgeError: Error {
+        var field: String?
+        var message: String
+    }
+
+    /// Runs one operation `op` at wall-clock time `wall` and returns the answer.
+    mutating func handle(_ op: JSONObject, wall: Double) throws(BridgeError) -> JSONObject {
+        var events: [DispatchedEvent] = []
+        if !virtualClock {
+            events += machine.advance(by: max(0, wall - lastWall))
+        }
+        lastWall = wall
+        if let l = op["listeners"] { machine.setListeners(try Self.listeners(l)) }
+        var answer = JSONObject()
+        guard let name = op["op"]?.stringValue else { throw BridgeError(field: "op", message: "required: the operation's name") }
+        switch name {
+        case "state", "tick":
+            break
+        case "advance":
+            guard let s = op["seconds"]?.doubleValue, s >= 0 else { throw BridgeError(field: "seconds", message: "required: a number of seconds, 0 or more") }
+            events += machine.advance(by: s)
+        case "construct":
+            guard let v = op["version"] else { throw BridgeError(field: "version", message: "required: the version the page passed") }
+            // `unsigned long`, converted as WebKit's binding does.
+            let version = WebIDLBinding(profile: machine.configuration.profile).unsignedLong(v)
+            let gesture = op["userGesture"]?.boolValue ?? false
+            let r = machine.construct(version: version, request: op["request"] ?? .null, userGesture: gesture || !requireUserGesture)
+            record(r, into: &answer)
+        case "call":
+            guard case .number(let n)? = op["session"], let session = Int(n) else {
+                throw BridgeError(field: "session", message: "required: the session's number")
+            }
+            guard let method = op["method"]?.stringValue else { throw BridgeError(field: "method", message: "required: the method's name") }
+            let args = op["args"]?.arrayValue ?? []
+            let r: PageResult
+            if let call = Self.pageCall(method, args) {
+                r = machine.call(call, session: session)
+            } else if method.hasPrefix("complete") || method == "begin" || method == "abort" {
+                r = PageResult(threw: .typeError("Not enough arguments."))
+            } else {
+                r = PageResult(threw: .typeError("session.\(method) is not a function."))
+            }
+            record(r, into: &answer)
+            events += r.events
+        case "static":
+            guard let method = op["method"]?.stringValue else { throw BridgeError(field: "method", message: "required: the method's name") }
+            let args = op["args"]?.arrayValue ?? []
+            let gesture = op["userGesture"]?.boolValue ?? false
+            let r: PageResult
+            switch method {
+            case "supportsVersion":
+                if args.isEmpty { r = PageResult(threw: .typeError("Not enough arguments.")) } else {
+                    r = machine.supportsVersion(Int(WebIDLBinding(profile: machine.configuration.profile).unsignedLong(args[0]) & 0xFFFF_FFFF))
+                }
+            case "canMakePayments": r = machine.canMakePayments()
+            case "canMakePaymentsWithActiveCard": r = machine.canMakePaymentsWithActiveCard()
+            case "applePayCapabilities":
+                // Safari 17+: the credential status the `canMakePayments` answer implies.
+                let can = machine.canMakePayments().returned?.boolValue ?? false
+                r = PageResult(returned: ["paymentCredentialStatus": .string(can ? "paymentCredentialsAvailable" : "paymentCredentialsUnavailable")])
+            case "openPaymentSetup": r = machine.openPaymentSetup(userGesture: gesture || !requireUserGesture)
+            case "ApplePayError": r = machine.makeError(arguments: args)
+            default: throw BridgeError(field: "method", message: "unknown static member \"\(method)\"")
+            }
+            record(r, into: &answer)
+        case "user":
+            let action: UserAction
+            do throws(ScenarioError) {
+                var step = op
+                step["op"] = nil
+                step["listeners"] = nil
+                action = try ScenarioParser.userAction(.object(step))
+            } catch {
+                throw BridgeError(field: error.field, message: error.message)
+            }
+            let out = machine.perform(action)
+            for e in out {
+                if case .ignored(_, let reason) = e.event { answer["ignored"] = .string(reason) }
+            }
+            events += out
+        case "navigate":
+            events += machine.navigate()
+        default:
+            throw BridgeError(field: "op", message: "unknown operation \"\(name)\" (known: construct, call, static, user, advance, tick, state, navigate)")
+        }
+        for e in events {
+            var o = e.event.json.objectValue ?? JSONObject()
+            o["session"] = .number(String(e.session))
+            log.append(.object(o))
+        }
+        if log.count > Self.logLimit { log.removeFirst(log.count - Self.logLimit) }
+        answer["events"] = .array(events.compactMap { e in
+            if case .ignored = e.event { return nil }
+            var o = e.event.json.objectValue ?? JSONObject()
+            o["session"] = .number(String(e.session))
+            return .object(o)
+        })
+        if name == "state" { answer["log"] = .array(log) }
+        answer["sheet"] = machine.snapshot()
+        answer["choices"] = machine.choices()
+        answer["now"] = .number(JSONValue.javaScriptNumberString(String(machine.now)))
+        answer["clock"] = .string(virtualClock ? "virtual" : "real")
+        answer["sessions"] = .array((0..<machine.sessionCount).map { .string(machine.state(of: $0 + 1)?.pageVisible ?? "idle") })
+        answer["paid"] = .bool(machine.paid)
+        return answer
+    }
+
+    private func record(_ r: PageResult, into answer: inout JSONObject) {
+        if let t = r.threw { answer["threw"] = t.json }
+        if let v = r.returned { answer["returned"] = v }
+    }
+
+    /// The engine's call for `method` with the page's arguments, or `nil` when the arguments are
+    /// too few for any form (or the method is unknown).
+    static func pageCall(_ method: String, _ args: [JSONValue]) -> PageCall? {
+        switch method {
+        case "begin": return .begin
+        case "abort": return .abort
+        case "completeMerchantValidation": return args.first.map(PageCall.completeMerchantValidation)
+        case "completeCouponCodeChange": return args.first.map(PageCall.completeCouponCodeChange)
+        case "completePayment", "completePaymentMethodSelection", "completeShippingMethodSelection", "completeShippingContactSelection":
+            return args.isEmpty ? nil : .legacy(method: method, arguments: args)
+        default: return nil
+        }
+    }
+
+    static func listeners(_ v: JSONValue) throws(BridgeError) -> Set<SheetEventType> {
+        guard let a = v.arrayValue else { throw BridgeError(field: "listeners", message: "must be an array of event types") }
+        var out = Set<SheetEventType>()
+        for x in a {
+            guard let s = x.stringValue, let t = SheetEventType(rawValue: s) else {
+                throw BridgeError(field: "listeners", message: "unknown event type \(x.compactText)")
+            }
+            out.insert(t)
+        }
+        return out
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import Hummingbird
+import NIOCore
+import PaysheetModel
+
+/// The browser side of `paysheet serve`: `paysheet.js` (the `ApplePaySession` drop-in), the
+/// bridge it talks to (`POST /paysheet/v1/pages/{id}`), and the demo store at `/`.
+enum BrowserRoutes {
+    /// A static file served from the package's `Assets` folder.
+    struct Asset: Sendable {
+        var path: String
+        var file: String
+        var contentType: String
+    }
+
+    static let assets: [Asset] = [
+        Asset(path: "/paysheet.js", file: "paysheet.js", contentType: "text/javascript; charset=utf-8"),
+        Asset(path: "/", file: "store.html", contentType: "text/html; charset=utf-8"),
+        Asset(path: "/store/store.js", file: "store.js", contentType: "text/javascript; charset=utf-8"),
+        Asset(path: "/store/store.css", file: "store.css", contentType: "text/css; charset=utf-8"),
+        Asset(path: "/store/order", file: "order.html", contentType: "text/html; charset=utf-8"),
+    ]
+
+    /// The text of asset `file`, read from the resource bundle.
+    static func load(_ file: String) throws -> ByteBuffer {
+        let name = (file as NSString).deletingPathExtension, ext = (file as NSString).pathExtension
+        guard let url = Bundle.module.url(forResource: name, withExtension: ext, subdirectory: "Assets")
+            ?? Bundle.module.url(forResource: name, withExtension: ext) else {
+            throw ConfigurationError("the browser asset \(file) is missing from the Paysheet resource bundle")
+        }
+        return ByteBuffer(data: try Data(contentsOf: url))
+    }
+
+    /// Adds the routes to `router`.
+    static func add(to router: Router<BasicRequestContext>, hub: SheetHub) throws {
+        for asset in assets {
+            let body = try load(asset.file)
+            router.get(RouterPath(stringLiteral: asset.path)) { _, _ -> Response in
+                Response(status: .ok, headers: [.contentType: asset.contentType, .cacheControl: "no-cache"], body: .init(byteBuffer: body))
+            }
+        }
+        router.post("/paysheet/v1/pages/:id") { request, context -> Response in
+            let id = context.parameters.get("id") ?? ""
+            let buffer = try await request.body.collect(upTo: 1024 * 1024)
+            let json: JSONValue
+            do throws(JSONParser.SyntaxError) {
+                json = try JSONParser.parse(Array(buffer.readableBytesView))
+            } catch {
+                throw APIError.invalid(nil, "the body is not valid JSON: \(error)")
+            }
+            let answer = try await hub.handle(page: id, body: json, wall: Date().timeIntervalSince1970)
+            return Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store", .accessControlAllowOrigin: "*"],
+                            body: .init(byteBuffer: ByteBuffer(string: answer.compactText)))
+        }
+    }
+}
