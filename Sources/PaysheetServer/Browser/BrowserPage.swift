@@ -88,7 +88,10 @@ struct BrowserPage: Sendable {
                 let can = machine.canMakePayments().returned?.boolValue ?? false
                 r = PageResult(returned: ["paymentCredentialStatus": .string(can ? "paymentCredentialsAvailable" : "paymentCredentialsUnavailable")])
             case "openPaymentSetup": r = machine.openPaymentSetup(userGesture: gesture || !requireUserGesture)
-            case "ApplePayError": r = machine.makeError(arguments: args)
+            case "ApplePayError":
+                // JSON has no `undefined`: the page lists the positions it passed as undefined.
+                let undefinedAt = Set(op["undefinedAt"]?.arrayValue?.compactMap { $0.doubleValue.map { Int($0) } } ?? [])
+                r = machine.makeError(arguments: args.enumerated().map { undefinedAt.contains($0.offset) ? nil : $0.element })
             default: throw BridgeError(field: "method", message: "unknown static member \"\(method)\"")
             }
             record(r, into: &answer)

@@ -3,7 +3,8 @@ import PaysheetModel
 extension SheetMachine {
     /// What the user can choose on the sheet now: the wallet's cards (with whether the request
     /// accepts each), the shipping contacts and the shipping methods, each with its index or
-    /// identifier for ``UserAction``. `null` before `begin()`.
+    /// identifier for ``UserAction``, and why the user cannot authorize now (`authorizeBlockedBy`).
+    /// `null` before `begin()`.
     ///
     /// A renderer (the browser's simulated sheet) draws its pickers from this and the
     /// ``snapshot()``; it decides nothing itself.
@@ -33,6 +34,7 @@ extension SheetMachine {
             "requestsEmail": .bool(req.requiredShippingContactFields?.contains(.email) == true),
             "requestsPhone": .bool(req.requiredShippingContactFields?.contains(.phone) == true),
             "currencyCode": .string(req.currencyCode),
+            "authorizeBlockedBy": userBlockReason(for: .authorize).map { .string($0) } ?? .null,
         ]
     }
 }

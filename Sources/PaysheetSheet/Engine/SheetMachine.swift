@@ -91,13 +91,14 @@ public struct SheetMachine: Sendable {
         return PageResult(returned: .bool(false))
     }
 
-    /// `new ApplePayError(code, contactField, message)` with the page's arguments.
-    public func makeError(arguments: [JSONValue]) -> PageResult {
+    /// `new ApplePayError(code, contactField, message)` with the page's arguments; `nil` is an
+    /// argument the page passed as `undefined` (an optional argument left out).
+    public func makeError(arguments: [JSONValue?]) -> PageResult {
         guard let first = arguments.first else { return PageResult(threw: .typeError("Not enough arguments.")) }
         var o = JSONObject()
-        o["code"] = first
-        if arguments.count > 1 { o["contactField"] = arguments[1] }
-        if arguments.count > 2 { o["message"] = arguments[2] }
+        o["code"] = first ?? .string("undefined")
+        if arguments.count > 1, let f = arguments[1] { o["contactField"] = f }
+        if arguments.count > 2, let m = arguments[2] { o["message"] = m }
         do throws(ScriptError) {
             let e = try WebIDLBinding(profile: configuration.profile).applePayError(.object(o))
             return PageResult(returned: e.jsonValue)

@@ -53,6 +53,17 @@ public struct Wallet: Codable, Sendable, Hashable {
         self.phone = phone
     }
 
+    enum CodingKeys: String, CodingKey { case cards, shippingContacts, email, phone }
+
+    /// Decodes a wallet; `shippingContacts` may be left out (no contact).
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        cards = try c.decode([WalletCard].self, forKey: .cards)
+        shippingContacts = try c.decodeIfPresent([ApplePayPaymentContact].self, forKey: .shippingContacts) ?? []
+        email = try c.decodeIfPresent(String.self, forKey: .email)
+        phone = try c.decodeIfPresent(String.self, forKey: .phone)
+    }
+
     /// The default wallet of the scenario format: one Visa credit card with a US billing address,
     /// one US shipping contact with name, phone and email.
     public static let `default` = Wallet(

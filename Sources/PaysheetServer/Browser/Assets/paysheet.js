@@ -266,7 +266,9 @@
 
   class ApplePayError {
     constructor(errorCode, contactField, message) {
-      var value = result(bridge({ op: "static", method: "ApplePayError", args: args(arguments) }));
+      var list = args(arguments), undefinedAt = [];
+      for (var i = 0; i < list.length; i++) if (arguments[i] === undefined) undefinedAt.push(i);
+      var value = result(bridge({ op: "static", method: "ApplePayError", args: list, undefinedAt: undefinedAt }));
       Object.defineProperty(this, "code", { value: value.code, enumerable: true });
       Object.defineProperty(this, "contactField", { value: value.contactField === undefined ? undefined : value.contactField, enumerable: true });
       Object.defineProperty(this, "message", { value: value.message === undefined ? "" : value.message, enumerable: true });
@@ -292,13 +294,14 @@
     clockTimer = setInterval(function () {
       var sheet = state.last && state.last.sheet;
       if (!sheet || !sheet.visible) { clearInterval(clockTimer); clockTimer = null; return; }
+      if (!sheet.outstanding) return; // no deadline running
       bridgeAsync({ op: "tick" }).catch(function (e) { console.error(e); });
     }, 500);
   }
 
   // ---- The simulated sheet -----------------------------------------------------------------
 
-  var state = { last: null, clock: "real", closedAt: 0 };
+  var state = { last: null, clock: "real", focusPay: false };
   var root = null;
 
   var CSS = [
@@ -345,7 +348,11 @@
     var style = h("style", { id: "paysheet-style", text: CSS });
     (document.head || document.documentElement).appendChild(style);
     root = h("div", { id: "paysheet-sheet", role: "dialog", "aria-modal": "true", "aria-labelledby": "paysheet-title", hidden: true });
-    root.addEventListener("keydown", function (e) { if (e.key === "Escape") { e.preventDefault(); userAction({ user: "cancel" }); } });
+    root.addEventListener("keydown", function (e) {
+      if (e.key === "Escape") { e.preventDefault(); userAction({ user: "cancel" }); return; }
+      if (e.key !== "Enter" && e.key !== " ") state.focusPay = false;
+    });
+    root.addEventListener("mousedown", function () { state.focusPay = false; });
     document.body.appendChild(root);
     return root;
   }
@@ -373,16 +380,23 @@
       var wasOpen = !root.hidden;
       root.hidden = true;
       root.innerHTML = "";
+      state.drawn = null;
       if (wasOpen && sheet && sheet.result) showClosed(sheet);
       return;
     }
-    var hadFocus = root.contains(document.activeElement) ? document.activeElement.getAttribute("data-focus") : null;
+    // Draw only what changed: a tick with the same sheet keeps the user's half-typed input.
+    var drawn = JSON.stringify([sheet, choices, state.clock]);
+    if (drawn === state.drawn && !root.hidden) return;
+    state.drawn = drawn;
+    var active = root.contains(document.activeElement) ? document.activeElement : null;
+    var hadFocus = active ? active.getAttribute("data-focus") : null;
+    var typed = active && active.tagName === "INPUT" ? active.value : null;
     var wasHidden = root.hidden;
     root.hidden = false;
     root.innerHTML = "";
     var cur = choices.currencyCode;
     var m = sheet.modules;
-    var panel = h("div", { class: "ps-panel" });
+    var panel = h("div", { class: "ps-panel", tabindex: "-1" });
 
     panel.appendChild(h("p", { class: "ps-label", id: "paysheet-title", "data-part": "label", text: "Simulated payment sheet — not Apple Pay" }));
     panel.appendChild(h("header", {}, [
@@ -453,11 +467,19 @@
         text: "Waiting for the page: " + sheet.outstanding + " — " + Math.ceil(Number(sheet.secondsLeft)) + " s left" + (state.clock === "virtual" ? " (virtual clock)" : "") }));
     }
     panel.appendChild(h("button", { type: "button", class: "ps-pay", "data-action": "authorize", "data-focus": "authorize", disabled: !sheet.canAuthorize,
+      "aria-describedby": choices.authorizeBlockedBy ? "paysheet-blocked" : null,
       onclick: function () { userAction({ user: "authorize" }); } }, ["Pay (simulated)"]));
+    if (choices.authorizeBlockedBy && !sheet.outstanding) {
+      panel.appendChild(h("p", { id: "paysheet-blocked", class: "ps-countdown", "data-part": "blocked", text: "Cannot pay yet: " + choices.authorizeBlockedBy }));
+    }
     root.appendChild(panel);
+    // Focus: Pay as soon as it can be used (unless the user moved focus meanwhile), else where it was.
+    if (wasHidden) state.focusPay = true;
+    var pay = root.querySelector(".ps-pay");
     var again = hadFocus && root.querySelector('[data-focus="' + hadFocus + '"]');
-    if (again && !again.disabled) again.focus();
-    else if (wasHidden) { var first = root.querySelector(".ps-pay:not([disabled])") || root.querySelector("button"); if (first) first.focus(); }
+    if (state.focusPay && !pay.disabled) { pay.focus(); state.focusPay = false; }
+    else if (again && !again.disabled) { again.focus(); if (typed !== null && again.tagName === "INPUT") again.value = typed; }
+    else if (!root.contains(document.activeElement)) panel.focus();
   }
 
   function showClosed(sheet) {

@@ -1,0 +1,776 @@
+#!/usr/bin/env python3
+"""Browser tests of paysheet.js, the simulated sheet and the demo store, in a real Chromium.
+
+    python Tests/Browser/browser_tests.py PATH/TO/paysheet [--screenshots DIR] [--only SUBSTRING]
+
+Starts `paysheet serve` (its defaults, a fresh data folder, loopback), serves a merchant's test
+page from another origin (as a merchant's own site would load the drop-in), and drives Debian's
+chromium through chromedriver with real clicks and key presses. Screenshots of the sheet in its
+main states go to --screenshots (default artifacts/browser). Exit status 0 only when every case
+passed.
+"""
+import argparse
+import functools
+import http.server
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import traceback
+import urllib.request
+
+from selenium import webdriver
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.common.action_chains import ActionChains
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Failure(AssertionError):
+    pass
+
+
+def check(cond, what):
+    if not cond:
+        raise Failure(what)
+
+
+def equal(actual, expected, what):
+    if actual != expected:
+        raise Failure(f"{what}: expected {expected!r}, got {actual!r}")
+
+
+CASES = []
+
+
+def case(name):
+    def wrap(fn):
+        CASES.append((name, fn))
+        return fn
+    return wrap
+
+
+class Env:
+    def __init__(self, binary, screenshots):
+        self.binary = binary
+        self.screenshots = screenshots
+        os.makedirs(screenshots, exist_ok=True)
+        for old in os.listdir(screenshots):
+            if old.endswith(".png"):
+                os.remove(os.path.join(screenshots, old))
+        self.data = tempfile.mkdtemp(prefix="paysheet-browser-")
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.log = open(os.path.join(self.data, "serve.log"), "w")
+        self.server = subprocess.Popen(
+            [binary, "serve", "--data", self.data, "--listen", f"127.0.0.1:{self.port}", "--no-demo-order"],
+            stdout=self.log, stderr=subprocess.STDOUT,
+            env=dict(os.environ, PAYSHEET_SANDBOX_ACQUIRER_LISTEN=f"127.0.0.1:{free_port()}"))
+        for _ in range(300):
+            try:
+                urllib.request.urlopen(self.base + "/health", timeout=1).read()
+                break
+            except Exception:
+                if self.server.poll() is not None:
+                    raise RuntimeError("paysheet serve exited: " + open(self.log.name).read())
+                time.sleep(0.2)
+        else:
+            raise RuntimeError("paysheet serve did not answer /health")
+        # The merchant's own site, on another origin, loading the drop-in from the Paysheet server.
+        site = tempfile.mkdtemp(prefix="paysheet-site-")
+        page = open(os.path.join(HERE, "merchant_page.html")).read().replace("{{PAYSHEET}}", self.base)
+        with open(os.path.join(site, "index.html"), "w") as f:
+            f.write(page)
+        handler = functools.partial(QuietHandler, directory=site)
+        self.site = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        threading.Thread(target=self.site.serve_forever, daemon=True).start()
+        self.site_url = f"http://127.0.0.1:{self.site.server_address[1]}/index.html"
+        options = webdriver.ChromeOptions()
+        for a in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1000,1000", "--disable-gpu"]:
+            options.add_argument(a)
+        options.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+        options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+        service = webdriver.ChromeService(executable_path=os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver"))
+        self.driver = webdriver.Chrome(service=service, options=options)
+        self.driver.set_script_timeout(30)
+
+    def close(self):
+        try:
+            self.driver.quit()
+        finally:
+            self.site.shutdown()
+            self.server.terminate()
+            self.server.wait(10)
+
+    # ---- helpers ----
+    def page(self, configure=None):
+        """A fresh merchant test page; `configure` is passed to paysheet.configure first."""
+        d = self.driver
+        d.set_window_size(1000, 1000)
+        d.get(self.site_url)
+        check(d.execute_script("return typeof ApplePaySession === 'function' && !!window.paysheet"), "paysheet.js did not load")
+        if configure is not None:
+            d.execute_script("paysheet.configure(arguments[0])", configure)
+        return d
+
+    def gesture(self, js, *args):
+        """Runs `js` (a function body; `args` are its arguments) inside a real click handler."""
+        d = self.driver
+        d.execute_script("window.__result = null; window.__go = new Function('args', arguments[0]); window.__args = arguments[1];", js, list(args))
+        d.find_element(By.ID, "go").click()
+        return d.execute_script("return window.__result")
+
+    def script(self, js, *args):
+        """Runs `js` outside any user gesture and reports its outcome as gesture() does."""
+        return self.driver.execute_script(
+            "try { return {ok: (new Function('args', arguments[0]))(arguments[1])}; }"
+            " catch (e) { return {threw: {name: e && e.name !== undefined ? e.name : String(e), message: e && e.message !== undefined ? e.message : String(e)}}; }",
+            js, list(args))
+
+    def wait(self, js, what, timeout=10):
+        end = time.time() + timeout
+        while time.time() < end:
+            v = self.driver.execute_script("return " + js)
+            if v:
+                return v
+            time.sleep(0.1)
+        raise Failure("timed out waiting for " + what)
+
+    def events(self):
+        return self.driver.execute_script("return window.__events")
+
+    def event_types(self):
+        return [e["type"] for e in self.events()]
+
+    def sheet_text(self, part):
+        els = self.driver.find_elements(By.CSS_SELECTOR, f"#paysheet-sheet {part}")
+        return els[0].text if els else None
+
+    def click_sheet(self, action):
+        self.driver.find_element(By.CSS_SELECTOR, f'#paysheet-sheet [data-action="{action}"]').click()
+
+    def shot(self, name):
+        self.driver.save_screenshot(os.path.join(self.screenshots, name + ".png"))
+
+    def api(self, method, path, body=None):
+        req = urllib.request.Request(self.base + path, method=method, data=None if body is None else json.dumps(body).encode(),
+                                     headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(req, timeout=30) as r:
+            return json.loads(r.read())
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *a):
+        pass
+
+
+SHIPPING_REQUEST = {
+    "countryCode": "US", "currencyCode": "USD", "supportedNetworks": ["visa", "masterCard"],
+    "merchantCapabilities": ["supports3DS"], "total": {"label": "Demo Merchant", "amount": "10.00"},
+    "requiredShippingContactFields": ["postalAddress", "email", "phone"],
+}
+
+
+def start(env, version=14, request=None, plan=None):
+    """Begins a session in a real click with the test page's standard merchant handlers."""
+    r = env.gesture("return __start(args[0], args[1], args[2]);", version, request or SHIPPING_REQUEST, plan or {})
+    check(r and "threw" not in r, f"the session did not begin: {r}")
+    if (plan or {}).get("validate") is False:
+        env.wait("window.__events.some(function (e) { return e.type === 'validatemerchant'; })", "validatemerchant")
+    else:
+        env.wait("paysheet.snapshot().outstanding === null && paysheet.snapshot().visible", "the sheet to settle")
+    env.wait("document.querySelector('#paysheet-sheet:not([hidden])') !== null", "the sheet to be drawn")
+
+
+# ---------------------------------------------------------------------------------------------
+# The user-gesture rule
+
+@case("gesture: a session created outside a user gesture throws InvalidAccessError")
+def _(env):
+    env.page()
+    r = env.script("return new ApplePaySession(3, __valid()) && 'created';")
+    equal(r.get("threw"), {"name": "InvalidAccessError", "message": "Must create a new ApplePaySession from a user gesture handler."}, "exception")
+
+
+@case("gesture: a session created in a real click is accepted")
+def _(env):
+    env.page()
+    r = env.gesture("return new ApplePaySession(3, __valid()) instanceof ApplePaySession;")
+    equal(r, {"ok": True}, "result")
+
+
+@case("gesture: a script's element.click() is no user gesture")
+def _(env):
+    env.page()
+    env.driver.execute_script("window.__result = null; window.__go = function(){ return new ApplePaySession(3, __valid()); };")
+    env.driver.execute_script("document.getElementById('go').click()")
+    r = env.driver.execute_script("return window.__result")
+    equal((r or {}).get("threw", {}).get("name"), "InvalidAccessError", "exception of a synthetic click")
+
+
+@case("gesture: after an await in the click handler's task is over, the gesture has ended")
+def _(env):
+    env.page()
+    env.gesture("setTimeout(function(){ try { new ApplePaySession(3, __valid()); window.__late = 'created'; } catch (e) { window.__late = e.name; } }, 50); return true;")
+    equal(env.wait("window.__late", "the late construction"), "InvalidAccessError", "construction 50 ms after the click")
+
+
+@case("gesture: the switch relaxes the rule (requireUserGesture: false)")
+def _(env):
+    env.page({"requireUserGesture": False})
+    r = env.script("return new ApplePaySession(3, __valid()) instanceof ApplePaySession;")
+    equal(r, {"ok": True}, "result")
+
+
+@case("gesture: openPaymentSetup outside a gesture rejects with InvalidAccessError")
+def _(env):
+    env.page()
+    r = env.driver.execute_async_script("var done = arguments[0]; ApplePaySession.openPaymentSetup('merchant.x').then(function(v){done({ok:v})}, function(e){done({threw:{name:e.name,message:e.message}})});")
+    equal(r.get("threw", {}).get("name"), "InvalidAccessError", "openPaymentSetup")
+
+
+# ---------------------------------------------------------------------------------------------
+# WebKit's expectations (research simulator-anchors.md §3.1, §3.3), re-expressed as our own cases.
+# Each: (label, API version, JS that mutates `r` = validRequest(), expected exception or None).
+
+TOO_BIG = "Total amount is too big."
+WEBKIT_CONSTRUCTOR = [
+    ("#1 empty request", 2, "r = {};", ("TypeError", "Member ApplePayPaymentRequest.countryCode is required and must be an instance of DOMString.")),
+    ("#2 invalid countryCode", 2, "r.countryCode = 'invalid';", ("TypeError", '"invalid" is not a valid country code.')),
+    ("#3 null countryCode is stringified", 2, "r.countryCode = null;", ("TypeError", '"null" is not a valid country code.')),
+    ("#3 undefined countryCode is missing", 2, "r.countryCode = undefined;", ("TypeError", "Member ApplePayPaymentRequest.countryCode is required and must be an instance of DOMString.")),
+    ("#4 no supported network", 2, "r.supportedNetworks = [];", ("TypeError", "At least one supported network must be provided.")),
+    ("#5 duplicate networks are fine", 2, "r.supportedNetworks = ['visa', 'visa'];", None),
+    ("#6 unknown merchant capability", 2, "r.merchantCapabilities = ['invalidCapability', 'supports3DS'];", ("TypeError", "Type error.")),
+    ("#7 zero total in v2 (WebKit 259fe47 = profile safari-12.0)", 2, "r.total = {label: 'label', amount: '0'};", ("TypeError", "Total amount must be greater than zero."), "safari-12.0"),
+    ("#7 zero total in v2 (current Safari accepts it)", 2, "r.total = {label: 'label', amount: '0'};", None),
+    ("#7 zero total allowed in v4", 4, "r.total = {label: 'label', amount: '0'};", None),
+    ("#8 total too big (profile safari-14)", 2, "r.total = {label: 'label', amount: '10000000000.00'};", ("TypeError", TOO_BIG), "safari-14"),
+    ("#9 pending total and amountless pending line item", 2, "r.total = {label: 'label', amount: '10.00', type: 'pending'}; r.lineItems = [{label: 'label', type: 'pending'}];", None),
+    ("#10 phoneticName is not a v2 contact field", 2, "r.requiredBillingContactFields = ['phoneticName'];", ("TypeError", '"phoneticName" is not a valid contact field.')),
+    ("#11 empty requiredBillingContactFields", 2, "r.requiredBillingContactFields = [];", None),
+    ("#12 negative shipping method amount", 2, "r.shippingMethods = [{amount: '-1', detail: '', identifier: '', label: ''}];", ("TypeError", "Shipping method amount must be greater than or equal to zero.")),
+    ("#13 shipping method members checked alphabetically", 2, "r.shippingMethods = [{amount: ''}];", ("TypeError", "Member ApplePayShippingMethod.detail is required and must be an instance of DOMString.")),
+    ("V3 supportedCountries ['invalid']", 3, "r.supportedCountries = ['invalid'];", ("TypeError", '"invalid" is not a valid country code.')),
+    ("V3 supportedCountries ['US', 7]", 3, "r.supportedCountries = ['US', 7];", ("TypeError", '"7" is not a valid country code.')),
+    ("V3 supportedCountries ''", 3, "r.supportedCountries = '';", ("TypeError", "Value is not a sequence.")),
+    ("V3 supportedCountries 7", 3, "r.supportedCountries = 7;", ("TypeError", "Value is not a sequence.")),
+    ("V3 supportedCountries null", 3, "r.supportedCountries = null;", ("TypeError", "Value is not a sequence.")),
+    ("V3 supportedCountries []", 3, "r.supportedCountries = [];", None),
+    ("V3 supportedCountries ['US', 'US']", 3, "r.supportedCountries = ['US', 'US'];", None),
+    ("V5 constructor smoke test", 5, "", None),
+]
+
+for label, version, mutate, expected, *profile in WEBKIT_CONSTRUCTOR:
+    def make(label=label, version=version, mutate=mutate, expected=expected, profile=profile):
+        @case("WebKit " + label)
+        def _(env):
+            env.page({"options": {"profile": profile[0]}} if profile else None)
+            r = env.gesture(f"var r = __valid(); {mutate} return new ApplePaySession({version}, r) instanceof ApplePaySession;")
+            if expected is None:
+                equal(r, {"ok": True}, "construction")
+            else:
+                equal(r.get("threw"), {"name": expected[0], "message": expected[1]}, "exception")
+    make()
+
+
+@case("WebKit #14 applicationData whose toString throws rethrows the page's error")
+def _(env):
+    env.page()
+    r = env.gesture("var r = __valid(); r.applicationData = { toString: function () { throw '\"Error in toString\"'; } }; return new ApplePaySession(2, r);")
+    equal(r.get("threw"), {"name": '"Error in toString"', "message": '"Error in toString"'}, "rethrown value")
+
+
+@case("WebKit #15 supportsVersion(0) throws InvalidAccessError; V4/V5: versions 1–5 are supported")
+def _(env):
+    env.page()
+    r = env.script("return ApplePaySession.supportsVersion(0);")
+    equal(r.get("threw"), {"name": "InvalidAccessError", "message": "The object does not support the operation or argument."}, "supportsVersion(0)")
+    r = env.script("return [1,2,3,4,5].map(function (v) { return ApplePaySession.supportsVersion(v); });")
+    equal(r, {"ok": [True] * 5}, "supportsVersion(1…5)")
+
+
+@case("WebKit #18 ApplePayError with an empty contactField")
+def _(env):
+    env.page()
+    r = env.script("return new ApplePayError('unknown', '');")
+    equal(r.get("threw"), {"name": "TypeError", "message": "Argument 2 ('contactField') to the ApplePayError constructor must be one of: "
+                                                           '"phoneNumber", "emailAddress", "name", "phoneticName", "postalAddress", "addressLines", '
+                                                           '"subLocality", "locality", "postalCode", "subAdministrativeArea", "administrativeArea", '
+                                                           '"country", "countryCode".'}, "exception")
+
+
+@case("WebKit ApplePayError: the four codes are accepted and kept")
+def _(env):
+    env.page()
+    r = env.script("return ['unknown','shippingContactInvalid','billingContactInvalid','addressUnserviceable'].map(function (c) { var e = new ApplePayError(c, 'postalCode', 'm'); return [e.code, e.contactField, e.message]; });")
+    equal(r, {"ok": [[c, "postalCode", "m"] for c in ["unknown", "shippingContactInvalid", "billingContactInvalid", "addressUnserviceable"]]}, "errors")
+    r = env.script("return new ApplePayError('bogus');")
+    equal(r.get("threw", {}).get("name"), "TypeError", "an unknown code")
+
+
+@case("WebKit #19 completeMerchantValidation twice throws InvalidAccessError")
+def _(env):
+    env.page()
+    start(env, plan={"validate": False})
+    r = env.script("__session.completeMerchantValidation({}); return 'once';")
+    equal(r, {"ok": "once"}, "first completion")
+    r = env.script("__session.completeMerchantValidation({});")
+    equal(r.get("threw"), {"name": "InvalidAccessError", "message": "The object does not support the operation or argument."}, "second completion")
+
+
+@case("WebKit: completeMerchantValidation after abort() throws InvalidAccessError, and no cancel is fired")
+def _(env):
+    env.page()
+    start(env, plan={"validate": False})
+    env.script("__session.abort();")
+    r = env.script("__session.completeMerchantValidation({});")
+    equal(r.get("threw", {}).get("name"), "InvalidAccessError", "completion after abort")
+    time.sleep(0.3)
+    check("cancel" not in env.event_types(), "abort() fired cancel")
+    check(env.driver.find_element(By.ID, "paysheet-sheet").get_attribute("hidden") is not None, "the sheet is still shown after abort()")
+
+
+@case("WebKit: completeMerchantValidation with a non-object throws TypeError")
+def _(env):
+    env.page()
+    start(env, plan={"validate": False})
+    for value in ["7", "''", "null"]:
+        r = env.script(f"__session.completeMerchantValidation({value});")
+        equal(r.get("threw", {}).get("name"), "TypeError", f"completeMerchantValidation({value})")
+
+
+@case("WebKit: begin() twice, and a second session while one is active")
+def _(env):
+    # The sheet covers the page (no click reaches it), so the second session is made by a script.
+    env.page({"requireUserGesture": False})
+    start(env)
+    r = env.script("__session.begin();")
+    equal(r.get("threw"), {"name": "InvalidAccessError", "message": "Payment session is already active."}, "second begin()")
+    r = env.script("var s = new ApplePaySession(3, __valid()); s.begin();")
+    equal(r.get("threw"), {"name": "InvalidAccessError", "message": "Page already has an active payment session."}, "another session's begin()")
+
+
+@case("WebKit: completePayment before authorization throws InvalidAccessError")
+def _(env):
+    env.page()
+    start(env)
+    r = env.script("__session.completePayment({status: ApplePaySession.STATUS_SUCCESS});")
+    equal(r.get("threw", {}).get("name"), "InvalidAccessError", "completePayment")
+
+
+@case("WebKit #21 the user cancels: cancel event with sessionError.code 'unknown' and empty info")
+def _(env):
+    env.page()
+    start(env)
+    env.click_sheet("cancel")
+    env.wait("window.__events.some(function (e) { return e.type === 'cancel'; })", "cancel")
+    ev = [e for e in env.events() if e["type"] == "cancel"][0]
+    equal(ev["sessionError"], {"code": "unknown", "info": {}}, "sessionError")
+    equal(env.driver.execute_script("return paysheet.sessions()"), ["canceled"], "session state")
+
+
+@case("WebKit: validatemerchant first, then the selection events, in order, each with its data")
+def _(env):
+    env.page()
+    start(env)
+    env.wait("window.__events.length >= 3", "three events")
+    equal(env.event_types()[:3], ["validatemerchant", "paymentmethodselected", "shippingcontactselected"], "event order")
+    ev = env.events()
+    check(ev[0]["validationURL"].startswith("https://"), "validationURL")
+    equal(ev[1]["paymentMethod"]["network"], "Visa", "paymentMethod.network")
+    contact = ev[2]["shippingContact"]
+    check("givenName" not in contact and "addressLines" not in contact and contact.get("postalCode") == "95014", f"shipping contact is redacted before authorization: {contact}")
+
+
+@case("WebKit: STATUS_* constants on the constructor and instances; events as on* and addEventListener")
+def _(env):
+    env.page()
+    r = env.script("return [ApplePaySession.STATUS_SUCCESS, ApplePaySession.STATUS_FAILURE, ApplePaySession.STATUS_INVALID_BILLING_POSTAL_ADDRESS, "
+                   "ApplePaySession.STATUS_INVALID_SHIPPING_POSTAL_ADDRESS, ApplePaySession.STATUS_INVALID_SHIPPING_CONTACT, ApplePaySession.STATUS_PIN_REQUIRED, "
+                   "ApplePaySession.STATUS_PIN_INCORRECT, ApplePaySession.STATUS_PIN_LOCKOUT, ApplePaySession.prototype.STATUS_FAILURE];")
+    equal(r, {"ok": [0, 1, 2, 3, 4, 5, 6, 7, 1]}, "constants")
+    env.gesture("var s = new ApplePaySession(3, __valid()); window.__both = []; s.onvalidatemerchant = function () { __both.push('on'); };"
+                " s.addEventListener('validatemerchant', function (e) { __both.push('listener:' + e.validationURL.slice(0, 8)); }); s.begin();")
+    equal(env.wait("window.__both.length === 2 && window.__both", "both handlers"), ["on", "listener:https://"], "handlers called")
+
+
+@case("canMakePayments follows the wallet; applePayCapabilities and canMakePaymentsWithActiveCard agree")
+def _(env):
+    env.page()
+    equal(env.script("return ApplePaySession.canMakePayments();"), {"ok": True}, "default wallet")
+    env.driver.execute_script("paysheet.configure({wallet: {cards: [], shippingContacts: []}})")
+    equal(env.script("return ApplePaySession.canMakePayments();"), {"ok": False}, "empty wallet")
+    r = env.driver.execute_async_script("var done = arguments[0]; Promise.all([ApplePaySession.canMakePaymentsWithActiveCard('m'), ApplePaySession.applePayCapabilities('m')]).then(done);")
+    equal(r, [False, {"paymentCredentialStatus": "paymentCredentialsUnavailable"}], "promises")
+
+
+# ---------------------------------------------------------------------------------------------
+# What the sheet shows (payment-sheet.md §3 and §4), read as rendered text.
+
+CONTACT_VERIFY = "VERIFY CONTACT INFORMATION\ninvalid contact information"
+POPUP = "Demo Merchant does not allow delivery to your shipping address"
+STATUS_CODES = {"SUCCESS": 0, "FAILURE": 1, "INVALID_SHIPPING_POSTAL_ADDRESS": 3, "INVALID_SHIPPING_CONTACT": 4}
+# (row, status, code, contactField?, FINGERPRINT status, CONTACT shows, SHIPPING shows, closes, popup)
+# {message} is the page's error message, here "Bad postcode".
+TABLE4 = [
+    (1, "SUCCESS", None, False, None, None, None, True, False),
+    (2, "SUCCESS", "unknown", True, "Try Again", None, None, False, False),
+    (3, "FAILURE", None, False, "Payment Not Completed", None, None, True, False),
+    (4, "FAILURE", "shippingContactInvalid", True, "Shipping Address Invalid", None, "SHIPPING ADDRESS INVALID\nBad postcode", False, False),
+    (5, "FAILURE", "shippingContactInvalid", False, "Verify Contact Information", CONTACT_VERIFY, None, False, False),
+    (6, "FAILURE", "addressUnserviceable", False, "Shipping Unavailable", None, "SHIPPING UNAVAILABLE\nAddress not supported", False, True),
+    (7, "FAILURE", "addressUnserviceable", True, "Shipping Address Invalid", None, "SHIPPING ADDRESS INVALID\nBad postcode", False, True),
+    (8, "FAILURE", "unknown", False, "Try Again", None, None, False, False),
+    (9, "FAILURE", "unknown", True, "Try Again", None, None, False, False),
+    (10, "INVALID_SHIPPING_CONTACT", "shippingContactInvalid", True, "Verify Contact Information", CONTACT_VERIFY, "SHIPPING ADDRESS INVALID\nBad postcode", False, False),
+    (11, "INVALID_SHIPPING_CONTACT", "shippingContactInvalid", False, "Verify Contact Information", CONTACT_VERIFY, None, False, False),
+    (12, "INVALID_SHIPPING_CONTACT", "addressUnserviceable", True, "Verify Contact Information", CONTACT_VERIFY, "SHIPPING UNAVAILABLE\nBad postcode", False, True),
+    (13, "INVALID_SHIPPING_CONTACT", "addressUnserviceable", False, "Verify Contact Information", CONTACT_VERIFY, "SHIPPING UNAVAILABLE\nAddress not supported", False, True),
+    (14, "INVALID_SHIPPING_CONTACT", "unknown", True, "Verify Contact Information", CONTACT_VERIFY, None, False, False),
+    (15, "INVALID_SHIPPING_CONTACT", "unknown", False, "Verify Contact Information", CONTACT_VERIFY, None, False, False),
+    (16, "INVALID_SHIPPING_POSTAL_ADDRESS", "shippingContactInvalid", True, "Shipping Address Invalid", None, "SHIPPING ADDRESS INVALID\ninvalid address", False, False),
+    (17, "INVALID_SHIPPING_POSTAL_ADDRESS", "shippingContactInvalid", False, "Shipping Address Invalid", CONTACT_VERIFY, "SHIPPING ADDRESS INVALID\ninvalid address", False, False),
+    (18, "INVALID_SHIPPING_POSTAL_ADDRESS", "addressUnserviceable", True, "Shipping Address Invalid", None, "SHIPPING ADDRESS INVALID\ninvalid address", False, True),
+    (19, "INVALID_SHIPPING_POSTAL_ADDRESS", "addressUnserviceable", False, "Shipping Address Invalid", None, "SHIPPING ADDRESS INVALID\ninvalid address", False, True),
+    (20, "INVALID_SHIPPING_POSTAL_ADDRESS", "unknown", True, "Shipping Address Invalid", None, "SHIPPING ADDRESS INVALID\ninvalid address", False, False),
+    (21, "INVALID_SHIPPING_POSTAL_ADDRESS", "unknown", False, "Shipping Address Invalid", None, "SHIPPING ADDRESS INVALID\ninvalid address", False, False),
+]
+
+SHOT_ROWS = {4: "sheet-shipping-address-invalid", 5: "sheet-verify-contact", 6: "sheet-shipping-unavailable-popup", 8: "sheet-try-again"}
+
+for row in TABLE4:
+    def make(row=row):
+        n, status, code, field, fp, contact, shipping, closes, popup = row
+
+        @case(f"sheet §4 row {n}: completePayment {status}" + (f" + {code}" if code else "") + (" with contactField" if field else ""))
+        def _(env):
+            env.page()
+            result = {"status": STATUS_CODES[status]}
+            if code:
+                err = {"code": code, "message": "Bad postcode"}
+                if field:
+                    err["contactField"] = "postalCode"
+                result["errors"] = [err]
+            start(env, plan={"results": [result]})
+            env.click_sheet("authorize")
+            if closes:
+                env.wait("document.getElementById('paysheet-closed')", "the sheet to close")
+                note = env.driver.find_element(By.ID, "paysheet-closed").text
+                if fp:
+                    check(fp in note, f"closing status {fp!r} in {note!r}")
+                check(env.driver.find_element(By.ID, "paysheet-sheet").get_attribute("hidden") is not None, "the sheet closed")
+                equal(env.driver.execute_script("return paysheet.paid()"), n == 1, "paid")
+                if n == 1:
+                    env.shot("sheet-closed-success")
+                return
+            env.wait("window.__completed === 1", "completePayment")
+            env.wait("document.querySelector('#paysheet-sheet [data-part=status]') && document.querySelector('#paysheet-sheet [data-part=status]').textContent !== ''", "a status")
+            equal(env.sheet_text("[data-part=status]"), fp, "FINGERPRINT status")
+            equal(env.sheet_text("[data-error=contact]"), contact, "CONTACT module")
+            equal(env.sheet_text("[data-error=shipping]"), shipping, "SHIPPING module")
+            equal(env.sheet_text("[data-part=popup]"), POPUP if popup else None, "popup")
+            equal(env.driver.execute_script("return paysheet.snapshot().rule"), n, "the engine's table row")
+            if n in SHOT_ROWS:
+                env.shot(SHOT_ROWS[n])
+    make()
+
+TABLE3 = [
+    ("addressUnserviceable", "SHIPPING UNAVAILABLE\nAddress not supported", True),
+    ("shippingContactInvalid", "SHIPPING ADDRESS INVALID\nBad postcode", False),
+    ("unknown", None, False),
+]
+
+for code, shipping, popup in TABLE3:
+    def make(code=code, shipping=shipping, popup=popup):
+        @case(f"sheet §3: completeShippingContactSelection with {code}")
+        def _(env):
+            env.page()
+            r = env.gesture("return __start(14, args[0], {shippingErrors: [{code: args[1], contactField: args[1] === 'shippingContactInvalid' ? 'postalCode' : undefined, message: 'Bad postcode'}]});",
+                            SHIPPING_REQUEST, code)
+            check(r and "threw" not in r, f"begin: {r}")
+            env.wait("document.querySelector('#paysheet-sheet [data-part=status]') && document.querySelector('#paysheet-sheet [data-part=status]').textContent !== ''", "a status")
+            equal(env.sheet_text("[data-part=status]"), "Shipping Address Invalid", "FINGERPRINT status")
+            equal(env.sheet_text("[data-error=shipping]"), shipping, "SHIPPING module")
+            equal(env.sheet_text("[data-part=popup]"), POPUP if popup else None, "popup")
+            # Any error on the shipping contact asks the user for another address before paying.
+            pay = env.driver.find_element(By.CSS_SELECTOR, '#paysheet-sheet [data-action="authorize"]')
+            equal(pay.is_enabled(), False, "Pay is enabled")
+    make()
+
+
+@case("sheet: choosing another address clears the shipping error and fires shippingcontactselected again")
+def _(env):
+    env.page({"wallet": {"cards": [{"network": "visa", "type": "credit", "displayName": "Visa 1234"}],
+                         "shippingContacts": [{"givenName": "A", "locality": "Cupertino", "postalCode": "95014", "countryCode": "US", "administrativeArea": "CA", "addressLines": ["1 Loop"]},
+                                              {"givenName": "B", "locality": "Austin", "postalCode": "73301", "countryCode": "US", "administrativeArea": "TX", "addressLines": ["2 Main"]}],
+                         "email": "a@example.com", "phone": "+1 408 555 0100"}})
+    env.gesture("return __start(14, args[0], {shippingErrors: [{code: 'shippingContactInvalid', contactField: 'postalCode', message: 'Bad postcode'}], shippingErrorsOnce: true});", SHIPPING_REQUEST)
+    env.wait("document.querySelector('#paysheet-sheet [data-error=shipping]')", "the shipping error")
+    from selenium.webdriver.support.ui import Select
+    Select(env.driver.find_element(By.ID, "paysheet-shipping")).select_by_index(1)
+    env.wait("!document.querySelector('#paysheet-sheet [data-error=shipping]') && window.__events.filter(function (e) { return e.type === 'shippingcontactselected'; }).length === 2", "the error to clear")
+    equal(env.events()[-1]["shippingContact"]["locality"], "Austin", "the new address reached the page")
+    check(env.driver.find_element(By.CSS_SELECTOR, '#paysheet-sheet [data-action="authorize"]').is_enabled(), "Pay is enabled again")
+
+
+# ---------------------------------------------------------------------------------------------
+# Time
+
+@case("timeout (virtual clock): no completePayment within 30 s — Payment Not Completed, cancel")
+def _(env):
+    env.page({"clock": "virtual"})
+    start(env, plan={"results": []})
+    env.click_sheet("authorize")
+    env.wait("document.querySelector('#paysheet-sheet [data-part=countdown]')", "the countdown")
+    countdown = env.sheet_text("[data-part=countdown]")
+    check("completePayment" not in countdown and "paymentauthorized" in countdown and "30 s left" in countdown, f"countdown text: {countdown!r}")
+    env.driver.execute_script("paysheet.advanceClock(12)")
+    check("18 s left" in env.sheet_text("[data-part=countdown]"), "countdown after 12 virtual seconds")
+    env.shot("sheet-countdown")
+    env.driver.execute_script("paysheet.advanceClock(18)")
+    env.wait("window.__events.some(function (e) { return e.type === 'cancel'; })", "cancel")
+    note = env.driver.find_element(By.ID, "paysheet-closed").text
+    check("Payment Not Completed" in note and "timed out" in note, f"closing note: {note!r}")
+    env.shot("sheet-timed-out")
+    r = env.script("__session.completePayment({status: 0});")
+    equal(r.get("threw", {}).get("name"), "InvalidAccessError", "a late completePayment")
+
+
+@case("timeout (real clock): the sheet gives up on its own after timeoutSeconds")
+def _(env):
+    env.page({"options": {"timeoutSeconds": 2}})
+    r = env.gesture("return __start(14, args[0], {validate: false});", SHIPPING_REQUEST)
+    check(r and "threw" not in r, f"begin: {r}")
+    env.wait("document.querySelector('#paysheet-sheet [data-part=countdown]')", "the countdown")
+    env.wait("window.__events.some(function (e) { return e.type === 'cancel'; })", "cancel without any call from the page", timeout=8)
+    equal(env.driver.execute_script("return paysheet.sessions()"), ["canceled"], "session state")
+
+
+# ---------------------------------------------------------------------------------------------
+# Accessibility and layout
+
+@case("keyboard: focus starts on Pay; Enter authorizes; Escape cancels")
+def _(env):
+    env.page()
+    start(env, plan={"results": []})
+    active = env.driver.switch_to.active_element
+    equal(active.get_attribute("data-action"), "authorize", "focused control")
+    active.send_keys(Keys.ENTER)
+    env.wait("window.__events.some(function (e) { return e.type === 'paymentauthorized'; })", "paymentauthorized")
+    ActionChains(env.driver).send_keys(Keys.ESCAPE).perform()
+    env.wait("window.__events.some(function (e) { return e.type === 'cancel'; })", "cancel")
+
+
+@case("labels: the dialog is named as a simulation and every control has a name")
+def _(env):
+    env.page()
+    start(env)
+    root = env.driver.find_element(By.ID, "paysheet-sheet")
+    equal(root.get_attribute("role"), "dialog", "role")
+    label = env.driver.find_element(By.ID, root.get_attribute("aria-labelledby")).text
+    equal(label, "Simulated payment sheet — not Apple Pay", "dialog name")
+    for el in env.driver.find_elements(By.CSS_SELECTOR, "#paysheet-sheet select, #paysheet-sheet input"):
+        check(el.get_attribute("aria-label"), f"unlabelled control {el.get_attribute('id')}")
+    for el in env.driver.find_elements(By.CSS_SELECTOR, "#paysheet-sheet button"):
+        check(el.text.strip(), "a button without text")
+
+
+@case("phone-sized viewport: the sheet fits 375 px without sideways scrolling")
+def _(env):
+    env.page()
+    env.driver.set_window_size(375, 740)
+    start(env)
+    width = env.driver.execute_script("return document.querySelector('#paysheet-sheet .ps-panel').getBoundingClientRect().width")
+    inner = env.driver.execute_script("return window.innerWidth")
+    check(width <= inner, f"panel {width}px wider than the viewport {inner}px")
+    check(env.driver.execute_script("return document.documentElement.scrollWidth <= window.innerWidth"), "horizontal scrolling")
+    env.shot("sheet-phone")
+
+
+# ---------------------------------------------------------------------------------------------
+# Scripting API and tokens
+
+@case("scripting API: select a card, a method, enter a coupon, read the snapshot and event log")
+def _(env):
+    env.page({"wallet": {"cards": [{"network": "visa", "type": "credit", "displayName": "Visa 1234"},
+                                   {"network": "masterCard", "type": "debit", "displayName": "MasterCard 9876"},
+                                   {"network": "amex", "type": "credit", "displayName": "AmEx 0005"}],
+                         "shippingContacts": [{"givenName": "A", "locality": "Cupertino", "postalCode": "95014", "countryCode": "US", "administrativeArea": "CA", "addressLines": ["1 Loop"]}],
+                         "email": "a@example.com", "phone": "+1 408 555 0100"}})
+    req = dict(SHIPPING_REQUEST, supportsCouponCode=True,
+               shippingMethods=[{"label": "Ground", "detail": "5 days", "amount": "0.00", "identifier": "ground"},
+                                {"label": "Air", "detail": "1 day", "amount": "9.00", "identifier": "air"}])
+    start(env, request=req, plan={"couponTotal": "7.50"})
+    d = env.driver
+    cards = d.execute_script("return paysheet.choices().cards")
+    equal([c["usable"] for c in cards], [True, True, False], "usable cards (amex is not accepted)")
+    equal(d.execute_script("return paysheet.selectPaymentMethod(2)")["ok"], False, "selecting a card the request does not accept")
+    equal(d.execute_script("return paysheet.selectPaymentMethod(1)")["ok"], True, "selecting the MasterCard")
+    env.wait("window.__events.filter(function (e) { return e.type === 'paymentmethodselected'; }).length === 2", "paymentmethodselected")
+    equal(env.events()[-1]["paymentMethod"]["type"], "debit", "the page saw the debit card")
+    env.wait("paysheet.snapshot().outstanding === null", "the page's completion")
+    d.execute_script("paysheet.selectShippingMethod('air')")
+    env.wait("window.__events.some(function (e) { return e.type === 'shippingmethodselected' && e.shippingMethod.identifier === 'air'; })", "shippingmethodselected")
+    env.wait("paysheet.snapshot().outstanding === null", "the page's completion")
+    d.execute_script("paysheet.enterCouponCode('SAVE')")
+    env.wait("paysheet.snapshot().modules.summary.total.amount === '7.50'", "the coupon's total")
+    equal(env.sheet_text("[data-part=total]"), "7.50 USD", "rendered total")
+    equal(d.execute_script("return paysheet.mockPaymentCoordinator.total.amount"), "7.50", "mockPaymentCoordinator.total")
+    log = d.execute_script("return paysheet.events()")
+    check([e for e in log if e["type"] == "ignored"], "the refused selection is in the event log")
+    env.shot("sheet-open")
+
+
+@case("token: the authorized payment carries a real sandbox token a merchant's own key decrypts")
+def _(env):
+    keydir = tempfile.mkdtemp(prefix="paysheet-merchant-")
+    subprocess.run([env.binary, "keys", "create", "--merchant-id", "merchant.com.example.browser", "--out", keydir, "--data", env.data],
+                   check=True, capture_output=True)
+    pem = open(os.path.join(keydir, "certificate.pem")).read()
+    env.page({"merchantCertificate": pem})
+    start(env, plan={"results": []})
+    env.click_sheet("authorize")
+    env.wait("window.__events.some(function (e) { return e.type === 'paymentauthorized'; })", "paymentauthorized")
+    payment = [e for e in env.events() if e["type"] == "paymentauthorized"][0]["payment"]
+    equal(payment["token"]["paymentData"]["version"], "EC_v1", "token version")
+    token_file = os.path.join(keydir, "payment.json")
+    json.dump(payment, open(token_file, "w"))
+    out = subprocess.run([env.binary, "token", "decrypt", "--token", token_file, "--certificate", os.path.join(keydir, "certificate.pem"),
+                          "--private-key", os.path.join(keydir, "key.pem"), "--root", os.path.join(env.data, "sandbox-ca", "root.pem")],
+                         capture_output=True, text=True)
+    equal(out.returncode, 0, "paysheet token decrypt exit status (" + out.stderr.strip() + ")")
+    data = json.loads(out.stdout)
+    equal(data.get("transactionAmount"), 1000, "decrypted amount (10.00 USD in cents)")
+    equal(data.get("currencyCode"), "840", "decrypted currency")
+
+
+# ---------------------------------------------------------------------------------------------
+# The demo store, end to end
+
+def store_checkout(env, delivery="ship", configure=None):
+    d = env.driver
+    d.get(env.base + "/")
+    if configure is not None:
+        env.wait("window.paysheet", "paysheet.js")
+        d.execute_script("paysheet.configure(arguments[0])", configure)
+    env.wait("document.querySelectorAll('button[data-sku]').length >= 2", "the catalog")
+    buttons = d.find_elements(By.CSS_SELECTOR, "button[data-sku]")
+    buttons[0].click()
+    buttons[1].click()
+    from selenium.webdriver.support.ui import Select
+    Select(d.find_element(By.ID, "delivery")).select_by_value(delivery)
+    d.find_element(By.ID, "checkout").click()
+    env.wait("document.getElementById('order-id').textContent", "the order")
+    return d.find_element(By.ID, "order-id").text
+
+
+@case("demo store: products, cart, checkout, the simulated sheet, authorization, confirmation 'Visa ••••1234'")
+def _(env):
+    d = env.driver
+    order_id = store_checkout(env)
+    env.shot("store-checkout")
+    d.find_element(By.ID, "pay").click()
+    env.wait("document.querySelector('#paysheet-sheet:not([hidden]) [data-action=authorize]:not([disabled])')", "the sheet, ready to pay")
+    check("Simulated payment sheet — not Apple Pay" in d.find_element(By.ID, "paysheet-sheet").text, "the simulation label")
+    env.shot("store-sheet")
+    from selenium.webdriver.support.ui import Select
+    Select(d.find_element(By.ID, "paysheet-method")).select_by_value("express")
+    env.wait("document.querySelector('#paysheet-sheet [data-action=authorize]:not([disabled])') && paysheet.snapshot().modules.method.selected.identifier === 'express' && paysheet.snapshot().outstanding === null", "express shipping")
+    coupon = d.find_element(By.ID, "paysheet-coupon")
+    coupon.send_keys("WELCOME10")
+    env.click_sheet("coupon")
+    env.wait("paysheet.snapshot().modules.coupon.code === 'WELCOME10' && paysheet.snapshot().outstanding === null", "the coupon")
+    shown_total = d.execute_script("return paysheet.snapshot().modules.summary.total.amount")
+    env.click_sheet("authorize")
+    env.wait("location.pathname === '/store/order'", "the confirmation page", timeout=30)
+    env.wait("document.querySelector('[data-field=status]') && document.querySelector('[data-field=status]').textContent === 'paid'", "the order to be paid", timeout=30)
+    equal(d.find_element(By.CSS_SELECTOR, "[data-field=card]").text, "Visa ••••1234", "payment method in the guidelines' form")
+    env.shot("store-confirmation")
+    order = env.api("GET", "/v1/orders/" + order_id)
+    equal(order["status"], "paid", "the order on the server")
+    equal(order["amount"], shown_total, "charged the total the sheet showed")
+    check(any(i["label"] == "Express" for i in order["lineItems"]), "express shipping on the order")
+    check(any("WELCOME10" in i["label"] or "iscount" in i["label"] for i in order["lineItems"]), f"the coupon on the order: {order['lineItems']}")
+
+
+@case("demo store: a declined card shows Try Again on the sheet, the order stays unpaid")
+def _(env):
+    d = env.driver
+    # The sandbox acquirer accepts a device account number ending 0064, then the issuer declines it
+    # (insufficient funds) in the asynchronous notification.
+    card = {"network": "visa", "type": "credit", "displayName": "Visa 1234",
+            "paymentPass": {"primaryAccountIdentifier": "X", "primaryAccountNumberSuffix": "1234", "deviceAccountIdentifier": "D",
+                            "deviceAccountNumberSuffix": "0064", "activationState": "activated"}}
+    order_id = store_checkout(env, delivery="none", configure={"wallet": {"cards": [card]}})
+    d.find_element(By.ID, "pay").click()
+    # This wallet has no email: the sheet says why Pay is disabled, and the user types one.
+    env.wait("document.querySelector('#paysheet-sheet [data-part=blocked]')", "the reason Pay is disabled")
+    check("email" in env.sheet_text("[data-part=blocked]"), "the reason names the email: " + str(env.sheet_text("[data-part=blocked]")))
+    email = d.find_element(By.ID, "paysheet-email")
+    email.send_keys("shopper@example.com")
+    email.send_keys(Keys.TAB)
+    env.wait("document.querySelector('#paysheet-sheet:not([hidden]) [data-action=authorize]:not([disabled])')", "the sheet, ready to pay")
+    env.click_sheet("authorize")
+    env.wait("document.querySelector('#paysheet-sheet [data-part=status]') && document.querySelector('#paysheet-sheet [data-part=status]').textContent === 'Try Again'", "Try Again", timeout=30)
+    order = env.api("GET", "/v1/orders/" + order_id)
+    check(order["status"] != "paid", f"order status {order['status']}")
+
+
+@case("demo store: no payment button when the wallet has no card")
+def _(env):
+    d = env.driver
+    store_checkout(env, configure={"wallet": {"cards": []}})
+    check(not d.find_elements(By.ID, "pay"), "a payment button was shown")
+    check(d.find_element(By.ID, "no-wallet").text, "the store's explanation")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("binary")
+    ap.add_argument("--screenshots", default="artifacts/browser")
+    ap.add_argument("--only", default="")
+    a = ap.parse_args()
+    env = Env(os.path.abspath(a.binary), a.screenshots)
+    failed = []
+    ran = 0
+    try:
+        for name, fn in CASES:
+            if a.only and a.only not in name:
+                continue
+            ran += 1
+            t = time.time()
+            try:
+                fn(env)
+                print(f"PASS {name} ({time.time() - t:.1f}s)", flush=True)
+            except Exception as e:
+                failed.append(name)
+                print(f"FAIL {name}: {e}", flush=True)
+                if not isinstance(e, Failure):
+                    traceback.print_exc(limit=3)
+                try:
+                    env.shot("failed-" + "".join(c if c.isalnum() else "-" for c in name)[:60])
+                    for entry in env.driver.get_log("browser")[-5:]:
+                        print("   browser:", entry.get("message"))
+                except Exception:
+                    pass
+    finally:
+        env.close()
+    print(f"{ran - len(failed)} of {ran} browser cases passed; screenshots in {a.screenshots}")
+    if failed or ran == 0:
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
