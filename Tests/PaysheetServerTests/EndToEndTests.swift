@@ -1,4 +1,6 @@
+import AsyncHTTPClient
 import Foundation
+import NIOCore
 import PaysheetModel
 import PaysheetSheet
 import PaysheetToken
@@ -242,5 +244,32 @@ import Testing
             #expect(!dump.contains(secret), "card data in the database")
             #expect(!logs.contains(secret), "card data in the logs")
         }
+    }
+    @Test func theDropInItsBridgeAndTheDemoStoreAreServed() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        let (storeStatus, store) = try await server.send("GET", "/", nil)
+        #expect(storeStatus == 200)
+        #expect(store.stringValue?.contains("Paysheet Demo Store") == true)
+        #expect(store.stringValue?.contains("/paysheet.js") == true)
+        let (jsStatus, js) = try await server.send("GET", "/paysheet.js", nil)
+        #expect(jsStatus == 200)
+        #expect(js.stringValue?.contains("window.ApplePaySession = ApplePaySession") == true)
+
+        // The bridge answers a page on another origin (CORS) with the engine's verdict.
+        var r = HTTPClientRequest(url: server.url + "/paysheet/v1/pages/page-e2e-0001")
+        r.method = .POST
+        r.headers.add(name: "Content-Type", value: "text/plain;charset=UTF-8")
+        r.headers.add(name: "Origin", value: "http://shop.example")
+        r.body = .bytes(ByteBuffer(string: #"{"op":"construct","version":3,"request":{},"userGesture":true}"#))
+        let response = try await server.http.execute(r, timeout: .seconds(10))
+        #expect(response.status == .ok)
+        #expect(response.headers.first(name: "Access-Control-Allow-Origin") == "*")
+        let answer = try JSONParser.parse(Array(buffer: try await response.body.collect(upTo: 1 << 20)))
+        #expect(answer["threw"] == ["name": "TypeError", "message": "Member ApplePayPaymentRequest.countryCode is required and must be an instance of DOMString."])
+
+        let (badStatus, bad) = try await server.send("POST", "/paysheet/v1/pages/page-e2e-0001", "{not json")
+        #expect(badStatus == 400)
+        #expect(bad["error"]?["message"]?.stringValue?.contains("not valid JSON") == true)
     }
 }

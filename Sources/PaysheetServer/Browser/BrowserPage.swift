@@ -91,7 +91,8 @@ struct BrowserPage: Sendable {
             case "ApplePayError":
                 // JSON has no `undefined`: the page lists the positions it passed as undefined.
                 let undefinedAt = Set(op["undefinedAt"]?.arrayValue?.compactMap { $0.doubleValue.map { Int($0) } } ?? [])
-                r = machine.makeError(arguments: args.enumerated().map { undefinedAt.contains($0.offset) ? nil : $0.element })
+                let given: [JSONValue?] = args.enumerated().map { undefinedAt.contains($0.offset) ? Optional<JSONValue>.none : .some($0.element) }
+                r = machine.makeError(arguments: given)
             default: throw BridgeError(field: "method", message: "unknown static member \"\(method)\"")
             }
             record(r, into: &answer)

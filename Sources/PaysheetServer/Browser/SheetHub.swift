@@ -35,7 +35,7 @@ public actor SheetHub {
             throw APIError.invalid("id", "a page id is 8 to 64 letters, digits, - or _")
         }
         guard case .object(let op) = body else { throw APIError.invalid(nil, "the body must be a JSON object (an operation)") }
-        expire(now: wall)
+        expire(now: wall, making: pages[id] == nil)
         var page: BrowserPage
         if op["op"]?.stringValue == "configure" {
             page = try configured(op, wall: wall)
@@ -90,10 +90,11 @@ public actor SheetHub {
         return page
     }
 
-    private func expire(now: Double) {
-        if pages.count >= capacity || pages.contains(where: { now - $0.value.used > idleSeconds }) {
+    /// Drops idle pages, and the least recently used ones when a new page would exceed the capacity.
+    private func expire(now: Double, making new: Bool) {
+        if (new && pages.count >= capacity) || pages.contains(where: { now - $0.value.used > idleSeconds }) {
             pages = pages.filter { now - $0.value.used <= idleSeconds }
-            while pages.count >= capacity, let oldest = pages.min(by: { $0.value.used < $1.value.used }) {
+            while new, pages.count >= capacity, let oldest = pages.min(by: { $0.value.used < $1.value.used }) {
                 pages[oldest.key] = nil
             }
         }

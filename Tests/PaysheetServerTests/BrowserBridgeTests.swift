@@ -1,0 +1,202 @@
+import Foundation
+import PaysheetModel
+import PaysheetSheet
+import PaysheetToken
+import Testing
+@testable import PaysheetServer
+
+/// The bridge behind `paysheet.js`: one engine per page, time as an input.
+@Suite struct BrowserBridgeTests {
+    static let request: JSONValue = [
+        "countryCode": "US", "currencyCode": "USD", "supportedNetworks": ["visa"], "merchantCapabilities": ["supports3DS"],
+        "total": ["label": "Shop", "amount": "10.00"],
+    ]
+
+    func page(gesture: Bool = true, virtual: Bool = false) -> BrowserPage {
+        var p = BrowserPage(configuration: SheetConfiguration(), wall: 1_000)
+        p.requireUserGesture = gesture
+        p.virtualClock = virtual
+        return p
+    }
+
+    func run(_ p: inout BrowserPage, _ op: JSONObject, at wall: Double = 1_000) throws -> JSONObject {
+        do throws(BrowserPage.BridgeError) { return try p.handle(op, wall: wall) } catch { throw BridgeFailure(message: "\(error.field ?? "-"): \(error.message)") }
+    }
+
+    struct BridgeFailure: Error { var message: String }
+
+    func types(_ answer: JSONObject) -> [String] { answer["events"]?.arrayValue?.compactMap { $0["type"]?.stringValue } ?? [] }
+
+    @Test func theGestureRuleAndItsSwitch() throws {
+        var p = page()
+        var a = try run(&p, ["op": "construct", "version": 3, "request": Self.request, "userGesture": false])
+        #expect(a["threw"] == ["name": "InvalidAccessError", "message": "Must create a new ApplePaySession from a user gesture handler."])
+        a = try run(&p, ["op": "construct", "version": 3, "request": Self.request, "userGesture": true])
+        #expect(a["threw"] == nil)
+        #expect(a["returned"] == .number("1"))
+        var relaxed = page(gesture: false)
+        a = try run(&relaxed, ["op": "construct", "version": 3, "request": Self.request, "userGesture": false])
+        #expect(a["returned"] == .number("1"))
+    }
+
+    @Test func theVersionIsConvertedAsAnUnsignedLong() throws {
+        var p = page()
+        let a = try run(&p, ["op": "construct", "version": "3", "request": Self.request, "userGesture": true])
+        #expect(a["returned"] == .number("1"))
+        let b = try run(&p, ["op": "static", "method": "supportsVersion", "args": ["0"]])
+        #expect(b["threw"]?["name"] == "InvalidAccessError")
+    }
+
+    @Test func theRealClockCancelsAnOutstandingCompletionAfterThirtySeconds() throws {
+        var p = page()
+        _ = try run(&p, ["op": "construct", "version": 3, "request": Self.request, "userGesture": true])
+        let begun = try run(&p, ["op": "call", "session": 1, "method": "begin", "args": []])
+        #expect(types(begun) == ["validatemerchant"])
+        #expect(begun["sheet"]?["outstanding"] == "validatemerchant")
+        let early = try run(&p, ["op": "tick"], at: 1_029.5)
+        #expect(types(early).isEmpty)
+        #expect(early["sheet"]?["secondsLeft"] == .number("0.5"))
+        let late = try run(&p, ["op": "tick"], at: 1_030)
+        #expect(types(late) == ["cancel"])
+        #expect(late["sheet"]?["result"] == "timedOut")
+        #expect(late["sessions"] == ["canceled"])
+    }
+
+    @Test func theVirtualClockMovesOnlyWhenTold() throws {
+        var p = page(virtual: true)
+        _ = try run(&p, ["op": "construct", "version": 3, "request": Self.request, "userGesture": true])
+        _ = try run(&p, ["op": "call", "session": 1, "method": "begin", "args": []])
+        let later = try run(&p, ["op": "tick"], at: 5_000)
+        #expect(types(later).isEmpty)
+        #expect(later["clock"] == "virtual")
+        let advanced = try run(&p, ["op": "advance", "seconds": 30], at: 5_000)
+        #expect(types(advanced) == ["cancel"])
+    }
+
+    @Test func selectionEventsWithoutAListenerAreCompletedByTheSheet() throws {
+        var p = page()
+        _ = try run(&p, ["op": "construct", "version": 3, "request": Self.request, "userGesture": true])
+        _ = try run(&p, ["op": "call", "session": 1, "method": "begin", "args": [], "listeners": ["validatemerchant"]])
+        let a = try run(&p, ["op": "call", "session": 1, "method": "completeMerchantValidation", "args": [[:]], "listeners": ["validatemerchant"]])
+        #expect(types(a).isEmpty)
+        #expect(a["sheet"]?["outstanding"] == .null)
+        #expect(a["sheet"]?["canAuthorize"] == true)
+        let b = try run(&p, ["op": "user", "user": "authorize", "listeners": ["validatemerchant", "paymentauthorized"]])
+        #expect(types(b) == ["paymentauthorized"])
+    }
+
+    @Test func missingArgumentsAndUnknownMethodsAreTheEnginesTypeErrors() throws {
+        var p = page()
+        _ = try run(&p, ["op": "construct", "version": 3, "request": Self.request, "userGesture": true])
+        let a = try run(&p, ["op": "call", "session": 1, "method": "completeMerchantValidation", "args": []])
+        #expect(a["threw"] == ["name": "TypeError", "message": "Not enough arguments."])
+        let b = try run(&p, ["op": "call", "session": 1, "method": "completeEverything", "args": [1]])
+        #expect(b["threw"]?["name"] == "TypeError")
+        let c = try run(&p, ["op": "call", "session": 7, "method": "begin", "args": []])
+        #expect(c["threw"]?["name"] == "TypeError")
+    }
+
+    @Test func ignoredUserActionsSayWhyAndAreLogged() throws {
+        var p = page()
+        let a = try run(&p, ["op": "user", "user": "authorize"])
+        #expect(a["ignored"] == "the sheet is not shown")
+        let log = try run(&p, ["op": "state"])["log"]?.arrayValue ?? []
+        #expect(log.last?["type"] == "ignored")
+    }
+
+    @Test func anUndefinedMessageIsLeftOutButNullIsConverted() throws {
+        var p = page()
+        let a = try run(&p, ["op": "static", "method": "ApplePayError", "args": ["unknown", "postalCode", .null], "undefinedAt": [2]])
+        #expect(a["returned"] == ["code": "unknown", "contactField": "postalCode", "message": ""])
+        let b = try run(&p, ["op": "static", "method": "ApplePayError", "args": ["unknown", "postalCode", .null]])
+        #expect(b["returned"] == ["code": "unknown", "contactField": "postalCode", "message": "null"])
+    }
+
+    @Test func malformedOperationsNameTheField() {
+        var p = page()
+        let cases: [(JSONObject, String)] = [
+            (["nothing": 1], "op"), (["op": "dance"], "op"), (["op": "call", "method": "begin"], "session"),
+            (["op": "call", "session": 1], "method"), (["op": "advance", "seconds": -1], "seconds"),
+            (["op": "state", "listeners": ["click"]], "listeners"), (["op": "user", "user": "fly"], "user"),
+            (["op": "construct"], "version"),
+        ]
+        for (op, field) in cases {
+            do throws(BrowserPage.BridgeError) {
+                _ = try p.handle(op, wall: 1_000)
+                Issue.record("\(op.keys) was accepted")
+            } catch {
+                #expect(error.field == field, "\(op.keys)")
+                #expect(!error.message.isEmpty)
+            }
+        }
+    }
+
+    // MARK: - The hub
+
+    static let pki: SandboxPKI = {
+        let folder = NSTemporaryDirectory() + "paysheet-hub-" + UUID().uuidString
+        return try! SandboxPKI.loadOrCreate(folder: folder)
+    }()
+
+    func hub(capacity: Int = 10) throws -> SheetHub {
+        let credentials = try MerchantCredentials.create(merchantIdentifier: "merchant.test.hub", pki: Self.pki)
+        return SheetHub(pki: Self.pki, recipient: TokenRecipient(credentials.merchantKey), capacity: capacity)
+    }
+
+    @Test func configurationErrorsNameTheKey() async throws {
+        let h = try hub()
+        let bad: [(JSONValue, String?)] = [
+            (["op": "configure", "colour": "red"], "colour"),
+            (["op": "configure", "wallet": ["cards": "none"]], "wallet"),
+            (["op": "configure", "options": ["timeoutSeconds": -1]], "options.timeoutSeconds"),
+            (["op": "configure", "clock": "sundial"], "clock"),
+            (["op": "configure", "merchantCertificate": "not a certificate"], "merchantCertificate"),
+            (["op": "configure", "requireUserGesture": "sometimes"], "requireUserGesture"),
+        ]
+        for (body, field) in bad {
+            do throws(APIError) {
+                _ = try await h.handle(page: "page-0001", body: body, wall: 1)
+                Issue.record("\(body.compactText) was accepted")
+            } catch {
+                #expect(error.field == field, "\(body.compactText): \(error.message)")
+            }
+        }
+        do throws(APIError) {
+            _ = try await h.handle(page: "x", body: ["op": "state"], wall: 1)
+            Issue.record("a short page id was accepted")
+        } catch {
+            #expect(error.field == "id")
+        }
+    }
+
+    @Test func aConfiguredPageUsesItsWalletAndIssuesRealTokens() async throws {
+        let h = try hub()
+        let wallet: JSONValue = ["cards": [["network": "visa", "type": "debit", "displayName": "Visa 7777"]]]
+        let configured = try await h.handle(page: "page-0002", body: ["op": "configure", "wallet": wallet, "requireUserGesture": false], wall: 1)
+        #expect(configured["sheet"]?["visible"] == false)
+        _ = try await h.handle(page: "page-0002", body: ["op": "construct", "version": 3, "request": Self.request], wall: 1)
+        _ = try await h.handle(page: "page-0002", body: ["op": "call", "session": 1, "method": "begin", "args": [], "listeners": ["validatemerchant", "paymentauthorized"]], wall: 1)
+        _ = try await h.handle(page: "page-0002", body: ["op": "call", "session": 1, "method": "completeMerchantValidation", "args": [[:]], "listeners": ["validatemerchant", "paymentauthorized"]], wall: 1)
+        let a = try await h.handle(page: "page-0002", body: ["op": "user", "user": "authorize"], wall: 2)
+        let payment = a["events"]?.arrayValue?.first?["payment"]
+        #expect(payment?["token"]?["paymentMethod"]?["displayName"] == "Visa 7777")
+        #expect(payment?["token"]?["paymentData"]?["version"] == "EC_v1")
+        // Another page is another engine.
+        let other = try await h.handle(page: "page-0003", body: ["op": "state"], wall: 2)
+        #expect(other["sessions"] == [])
+    }
+
+    @Test func theLeastRecentlyUsedPageGoesFirstAndIdlePagesExpire() async throws {
+        let h = try hub(capacity: 2)
+        for (i, id) in ["page-a001", "page-a002"].enumerated() {
+            _ = try await h.handle(page: id, body: ["op": "configure", "requireUserGesture": false], wall: Double(i))
+            _ = try await h.handle(page: id, body: ["op": "construct", "version": 3, "request": Self.request], wall: Double(i))
+        }
+        _ = try await h.handle(page: "page-a003", body: ["op": "state"], wall: 3)
+        // a001 was the least recently used; a002 is kept, with its session.
+        #expect(try await h.handle(page: "page-a002", body: ["op": "state"], wall: 4)["sessions"] == ["idle"])
+        #expect(try await h.handle(page: "page-a001", body: ["op": "state"], wall: 5)["sessions"] == [])
+        // An hour later every page has expired.
+        #expect(try await h.handle(page: "page-a002", body: ["op": "state"], wall: 5_000)["sessions"] == [])
+    }
+}
