@@ -42,6 +42,8 @@ struct ServeCommand: AsyncParsableCommand {
         try await MerchantServer.run(configuration, logger: logger) { started in
             say("""
                 paysheet serve — merchant server for Apple Pay payments (sandbox mode)
+                  demo store        \(started.url)/   (open it in a browser: the simulated payment sheet)
+                  drop-in           \(started.url)/paysheet.js   (ApplePaySession for your own pages' tests)
                   merchant server   \(started.url)   (API /v1, /health, /metrics)
                   acquirer          \(started.gatewayURL)\(started.sandboxGatewayURL != nil ? "   (sandbox UnionPay gateway, started here)" : "")
                   database          \(started.database)
