@@ -12,6 +12,8 @@ import PaysheetModel
 /// Whether `s` is absent, empty or only white space.
 func isBlank(_ s: String?) -> Bool {
     guard let s else { return true }
+    // Fast path: the first byte is a visible ASCII character.
+    if let first = s.utf8.first, first > 0x20, first < 0x7F { return false }
     for scalar in s.unicodeScalars where !scalar.properties.isWhitespace { return false }
     return true
 }
@@ -26,7 +28,7 @@ public struct ContactValidator: Sendable {
     /// Validates `contact` for the fields the page requested.
     public func validate(_ contact: ApplePayPaymentContact, requiredFields: Set<ApplePayContactField>,
                          phase: ContactValidationPhase, role: ContactRole = .shipping) -> ContactValidationResult {
-        let required = requiredFields.union(policy.requiredFields)
+        let required = policy.requiredFields.isEmpty ? requiredFields : requiredFields.union(policy.requiredFields)
         let language = policy.language
         var out = contact
         var problems: [(rank: Int, error: ApplePayError)] = []
@@ -98,6 +100,7 @@ public struct ContactValidator: Sendable {
                 }
             }
         }
+        if problems.isEmpty { return ContactValidationResult(contact: out, errors: []) }
         let sorted = problems.enumerated().sorted { ($0.element.rank, $0.offset) < ($1.element.rank, $1.offset) }.map(\.element.error)
         return ContactValidationResult(contact: out, errors: sorted)
     }
