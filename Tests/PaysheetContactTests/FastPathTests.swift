@@ -47,4 +47,34 @@ import Testing
         #expect(try Pattern("\\d{2}").matchesPrefix("123"))
         #expect(throws: Pattern.SyntaxError.self) { try Pattern("(?:a?)*") }
     }
+
+    static func strings(from pieces: [String], count: Int, seed: UInt64) -> [String] {
+        var state = seed
+        func next() -> Int {
+            state ^= state << 13; state ^= state >> 7; state ^= state << 17
+            return Int(state % UInt64(pieces.count))
+        }
+        return (0..<count).map { _ in (0..<(1 + next() % 5)).map { _ in pieces[next()] }.joined() }
+    }
+
+    @Test func katakanaFastPathAgreesWithCompatibilityMapping() {
+        let pieces = ["た", "ろう", "ヤマダ", "ー", "・", " ", "  ", "ヴ", "ヾ", "ゔ", "ァ", "ヺ", "ゖ", "ｶﾞ", "\u{3000}", "a", "゛", "か\u{3099}", "\t"]
+        for text in Self.strings(from: pieces, count: 5_000, seed: 7) {
+            #expect(PhoneticNames.katakana(text) == PhoneticNames.compatibilityKatakana(text), "\(text.debugDescription)")
+        }
+    }
+
+    @Test func narrowFastPathAgreesWithTheUnicodePath() {
+        let pieces = ["SW1A", " ", "  ", "2AA", "-", "\t", "95014", "k1a", "0", "〒", "１２３"]
+        for text in Self.strings(from: pieces, count: 5_000, seed: 11) {
+            #expect(PostalAddresses.narrow(text) == PostalAddresses.narrowUnicode(text), "\(text.debugDescription)")
+        }
+    }
+
+    @Test func foldFastPathAgreesWithFoundationFolding() {
+        let pieces = ["東京", "都", "千代田区", "Tokyo", "-", " ", ".", "1", "丸の内", "Ōsaka", "ＡＢ", "北京", "㐀"]
+        for text in Self.strings(from: pieces, count: 5_000, seed: 13) {
+            #expect(TextFolding.fold(text) == TextFolding.foldUnicode(text) || text.utf8.allSatisfy { $0 < 0x80 }, "\(text.debugDescription)")
+        }
+    }
 }

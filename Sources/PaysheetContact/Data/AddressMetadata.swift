@@ -16,11 +16,11 @@ final class CountryAddressRules: Sendable {
     let name: String
     let postalPattern: Pattern?
     /// Required fields: A street, C city, S state/province, Z postal code, N name, O organisation.
-    let required: Set<Character>
+    let required: AddressFields
     /// Fields written in capitals: C, S, Z, …
-    let upper: Set<Character>
+    let upper: AddressFields
     /// Fields the country's address format has at all; others are ignored.
-    let allowed: Set<Character>
+    let allowed: AddressFields
     /// `zip`, `postal`, `pin`, `eircode` — the local name of the postal code.
     let postalNameType: String
     /// `state`, `province`, `prefecture`, `county`, … — the local name of the subdivision.
@@ -28,9 +28,12 @@ final class CountryAddressRules: Sendable {
     let subdivisions: [Subdivision]
     /// Folded names, keys, Latin names and ISO ids → subdivision index.
     let lookup: [String: Int]
+    /// Every prefix (two characters or more) of the folded names → the subdivision whose names
+    /// have it, or -1 when several do.
+    let prefixes: [String: Int]
 
-    init(code: String, name: String, postalPattern: Pattern?, required: Set<Character>, upper: Set<Character>,
-         allowed: Set<Character>, postalNameType: String, areaNameType: String, subdivisions: [Subdivision], lookup: [String: Int]) {
+    init(code: String, name: String, postalPattern: Pattern?, required: AddressFields, upper: AddressFields,
+         allowed: AddressFields, postalNameType: String, areaNameType: String, subdivisions: [Subdivision], lookup: [String: Int]) {
         self.code = code
         self.name = name
         self.postalPattern = postalPattern
@@ -41,6 +44,32 @@ final class CountryAddressRules: Sendable {
         self.areaNameType = areaNameType
         self.subdivisions = subdivisions
         self.lookup = lookup
+        var prefixes: [String: Int] = [:]
+        for (i, s) in subdivisions.enumerated() {
+            for name in s.foldedNames {
+                var prefix = ""
+                for (k, c) in name.enumerated() {
+                    prefix.append(c)
+                    guard k >= 1 else { continue }
+                    if let seen = prefixes[prefix], seen != i { prefixes[prefix] = -1 } else { prefixes[prefix] = i }
+                }
+            }
+        }
+        self.prefixes = prefixes
+    }
+}
+
+/// A set of the address format's field letters (A, C, S, Z, N, O, …) as a bit mask.
+struct AddressFields: Sendable {
+    private var bits: UInt32 = 0
+
+    init<S: Sequence>(_ letters: S) where S.Element == Character {
+        for c in letters { if let a = c.asciiValue, a >= 0x41, a <= 0x5A { bits |= 1 << UInt32(a - 0x41) } }
+    }
+
+    func contains(_ c: Character) -> Bool {
+        guard let a = c.asciiValue, a >= 0x41, a <= 0x5A else { return false }
+        return bits & (1 << UInt32(a - 0x41)) != 0
     }
 }
 
@@ -62,7 +91,7 @@ enum AddressMetadata {
             let code = String(h[0])
             out[code] = CountryAddressRules(
                 code: code, name: String(h[6]), postalPattern: h[1].isEmpty ? nil : try? Pattern(String(h[1])),
-                required: Set(h[2]), upper: Set(h[3]), allowed: Set(h[7]), postalNameType: String(h[4]), areaNameType: String(h[5]),
+                required: AddressFields(h[2]), upper: AddressFields(h[3]), allowed: AddressFields(h[7]), postalNameType: String(h[4]), areaNameType: String(h[5]),
                 subdivisions: subs, lookup: lookup)
             subs = []
         }
@@ -109,6 +138,24 @@ enum TextFolding {
             }
         }
         if ascii { return String(decoding: out, as: UTF8.self) }
+        // Fast path: ASCII and CJK ideographs only (no case, accents or widths to fold).
+        var cjk = true
+        var kept = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x41...0x5A: kept.append(Unicode.Scalar(scalar.value + 32)!)
+            case 0x61...0x7A, 0x30...0x39, 0x3400...0x4DBF, 0x4E00...0x9FFF: kept.append(scalar)
+            case 0...0x7F: continue
+            default: cjk = false
+            }
+            if !cjk { break }
+        }
+        if cjk { return String(kept) }
+        return foldUnicode(text)
+    }
+
+    /// The general path of `fold`: Foundation's case, accent and width folding, then letters and digits.
+    static func foldUnicode(_ text: String) -> String {
         let folded = text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
         var result = ""
         for scalar in folded.unicodeScalars where scalar.properties.isAlphabetic || scalar.properties.numericType != nil {

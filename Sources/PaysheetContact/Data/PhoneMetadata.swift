@@ -8,6 +8,9 @@ final class RegionPhoneRules: Sendable {
     let possibleLengths: Set<Int>
     let general: Pattern?
     let valid: Pattern?
+    /// The calling code's and the national prefix's ASCII digits.
+    let countryCodeDigits: [UInt8]
+    let nationalPrefixDigits: [UInt8]
 
     init(region: String, countryCode: Int, internationalPrefix: Pattern?, nationalPrefix: String,
          nationalPrefixForParsing: Pattern?, possibleLengths: Set<Int>, general: Pattern?, valid: Pattern?) {
@@ -19,6 +22,8 @@ final class RegionPhoneRules: Sendable {
         self.possibleLengths = possibleLengths
         self.general = general
         self.valid = valid
+        self.countryCodeDigits = Array(String(countryCode).utf8)
+        self.nationalPrefixDigits = Array(nationalPrefix.utf8)
     }
 }
 

@@ -101,6 +101,9 @@ struct Pattern: Sendable {
     /// Whether the whole of `bytes` matches.
     func matches(bytes: UnsafeBufferPointer<UInt8>) -> Bool { run(bytes, whole: true) }
 
+    /// Whether the whole of `bytes` matches.
+    func matches(_ bytes: ArraySlice<UInt8>) -> Bool { bytes.withUnsafeBufferPointer { run($0, whole: true) } }
+
     /// Whether a prefix of `bytes` matches.
     func matchesPrefix(bytes: UnsafeBufferPointer<UInt8>) -> Bool { run(bytes, whole: false) }
 

@@ -6,6 +6,29 @@ public enum PhoneticNames {
     /// The katakana form of `text`, or `nil` when it has characters other than kana, the long
     /// vowel mark, the middle dot and spaces.
     public static func katakana(_ text: String) -> String? {
+        // Fast path: full-width kana, the long vowel mark, the middle dot and ASCII spaces only
+        // (nothing that compatibility mapping would change).
+        var out = String.UnicodeScalarView()
+        var plain = true
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x3041...0x3096: out.append(Unicode.Scalar(scalar.value + 0x60)!)
+            case 0x30A1...0x30FA, 0x30FB, 0x30FC, 0x30FD, 0x30FE, 0x20: out.append(scalar)
+            default: plain = false
+            }
+            if !plain { break }
+        }
+        if plain {
+            var s = String(out)
+            while s.utf8.first == 0x20 { s.removeFirst() }
+            while s.utf8.last == 0x20 { s.removeLast() }
+            return s.isEmpty ? nil : s
+        }
+        return compatibilityKatakana(text)
+    }
+
+    /// The general path: compatibility mapping (half-width kana, spacing voiced marks), then kana.
+    static func compatibilityKatakana(_ text: String) -> String? {
         let widened = text.precomposedStringWithCompatibilityMapping.trimmingCharacters(in: .whitespaces)
         guard !widened.isEmpty else { return nil }
         var out = String.UnicodeScalarView()

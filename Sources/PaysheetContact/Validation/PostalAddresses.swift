@@ -4,6 +4,36 @@ import Foundation
 enum PostalAddresses {
     /// Full-width letters, digits and dashes to ASCII; trimmed; inner runs of spaces to one.
     static func narrow(_ text: String) -> String {
+        var copy = text
+        if let ascii = copy.withUTF8({ narrowASCII($0) }) { return ascii ?? text }
+        return narrowUnicode(text)
+    }
+
+    /// `narrow` over ASCII text on its bytes: `.some(nil)` when the text is already narrow,
+    /// `nil` when it is not ASCII (the Unicode path decides).
+    static func narrowASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> String?? {
+        var out: [UInt8] = []
+        var changed = false
+        var lastSpace = false
+        for b in bytes {
+            if b >= 0x80 { return nil }
+            if b == 0x20 {
+                if lastSpace || out.isEmpty { changed = true; continue }
+                lastSpace = true
+            } else {
+                lastSpace = false
+            }
+            out.append(b)
+        }
+        // Trim spaces and tabs (CharacterSet.whitespaces over ASCII) at both ends.
+        var lo = 0, hi = out.count
+        while lo < hi, out[lo] == 0x20 || out[lo] == 0x09 { lo += 1 }
+        while hi > lo, out[hi - 1] == 0x20 || out[hi - 1] == 0x09 { hi -= 1 }
+        if !changed, lo == 0, hi == out.count { return .some(nil) }
+        return .some(String(decoding: out[lo..<hi], as: UTF8.self))
+    }
+
+    static func narrowUnicode(_ text: String) -> String {
         var out = String.UnicodeScalarView()
         var lastSpace = false
         for scalar in text.unicodeScalars {
@@ -40,25 +70,29 @@ enum PostalAddresses {
                            fiveDigitZIP: Bool) -> PostalVerdict {
         var code = narrow(raw)
         if rules.upper.contains("Z") { code = code.uppercased() }
-        let compact = code.filter { $0 != " " && $0 != "-" }
+        let ascii = code.utf8.allSatisfy { $0 < 0x80 }
+        let compact = ascii ? String(decoding: code.utf8.filter { $0 != 0x20 && $0 != 0x2D }, as: UTF8.self)
+                            : code.filter { $0 != " " && $0 != "-" }
+        let count = ascii ? compact.utf8.count : compact.count
+        let digits = compact.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
         // Re-space only codes typed without a space: "OX14 PG" is a typo, not "OX1 4PG".
-        let unspaced = !code.contains(" ")
+        let unspaced = !code.utf8.contains(0x20)
         switch rules.code {
         case "US":
-            if compact.count == 9, compact.allSatisfy(\.isASCIIDigit) {
+            if count == 9, digits {
                 code = fiveDigitZIP ? String(compact.prefix(5)) : "\(compact.prefix(5))-\(compact.suffix(4))"
-            } else if compact.count == 5 {
+            } else if count == 5 {
                 code = compact
             }
-            if fiveDigitZIP, code.count == 10, rules.postalPattern?.matches(code) == true { code = String(code.prefix(5)) }
+            if fiveDigitZIP, code.utf8.count == 10, rules.postalPattern?.matches(code) == true { code = String(code.prefix(5)) }
         case "JP":
-            if compact.count == 7, compact.allSatisfy(\.isASCIIDigit) { code = "\(compact.prefix(3))-\(compact.suffix(4))" }
+            if count == 7, digits { code = "\(compact.prefix(3))-\(compact.suffix(4))" }
         case "CA":
-            if compact.count == 6, unspaced { code = "\(compact.prefix(3)) \(compact.suffix(3))" }
-            if phase == .redacted, compact.count == 3, canadianFSA.matches(compact) { return .partial(compact) }
+            if count == 6, unspaced { code = "\(compact.prefix(3)) \(compact.suffix(3))" }
+            if phase == .redacted, count == 3, canadianFSA.matches(compact) { return .partial(compact) }
         case "GB", "GG", "IM", "JE":
-            if compact.count >= 5, unspaced { code = "\(compact.dropLast(3)) \(compact.suffix(3))" }
-            if phase == .redacted, (2...4).contains(compact.count), britishOutward.matches(compact) {
+            if count >= 5, unspaced { code = "\(compact.dropLast(3)) \(compact.suffix(3))" }
+            if phase == .redacted, (2...4).contains(count), britishOutward.matches(compact) {
                 return .partial(compact)
             }
         default:
@@ -76,16 +110,10 @@ enum PostalAddresses {
         let folded = TextFolding.fold(text)
         guard !folded.isEmpty else { return nil }
         if let i = rules.lookup[folded] { return i }
-        let minimum = folded.unicodeScalars.allSatisfy(\.isASCII) ? 4 : 2
-        if folded.count >= minimum {
-            var found: Int?
-            for (i, s) in rules.subdivisions.enumerated() {
-                if s.foldedNames.contains(where: { $0.hasPrefix(folded) }) {
-                    if found != nil, found != i { return nil }
-                    found = i
-                }
-            }
-            if let found { return found }
+        let minimum = folded.utf8.allSatisfy { $0 < 0x80 } ? 4 : 2
+        if folded.count >= minimum, let found = rules.prefixes[folded] {
+            // A unique prefix names its subdivision; one shared by several names none.
+            return found >= 0 ? found : nil
         }
         if rules.code == "JP" {
             for suffix in ["ken", "to", "fu", "do"] where folded.hasSuffix(suffix) {
