@@ -5,7 +5,8 @@ final class RegionPhoneRules: Sendable {
     let internationalPrefix: Pattern?
     let nationalPrefix: String
     let nationalPrefixForParsing: Pattern?
-    let possibleLengths: Set<Int>
+    /// The lengths a national number may have, as bits (bit n: length n); 0 when unknown.
+    let possibleLengths: UInt64
     let general: Pattern?
     let valid: Pattern?
     /// The calling code's and the national prefix's ASCII digits.
@@ -19,7 +20,7 @@ final class RegionPhoneRules: Sendable {
         self.internationalPrefix = internationalPrefix
         self.nationalPrefix = nationalPrefix
         self.nationalPrefixForParsing = nationalPrefixForParsing
-        self.possibleLengths = possibleLengths
+        self.possibleLengths = possibleLengths.reduce(0) { $1 >= 0 && $1 < 64 ? $0 | (1 << UInt64($1)) : $0 }
         self.general = general
         self.valid = valid
         self.countryCodeDigits = Array(String(countryCode).utf8)

@@ -93,7 +93,7 @@ public enum PhoneNumbers {
     }
 
     static func isValid(_ national: ArraySlice<UInt8>, _ rules: RegionPhoneRules) -> Bool {
-        guard rules.possibleLengths.isEmpty || rules.possibleLengths.contains(national.count) else { return false }
+        guard rules.possibleLengths == 0 || (national.count < 64 && rules.possibleLengths & (1 << UInt64(national.count)) != 0) else { return false }
         guard let general = rules.general, general.matches(national) else { return false }
         return rules.valid?.matches(national) ?? false
     }
