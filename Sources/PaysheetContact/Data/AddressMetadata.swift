@@ -126,18 +126,21 @@ enum AddressMetadata {
 /// Case-, width-, accent- and punctuation-insensitive keys for matching names people type.
 enum TextFolding {
     static func fold(_ text: String) -> String {
-        var ascii = true
-        var out: [UInt8] = []
-        out.reserveCapacity(text.utf8.count)
-        for b in text.utf8 {
-            if b >= 0x80 { ascii = false; break }
-            switch b {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"): out.append(b + 32)
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): out.append(b)
-            default: break
+        let utf8 = text.utf8
+        if utf8.allSatisfy({ $0 < 0x80 }) {
+            // ASCII: letters lower-cased and digits kept, written straight into the new string.
+            return String(unsafeUninitializedCapacity: utf8.count) { buffer in
+                var n = 0
+                for b in utf8 {
+                    switch b {
+                    case UInt8(ascii: "A")...UInt8(ascii: "Z"): buffer[n] = b + 32; n += 1
+                    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): buffer[n] = b; n += 1
+                    default: break
+                    }
+                }
+                return n
             }
         }
-        if ascii { return String(decoding: out, as: UTF8.self) }
         // Fast path: ASCII and CJK ideographs only (no case, accents or widths to fold).
         var cjk = true
         var kept = String.UnicodeScalarView()

@@ -46,12 +46,11 @@ public struct ContactValidator: Sendable {
         if required.contains(.postalAddress) {
             if let code = countryCode, let rules = AddressMetadata.countries[code] {
                 out.countryCode = code
-                let countryName = Countries.name(code, language)
                 if role == .shipping, let served = policy.countries, !served.map({ $0.uppercased() }).contains(code) {
                     add(0, .addressUnserviceable, .countryCode,
-                        ContactMessages.render(.countryUnserviceable, language, country: countryName))
+                        ContactMessages.render(.countryUnserviceable, language, country: Countries.name(code, language)))
                 }
-                validateAddress(contact, rules, countryName: countryName, phase: phase, role: role, into: &out, add: add)
+                validateAddress(contact, rules, phase: phase, role: role, into: &out, add: add)
             } else if isBlank(contact.countryCode) && isBlank(contact.country) {
                 add(3, invalid, .countryCode, ContactMessages.render(.required, language, field: "countryCode"))
             } else {
@@ -105,14 +104,14 @@ public struct ContactValidator: Sendable {
         return ContactValidationResult(contact: out, errors: sorted)
     }
 
-    private func validateAddress(_ contact: ApplePayPaymentContact, _ rules: CountryAddressRules, countryName: String,
+    private func validateAddress(_ contact: ApplePayPaymentContact, _ rules: CountryAddressRules,
                                  phase: ContactValidationPhase, role: ContactRole, into out: inout ApplePayPaymentContact,
                                  add: (Int, ApplePayErrorCode, ApplePayErrorContactField?, String) -> Void) {
         let language = policy.language
         let invalid: ApplePayErrorCode = role == .shipping ? .shippingContactInvalid : .billingContactInvalid
         func render(_ key: MessageKey, _ field: String? = nil) -> String {
             ContactMessages.render(key, language, field: field, postalType: rules.postalNameType,
-                                   areaType: rules.areaNameType, country: countryName)
+                                   areaType: rules.areaNameType, country: Countries.name(rules.code, language))
         }
 
         // Postal code.

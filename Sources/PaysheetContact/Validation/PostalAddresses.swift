@@ -12,6 +12,18 @@ enum PostalAddresses {
     /// `narrow` over ASCII text on its bytes: `.some(nil)` when the text is already narrow,
     /// `nil` when it is not ASCII (the Unicode path decides).
     static func narrowASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> String?? {
+        // Already narrow (the common case): no leading or trailing space or tab, no double space.
+        var clean = true
+        var previous: UInt8 = 0
+        for b in bytes {
+            if b >= 0x80 { return nil }
+            if b == 0x20 && previous == 0x20 { clean = false }
+            previous = b
+        }
+        if clean, let first = bytes.first, let last = bytes.last, first != 0x20, first != 0x09, last != 0x20, last != 0x09 {
+            return .some(nil)
+        }
+        if bytes.isEmpty { return .some(nil) }
         var out: [UInt8] = []
         var changed = false
         var lastSpace = false
@@ -69,10 +81,12 @@ enum PostalAddresses {
     static func postalCode(_ raw: String, _ rules: CountryAddressRules, phase: ContactValidationPhase,
                            fiveDigitZIP: Bool) -> PostalVerdict {
         var code = narrow(raw)
-        if rules.upper.contains("Z") { code = code.uppercased() }
         let ascii = code.utf8.allSatisfy { $0 < 0x80 }
-        let compact = ascii ? String(decoding: code.utf8.filter { $0 != 0x20 && $0 != 0x2D }, as: UTF8.self)
-                            : code.filter { $0 != " " && $0 != "-" }
+        if rules.upper.contains("Z"), !ascii || code.utf8.contains(where: { $0 >= 0x61 && $0 <= 0x7A }) { code = code.uppercased() }
+        let separated = code.utf8.contains { $0 == 0x20 || $0 == 0x2D }
+        let compact = !separated ? code
+            : ascii ? String(decoding: code.utf8.filter { $0 != 0x20 && $0 != 0x2D }, as: UTF8.self)
+            : code.filter { $0 != " " && $0 != "-" }
         let count = ascii ? compact.utf8.count : compact.count
         let digits = compact.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
         // Re-space only codes typed without a space: "OX14 PG" is a typo, not "OX1 4PG".
