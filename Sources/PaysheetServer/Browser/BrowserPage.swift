@@ -19,7 +19,7 @@ struct BrowserPage: Sendable {
     /// Every event dispatched to the page and every ignored user action, oldest first (at most
     /// ``logLimit``), for the scripting API's `events()`.
     var log: [JSONValue] = []
-    static let logLimit = 500
+    static let logLimit = 200
 
     init(configuration: SheetConfiguration, wall: Double) {
         machine = SheetMachine(configuration: configuration)

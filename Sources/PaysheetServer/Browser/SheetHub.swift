@@ -19,7 +19,7 @@ public actor SheetHub {
 
     /// A hub whose pages' tokens are issued by `pki` and encrypted to `recipient` (the merchant
     /// server's own payment processing certificate), unless a page configures another certificate.
-    public init(pki: SandboxPKI, recipient: TokenRecipient, capacity: Int = 2_000, idleSeconds: Double = 3_600) {
+    public init(pki: SandboxPKI, recipient: TokenRecipient, capacity: Int = 1_000, idleSeconds: Double = 3_600) {
         self.pki = pki
         self.defaultRecipient = recipient
         self.capacity = capacity

@@ -124,7 +124,9 @@ public enum MerchantServer {
             validation = .sandbox
         }
         let sandboxPEM = c.tokens.trustSandbox ? try? merchantKey.certificate?.serializeAsPEM().pemString : nil
-        let sheets = SheetHub(pki: try SandboxMerchant.pki(dataFolder: data), recipient: TokenRecipient(merchantKey))
+        // The drop-in, its bridge and the demo store are sandbox tools: served only while the server
+        // trusts sandbox tokens (the only tokens the simulated sheet can make).
+        let sheets = c.tokens.trustSandbox ? SheetHub(pki: try SandboxMerchant.pki(dataFolder: data), recipient: TokenRecipient(merchantKey)) : nil
         let api = APIRouter(orders: orders, payments: payments, validator: MerchantValidator(mode: validation, settings: c.merchant), store: store,
                             registry: registry, sandboxMerchantCertificate: sandboxPEM, sheets: sheets)
         let ready = Readiness()
