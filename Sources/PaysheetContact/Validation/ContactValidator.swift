@@ -28,7 +28,11 @@ public struct ContactValidator: Sendable {
     /// Validates `contact` for the fields the page requested.
     public func validate(_ contact: ApplePayPaymentContact, requiredFields: Set<ApplePayContactField>,
                          phase: ContactValidationPhase, role: ContactRole = .shipping) -> ContactValidationResult {
-        let required = policy.requiredFields.isEmpty ? requiredFields : requiredFields.union(policy.requiredFields)
+        // The requested fields as a bit mask (a Set of a String-backed enum hashes the raw value).
+        var mask: UInt8 = 0
+        for f in requiredFields { mask |= Self.bit(f) }
+        for f in policy.requiredFields { mask |= Self.bit(f) }
+        let required = RequiredFields(mask: mask)
         let language = policy.language
         var out = contact
         var problems: [(rank: Int, error: ApplePayError)] = []
@@ -102,6 +106,21 @@ public struct ContactValidator: Sendable {
         if problems.isEmpty { return ContactValidationResult(contact: out, errors: []) }
         let sorted = problems.enumerated().sorted { ($0.element.rank, $0.offset) < ($1.element.rank, $1.offset) }.map(\.element.error)
         return ContactValidationResult(contact: out, errors: sorted)
+    }
+
+    private struct RequiredFields {
+        let mask: UInt8
+        func contains(_ f: ApplePayContactField) -> Bool { mask & ContactValidator.bit(f) != 0 }
+    }
+
+    private static func bit(_ f: ApplePayContactField) -> UInt8 {
+        switch f {
+        case .email: return 1
+        case .name: return 2
+        case .phone: return 4
+        case .phoneticName: return 8
+        case .postalAddress: return 16
+        }
     }
 
     private func validateAddress(_ contact: ApplePayPaymentContact, _ rules: CountryAddressRules,

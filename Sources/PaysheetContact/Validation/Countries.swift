@@ -20,7 +20,7 @@ enum Countries {
     static func code(for text: String) -> String? {
         let utf8 = text.utf8
         if utf8.count == 2, utf8.allSatisfy({ ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) }) {
-            let upper = text.uppercased()
+            let upper = utf8.allSatisfy({ $0 <= 0x5A }) ? text : text.uppercased()
             if AddressMetadata.countries[upper] != nil { return upper }
         }
         return byName[TextFolding.fold(text)]
