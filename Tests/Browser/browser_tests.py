@@ -27,6 +27,7 @@ from selenium import webdriver
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.support.ui import Select
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -518,7 +519,6 @@ def _(env):
                          "email": "a@example.com", "phone": "+1 408 555 0100"}})
     env.gesture("return __start(14, args[0], {shippingErrors: [{code: 'shippingContactInvalid', contactField: 'postalCode', message: 'Bad postcode'}], shippingErrorsOnce: true});", SHIPPING_REQUEST)
     env.wait("document.querySelector('#paysheet-sheet [data-error=shipping]')", "the shipping error")
-    from selenium.webdriver.support.ui import Select
     Select(env.driver.find_element(By.ID, "paysheet-shipping")).select_by_index(1)
     env.wait("!document.querySelector('#paysheet-sheet [data-error=shipping]') && window.__events.filter(function (e) { return e.type === 'shippingcontactselected'; }).length === 2", "the error to clear")
     equal(env.events()[-1]["shippingContact"]["locality"], "Austin", "the new address reached the page")
@@ -669,7 +669,6 @@ def store_checkout(env, delivery="ship", configure=None):
     buttons = d.find_elements(By.CSS_SELECTOR, "button[data-sku]")
     buttons[0].click()
     buttons[1].click()
-    from selenium.webdriver.support.ui import Select
     Select(d.find_element(By.ID, "delivery")).select_by_value(delivery)
     d.find_element(By.ID, "checkout").click()
     env.wait("document.getElementById('order-id').textContent", "the order")
@@ -685,7 +684,6 @@ def _(env):
     env.wait("document.querySelector('#paysheet-sheet:not([hidden]) [data-action=authorize]:not([disabled])')", "the sheet, ready to pay")
     check("Simulated payment sheet — not Apple Pay" in d.find_element(By.ID, "paysheet-sheet").text, "the simulation label")
     env.shot("store-sheet")
-    from selenium.webdriver.support.ui import Select
     Select(d.find_element(By.ID, "paysheet-method")).select_by_value("express")
     env.wait("document.querySelector('#paysheet-sheet [data-action=authorize]:not([disabled])') && paysheet.snapshot().modules.method.selected.identifier === 'express' && paysheet.snapshot().outstanding === null", "express shipping")
     coupon = d.find_element(By.ID, "paysheet-coupon")

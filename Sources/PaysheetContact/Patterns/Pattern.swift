@@ -99,13 +99,7 @@ struct Pattern: Sendable {
     }
 
     /// Whether the whole of `bytes` matches.
-    func matches(bytes: UnsafeBufferPointer<UInt8>) -> Bool { run(bytes, whole: true) }
-
-    /// Whether the whole of `bytes` matches.
     func matches(_ bytes: ArraySlice<UInt8>) -> Bool { bytes.withUnsafeBufferPointer { run($0, whole: true) } }
-
-    /// Whether a prefix of `bytes` matches.
-    func matchesPrefix(bytes: UnsafeBufferPointer<UInt8>) -> Bool { run(bytes, whole: false) }
 
     /// The backtracking loop: a stack of (instruction, position) alternatives still to try.
     private func run(_ input: UnsafeBufferPointer<UInt8>, whole: Bool) -> Bool {

@@ -97,7 +97,4 @@ public enum PhoneNumbers {
         guard let general = rules.general, general.matches(national) else { return false }
         return rules.valid?.matches(national) ?? false
     }
-
-    /// `isValid` for a string of digits.
-    static func isValid(_ national: String, _ rules: RegionPhoneRules) -> Bool { isValid(Array(national.utf8)[...], rules) }
 }

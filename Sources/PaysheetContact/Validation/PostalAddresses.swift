@@ -151,7 +151,3 @@ enum PostalAddresses {
         }
     }
 }
-
-extension Character {
-    var isASCIIDigit: Bool { isASCII && isNumber }
-}

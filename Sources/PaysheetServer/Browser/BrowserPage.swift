@@ -116,18 +116,17 @@ struct BrowserPage: Sendable {
         default:
             throw BridgeError(field: "op", message: "unknown operation \"\(name)\" (known: construct, call, static, user, advance, tick, state, navigate)")
         }
+        // Each event as JSON once: all go to the log, all but ignored actions to the page.
+        var toPage: [JSONValue] = []
         for e in events {
             var o = e.event.json.objectValue ?? JSONObject()
             o["session"] = .number(String(e.session))
             log.append(.object(o))
+            if case .ignored = e.event { continue }
+            toPage.append(.object(o))
         }
         if log.count > Self.logLimit { log.removeFirst(log.count - Self.logLimit) }
-        answer["events"] = .array(events.compactMap { e in
-            if case .ignored = e.event { return nil }
-            var o = e.event.json.objectValue ?? JSONObject()
-            o["session"] = .number(String(e.session))
-            return .object(o)
-        })
+        answer["events"] = .array(toPage)
         if name == "state" { answer["log"] = .array(log) }
         answer["sheet"] = machine.snapshot()
         answer["choices"] = machine.choices()

@@ -39,7 +39,6 @@ public actor SheetHub {
         var page: BrowserPage
         if op["op"]?.stringValue == "configure" {
             page = try configured(op, wall: wall)
-            pages[id] = (page, wall)
             return try run(&page, id: id, ["op": "state"], wall: wall)
         }
         page = pages[id]?.page ?? BrowserPage(configuration: SheetConfiguration(tokenFactory: defaultFactory), wall: wall)
