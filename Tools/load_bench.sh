@@ -27,7 +27,8 @@ run() {  # $1: label, $2: database URL or empty
   pid=$!
   for _ in $(seq 1 200); do curl -fs "http://127.0.0.1:$port/health" >/dev/null 2>&1 && break; sleep 0.1; done
   echo "== $1 ($PAYMENTS payments, concurrency $CONCURRENCY)"
-  "$BIN/paysheet-bench" load --server "http://127.0.0.1:$port" --data "$dir" --payments "$PAYMENTS" --concurrency "$CONCURRENCY"
+  "$BIN/paysheet-bench" load --server "http://127.0.0.1:$port" --data "$dir" --payments "$PAYMENTS" --concurrency "$CONCURRENCY" \
+    --cpu-of "server=$pid" --cpu-of "gateway=$gpid"
   kill "$pid" "$gpid"; wait "$pid" "$gpid" || true
 }
 

@@ -28,6 +28,8 @@ struct LoadOptions {
     var refunds = 0.0
     var out: String?
     var merchantIdentifier = "merchant.dev.paysheet.sandbox"
+    /// Processes whose CPU time is read over the timed authorizations (`label=PID`).
+    var watched: [(label: String, pid: Int32)] = []
 
     init(_ args: [String]) throws {
         var i = 0
@@ -45,6 +47,10 @@ struct LoadOptions {
             case "--declines": declines = Double(try value()) ?? 0
             case "--refunds": refunds = Double(try value()) ?? 0
             case "--out": out = try value()
+            case "--cpu-of":
+                let v = try value()
+                guard let eq = v.firstIndex(of: "="), let pid = Int32(v[v.index(after: eq)...]) else { throw LoadError("--cpu-of takes LABEL=PID") }
+                watched.append((String(v[..<eq]), pid))
             default: throw LoadError("unknown option \(args[i])")
             }
             i += 1
@@ -55,6 +61,16 @@ struct LoadOptions {
 struct LoadError: Error, CustomStringConvertible {
     var description: String
     init(_ d: String) { description = d }
+}
+
+/// CPU seconds (user + system) a process has used so far, from `/proc/PID/stat`; nil off Linux.
+func cpuSeconds(pid: Int32?) -> Double? {
+    let path = pid.map { "/proc/\($0)/stat" } ?? "/proc/self/stat"
+    guard let text = try? String(contentsOfFile: path, encoding: .utf8), let close = text.lastIndex(of: ")") else { return nil }
+    // Fields after the command name: state is field 3, utime 14 and stime 15.
+    let fields = text[text.index(after: close)...].split(separator: " ")
+    guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
+    return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
 }
 
 /// Latencies, in seconds.
@@ -207,6 +223,8 @@ func load(_ o: LoadOptions, _ http: HTTPClient) async throws -> Int32 {
 
     // 4. Authorizations, timed.
     let fixedOrders = orders, fixedBodies = bodies
+    let processes = o.watched + [("load generator", Int32(-1))]
+    let cpuBefore = processes.map { cpuSeconds(pid: $0.1 < 0 ? nil : $0.1) }
     let start = Date()
     try await withThrowingTaskGroup(of: Void.self) { group in
         var next = 0
@@ -226,6 +244,7 @@ func load(_ o: LoadOptions, _ http: HTTPClient) async throws -> Int32 {
         while try await group.next() != nil { if next < fixedOrders.count { add() } }
     }
     let elapsed = Date().timeIntervalSince(start)
+    let cpuAfter = processes.map { cpuSeconds(pid: $0.1 < 0 ? nil : $0.1) }
 
     // 5. Refunds of a share of the paid orders (fault runs).
     var refunded = 0
@@ -253,6 +272,18 @@ func load(_ o: LoadOptions, _ http: HTTPClient) async throws -> Int32 {
                  rsaRate, ceiling, cores, rate / ceiling))
     print(String(format: "latency   authorize p50 %.1f ms, p99 %.1f ms, max %.1f ms", lat.percentile(0.5) * 1000, lat.percentile(0.99) * 1000,
                  (lat.values.max() ?? 0) * 1000))
+    if o.watched.count > 0 {
+        var parts: [String] = []
+        var total = 0.0
+        for (i, p) in processes.enumerated() {
+            guard let a = cpuBefore[i], let b = cpuAfter[i] else { continue }
+            let perPayment = (b - a) / Double(max(1, orders.count)) * 1000
+            total += perPayment
+            parts.append(String(format: "%@ %.2f", p.0, perPayment))
+        }
+        print(String(format: "cpu       per payment (ms): %@; total %.2f ms → at most %.0f payments/s on %.0f cores",
+                     parts.joined(separator: ", "), total, cores * 1000 / max(total, 0.001), cores))
+    }
     print("outcomes  \(outcomes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))"
           + (o.refunds > 0 ? ", refunds \(refunded)" : "") + ", client retries \(await results.retries)")
     if let out = o.out {

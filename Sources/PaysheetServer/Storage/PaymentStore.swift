@@ -10,14 +10,26 @@ public struct PaymentStore: Sendable {
     /// A store over `database`.
     public init(database: any SQLDatabase) { self.database = database }
 
-    static let encoder: JSONEncoder = { let e = JSONEncoder(); e.outputFormatting = [.sortedKeys]; return e }()
+    static let encoder = JSONEncoder()
+    static let decoder = JSONDecoder()
 
     static func json<T: Encodable>(_ value: T) throws -> String { String(decoding: try encoder.encode(value), as: UTF8.self) }
     static func decode<T: Decodable>(_ type: T.Type, _ text: String?) throws -> T {
         guard let text else { throw StorageError("a stored \(T.self) is NULL") }
-        return try JSONDecoder().decode(T.self, from: Data(text.utf8))
+        return try decoder.decode(T.self, from: Data(text.utf8))
     }
     static func ms(_ date: Date) -> Int { Int((date.timeIntervalSince1970 * 1000).rounded()) }
+
+    /// `date` as ISO 8601 in UTC to the second (`2026-11-21T09:30:00Z`), as `ISO8601DateFormatter`
+    /// writes it, without building a formatter per row.
+    static func timestamp(_ date: Date) -> String {
+        // As the formatter: to the nearest millisecond, then the second it falls in.
+        var seconds = time_t(((date.timeIntervalSince1970 * 1000).rounded() / 1000).rounded(.down))
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : String(value) }
+        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
+    }
 
     /// Applies the migrations not applied yet.
     public func migrate() async throws {
@@ -42,7 +54,7 @@ public struct PaymentStore: Sendable {
         let body = try PaymentStore.json(order)
         try await database.transaction { db in
             try await db.execute("INSERT INTO orders (id, status, version, body, created_at) VALUES ($1, $2, $3, $4, $5)",
-                                 [.text(order.id), .text(order.status.rawValue), .int(order.version), .text(body), .text(ISO8601DateFormatter().string(from: order.createdAt))])
+                                 [.text(order.id), .text(order.status.rawValue), .int(order.version), .text(body), .text(PaymentStore.timestamp(order.createdAt))])
         }
     }
 
@@ -102,7 +114,7 @@ public struct PaymentStore: Sendable {
                 """, [.text(payment.id), .text(payment.orderId), .text(payment.kind.rawValue), .text(payment.lifecycle.state.rawValue),
                       .text(payment.identity.orderId), .text(payment.identity.txnTime),
                       payment.lifecycle.nextQueryAt.map { .int(PaymentStore.ms($0)) } ?? .null, .int(payment.version), .text(body),
-                      .text(ISO8601DateFormatter().string(from: payment.createdAt))])
+                      .text(PaymentStore.timestamp(payment.createdAt))])
             try await PaymentStore.addEvent(payment.id, from: nil, to: payment.lifecycle.state.rawValue, cause: cause, at: payment.createdAt, db)
             return .inserted(stored)
             }
@@ -115,10 +127,11 @@ public struct PaymentStore: Sendable {
     struct OrderChanged: Error {}
 
     static func addEvent(_ paymentId: String, from: String?, to: String, cause: String, at: Date, _ db: any SQLExecutor) async throws {
-        try await db.execute("""
-            INSERT INTO payment_events (payment_id, seq, from_state, to_state, cause, at_ms)
-            VALUES ($1, (SELECT COALESCE(MAX(seq), 0) + 1 FROM payment_events WHERE payment_id = $1), $2, $3, $4, $5)
-            """, [.text(paymentId), from.map { .text($0) } ?? .null, .text(to), .text(cause), .int(ms(at))])
+        // Two statements rather than a sub-select in the INSERT, which SQLite re-prepares on every run.
+        let last = try await db.execute("SELECT CAST(COALESCE(MAX(seq), 0) AS TEXT) FROM payment_events WHERE payment_id = $1", [.text(paymentId)])
+        let seq = (last.first?[0]).flatMap { Int($0 ?? "") } ?? 0
+        try await db.execute("INSERT INTO payment_events (payment_id, seq, from_state, to_state, cause, at_ms) VALUES ($1, $2, $3, $4, $5, $6)",
+                             [.text(paymentId), .int(seq + 1), from.map { .text($0) } ?? .null, .text(to), .text(cause), .int(ms(at))])
     }
 
     static func payment(from row: [String?]) throws -> PaymentRecord { try decode(PaymentRecord.self, row[0]) }

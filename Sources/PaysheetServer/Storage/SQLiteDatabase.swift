@@ -1,15 +1,15 @@
 import Foundation
 import Logging
-import NIOCore
-import NIOPosix
-import SQLiteNIO
 
-/// SQLite through sqlite-nio: one writing connection in WAL mode, transactions one at a time
-/// (`BEGIN IMMEDIATE`), so a payment's state change and its history row commit together; reads
-/// of one statement go to two reading connections and never wait for a write.
+/// SQLite (the library sqlite-nio vendors): one writing connection in WAL mode, transactions one
+/// at a time (`BEGIN IMMEDIATE`), so a payment's state change and its history row commit
+/// together; reads of one statement go to two reading connections and never wait for a write.
+///
+/// Statements run on the calling task's thread with cached prepared statements (see
+/// ``SQLiteConnectionHandle``); a transaction waits for its turn without blocking a thread.
 public final class SQLiteDatabase: SQLDatabase, @unchecked Sendable {
-    let connection: SQLiteConnection
-    let readers: [SQLiteConnection]
+    let writer: SQLiteConnectionHandle
+    let readers: [SQLiteConnectionHandle]
     let gate = TransactionGate()
     let nextReader = RoundRobin()
 
@@ -17,100 +17,102 @@ public final class SQLiteDatabase: SQLDatabase, @unchecked Sendable {
 
     /// Opens (creating) the database file at `path`; `":memory:"` for an in-memory database.
     public static func open(path: String, logger: Logger = Logger(label: "paysheet.sqlite")) async throws -> SQLiteDatabase {
-        let storage: SQLiteConnection.Storage = path == ":memory:" ? .memory : .file(path: path)
         if path != ":memory:" {
             let folder = (path as NSString).deletingLastPathComponent
             if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
         }
-        let connection = try await SQLiteConnection.open(storage: storage, logger: logger)
-        _ = try await connection.query("PRAGMA journal_mode=WAL", [])
-        _ = try await connection.query("PRAGMA synchronous=NORMAL", [])
-        _ = try await connection.query("PRAGMA busy_timeout=5000", [])
-        var readers: [SQLiteConnection] = []
+        let writer = try SQLiteConnectionHandle(path: path)
+        try writer.withLock {
+            _ = try writer.execute("PRAGMA journal_mode=WAL", [])
+            _ = try writer.execute("PRAGMA synchronous=NORMAL", [])
+        }
+        var readers: [SQLiteConnectionHandle] = []
         if path != ":memory:" {
             for _ in 0..<2 {
-                let r = try await SQLiteConnection.open(storage: storage, logger: logger)
-                _ = try await r.query("PRAGMA busy_timeout=5000", [])
-                _ = try await r.query("PRAGMA query_only=1", [])
-                readers.append(r)
+                let reader = try SQLiteConnectionHandle(path: path)
+                try reader.withLock { _ = try reader.execute("PRAGMA query_only=1", []) }
+                readers.append(reader)
             }
         }
-        return SQLiteDatabase(connection: connection, readers: readers)
+        return SQLiteDatabase(writer: writer, readers: readers)
     }
 
-    init(connection: SQLiteConnection, readers: [SQLiteConnection]) {
-        self.connection = connection
+    init(writer: SQLiteConnectionHandle, readers: [SQLiteConnectionHandle]) {
+        self.writer = writer
         self.readers = readers
     }
 
     public func read(_ sql: String, _ binds: [SQLValue]) async throws -> [[String?]] {
         guard !readers.isEmpty else { return try await transaction { try await $0.execute(sql, binds) } }
-        return try await Executor(connection: readers[nextReader.next() % readers.count]).execute(sql, binds)
+        let reader = readers[nextReader.next() % readers.count]
+        return try reader.withLock { try reader.execute(sql, binds) }
     }
 
+    /// The writer inside a transaction (the gate is held, so nobody else uses it).
     struct Executor: SQLExecutor {
-        let connection: SQLiteConnection
+        let connection: SQLiteConnectionHandle
         func execute(_ sql: String, _ binds: [SQLValue]) async throws -> [[String?]] {
-            let data: [SQLiteData] = binds.map {
-                switch $0 {
-                case .int(let i): .integer(i)
-                case .text(let t): .text(t)
-                case .null: .null
-                }
-            }
-            let rows = try await connection.query(sql, data)
-            return rows.map { row in
-                row.columns.map { column -> String? in
-                    switch column.data {
-                    case .null: nil
-                    case .integer(let i): String(i)
-                    case .float(let f): String(f)
-                    case .text(let t): t
-                    case .blob(let b): String(buffer: b)
-                    }
-                }
-            }
+            try connection.withLock { try connection.execute(sql, binds) }
         }
     }
 
     public func transaction<T: Sendable>(_ body: @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
         await gate.enter()
-        let executor = Executor(connection: connection)
+        defer { gate.leave() }
+        let executor = Executor(connection: writer)
+        _ = try await executor.execute("BEGIN IMMEDIATE", [])
         do {
-            _ = try await connection.query("BEGIN IMMEDIATE", [])
-            do {
-                let result = try await body(executor)
-                _ = try await connection.query("COMMIT", [])
-                await gate.leave()
-                return result
-            } catch {
-                _ = try? await connection.query("ROLLBACK", [])
-                throw error
-            }
+            let result = try await body(executor)
+            _ = try await executor.execute("COMMIT", [])
+            return result
         } catch {
-            await gate.leave()
+            _ = try? await executor.execute("ROLLBACK", [])
             throw error
         }
     }
 
     public func close() async {
-        try? await connection.close()
-        for r in readers { try? await r.close() }
+        writer.close()
+        for reader in readers { reader.close() }
     }
 }
 
-/// One transaction at a time, first come first served.
-actor TransactionGate {
+/// One transaction at a time, first come first served; entering a free gate does not suspend.
+final class TransactionGate: @unchecked Sendable {
+    private let lock = NSLock()
     private var busy = false
     private var waiting: [CheckedContinuation<Void, Never>] = []
 
     func enter() async {
-        if !busy { busy = true; return }
-        await withCheckedContinuation { waiting.append($0) }
+        if tryEnter() { return }
+        await withCheckedContinuation { enterOrWait($0) }
     }
 
+    private func tryEnter() -> Bool {
+        lock.withLock {
+            guard !busy else { return false }
+            busy = true
+            return true
+        }
+    }
+
+    /// Enters (and resumes at once) if the gate was freed meanwhile, else waits in line.
+    private func enterOrWait(_ continuation: CheckedContinuation<Void, Never>) {
+        let entered = lock.withLock {
+            if !busy { busy = true; return true }
+            waiting.append(continuation)
+            return false
+        }
+        if entered { continuation.resume() }
+    }
+
+    /// Hands the gate to the first waiter (it stays busy) or frees it.
     func leave() {
-        if waiting.isEmpty { busy = false } else { waiting.removeFirst().resume() }
+        let next: CheckedContinuation<Void, Never>? = lock.withLock {
+            if waiting.isEmpty { busy = false; return nil }
+            return waiting.removeFirst()
+        }
+        next?.resume()
     }
 }
 

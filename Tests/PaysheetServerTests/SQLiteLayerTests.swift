@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+@testable import PaysheetServer
+
+/// The SQLite layer under the store: transactions one at a time, rollback, errors that name the
+/// statement, the statement cache, reads beside a write, and the timestamps it stores.
+@Suite struct SQLiteLayerTests {
+    static func withDatabase(_ body: (SQLiteDatabase) async throws -> Void) async throws {
+        let folder = NSTemporaryDirectory() + "paysheet-sqlite-" + UUID().uuidString
+        let db = try await SQLiteDatabase.open(path: folder + "/t.sqlite")
+        try await db.transaction { try await $0.execute("CREATE TABLE counter (id INTEGER PRIMARY KEY, n INTEGER NOT NULL, note TEXT)", []) }
+        try await db.transaction { try await $0.execute("INSERT INTO counter (id, n) VALUES (1, 0)", []) }
+        try await body(db)
+        await db.close()
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    @Test func concurrentReadModifyWriteTransactionsDoNotLoseUpdates() async throws {
+        try await Self.withDatabase { db in
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<200 {
+                    group.addTask {
+                        try await db.transaction { tx in
+                            let n = Int(try await tx.execute("SELECT CAST(n AS TEXT) FROM counter WHERE id = 1", [])[0][0] ?? "") ?? -1
+                            await Task.yield()  // another transaction would interleave here without the gate
+                            try await tx.execute("UPDATE counter SET n = $1 WHERE id = 1", [.int(n + 1)])
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            #expect(try await db.read("SELECT CAST(n AS TEXT) FROM counter WHERE id = 1", []) == [["200"]])
+        }
+    }
+
+    @Test func aThrowingBodyRollsBackAndTheNextTransactionRuns() async throws {
+        struct Abort: Error {}
+        try await Self.withDatabase { db in
+            await #expect(throws: Abort.self) {
+                try await db.transaction { tx in
+                    try await tx.execute("UPDATE counter SET n = 99, note = $1 WHERE id = 1", [.text("half")])
+                    throw Abort()
+                }
+            }
+            #expect(try await db.read("SELECT CAST(n AS TEXT), note FROM counter", []) == [["0", nil]])
+            try await db.transaction { try await $0.execute("UPDATE counter SET n = 1 WHERE id = 1", []) }
+            #expect(try await db.read("SELECT CAST(n AS TEXT) FROM counter", []) == [["1"]])
+        }
+    }
+
+    @Test func errorsNameTheStatementAndSQLitesReason() async throws {
+        try await Self.withDatabase { db in
+            do {
+                try await db.transaction { try await $0.execute("INSERT INTO counter (id, n) VALUES (1, 5)", []) }
+                Issue.record("a duplicate primary key was accepted")
+            } catch let error as StorageError {
+                #expect(error.message.contains("INSERT INTO counter"))
+                #expect(error.message.contains("UNIQUE constraint failed: counter.id"))
+            }
+            do {
+                _ = try await db.read("SELECT nope FROM counter", [])
+                Issue.record("an unknown column was accepted")
+            } catch let error as StorageError {
+                #expect(error.message.contains("preparing SELECT nope FROM counter"))
+                #expect(error.message.contains("no such column: nope"))
+            }
+            // The writer still works after both failures.
+            try await db.transaction { try await $0.execute("UPDATE counter SET n = 7 WHERE id = 1", []) }
+            #expect(try await db.read("SELECT CAST(n AS TEXT) FROM counter", []) == [["7"]])
+        }
+    }
+
+    @Test func valuesRoundTripThroughCachedAndUncachedStatements() async throws {
+        try await Self.withDatabase { db in
+            let texts = ["", "plain", "ünïcødé 東京 😀", String(repeating: "x", count: 100_000), "quote ' and $1"]
+            // 300 distinct statements: past the cache's 256, the rest are prepared and finalized each time.
+            for i in 0..<300 {
+                let text = texts[i % texts.count]
+                let rows = try await db.transaction { tx in
+                    try await tx.execute("UPDATE counter SET n = $1, note = $2 WHERE id = 1 RETURNING CAST(n AS TEXT), note, \(i)", [.int(i), .text(text)])
+                }
+                #expect(rows == [[String(i), text, String(i)]])
+            }
+            for _ in 0..<3 {  // a cached statement, reused with other binds and a NULL
+                try await db.transaction { try await $0.execute("UPDATE counter SET note = $1 WHERE id = 1", [.null]) }
+                #expect(try await db.read("SELECT note, CAST(n AS TEXT) FROM counter WHERE id = $1", [.int(1)]) == [[nil, "299"]])
+            }
+            #expect(try await db.read("SELECT note FROM counter WHERE id = $1", [.int(2)]) == [])
+        }
+    }
+
+    @Test func readsSeeCommittedDataOnlyAndDoNotWaitForTheWriter() async throws {
+        try await Self.withDatabase { db in
+            try await db.transaction { tx in
+                try await tx.execute("UPDATE counter SET n = 42 WHERE id = 1", [])
+                // A reader connection, during the open write transaction: the last committed value.
+                #expect(try await db.read("SELECT CAST(n AS TEXT) FROM counter", []) == [["0"]])
+            }
+            #expect(try await db.read("SELECT CAST(n AS TEXT) FROM counter", []) == [["42"]])
+        }
+    }
+
+    @Test func timestampsAreWrittenAsISO8601DateFormatterWritesThem() {
+        let formatter = ISO8601DateFormatter()
+        var generator = SystemRandomNumberGenerator()
+        let fixed: [Double] = [0, 59.999, 59.9995, 951_782_400, 1_800_000_000.5, 1_800_000_027.9994, 1_800_000_027.9996, 1_845_273_147.9997756, 4_102_444_799]
+        for seconds in fixed + (0..<2_000).map({ _ in Double.random(in: 0..<4_102_444_800, using: &generator) }) {
+            let date = Date(timeIntervalSince1970: seconds)
+            #expect(PaymentStore.timestamp(date) == formatter.string(from: date), "\(seconds)")
+        }
+    }
+}
