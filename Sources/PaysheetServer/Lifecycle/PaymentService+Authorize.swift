@@ -122,8 +122,12 @@ extension PaymentService {
     }
 
     func outcome(of charge: PaymentRecord, deadline: Date) async throws -> AuthorizationOutcome {
-        let final = try await waitForOutcome(charge.id, until: deadline) ?? charge
-        guard let order = try await store.order(final.orderId) else { throw APIError.notFound("order \(final.orderId)") }
+        let waited = try await waitForOutcome(charge.id, until: deadline)
+        let final = waited?.payment ?? charge
+        // The order as the change that settled the payment committed it, else as stored now.
+        var order = waited?.order.flatMap { $0.id == final.orderId ? $0 : nil }
+        if order == nil { order = try await store.order(final.orderId) }
+        guard let order else { throw APIError.notFound("order \(final.orderId)") }
         switch final.lifecycle.state {
         case .succeeded:
             Counter(label: "paysheet_payments_paid_total").increment()

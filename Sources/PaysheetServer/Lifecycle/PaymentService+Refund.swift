@@ -53,7 +53,7 @@ extension PaymentService {
                 ? await acquirer.void(record.identity, amount: value, currencyNumeric: record.currencyNumeric, originalReference: reference)
                 : await acquirer.refund(record.identity, amount: value, currencyNumeric: record.currencyNumeric, originalReference: reference)
             let after = try await advance(id, .answer(answer), loaded: record) ?? record
-            return try await waitForOutcome(after.id, until: at.addingTimeInterval(min(authorizeWait, 10))) ?? after
+            return try await waitForOutcome(after.id, until: at.addingTimeInterval(min(authorizeWait, 10)))?.payment ?? after
         }
         throw APIError.conflict("order \(orderId) kept changing; try again")
     }

@@ -71,11 +71,11 @@ public final class PaymentService: Sendable {
                 Counter(label: "paysheet_notifications_duplicate_total").increment()
                 return current
             }
-            if let (stored, _) = result {
+            if let (stored, order) = result {
                 if let transition {
                     logger.info("payment \(id) \(transition.from) → \(transition.to): \(transition.cause)")
                     Counter(label: "paysheet_payment_transitions_total", dimensions: [("to", transition.to), ("kind", stored.kind.rawValue)]).increment()
-                    await waiters.signal(id)
+                    await waiters.signal(id, stored, order: order)
                 }
                 return stored
             }
@@ -84,17 +84,26 @@ public final class PaymentService: Sendable {
         throw StorageError("payment \(id) kept changing under eight attempts to update it")
     }
 
-    /// Waits until `id` is terminal or `deadline` passes; returns its last state.
-    func waitForOutcome(_ id: String, until deadline: Date) async throws -> PaymentRecord? {
+    /// Waits until `id` is terminal or `deadline` passes; returns its last state, and its order
+    /// when the change that made it terminal was committed by this process.
+    func waitForOutcome(_ id: String, until deadline: Date) async throws -> (payment: PaymentRecord, order: OrderRecord?)? {
         await waiters.watch(id)
         defer { Task { await waiters.unwatch(id) } }
+        var signalled = false
         while true {
             let generation = await waiters.generation(id)
-            guard let p = try await store.payment(id) else { return nil }
+            let payment: PaymentRecord
+            var order: OrderRecord?
+            if signalled, let committed = await waiters.committed(id) {
+                (payment, order) = committed  // what this process just committed: no need to read it back
+            } else {
+                guard let stored = try await store.payment(id) else { return nil }
+                payment = stored
+            }
             let left = deadline.timeIntervalSince(now())
-            if p.lifecycle.state.isTerminal || left <= 0 { return p }
+            if payment.lifecycle.state.isTerminal || left <= 0 { return (payment, order) }
             // Woken by a change made in this process; the timeout covers changes made by another server.
-            await waiters.wait(id, after: generation, timeout: min(left, 0.5))
+            signalled = await waiters.wait(id, after: generation, timeout: min(left, 0.5))
         }
     }
 

@@ -1,19 +1,26 @@
 import Foundation
 
 /// Wakes the requests waiting for a payment (an `authorize` that answers the sheet) when this
-/// process changes the payment's state.
+/// process changes the payment's state, and hands them the payment (and its order) as committed,
+/// so that they need not read it back.
 actor PaymentWaiters {
     private var waiting: [String: [Int: CheckedContinuation<Void, Never>]] = [:]
     private var nextToken = 0
     private var generations: [String: Int] = [:]
+    private var latest: [String: (PaymentRecord, OrderRecord?)] = [:]
+
+    /// The newest version of a watched payment this process committed (with its order when the
+    /// change settled it), if it signalled one.
+    func committed(_ paymentId: String) -> (PaymentRecord, OrderRecord?)? { latest[paymentId] }
 
     /// How many times `paymentId` was signalled: read it before looking at the payment, then
     /// pass it to ``wait(_:after:timeout:)`` so that a change in between is not missed.
     func generation(_ paymentId: String) -> Int { generations[paymentId, default: 0] }
 
-    /// Returns when `paymentId` changes after `generation`, or after `timeout` seconds.
-    func wait(_ paymentId: String, after generation: Int, timeout: Double) async {
-        if generations[paymentId, default: 0] != generation { return }
+    /// Returns when `paymentId` changes after `generation` (true), or after `timeout` seconds (false).
+    @discardableResult
+    func wait(_ paymentId: String, after generation: Int, timeout: Double) async -> Bool {
+        if generations[paymentId, default: 0] != generation { return true }
         nextToken += 1
         let token = nextToken
         await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
@@ -23,6 +30,7 @@ actor PaymentWaiters {
                 self.fire(paymentId, token)
             }
         }
+        return generations[paymentId, default: 0] != generation
     }
 
     private func fire(_ paymentId: String, _ token: Int) {
@@ -34,10 +42,18 @@ actor PaymentWaiters {
     func watch(_ paymentId: String) { if generations[paymentId] == nil { generations[paymentId] = 0 } }
 
     /// Stops counting (the request has its answer).
-    func unwatch(_ paymentId: String) { if waiting[paymentId] == nil { generations.removeValue(forKey: paymentId) } }
+    func unwatch(_ paymentId: String) {
+        if waiting[paymentId] == nil {
+            generations.removeValue(forKey: paymentId)
+            latest.removeValue(forKey: paymentId)
+        }
+    }
 
-    /// Wakes everyone waiting for `paymentId`.
-    func signal(_ paymentId: String) {
+    /// Wakes everyone waiting for `paymentId`, which this process committed as `payment`.
+    func signal(_ paymentId: String, _ payment: PaymentRecord, order: OrderRecord?) {
+        if generations[paymentId] != nil, payment.version > (latest[paymentId]?.0.version ?? Int.min) {
+            latest[paymentId] = (payment, order)
+        }
         guard let all = waiting.removeValue(forKey: paymentId) else {
             if generations[paymentId] != nil { generations[paymentId]! += 1 }
             return
