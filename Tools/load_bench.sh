@@ -13,7 +13,7 @@ swift build -c release --product paysheet >/dev/null
 swift build -c release --product paysheet-bench >/dev/null
 BIN="$(swift build -c release --show-bin-path)"
 
-run() {  # $1: label, $2: database URL or empty
+run() {  # $1: label, $2: database URL or empty, $3: non-empty to count PostgreSQL's processes too
   local dir port pid gpid
   dir="$(mktemp -d)"
   port=$((20000 + RANDOM % 20000))
@@ -28,12 +28,12 @@ run() {  # $1: label, $2: database URL or empty
   for _ in $(seq 1 200); do curl -fs "http://127.0.0.1:$port/health" >/dev/null 2>&1 && break; sleep 0.1; done
   echo "== $1 ($PAYMENTS payments, concurrency $CONCURRENCY)"
   "$BIN/paysheet-bench" load --server "http://127.0.0.1:$port" --data "$dir" --payments "$PAYMENTS" --concurrency "$CONCURRENCY" \
-    --cpu-of "server=$pid" --cpu-of "gateway=$gpid"
+    --cpu-of "server=$pid" --cpu-of "gateway=$gpid" ${3:+--cpu-of "postgresql=name:postgres"}
   kill "$pid" "$gpid"; wait "$pid" "$gpid" || true
 }
 
-run "SQLite" ""
+run "SQLite" "" ""
 PG="$(bash .ci/postgres.sh 55432)"
 DB="bench$$"
 su postgres -c "psql -h 127.0.0.1 -p 55432 -U postgres -qc 'CREATE DATABASE $DB'"
-run "PostgreSQL" "${PG%/*}/$DB"
+run "PostgreSQL" "${PG%/*}/$DB" postgres

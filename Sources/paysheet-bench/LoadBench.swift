@@ -28,8 +28,10 @@ struct LoadOptions {
     var refunds = 0.0
     var out: String?
     var merchantIdentifier = "merchant.dev.paysheet.sandbox"
-    /// Processes whose CPU time is read over the timed authorizations (`label=PID`).
+    /// Processes whose CPU time is read over the timed authorizations (`LABEL=PID`, or
+    /// `LABEL=name:COMMAND` for every process of that name, such as PostgreSQL's backends).
     var watched: [(label: String, pid: Int32)] = []
+    var watchedNames: [(label: String, command: String)] = []
 
     init(_ args: [String]) throws {
         var i = 0
@@ -49,8 +51,14 @@ struct LoadOptions {
             case "--out": out = try value()
             case "--cpu-of":
                 let v = try value()
-                guard let eq = v.firstIndex(of: "="), let pid = Int32(v[v.index(after: eq)...]) else { throw LoadError("--cpu-of takes LABEL=PID") }
-                watched.append((String(v[..<eq]), pid))
+                guard let eq = v.firstIndex(of: "=") else { throw LoadError("--cpu-of takes LABEL=PID or LABEL=name:COMMAND") }
+                let target = v[v.index(after: eq)...]
+                if target.hasPrefix("name:") {
+                    watchedNames.append((String(v[..<eq]), String(target.dropFirst(5))))
+                } else {
+                    guard let pid = Int32(target) else { throw LoadError("--cpu-of takes LABEL=PID or LABEL=name:COMMAND") }
+                    watched.append((String(v[..<eq]), pid))
+                }
             default: throw LoadError("unknown option \(args[i])")
             }
             i += 1
@@ -71,6 +79,19 @@ func cpuSeconds(pid: Int32?) -> Double? {
     let fields = text[text.index(after: close)...].split(separator: " ")
     guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
     return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+}
+
+/// CPU seconds used so far by every process whose command name is `command`, by pid.
+func cpuSeconds(command: String) -> [Int32: Double] {
+    var out: [Int32: Double] = [:]
+    for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+        guard let pid = Int32(entry),
+              let name = try? String(contentsOfFile: "/proc/\(entry)/comm", encoding: .utf8),
+              name.trimmingCharacters(in: .whitespacesAndNewlines) == command,
+              let seconds = cpuSeconds(pid: pid) else { continue }
+        out[pid] = seconds
+    }
+    return out
 }
 
 /// Latencies, in seconds.
@@ -225,6 +246,7 @@ func load(_ o: LoadOptions, _ http: HTTPClient) async throws -> Int32 {
     let fixedOrders = orders, fixedBodies = bodies
     let processes = o.watched + [("load generator", Int32(-1))]
     let cpuBefore = processes.map { cpuSeconds(pid: $0.1 < 0 ? nil : $0.1) }
+    let namedBefore = o.watchedNames.map { cpuSeconds(command: $0.command) }
     let start = Date()
     try await withThrowingTaskGroup(of: Void.self) { group in
         var next = 0
@@ -245,6 +267,7 @@ func load(_ o: LoadOptions, _ http: HTTPClient) async throws -> Int32 {
     }
     let elapsed = Date().timeIntervalSince(start)
     let cpuAfter = processes.map { cpuSeconds(pid: $0.1 < 0 ? nil : $0.1) }
+    let namedAfter = o.watchedNames.map { cpuSeconds(command: $0.command) }
 
     // 5. Refunds of a share of the paid orders (fault runs).
     var refunded = 0
@@ -272,7 +295,7 @@ func load(_ o: LoadOptions, _ http: HTTPClient) async throws -> Int32 {
                  rsaRate, ceiling, cores, rate / ceiling))
     print(String(format: "latency   authorize p50 %.1f ms, p99 %.1f ms, max %.1f ms", lat.percentile(0.5) * 1000, lat.percentile(0.99) * 1000,
                  (lat.values.max() ?? 0) * 1000))
-    if o.watched.count > 0 {
+    if o.watched.count + o.watchedNames.count > 0 {
         var parts: [String] = []
         var total = 0.0
         for (i, p) in processes.enumerated() {
@@ -280,6 +303,13 @@ func load(_ o: LoadOptions, _ http: HTTPClient) async throws -> Int32 {
             let perPayment = (b - a) / Double(max(1, orders.count)) * 1000
             total += perPayment
             parts.append(String(format: "%@ %.2f", p.0, perPayment))
+        }
+        for (i, named) in o.watchedNames.enumerated() {
+            // Processes that started during the run count from zero.
+            let used = namedAfter[i].reduce(0.0) { $0 + $1.value - (namedBefore[i][$1.key] ?? 0) }
+            let perPayment = used / Double(max(1, orders.count)) * 1000
+            total += perPayment
+            parts.append(String(format: "%@ %.2f", named.label, perPayment))
         }
         print(String(format: "cpu       per payment (ms): %@; total %.2f ms → at most %.0f payments/s on %.0f cores",
                      parts.joined(separator: ", "), total, cores * 1000 / max(total, 0.001), cores))
