@@ -1,0 +1,42 @@
+import Foundation
+import Testing
+@testable import PaysheetServer
+
+/// The hand-off between the change that commits a payment and the authorization waiting for it.
+@Suite struct PaymentWaitersTests {
+    static func payment(version: Int) -> PaymentRecord {
+        var p = StoreTests.payment(StoreTests.order(), id: "pay_w")
+        p.version = version
+        return p
+    }
+
+    @Test func aSignalWakesTheWaiterAndHandsOverTheNewestCommittedVersion() async throws {
+        let waiters = PaymentWaiters()
+        await waiters.watch("pay_w")
+        #expect(await waiters.committed("pay_w") == nil)
+        let generation = await waiters.generation("pay_w")
+        async let woken = waiters.wait("pay_w", after: generation, timeout: 10)
+        try await Task.sleep(for: .milliseconds(50))
+        let order = StoreTests.order("ord_w")
+        await waiters.signal("pay_w", Self.payment(version: 3), order: order)
+        #expect(await woken == true)
+        // An older version signalled late (two changes racing to the actor) does not replace it.
+        await waiters.signal("pay_w", Self.payment(version: 2), order: nil)
+        let committed = try #require(await waiters.committed("pay_w"))
+        #expect(committed.0.version == 3 && committed.1?.id == "ord_w")
+        await waiters.unwatch("pay_w")
+        #expect(await waiters.committed("pay_w") == nil)
+    }
+
+    @Test func aTimeoutIsNotASignalAndUnwatchedPaymentsAreNotKept() async throws {
+        let waiters = PaymentWaiters()
+        await waiters.signal("pay_w", Self.payment(version: 1), order: nil)  // nobody watches: nothing kept
+        await waiters.watch("pay_w")
+        #expect(await waiters.committed("pay_w") == nil)
+        let generation = await waiters.generation("pay_w")
+        #expect(await waiters.wait("pay_w", after: generation, timeout: 0.05) == false)
+        // A signal between reading the generation and waiting is not missed.
+        await waiters.signal("pay_w", Self.payment(version: 2), order: nil)
+        #expect(await waiters.wait("pay_w", after: generation, timeout: 10) == true)
+    }
+}
