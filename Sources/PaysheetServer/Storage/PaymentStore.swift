@@ -52,10 +52,8 @@ public struct PaymentStore: Sendable {
     /// Inserts a new order.
     public func insert(_ order: OrderRecord) async throws {
         let body = try PaymentStore.json(order)
-        try await database.transaction { db in
-            try await db.execute("INSERT INTO orders (id, status, version, body, created_at) VALUES ($1, $2, $3, $4, $5)",
+        try await database.write("INSERT INTO orders (id, status, version, body, created_at) VALUES ($1, $2, $3, $4, $5)",
                                  [.text(order.id), .text(order.status.rawValue), .int(order.version), .text(body), .text(PaymentStore.timestamp(order.createdAt))])
-        }
     }
 
     /// The order `id`.
@@ -127,11 +125,20 @@ public struct PaymentStore: Sendable {
     struct OrderChanged: Error {}
 
     static func addEvent(_ paymentId: String, from: String?, to: String, cause: String, at: Date, _ db: any SQLExecutor) async throws {
-        // Two statements rather than a sub-select in the INSERT, which SQLite re-prepares on every run.
+        let values: [SQLValue] = [from.map { .text($0) } ?? .null, .text(to), .text(cause), .int(ms(at))]
+        guard db.dialect == "sqlite" else {
+            try await db.execute("""
+                INSERT INTO payment_events (payment_id, seq, from_state, to_state, cause, at_ms)
+                VALUES ($1, (SELECT COALESCE(MAX(seq), 0) + 1 FROM payment_events WHERE payment_id = $1), $2, $3, $4, $5)
+                """, [.text(paymentId)] + values)
+            return
+        }
+        // On SQLite, two statements: with the MAX in the insert, SQLite re-prepares it on most runs
+        // under load (seen in a profile, 4% of the server), which a separate read does not.
         let last = try await db.execute("SELECT CAST(COALESCE(MAX(seq), 0) AS TEXT) FROM payment_events WHERE payment_id = $1", [.text(paymentId)])
-        let seq = (last.first?[0]).flatMap { Int($0 ?? "") } ?? 0
+        let seq = last.first.flatMap { $0[0] }.flatMap { Int($0) } ?? 0
         try await db.execute("INSERT INTO payment_events (payment_id, seq, from_state, to_state, cause, at_ms) VALUES ($1, $2, $3, $4, $5, $6)",
-                             [.text(paymentId), .int(seq + 1), from.map { .text($0) } ?? .null, .text(to), .text(cause), .int(ms(at))])
+                             [.text(paymentId), .int(seq + 1)] + values)
     }
 
     static func payment(from row: [String?]) throws -> PaymentRecord { try decode(PaymentRecord.self, row[0]) }
@@ -278,8 +285,14 @@ public struct PaymentStore: Sendable {
     /// Claims `key` for a request with `fingerprint`, locked for `lock` seconds (a crashed
     /// request's key can be retried after that).
     public func claimIdempotency(key: String, fingerprint: String, at now: Date, lock: Double = 60) async throws -> IdempotencyClaim {
-        try await database.transaction { db in
-            let nowMs = PaymentStore.ms(now)
+        let nowMs = PaymentStore.ms(now)
+        // A new key (nearly always): claimed by one statement.
+        let inserted = try await database.write("""
+            INSERT INTO idempotency_keys (key, fingerprint, locked_until_ms, created_ms) VALUES ($1, $2, $3, $4)
+            ON CONFLICT DO NOTHING RETURNING key
+            """, [.text(key), .text(fingerprint), .int(nowMs + Int(lock * 1000)), .int(nowMs)])
+        if !inserted.isEmpty { return .claimed }
+        return try await database.transaction { db in
             let rows = try await db.execute("SELECT fingerprint, CAST(status AS TEXT), response, CAST(locked_until_ms AS TEXT) FROM idempotency_keys WHERE key = $1", [.text(key)])
             if let row = rows.first {
                 guard row[0] == fingerprint else { return .mismatch }
@@ -297,23 +310,17 @@ public struct PaymentStore: Sendable {
 
     /// Stores the answer for `key`.
     public func finishIdempotency(key: String, status: Int, response: String) async throws {
-        try await database.transaction { db in
-            try await db.execute("UPDATE idempotency_keys SET status = $1, response = $2, locked_until_ms = NULL WHERE key = $3",
+        try await database.write("UPDATE idempotency_keys SET status = $1, response = $2, locked_until_ms = NULL WHERE key = $3",
                                  [.int(status), .text(response), .text(key)])
-        }
     }
 
     /// Releases `key` without an answer (the request was not processed; a retry may run it).
     public func releaseIdempotency(key: String) async throws {
-        try await database.transaction { db in
-            try await db.execute("DELETE FROM idempotency_keys WHERE key = $1 AND status IS NULL", [.text(key)])
-        }
+        try await database.write("DELETE FROM idempotency_keys WHERE key = $1 AND status IS NULL", [.text(key)])
     }
 
     /// Deletes answered keys older than `age` seconds (at least 24 h is kept by default).
     public func pruneIdempotency(olderThan age: Double = 86_400, now: Date) async throws {
-        try await database.transaction { db in
-            try await db.execute("DELETE FROM idempotency_keys WHERE created_ms < $1 AND status IS NOT NULL", [.int(PaymentStore.ms(now) - Int(age * 1000))])
-        }
+        try await database.write("DELETE FROM idempotency_keys WHERE created_ms < $1 AND status IS NOT NULL", [.int(PaymentStore.ms(now) - Int(age * 1000))])
     }
 }

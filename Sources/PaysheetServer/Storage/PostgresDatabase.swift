@@ -33,6 +33,7 @@ public final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
     struct Executor: SQLExecutor {
         let connection: PostgresConnection
         let logger: Logger
+        var dialect: String { "postgresql" }
         func execute(_ sql: String, _ binds: [SQLValue]) async throws -> [[String?]] {
             var bindings = PostgresBindings()
             for b in binds {
@@ -69,6 +70,11 @@ public final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
     }
 
     public func read(_ sql: String, _ binds: [SQLValue]) async throws -> [[String?]] {
+        try await client.withConnection { connection in try await Executor(connection: connection, logger: logger).execute(sql, binds) }
+    }
+
+    public func write(_ sql: String, _ binds: [SQLValue]) async throws -> [[String?]] {
+        // Outside BEGIN … COMMIT, PostgreSQL runs and commits the statement on its own.
         try await client.withConnection { connection in try await Executor(connection: connection, logger: logger).execute(sql, binds) }
     }
 

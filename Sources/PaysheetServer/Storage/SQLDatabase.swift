@@ -15,6 +15,8 @@ public enum SQLValue: Sendable, Equatable {
 /// SQL is written once for both databases: `$1, $2, …` placeholders numbered in order of first
 /// appearance, selected columns cast to TEXT, so every row is a list of optional strings.
 public protocol SQLExecutor: Sendable {
+    /// `sqlite` or `postgresql`, as the database's.
+    var dialect: String { get }
     /// Runs `sql` with `binds`; returns the rows.
     @discardableResult
     func execute(_ sql: String, _ binds: [SQLValue]) async throws -> [[String?]]
@@ -28,6 +30,10 @@ public protocol SQLDatabase: Sendable {
     func transaction<T: Sendable>(_ body: @Sendable (any SQLExecutor) async throws -> T) async throws -> T
     /// Runs one read-only statement outside any transaction (a consistent snapshot of its own).
     func read(_ sql: String, _ binds: [SQLValue]) async throws -> [[String?]]
+    /// Runs one statement that writes, on its own: atomic and committed when it returns, without
+    /// the round trips of `BEGIN` and `COMMIT`.
+    @discardableResult
+    func write(_ sql: String, _ binds: [SQLValue]) async throws -> [[String?]]
     /// Closes connections.
     func close() async
 }

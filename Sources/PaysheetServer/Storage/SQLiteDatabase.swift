@@ -51,9 +51,16 @@ public final class SQLiteDatabase: SQLDatabase, @unchecked Sendable {
     /// The writer inside a transaction (the gate is held, so nobody else uses it).
     struct Executor: SQLExecutor {
         let connection: SQLiteConnectionHandle
+        var dialect: String { "sqlite" }
         func execute(_ sql: String, _ binds: [SQLValue]) async throws -> [[String?]] {
             try connection.withLock { try connection.execute(sql, binds) }
         }
+    }
+
+    public func write(_ sql: String, _ binds: [SQLValue]) async throws -> [[String?]] {
+        await gate.enter()
+        defer { gate.leave() }
+        return try writer.withLock { try writer.execute(sql, binds) }  // autocommit: its own transaction
     }
 
     public func transaction<T: Sendable>(_ body: @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
