@@ -13,10 +13,19 @@ public struct PaymentStore: Sendable {
     static let encoder = JSONEncoder()
     static let decoder = JSONDecoder()
 
-    static func json<T: Encodable>(_ value: T) throws -> String { String(decoding: try encoder.encode(value), as: UTF8.self) }
-    static func decode<T: Decodable>(_ type: T.Type, _ text: String?) throws -> T {
+    static let records = RecordCache()
+
+    static func json<T: Encodable & Sendable>(_ value: T) throws -> String {
+        let text = String(decoding: try encoder.encode(value), as: UTF8.self)
+        records.remember(value, for: text)
+        return text
+    }
+    static func decode<T: Decodable & Sendable>(_ type: T.Type, _ text: String?) throws -> T {
         guard let text else { throw StorageError("a stored \(T.self) is NULL") }
-        return try decoder.decode(T.self, from: Data(text.utf8))
+        if let known = records.value(T.self, for: text) { return known }
+        let value = try decoder.decode(T.self, from: Data(text.utf8))
+        records.remember(value, for: text)
+        return value
     }
     static func ms(_ date: Date) -> Int { Int((date.timeIntervalSince1970 * 1000).rounded()) }
 
