@@ -65,10 +65,10 @@ extension PaymentService {
             if !errors.isEmpty { return failure("", order, errors: errors) }
 
             // The token.
-            let tokenBytes = Array(payment.token.paymentData.compactText.utf8)
             let decrypted: DecryptedPaymentToken
             do {
-                decrypted = try await decryptor.decrypt(json: tokenBytes, at: started)
+                // The body was parsed once already: the token is read from that value, not re-parsed.
+                decrypted = try await decryptor.decrypt(PaymentTokenData(jsonValue: payment.token.paymentData), at: started)
             } catch {
                 logger.warning("order \(orderId): token rejected: \(error.code.rawValue)")
                 Counter(label: "paysheet_tokens_rejected_total", dimensions: [("code", error.code.rawValue)]).increment()
