@@ -27,8 +27,7 @@ enum PostalAddresses {
         var out: [UInt8] = []
         var changed = false
         var lastSpace = false
-        for b in bytes {
-            if b >= 0x80 { return nil }
+        for b in bytes {  // all ASCII: the loop above returned otherwise
             if b == 0x20 {
                 if lastSpace || out.isEmpty { changed = true; continue }
                 lastSpace = true

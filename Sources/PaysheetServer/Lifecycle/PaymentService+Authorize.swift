@@ -125,7 +125,7 @@ extension PaymentService {
         let waited = try await waitForOutcome(charge.id, until: deadline)
         let final = waited?.payment ?? charge
         // The order as the change that settled the payment committed it, else as stored now.
-        var order = waited?.order.flatMap { $0.id == final.orderId ? $0 : nil }
+        var order = waited?.order
         if order == nil { order = try await store.order(final.orderId) }
         guard let order else { throw APIError.notFound("order \(final.orderId)") }
         switch final.lifecycle.state {

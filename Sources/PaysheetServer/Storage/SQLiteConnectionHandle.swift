@@ -14,10 +14,10 @@ final class SQLiteConnectionHandle: @unchecked Sendable {
     let path: String
 
     /// Opens (creating) `path`; `":memory:"` for an in-memory database.
-    init(path: String, readOnly: Bool = false) throws {
+    init(path: String) throws {
         self.path = path
         var handle: OpaquePointer?
-        let flags = (readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)) | SQLITE_OPEN_NOMUTEX
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let status = sqlite_nio_sqlite3_open_v2(path, &handle, flags, nil)
         guard status == SQLITE_OK, let handle else {
             let message = handle.flatMap { sqlite_nio_sqlite3_errmsg($0) }.map { String(cString: $0) } ?? "status \(status)"
@@ -30,15 +30,10 @@ final class SQLiteConnectionHandle: @unchecked Sendable {
 
     deinit { closeLocked() }
 
-    /// Runs `body` holding this connection (no other thread uses it meanwhile).
-    func withLock<T>(_ body: () throws -> T) rethrows -> T {
+    /// Runs one statement, holding the connection meanwhile. Every column is read as text (or nil).
+    func execute(_ sql: String, _ binds: [SQLValue]) throws -> [[String?]] {
         lock.lock()
         defer { lock.unlock() }
-        return try body()
-    }
-
-    /// Runs one statement; call it inside ``withLock(_:)``. Every column is read as text (or nil).
-    func execute(_ sql: String, _ binds: [SQLValue]) throws -> [[String?]] {
         guard let db else { throw StorageError("the SQLite database \(path) is closed") }
         let (statement, cached) = try prepared(sql, db)
         defer {
@@ -108,7 +103,11 @@ final class SQLiteConnectionHandle: @unchecked Sendable {
     }
 
     /// Finalizes the statements and closes the connection.
-    func close() { withLock { closeLocked() } }
+    func close() {
+        lock.lock()
+        defer { lock.unlock() }
+        closeLocked()
+    }
 
     private func closeLocked() {
         for statement in statements.values { sqlite_nio_sqlite3_finalize(statement) }

@@ -22,15 +22,13 @@ public final class SQLiteDatabase: SQLDatabase, @unchecked Sendable {
             if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
         }
         let writer = try SQLiteConnectionHandle(path: path)
-        try writer.withLock {
-            _ = try writer.execute("PRAGMA journal_mode=WAL", [])
-            _ = try writer.execute("PRAGMA synchronous=NORMAL", [])
-        }
+        _ = try writer.execute("PRAGMA journal_mode=WAL", [])
+        _ = try writer.execute("PRAGMA synchronous=NORMAL", [])
         var readers: [SQLiteConnectionHandle] = []
         if path != ":memory:" {
             for _ in 0..<2 {
                 let reader = try SQLiteConnectionHandle(path: path)
-                try reader.withLock { _ = try reader.execute("PRAGMA query_only=1", []) }
+                _ = try reader.execute("PRAGMA query_only=1", [])
                 readers.append(reader)
             }
         }
@@ -45,7 +43,7 @@ public final class SQLiteDatabase: SQLDatabase, @unchecked Sendable {
     public func read(_ sql: String, _ binds: [SQLValue]) async throws -> [[String?]] {
         guard !readers.isEmpty else { return try await transaction { try await $0.execute(sql, binds) } }
         let reader = readers[nextReader.next() % readers.count]
-        return try reader.withLock { try reader.execute(sql, binds) }
+        return try reader.execute(sql, binds)
     }
 
     /// The writer inside a transaction (the gate is held, so nobody else uses it).
@@ -53,14 +51,14 @@ public final class SQLiteDatabase: SQLDatabase, @unchecked Sendable {
         let connection: SQLiteConnectionHandle
         var dialect: String { "sqlite" }
         func execute(_ sql: String, _ binds: [SQLValue]) async throws -> [[String?]] {
-            try connection.withLock { try connection.execute(sql, binds) }
+            try connection.execute(sql, binds)
         }
     }
 
     public func write(_ sql: String, _ binds: [SQLValue]) async throws -> [[String?]] {
         await gate.enter()
         defer { gate.leave() }
-        return try writer.withLock { try writer.execute(sql, binds) }  // autocommit: its own transaction
+        return try writer.execute(sql, binds)  // autocommit: its own transaction
     }
 
     public func transaction<T: Sendable>(_ body: @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
