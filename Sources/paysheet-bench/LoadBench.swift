@@ -30,8 +30,7 @@ struct LoadOptions {
     var merchantIdentifier = "merchant.dev.paysheet.sandbox"
     /// Processes whose CPU time is read over the timed authorizations (`LABEL=PID`, or
     /// `LABEL=name:COMMAND` for every process of that name, such as PostgreSQL's backends).
-    var watched: [(label: String, pid: Int32)] = []
-    var watchedNames: [(label: String, command: String)] = []
+    var watched: [(label: String, processes: ProcessSet)] = []
 
     init(_ args: [String]) throws {
         var i = 0
@@ -54,10 +53,10 @@ struct LoadOptions {
                 guard let eq = v.firstIndex(of: "=") else { throw LoadError("--cpu-of takes LABEL=PID or LABEL=name:COMMAND") }
                 let target = v[v.index(after: eq)...]
                 if target.hasPrefix("name:") {
-                    watchedNames.append((String(v[..<eq]), String(target.dropFirst(5))))
+                    watched.append((String(v[..<eq]), .named(String(target.dropFirst(5)))))
                 } else {
                     guard let pid = Int32(target) else { throw LoadError("--cpu-of takes LABEL=PID or LABEL=name:COMMAND") }
-                    watched.append((String(v[..<eq]), pid))
+                    watched.append((String(v[..<eq]), .pid(pid)))
                 }
             default: throw LoadError("unknown option \(args[i])")
             }
@@ -81,17 +80,30 @@ func cpuSeconds(pid: Int32?) -> Double? {
     return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
 }
 
-/// CPU seconds used so far by every process whose command name is `command`, by pid.
-func cpuSeconds(command: String) -> [Int32: Double] {
-    var out: [Int32: Double] = [:]
-    for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
-        guard let pid = Int32(entry),
-              let name = try? String(contentsOfFile: "/proc/\(entry)/comm", encoding: .utf8),
-              name.trimmingCharacters(in: .whitespacesAndNewlines) == command,
-              let seconds = cpuSeconds(pid: pid) else { continue }
-        out[pid] = seconds
+/// The processes one `--cpu-of` names.
+enum ProcessSet {
+    /// One process; `nil`: this one.
+    case pid(Int32?)
+    /// Every process whose command name is this.
+    case named(String)
+
+    /// CPU seconds each has used so far, by pid (empty off Linux).
+    func cpuSeconds() -> [Int32: Double] {
+        switch self {
+        case .pid(let pid):
+            return paysheet_bench.cpuSeconds(pid: pid).map { [pid ?? 0: $0] } ?? [:]
+        case .named(let command):
+            var out: [Int32: Double] = [:]
+            for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+                guard let pid = Int32(entry),
+                      let name = try? String(contentsOfFile: "/proc/\(entry)/comm", encoding: .utf8),
+                      name.trimmingCharacters(in: .whitespacesAndNewlines) == command,
+                      let seconds = paysheet_bench.cpuSeconds(pid: pid) else { continue }
+                out[pid] = seconds
+            }
+            return out
+        }
     }
-    return out
 }
 
 /// Latencies, in seconds.
@@ -244,9 +256,8 @@ func load(_ o: LoadOptions, _ http: HTTPClient) async throws -> Int32 {
 
     // 4. Authorizations, timed.
     let fixedOrders = orders, fixedBodies = bodies
-    let processes = o.watched + [("load generator", Int32(-1))]
-    let cpuBefore = processes.map { cpuSeconds(pid: $0.1 < 0 ? nil : $0.1) }
-    let namedBefore = o.watchedNames.map { cpuSeconds(command: $0.command) }
+    let watched = o.watched.isEmpty ? [] : o.watched + [("load generator", ProcessSet.pid(nil))]
+    let cpuBefore = watched.map { $0.processes.cpuSeconds() }
     let start = Date()
     try await withThrowingTaskGroup(of: Void.self) { group in
         var next = 0
@@ -266,8 +277,7 @@ func load(_ o: LoadOptions, _ http: HTTPClient) async throws -> Int32 {
         while try await group.next() != nil { if next < fixedOrders.count { add() } }
     }
     let elapsed = Date().timeIntervalSince(start)
-    let cpuAfter = processes.map { cpuSeconds(pid: $0.1 < 0 ? nil : $0.1) }
-    let namedAfter = o.watchedNames.map { cpuSeconds(command: $0.command) }
+    let cpuAfter = watched.map { $0.processes.cpuSeconds() }
 
     // 5. Refunds of a share of the paid orders (fault runs).
     var refunded = 0
@@ -295,21 +305,15 @@ func load(_ o: LoadOptions, _ http: HTTPClient) async throws -> Int32 {
                  rsaRate, ceiling, cores, rate / ceiling))
     print(String(format: "latency   authorize p50 %.1f ms, p99 %.1f ms, max %.1f ms", lat.percentile(0.5) * 1000, lat.percentile(0.99) * 1000,
                  (lat.values.max() ?? 0) * 1000))
-    if o.watched.count + o.watchedNames.count > 0 {
+    if !watched.isEmpty {
         var parts: [String] = []
         var total = 0.0
-        for (i, p) in processes.enumerated() {
-            guard let a = cpuBefore[i], let b = cpuAfter[i] else { continue }
-            let perPayment = (b - a) / Double(max(1, orders.count)) * 1000
-            total += perPayment
-            parts.append(String(format: "%@ %.2f", p.0, perPayment))
-        }
-        for (i, named) in o.watchedNames.enumerated() {
+        for (i, w) in watched.enumerated() where !cpuAfter[i].isEmpty {
             // Processes that started during the run count from zero.
-            let used = namedAfter[i].reduce(0.0) { $0 + $1.value - (namedBefore[i][$1.key] ?? 0) }
+            let used = cpuAfter[i].reduce(0.0) { $0 + $1.value - (cpuBefore[i][$1.key] ?? 0) }
             let perPayment = used / Double(max(1, orders.count)) * 1000
             total += perPayment
-            parts.append(String(format: "%@ %.2f", named.label, perPayment))
+            parts.append(String(format: "%@ %.2f", w.label, perPayment))
         }
         print(String(format: "cpu       per payment (ms): %@; total %.2f ms → at most %.0f payments/s on %.0f cores",
                      parts.joined(separator: ", "), total, cores * 1000 / max(total, 0.001), cores))
