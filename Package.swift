@@ -103,6 +103,8 @@ let package = Package(
             name: "paysheet-bench",
             dependencies: [
                 "PaysheetModel", "PaysheetSheet", "PaysheetScenario", "PaysheetToken", "PaysheetTokenFormat", "PaysheetContact",
+                "PaysheetServer", "UnionPay",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),

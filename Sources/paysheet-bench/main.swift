@@ -11,6 +11,9 @@ import PaysheetSheet
 if CommandLine.arguments.dropFirst().first == "load" {
     exit(await runLoad(Array(CommandLine.arguments.dropFirst(2))))
 }
+if CommandLine.arguments.dropFirst().first == "floor-server" {
+    exit(await runFloorServer(Array(CommandLine.arguments.dropFirst(2))))
+}
 if CommandLine.arguments.dropFirst().first == "contacts-stages" {
     runContactStages()
     exit(0)
