@@ -89,6 +89,43 @@ import Testing
         }
     }
 
+    @Test func cachedStatementsAreNotPreparedAgainWhenTheirValuesChange() throws {
+        // SQLite marks a statement whose plan it costed with a bound value (`order_id = $1`) to be
+        // prepared again when that value is cleared; the handle must run it from the cache.
+        let handle = try SQLiteConnectionHandle(path: ":memory:")
+        _ = try handle.execute("CREATE TABLE p (id TEXT PRIMARY KEY, order_id TEXT NOT NULL, created INTEGER NOT NULL, body TEXT)", [])
+        _ = try handle.execute("CREATE INDEX p_order ON p (order_id)", [])
+        _ = try handle.execute("CREATE TABLE e (p TEXT NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY (p, seq))", [])
+        let insert = "INSERT INTO p (id, order_id, created, body) VALUES ($1, $2, $3, $4)"
+        let select = "SELECT body FROM p WHERE order_id = $1 ORDER BY created, id"
+        let event = "INSERT INTO e (p, seq) VALUES ($1, (SELECT COALESCE(MAX(seq), 0) + 1 FROM e WHERE p = $1)) RETURNING CAST(seq AS TEXT)"
+        for i in 0..<100 {
+            _ = try handle.execute(insert, [.text("p\(i)"), .text("o\(i % 10)"), .int(100 - i), .text("body \(i)")])
+            #expect(try handle.execute(event, [.text("p\(i % 7)")]) == [[String(i / 7 + 1)]])
+        }
+        for i in 0..<50 {
+            let rows = try handle.execute(select, [.text("o\(i % 10)")])
+            #expect(rows.count == 10)
+            #expect(rows.first?.first == "body \(90 + i % 10)")  // the newest row has the smallest `created`
+        }
+        #expect(handle.reprepareCount(select) == 0)
+        #expect(handle.reprepareCount(event) == 0)
+        #expect(handle.reprepareCount(insert) == 0)
+    }
+
+    @Test func aStatementGivenTheWrongNumberOfValuesIsRefused() async throws {
+        try await Self.withDatabase { db in
+            for binds: [SQLValue] in [[], [.int(1), .int(2)]] {
+                do {
+                    _ = try await db.read("SELECT note FROM counter WHERE id = $1", binds)
+                    Issue.record("\(binds.count) values for one parameter were accepted")
+                } catch let error as StorageError {
+                    #expect(error.message == "SELECT note FROM counter takes 1 values; \(binds.count) were given")
+                }
+            }
+        }
+    }
+
     @Test func readsSeeCommittedDataOnlyAndDoNotWaitForTheWriter() async throws {
         try await Self.withDatabase { db in
             try await db.transaction { tx in

@@ -134,20 +134,10 @@ public struct PaymentStore: Sendable {
     struct OrderChanged: Error {}
 
     static func addEvent(_ paymentId: String, from: String?, to: String, cause: String, at: Date, _ db: any SQLExecutor) async throws {
-        let values: [SQLValue] = [from.map { .text($0) } ?? .null, .text(to), .text(cause), .int(ms(at))]
-        guard db.dialect == "sqlite" else {
-            try await db.execute("""
-                INSERT INTO payment_events (payment_id, seq, from_state, to_state, cause, at_ms)
-                VALUES ($1, (SELECT COALESCE(MAX(seq), 0) + 1 FROM payment_events WHERE payment_id = $1), $2, $3, $4, $5)
-                """, [.text(paymentId)] + values)
-            return
-        }
-        // On SQLite, two statements: with the MAX in the insert, SQLite re-prepares it on most runs
-        // under load (seen in a profile, 4% of the server), which a separate read does not.
-        let last = try await db.execute("SELECT CAST(COALESCE(MAX(seq), 0) AS TEXT) FROM payment_events WHERE payment_id = $1", [.text(paymentId)])
-        let seq = last.first.flatMap { $0[0] }.flatMap { Int($0) } ?? 0
-        try await db.execute("INSERT INTO payment_events (payment_id, seq, from_state, to_state, cause, at_ms) VALUES ($1, $2, $3, $4, $5, $6)",
-                             [.text(paymentId), .int(seq + 1)] + values)
+        try await db.execute("""
+            INSERT INTO payment_events (payment_id, seq, from_state, to_state, cause, at_ms)
+            VALUES ($1, (SELECT COALESCE(MAX(seq), 0) + 1 FROM payment_events WHERE payment_id = $1), $2, $3, $4, $5)
+            """, [.text(paymentId), from.map { .text($0) } ?? .null, .text(to), .text(cause), .int(ms(at))])
     }
 
     static func payment(from row: [String?]) throws -> PaymentRecord { try decode(PaymentRecord.self, row[0]) }

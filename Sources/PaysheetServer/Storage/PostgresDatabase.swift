@@ -33,7 +33,6 @@ public final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
     struct Executor: SQLExecutor {
         let connection: PostgresConnection
         let logger: Logger
-        var dialect: String { "postgresql" }
         func execute(_ sql: String, _ binds: [SQLValue]) async throws -> [[String?]] {
             var bindings = PostgresBindings()
             for b in binds {

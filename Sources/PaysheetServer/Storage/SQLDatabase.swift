@@ -15,8 +15,6 @@ public enum SQLValue: Sendable, Equatable {
 /// SQL is written once for both databases: `$1, $2, …` placeholders numbered in order of first
 /// appearance, selected columns cast to TEXT, so every row is a list of optional strings.
 public protocol SQLExecutor: Sendable {
-    /// `sqlite` or `postgresql`, as the database's.
-    var dialect: String { get }
     /// Runs `sql` with `binds`; returns the rows.
     @discardableResult
     func execute(_ sql: String, _ binds: [SQLValue]) async throws -> [[String?]]

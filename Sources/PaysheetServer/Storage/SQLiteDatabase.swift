@@ -49,7 +49,6 @@ public final class SQLiteDatabase: SQLDatabase, @unchecked Sendable {
     /// The writer inside a transaction (the gate is held, so nobody else uses it).
     struct Executor: SQLExecutor {
         let connection: SQLiteConnectionHandle
-        var dialect: String { "sqlite" }
         func execute(_ sql: String, _ binds: [SQLValue]) async throws -> [[String?]] {
             try connection.execute(sql, binds)
         }
