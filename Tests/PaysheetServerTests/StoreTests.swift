@@ -76,7 +76,16 @@ import Testing
             _ = try await store.insert(p, cause: "created", order: o)
             #expect(try await store.duePayments(at: Self.t0.addingTimeInterval(2.9)).isEmpty)
             #expect(try await store.duePayments(at: Self.t0.addingTimeInterval(3)).map(\.id) == [p.id])
-            #expect(try await store.stateCounts() == ["submitting": 1])
+            #expect(try await store.openPaymentCount() == 1)
+            // Terminal: no next query, no longer open.
+            var done = p
+            guard case .transition(let from, let to, let cause) = done.lifecycle.receive(.notification(.succeeded(amount: 1000, reference: "Q")), now: Self.t0,
+                                                                                       configuration: LifecycleConfiguration()) else {
+                Issue.record("no transition"); return
+            }
+            #expect(try await store.update(done, transition: (from.rawValue, to.rawValue, cause), at: Self.t0, reprice: OrderSettlement.settle) != nil)
+            #expect(try await store.openPaymentCount() == 0)
+            #expect(try await store.duePayments(at: Self.t0.addingTimeInterval(100)).isEmpty)
         }
     }
 

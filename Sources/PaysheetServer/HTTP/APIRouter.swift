@@ -64,8 +64,7 @@ public struct APIRouter: Sendable {
         router.middlewares.add(ErrorMiddleware())
         if let sheets { try BrowserRoutes.add(to: router, hub: sheets) }
         router.get("/health") { _, _ -> Response in
-            let counts = try await store.stateCounts()
-            let open = counts.filter { !(PaymentLifecycle.State(rawValue: $0.key)?.isTerminal ?? true) }.values.reduce(0, +)
+            let open = try await store.openPaymentCount()
             return try JSONBody.response(["status": "ok", "database": store.database.dialect, "openPayments": String(open)])
         }
         router.get("/metrics") { _, _ -> Response in

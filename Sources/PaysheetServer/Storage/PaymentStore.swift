@@ -234,13 +234,12 @@ public struct PaymentStore: Sendable {
     public struct DuplicateNotification: Error {}
     struct VersionConflict: Error {}
 
-    /// How many payments are in each state.
-    public func stateCounts() async throws -> [String: Int] {
-        var out: [String: Int] = [:]
-        for row in try await database.read("SELECT state, CAST(COUNT(*) AS TEXT) FROM payments GROUP BY state", []) {
-            out[row[0] ?? ""] = Int(row[1] ?? "") ?? 0
-        }
-        return out
+    /// How many payments are not yet certain. A payment has a next query exactly while it is not
+    /// terminal (``PaymentLifecycle``), so this counts entries of the `payments_due` index
+    /// instead of scanning every payment ever made (`/health` runs it on each probe).
+    public func openPaymentCount() async throws -> Int {
+        let rows = try await database.read("SELECT CAST(COUNT(*) AS TEXT) FROM payments WHERE next_query_at IS NOT NULL", [])
+        return rows.first.flatMap { $0[0] }.flatMap { Int($0) } ?? 0
     }
 
     // MARK: Notifications, token uses
