@@ -74,7 +74,7 @@ public struct APIRouter: Sendable {
         mutating(router, "/v1/orders") { body, _ in
             let request = try JSONBody.decode(CreateOrderRequest.self, from: body)
             let order = try await orders.create(request)
-            return try APIAnswer(try await OrderView.make(order, service: orders, store: store, withRequest: true), status: 201)
+            return try APIAnswer(try await OrderView.make(order, service: orders, store: store, withRequest: true, new: true), status: 201)
         }
         router.get("/v1/orders/:id") { _, context -> Response in
             try JSONBody.response(try await view(order(context), withRequest: true))

@@ -42,11 +42,13 @@ struct OrderView: Encodable {
     var payments: [PaymentView]
     var paymentRequest: ApplePayPaymentRequest?
 
-    static func make(_ order: OrderRecord, service: OrderService, store: PaymentStore, withRequest: Bool) async throws -> OrderView {
+    /// The view of `order`; `new`: it was created by this request, so it has no payments to read.
+    static func make(_ order: OrderRecord, service: OrderService, store: PaymentStore, withRequest: Bool, new: Bool = false) async throws -> OrderView {
         let currency = Currency(order.currencyCode)
         let pricing = try Pricing.price(order, settings: service.settings)
-        let histories = try await store.events(order: order.id)
-        let payments = try await store.payments(order: order.id).map { PaymentView($0, currency: currency, history: histories[$0.id] ?? []) }
+        let records = new ? [] : try await store.payments(order: order.id)
+        let histories = records.isEmpty ? [:] : try await store.events(order: order.id)
+        let payments = records.map { PaymentView($0, currency: currency, history: histories[$0.id] ?? []) }
         return OrderView(
             id: order.id, status: order.status.rawValue, amount: currency?.format(order.amount) ?? String(order.amount),
             currencyCode: order.currencyCode, countryCode: order.countryCode, total: pricing.total, lineItems: pricing.lineItems,
