@@ -29,6 +29,31 @@ import Testing
         }
     }
 
+    @Test(arguments: TestDatabases.kinds) func anOrderAndItsPaymentsAreReadTogether(kind: String) async throws {
+        try await TestDatabases.withStore(kind) { store in
+            let o = Self.order()
+            try await store.insert(o)
+            #expect(try await store.orderAndPayments("ord_missing") == nil)
+            let alone = try #require(try await store.orderAndPayments(o.id))
+            #expect(alone.order == o && alone.payments.isEmpty)
+            // Two payments inserted newest-id first: read back by creation time, then id.
+            var order = o
+            for id in ["pay_b", "pay_a"] {
+                guard case .inserted(let stored) = try await store.insert(Self.payment(o, id: id), cause: "created", order: order) else {
+                    Issue.record("not inserted"); return
+                }
+                order = stored
+            }
+            let other = Self.order()
+            try await store.insert(other)
+            _ = try await store.insert(Self.payment(other, id: "pay_c"), cause: "created", order: other)
+            let both = try #require(try await store.orderAndPayments(o.id))
+            #expect(both.order == order)
+            #expect(both.payments.map(\.id) == ["pay_a", "pay_b"])
+            #expect(both.payments == (try await store.payments(order: o.id)))
+        }
+    }
+
     @Test(arguments: TestDatabases.kinds) func paymentStateChangeAndHistoryCommitTogether(kind: String) async throws {
         try await TestDatabases.withStore(kind) { store in
             let o = Self.order()

@@ -44,8 +44,7 @@ extension PaymentService {
         let deadline = started.addingTimeInterval(authorizeWait)
         Counter(label: "paysheet_authorizations_total").increment()
         for _ in 0..<4 {
-            guard let order = try await store.order(orderId) else { throw APIError.notFound("order \(orderId)") }
-            let payments = try await store.payments(order: orderId)
+            guard let (order, payments) = try await store.orderAndPayments(orderId) else { throw APIError.notFound("order \(orderId)") }
             let charges = payments.filter { $0.kind == .charge }
             if let open = charges.first(where: { !$0.lifecycle.state.isTerminal }) {
                 // A charge is already with the acquirer: never a second one; answer with its outcome.

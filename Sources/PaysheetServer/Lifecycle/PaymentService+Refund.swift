@@ -17,8 +17,7 @@ extension PaymentService {
     func reverse(orderId: String, kind: PaymentKind, amount: Int?) async throws -> PaymentRecord {
         for _ in 0..<4 {
             let at = now()
-            guard let order = try await store.order(orderId) else { throw APIError.notFound("order \(orderId)") }
-            let payments = try await store.payments(order: orderId)
+            guard let (order, payments) = try await store.orderAndPayments(orderId) else { throw APIError.notFound("order \(orderId)") }
             guard let charge = payments.first(where: { $0.kind == .charge && $0.lifecycle.state == .succeeded }),
                   let reference = charge.lifecycle.reference else {
                 throw APIError.conflict("order \(orderId) is \(order.status.rawValue); only a paid order can be refunded or voided")
