@@ -10,8 +10,8 @@ extension SheetMachine {
     /// applied).
     public func snapshot() -> JSONValue {
         guard let sh = sheet else {
-            return ["visible": false, "status": nil, "canAuthorize": false, "popup": nil, "modules": nil,
-                    "outstanding": nil, "secondsLeft": nil, "result": nil, "rule": nil]
+            return ["visible": false, "status": .null, "canAuthorize": false, "popup": .null, "modules": .null,
+                    "outstanding": .null, "secondsLeft": .null, "result": .null, "rule": .null]
         }
         func err(_ m: SheetModule) -> JSONValue { sh.errors[m].map { ["title": .string($0.title), "message": .string($0.message)] } ?? .null }
         func opt(_ s: String?) -> JSONValue { s.map { .string($0) } ?? .null }
