@@ -117,7 +117,10 @@ func floorServer(data: String, listen: String, gateway: String) async throws {
         guard let order = orders.withLock({ $0[id] }) else { return json(.notFound, ["error": "order"]) }
         let body = try JSONParser.parse(Array(buffer: try await request.body.collect(upTo: 1 << 20)))
         guard let paymentData = body["payment"]?["token"]?["paymentData"] else { return json(.badRequest, ["error": "payment.token"]) }
-        let decrypted = try await decryptor.decrypt(PaymentTokenData(jsonValue: paymentData), at: Date())
+        // A token that does not verify is an outcome the load generator counts, not a 500 it retries.
+        guard let decrypted = try? await decryptor.decrypt(PaymentTokenData(jsonValue: paymentData), at: Date()) else {
+            return json(.ok, ["result": ["status": 1]])
+        }
         guard decrypted.verified.token.header.applicationData == order.applicationDataHash, decrypted.paymentData.currencyCode == "156" else {
             return json(.ok, ["result": ["status": 1]])
         }
