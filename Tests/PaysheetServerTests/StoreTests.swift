@@ -54,6 +54,32 @@ import Testing
         }
     }
 
+    @Test(arguments: TestDatabases.kinds) func historiesComeBackInNumericOrder(kind: String) async throws {
+        // Twelve rows: a text sort would put 10, 11, 12 before 2 (PostgreSQL names CAST(seq AS TEXT) "seq").
+        try await TestDatabases.withStore(kind) { store in
+            let o = Self.order()
+            try await store.insert(o)
+            let p = Self.payment(o, id: "pay_1"), q = Self.payment(o, id: "pay_0")
+            guard case .inserted(let after) = try await store.insert(p, cause: "created", order: o) else { Issue.record("not inserted"); return }
+            _ = try await store.insert(q, cause: "created", order: after)
+            for n in 2...12 {
+                try await store.database.transaction { db in
+                    try await PaymentStore.addEvent(p.id, from: "s\(n - 1)", to: "s\(n)", cause: "step \(n)", at: Self.t0.addingTimeInterval(Double(n)), db)
+                }
+            }
+            let history = try await store.events(payment: p.id)
+            #expect(history.map(\.sequence) == Array(1...12))
+            #expect(history.last?.to == "s12" && history.last?.from == "s11")
+            let both = try await store.events(payments: [p.id, q.id, "pay_none"])
+            #expect(both[p.id] == history)
+            #expect(both[q.id]?.map(\.sequence) == [1])
+            #expect(both["pay_none"] == nil)
+            // More ids than one statement takes: every history still comes back.
+            let many = try await store.events(payments: (0..<70).map { "pay_x\($0)" } + [q.id])
+            #expect(many.keys.sorted() == [q.id])
+        }
+    }
+
     @Test(arguments: TestDatabases.kinds) func paymentStateChangeAndHistoryCommitTogether(kind: String) async throws {
         try await TestDatabases.withStore(kind) { store in
             let o = Self.order()

@@ -47,7 +47,7 @@ struct OrderView: Encodable {
         let currency = Currency(order.currencyCode)
         let pricing = try Pricing.price(order, settings: service.settings)
         let records = new ? [] : try await store.payments(order: order.id)
-        let histories = records.isEmpty ? [:] : try await store.events(order: order.id)
+        let histories = try await store.events(payments: records.map(\.id))
         let payments = records.map { PaymentView($0, currency: currency, history: histories[$0.id] ?? []) }
         return OrderView(
             id: order.id, status: order.status.rawValue, amount: currency?.format(order.amount) ?? String(order.amount),

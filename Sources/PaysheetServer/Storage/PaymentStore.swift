@@ -168,8 +168,8 @@ public struct PaymentStore: Sendable {
         SELECT CAST(part AS TEXT), body FROM (
             SELECT 0 AS part, '' AS created_at, '' AS id, body FROM orders WHERE id = $1
             UNION ALL
-            SELECT 1, created_at, id, body FROM payments WHERE order_id = $1) AS rows
-        ORDER BY part, created_at, id
+            SELECT 1, created_at, id, body FROM payments WHERE order_id = $1) AS u
+        ORDER BY u.part, u.created_at, u.id
         """
 
     static func orderAndPayments(from rows: [[String?]]) throws -> (order: OrderRecord, payments: [PaymentRecord])? {
@@ -179,18 +179,29 @@ public struct PaymentStore: Sendable {
 
     /// The history of `paymentId`.
     public func events(payment paymentId: String) async throws -> [PaymentEvent] {
-        try await database.read("SELECT CAST(seq AS TEXT), from_state, to_state, cause, CAST(at_ms AS TEXT) FROM payment_events WHERE payment_id = $1 ORDER BY seq",
-                                [.text(paymentId)]).map(PaymentStore.event(from:))
+        try await events(payments: [paymentId])[paymentId] ?? []
     }
 
-    /// The histories of every payment of `orderId`, by payment id (one query).
-    public func events(order orderId: String) async throws -> [String: [PaymentEvent]] {
-        let rows = try await database.read("""
-            SELECT CAST(seq AS TEXT), from_state, to_state, cause, CAST(at_ms AS TEXT), payment_id FROM payment_events
-            WHERE payment_id IN (SELECT id FROM payments WHERE order_id = $1) ORDER BY payment_id, seq
-            """, [.text(orderId)])
+    /// The histories of the payments `ids`, by payment id, each in order.
+    ///
+    /// Looked up by the history's primary key with the ids as values (a join through `payments`
+    /// let PostgreSQL, before its statistics exist, scan the whole history for every order). The
+    /// `ORDER BY` names the table's column: PostgreSQL names the selected `CAST(seq AS TEXT)`
+    /// `seq` too, and an unqualified `seq` would sort as text (10 before 2).
+    public func events(payments ids: [String]) async throws -> [String: [PaymentEvent]] {
         var out: [String: [PaymentEvent]] = [:]
-        for row in rows { out[row[5] ?? "", default: []].append(PaymentStore.event(from: row)) }
+        var start = 0
+        while start < ids.count {
+            // At most 32 ids a statement, so a handful of statement shapes serve every order.
+            let part = ids[start..<min(start + 32, ids.count)]
+            start += part.count
+            let placeholders = (1...part.count).map { "$\($0)" }.joined(separator: ", ")
+            let rows = try await database.read("""
+                SELECT CAST(seq AS TEXT), from_state, to_state, cause, CAST(at_ms AS TEXT), payment_id FROM payment_events
+                WHERE payment_id IN (\(placeholders)) ORDER BY payment_events.payment_id, payment_events.seq
+                """, part.map { .text($0) })
+            for row in rows { out[row[5] ?? "", default: []].append(PaymentStore.event(from: row)) }
+        }
         return out
     }
 
