@@ -13,7 +13,9 @@ public enum SQLValue: Sendable, Equatable {
 /// Runs statements inside one transaction (or one statement outside any).
 ///
 /// SQL is written once for both databases: `$1, $2, …` placeholders numbered in order of first
-/// appearance, selected columns cast to TEXT, so every row is a list of optional strings.
+/// appearance, selected columns cast to TEXT, so every row is a list of optional strings. An
+/// `ORDER BY` names the table's column (`payment_events.seq`): PostgreSQL gives a selected
+/// `CAST(seq AS TEXT)` the name `seq`, and a bare `seq` would sort the text.
 public protocol SQLExecutor: Sendable {
     /// Runs `sql` with `binds`; returns the rows.
     @discardableResult
