@@ -149,10 +149,8 @@ public struct PaymentStore: Sendable {
 
     /// The payments of `orderId`, oldest first.
     public func payments(order orderId: String) async throws -> [PaymentRecord] {
-        try await database.read(PaymentStore.paymentsOfOrder, [.text(orderId)]).map(PaymentStore.payment(from:))
+        try await database.read("SELECT body FROM payments WHERE order_id = $1 ORDER BY created_at, id", [.text(orderId)]).map(PaymentStore.payment(from:))
     }
-
-    static let paymentsOfOrder = "SELECT body FROM payments WHERE order_id = $1 ORDER BY created_at, id"
 
     /// The order `orderId` and its payments, oldest first, in one statement (so from one snapshot,
     /// and one round trip fewer on PostgreSQL); `nil` when there is no such order.

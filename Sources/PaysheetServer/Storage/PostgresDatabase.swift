@@ -68,12 +68,13 @@ public final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
         }
     }
 
-    public func read(_ sql: String, _ binds: [SQLValue]) async throws -> [[String?]] {
-        try await client.withConnection { connection in try await Executor(connection: connection, logger: logger).execute(sql, binds) }
-    }
+    public func read(_ sql: String, _ binds: [SQLValue]) async throws -> [[String?]] { try await alone(sql, binds) }
 
-    public func write(_ sql: String, _ binds: [SQLValue]) async throws -> [[String?]] {
-        // Outside BEGIN … COMMIT, PostgreSQL runs and commits the statement on its own.
+    public func write(_ sql: String, _ binds: [SQLValue]) async throws -> [[String?]] { try await alone(sql, binds) }
+
+    /// One statement on a pooled connection, outside `BEGIN … COMMIT`: PostgreSQL runs and
+    /// commits it on its own.
+    private func alone(_ sql: String, _ binds: [SQLValue]) async throws -> [[String?]] {
         try await client.withConnection { connection in try await Executor(connection: connection, logger: logger).execute(sql, binds) }
     }
 

@@ -86,9 +86,7 @@ final class SQLiteConnectionHandle: @unchecked Sendable {
 
     /// How many times SQLite has re-prepared the cached statement `sql` (nil: not cached).
     func reprepareCount(_ sql: String) -> Int? {
-        lock.lock()
-        defer { lock.unlock() }
-        return statements[sql].map { Int(sqlite_nio_sqlite3_stmt_status($0, SQLITE_STMTSTATUS_REPREPARE, 0)) }
+        lock.withLock { statements[sql].map { Int(sqlite_nio_sqlite3_stmt_status($0, SQLITE_STMTSTATUS_REPREPARE, 0)) } }
     }
 
     private func prepared(_ sql: String, _ db: OpaquePointer) throws -> (OpaquePointer, cached: Bool) {
@@ -112,11 +110,7 @@ final class SQLiteConnectionHandle: @unchecked Sendable {
     }
 
     /// Finalizes the statements and closes the connection.
-    func close() {
-        lock.lock()
-        defer { lock.unlock() }
-        closeLocked()
-    }
+    func close() { lock.withLock { closeLocked() } }
 
     private func closeLocked() {
         for statement in statements.values { sqlite_nio_sqlite3_finalize(statement) }
