@@ -24,6 +24,8 @@ struct PayCommand: AsyncParsableCommand {
     var server: String
     @Option(name: .customLong("order"), help: "The order id.")
     var order: String
+    @Option(name: .customLong("client-secret"), help: "The order's client secret (from the answer that created it), or a merchant API key.")
+    var clientSecret: String
     @Option(name: .customLong("wallet"), help: "A wallet JSON file (the scenario format's wallet); default: one Visa card.")
     var wallet: String?
     @Option(name: .customLong("card"), help: "The wallet card to pay with (0-based).")
@@ -47,7 +49,7 @@ struct PayCommand: AsyncParsableCommand {
     }
 
     func pay(_ http: HTTPClient) async throws -> Bool {
-        let api = RemoteCheckout(http: http, server: server, order: order)
+        let api = RemoteCheckout(http: http, server: server, order: order, credential: clientSecret)
         let orderJSON = try await api.get("/v1/orders/\(order)")
         guard let requestJSON = orderJSON["paymentRequest"] else { throw ValidationError("the server's order has no paymentRequest") }
         let request = try decodeJSONValue(ApplePayPaymentRequest.self, from: requestJSON)

@@ -23,6 +23,8 @@ struct ServeCommand: AsyncParsableCommand {
     var listen: String?
     @Option(name: .customLong("database"), help: "sqlite:PATH or postgres://user:password@host:port/database.")
     var database: String?
+    @Option(name: .customLong("mode"), help: "sandbox (the default) or production, which refuses to start with any sandbox part.")
+    var mode: String?
     @Flag(name: .customLong("no-demo-order"), help: "Do not create the demo order at start.")
     var noDemoOrder = false
 
@@ -31,6 +33,7 @@ struct ServeCommand: AsyncParsableCommand {
         if let data { environment["PAYSHEET_DATA"] = data }
         if let listen { environment["PAYSHEET_LISTEN"] = listen }
         if let database { environment["PAYSHEET_DATABASE_URL"] = database }
+        if let mode { environment["PAYSHEET_MODE"] = mode }
         let configuration: ServerConfiguration
         do { configuration = try ServerConfiguration.load(file: config, environment: environment) } catch {
             FileHandle.standardError.write(Data("paysheet serve: \(error)\n".utf8))
@@ -38,20 +41,29 @@ struct ServeCommand: AsyncParsableCommand {
         }
         var logger = Logger(label: "paysheet")
         logger.logLevel = Logger.Level(rawValue: configuration.logLevel) ?? .info
-        let demo = !noDemoOrder
-        try await MerchantServer.run(configuration, logger: logger) { started in
-            say("""
-                paysheet serve — merchant server for Apple Pay payments (sandbox mode)
-                  demo store        \(started.url)/   (open it in a browser: the simulated payment sheet)
-                  drop-in           \(started.url)/paysheet.js   (ApplePaySession for your own pages' tests)
-                  merchant server   \(started.url)   (API /v1, /health, /metrics)
-                  acquirer          \(started.gatewayURL)\(started.sandboxGatewayURL != nil ? "   (sandbox UnionPay gateway, started here)" : "")
-                  database          \(started.database)
-                  data folder       \(started.dataFolder)   (sandbox CA, merchant keys, UnionPay sandbox PKI)
-                  tokens decrypt to \(started.paymentCertificate)
-                """)
-            guard demo else { return }
-            Task { await Self.demoOrder(started) }
+        let demo = !noDemoOrder && configuration.mode == .sandbox
+        do {
+            try await MerchantServer.run(configuration, logger: logger) { started in
+                let tools = started.sandboxTools ? """
+
+                      demo store        \(started.url)/   (open it in a browser: the simulated payment sheet)
+                      drop-in           \(started.url)/paysheet.js   (ApplePaySession for your own pages' tests)
+                    """ : ""
+                say("""
+                    paysheet serve — merchant server for Apple Pay payments (\(started.mode.rawValue) mode)\(tools)
+                      merchant server   \(started.url)   (API /v1, /health; /metrics and the merchant's calls take an API key)
+                      acquirer          \(started.gatewayURL)\(started.sandboxGatewayURL != nil ? "   (sandbox UnionPay gateway, started here)" : "   (external gateway)")
+                      database          \(started.database)
+                      data folder       \(started.dataFolder)
+                      tokens decrypt to \(started.paymentCertificate)
+                      API keys          paysheet api-key create --data \(started.dataFolder)\(configuration.databaseURL != nil ? " --database URL" : "")
+                    """)
+                guard demo, started.sandboxTools else { return }
+                Task { await Self.demoOrder(started) }
+            }
+        } catch let refusal as ProductionRefusal {
+            FileHandle.standardError.write(Data((refusal.description + "\n").utf8))
+            throw ExitCodes.usage
         }
     }
 
@@ -62,17 +74,18 @@ struct ServeCommand: AsyncParsableCommand {
             var request = HTTPClientRequest(url: started.url + "/v1/orders")
             request.method = .POST
             request.headers.add(name: "Content-Type", value: "application/json")
+            // As a shopper's page orders: catalog lines and a delivery choice, no key, no amounts.
             request.body = .bytes(ByteBuffer(string: """
-                {"currencyCode":"CNY","countryCode":"CN","lineItems":[{"label":"Tea set","amount":"128.00"},{"label":"Green tea, 250 g","amount":"45.50"}],
-                 "shippingMethods":[{"label":"Standard","detail":"3-5 days","amount":"0.00","identifier":"standard"},{"label":"Express","detail":"Next day","amount":"12.00","identifier":"express"}]}
+                {"currencyCode":"CNY","lineItems":[{"sku":"tea-set","quantity":1},{"sku":"green-tea","quantity":1}],"delivery":"ship"}
                 """))
             if let response = try? await client.execute(request, timeout: .seconds(5)), response.status == .created,
                let body = try? await response.body.collect(upTo: 1 << 20),
-               let json = try? JSONSerialization.jsonObject(with: Data(buffer: body)) as? [String: Any], let id = json["id"] as? String {
+               let json = try? JSONSerialization.jsonObject(with: Data(buffer: body)) as? [String: Any], let id = json["id"] as? String,
+               let secret = json["clientSecret"] as? String {
                 say("""
                   demo order        \(id)
                 Pay it as a shopper would (the sheet engine, a sandbox token, the sandbox acquirer):
-                  swift run paysheet pay --server \(started.url) --order \(id) --data \(started.dataFolder)
+                  swift run paysheet pay --server \(started.url) --order \(id) --client-secret \(secret) --data \(started.dataFolder)
                 """)
                 try? await client.shutdown()
                 return

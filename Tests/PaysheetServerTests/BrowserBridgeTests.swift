@@ -138,13 +138,14 @@ import Testing
         return try! SandboxPKI.loadOrCreate(folder: folder)
     }()
 
-    func hub(capacity: Int = 10) throws -> SheetHub {
+    func hub(capacity: Int = 10, perClient: Int = 32) throws -> SheetHub {
         let credentials = try MerchantCredentials.create(merchantIdentifier: "merchant.test.hub", pki: Self.pki)
-        return SheetHub(pki: Self.pki, recipient: TokenRecipient(credentials.merchantKey), capacity: capacity)
+        return SheetHub(pki: Self.pki, recipient: TokenRecipient(credentials.merchantKey), capacity: capacity, pagesPerClient: perClient)
     }
 
     @Test func configurationErrorsNameTheKey() async throws {
         let h = try hub()
+        let page = try await h.create(client: "10.0.0.1", wall: 1)
         let bad: [(JSONValue, String?)] = [
             (["op": "configure", "colour": "red"], "colour"),
             (["op": "configure", "wallet": ["cards": "none"]], "wallet"),
@@ -155,48 +156,74 @@ import Testing
         ]
         for (body, field) in bad {
             do throws(APIError) {
-                _ = try await h.handle(page: "page-0001", body: body, wall: 1)
+                _ = try await h.handle(page: page, body: body, wall: 1)
                 Issue.record("\(body.compactText) was accepted")
             } catch {
                 #expect(error.field == field, "\(body.compactText): \(error.message)")
             }
         }
-        do throws(APIError) {
-            _ = try await h.handle(page: "x", body: ["op": "state"], wall: 1)
-            Issue.record("a short page id was accepted")
-        } catch {
-            #expect(error.field == "id")
+    }
+
+    @Test func pageIdsAreIssuedByTheServerAndAnUnknownIdIsNotAPage() async throws {
+        let h = try hub()
+        let a = try await h.create(client: "10.0.0.1", wall: 1)
+        let b = try await h.create(client: "10.0.0.1", wall: 1)
+        #expect(a != b)
+        #expect(a.hasPrefix("pg_") && a.count == 3 + 32 && a.dropFirst(3).allSatisfy(\.isHexDigit))
+        // A client cannot make a page by naming one (it used to create it, or take over another's).
+        for id in ["page-0001", "x", String(a.dropLast()) + "0", ""] where id != a {
+            do throws(APIError) {
+                _ = try await h.handle(page: id, body: ["op": "state"], wall: 1)
+                Issue.record("page \(id) answered")
+            } catch {
+                #expect(error.status == 404)
+            }
         }
+        #expect(await h.count == 2)
     }
 
     @Test func aConfiguredPageUsesItsWalletAndIssuesRealTokens() async throws {
         let h = try hub()
+        let page = try await h.create(client: "10.0.0.1", wall: 1)
         let wallet: JSONValue = ["cards": [["network": "visa", "type": "debit", "displayName": "Visa 7777"]]]
-        let configured = try await h.handle(page: "page-0002", body: ["op": "configure", "wallet": wallet, "requireUserGesture": false], wall: 1)
+        let configured = try await h.handle(page: page, body: ["op": "configure", "wallet": wallet, "requireUserGesture": false], wall: 1)
         #expect(configured["sheet"]?["visible"] == false)
-        _ = try await h.handle(page: "page-0002", body: ["op": "construct", "version": 3, "request": Self.request], wall: 1)
-        _ = try await h.handle(page: "page-0002", body: ["op": "call", "session": 1, "method": "begin", "args": [], "listeners": ["validatemerchant", "paymentauthorized"]], wall: 1)
-        _ = try await h.handle(page: "page-0002", body: ["op": "call", "session": 1, "method": "completeMerchantValidation", "args": [[:]], "listeners": ["validatemerchant", "paymentauthorized"]], wall: 1)
-        let a = try await h.handle(page: "page-0002", body: ["op": "user", "user": "authorize"], wall: 2)
+        _ = try await h.handle(page: page, body: ["op": "construct", "version": 3, "request": Self.request], wall: 1)
+        _ = try await h.handle(page: page, body: ["op": "call", "session": 1, "method": "begin", "args": [], "listeners": ["validatemerchant", "paymentauthorized"]], wall: 1)
+        _ = try await h.handle(page: page, body: ["op": "call", "session": 1, "method": "completeMerchantValidation", "args": [[:]], "listeners": ["validatemerchant", "paymentauthorized"]], wall: 1)
+        let a = try await h.handle(page: page, body: ["op": "user", "user": "authorize"], wall: 2)
         let payment = a["events"]?.arrayValue?.first?["payment"]
         #expect(payment?["token"]?["paymentMethod"]?["displayName"] == "Visa 7777")
         #expect(payment?["token"]?["paymentData"]?["version"] == "EC_v1")
         // Another page is another engine.
-        let other = try await h.handle(page: "page-0003", body: ["op": "state"], wall: 2)
+        let other = try await h.handle(page: try await h.create(client: "10.0.0.1", wall: 2), body: ["op": "state"], wall: 2)
         #expect(other["sessions"] == [])
     }
 
-    @Test func theLeastRecentlyUsedPageGoesFirstAndIdlePagesExpire() async throws {
-        let h = try hub(capacity: 2)
-        for (i, id) in ["page-a001", "page-a002"].enumerated() {
-            _ = try await h.handle(page: id, body: ["op": "configure", "requireUserGesture": false], wall: Double(i))
-            _ = try await h.handle(page: id, body: ["op": "construct", "version": 3, "request": Self.request], wall: Double(i))
+    @Test func aClientReplacesOnlyItsOwnPagesAndAFullHubRefusesNewOnes() async throws {
+        let h = try hub(capacity: 3, perClient: 2)
+        let mine = try await h.create(client: "10.0.0.1", wall: 0)
+        _ = try await h.handle(page: mine, body: ["op": "configure", "requireUserGesture": false], wall: 0)
+        _ = try await h.handle(page: mine, body: ["op": "construct", "version": 3, "request": Self.request], wall: 0)
+        // Another client opens pages until its own limit, then beyond it: its own oldest goes.
+        let first = try await h.create(client: "10.0.0.2", wall: 1)
+        let second = try await h.create(client: "10.0.0.2", wall: 2)
+        let third = try await h.create(client: "10.0.0.2", wall: 3)
+        #expect(await h.count == 3)
+        #expect(try await h.handle(page: mine, body: ["op": "state"], wall: 4)["sessions"] == ["idle"])
+        await #expect(throws: APIError.self) { _ = try await h.handle(page: first, body: ["op": "state"], wall: 4) }
+        _ = try await h.handle(page: second, body: ["op": "state"], wall: 4)
+        _ = try await h.handle(page: third, body: ["op": "state"], wall: 4)
+        // The hub is full: a third client is refused (429), and nobody's page is dropped for it.
+        do throws(APIError) {
+            _ = try await h.create(client: "10.0.0.3", wall: 5)
+            Issue.record("a page beyond the capacity was made")
+        } catch {
+            #expect(error.status == 429)
         }
-        _ = try await h.handle(page: "page-a003", body: ["op": "state"], wall: 3)
-        // a001 was the least recently used; a002 is kept, with its session.
-        #expect(try await h.handle(page: "page-a002", body: ["op": "state"], wall: 4)["sessions"] == ["idle"])
-        #expect(try await h.handle(page: "page-a001", body: ["op": "state"], wall: 5)["sessions"] == [])
+        #expect(try await h.handle(page: mine, body: ["op": "state"], wall: 6)["sessions"] == ["idle"])
         // An hour later every page has expired.
-        #expect(try await h.handle(page: "page-a002", body: ["op": "state"], wall: 5_000)["sessions"] == [])
+        await #expect(throws: APIError.self) { _ = try await h.handle(page: mine, body: ["op": "state"], wall: 5_000) }
+        _ = try await h.create(client: "10.0.0.3", wall: 5_000)
     }
 }

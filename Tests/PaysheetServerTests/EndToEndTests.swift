@@ -256,8 +256,13 @@ import Testing
         #expect(jsStatus == 200)
         #expect(js.stringValue?.contains("window.ApplePaySession = ApplePaySession") == true)
 
-        // The bridge answers a page on another origin (CORS) with the engine's verdict.
-        var r = HTTPClientRequest(url: server.url + "/paysheet/v1/pages/page-e2e-0001")
+        // The bridge issues the page's id, and answers a page on another origin (CORS) with the engine's verdict.
+        let (createdStatus, created) = try await server.send("POST", "/paysheet/v1/pages", "{}")
+        #expect(createdStatus == 201)
+        let page = try #require(created["page"]?.stringValue)
+        let (unknownStatus, _) = try await server.send("POST", "/paysheet/v1/pages/page-e2e-0001", #"{"op":"state"}"#)
+        #expect(unknownStatus == 404)
+        var r = HTTPClientRequest(url: server.url + "/paysheet/v1/pages/" + page)
         r.method = .POST
         r.headers.add(name: "Content-Type", value: "text/plain;charset=UTF-8")
         r.headers.add(name: "Origin", value: "http://shop.example")
@@ -268,7 +273,7 @@ import Testing
         let answer = try JSONParser.parse(Array(buffer: try await response.body.collect(upTo: 1 << 20)))
         #expect(answer["threw"] == ["name": "TypeError", "message": "Member ApplePayPaymentRequest.countryCode is required and must be an instance of DOMString."])
 
-        let (badStatus, bad) = try await server.send("POST", "/paysheet/v1/pages/page-e2e-0001", "{not json")
+        let (badStatus, bad) = try await server.send("POST", "/paysheet/v1/pages/" + page, "{not json")
         #expect(badStatus == 400)
         #expect(bad["error"]?["message"]?.stringValue?.contains("not valid JSON") == true)
     }

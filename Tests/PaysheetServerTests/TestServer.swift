@@ -18,6 +18,13 @@ final class TestServer: @unchecked Sendable {
     let logs = LogCollector()
     let http = HTTPClient(eventLoopGroupProvider: .singleton)
     var task: Task<Void, Error>?
+    /// A merchant API key created before the server started.
+    var merchantKey = ""
+    /// The database the server uses (`nil`: the data folder's SQLite).
+    var databaseURL: String?
+    /// The client secrets of the orders this test created, by order id.
+    private let lock = NSLock()
+    private var secrets: [String: String] = [:]
 
     init(port: Int, gatewayPort: Int, data: String) {
         url = "http://127.0.0.1:\(port)"
@@ -53,6 +60,8 @@ final class TestServer: @unchecked Sendable {
             c.databaseURL = u.string
         }
         configure(&c)
+        server.databaseURL = c.databaseURL
+        server.merchantKey = try await APIKeys.withDatabase(c.databaseURL, dataFolder: data) { try await $0.create(name: "tests").key }
         let logger = server.logs.logger
         let configuration = c
         server.task = Task { try await MerchantServer.run(configuration, logger: logger) }
@@ -69,26 +78,38 @@ final class TestServer: @unchecked Sendable {
         try? await http.shutdown()
     }
 
-    var api: RemoteCheckout { RemoteCheckout(http: http, server: url, order: "") }
+    /// The merchant's client (its API key).
+    var api: RemoteCheckout { RemoteCheckout(http: http, server: url, order: "", credential: merchantKey) }
 
-    func checkout(_ order: String) -> RemoteCheckout { RemoteCheckout(http: http, server: url, order: order) }
+    /// The shopper's checkout of `order`: the order's client secret when this test created it.
+    func checkout(_ order: String) -> RemoteCheckout {
+        RemoteCheckout(http: http, server: url, order: order, credential: secret(order) ?? merchantKey)
+    }
 
+    func secret(_ order: String) -> String? { lock.withLock { secrets[order] } }
+
+    /// Creates an order as the merchant (free-form lines need its key); remembers its client secret.
     func createOrder(_ body: JSONValue? = nil) async throws -> JSONValue {
-        try await api.post("/v1/orders", body ?? [
+        let order = try await api.post("/v1/orders", body ?? [
             "currencyCode": "CNY", "countryCode": "CN",
             "lineItems": [["label": "Tea set", "amount": "128.00"], ["label": "Green tea", "amount": "45.50"]],
             "shippingMethods": [["label": "Standard", "detail": "3-5 days", "amount": "0.00", "identifier": "standard"],
                                 ["label": "Express", "detail": "Next day", "amount": "12.00", "identifier": "express"]],
         ])
+        if let id = order["id"]?.stringValue, let secret = order["clientSecret"]?.stringValue { lock.withLock { secrets[id] = secret } }
+        return order
     }
 
     func order(_ id: String) async throws -> JSONValue { try await api.get("/v1/orders/\(id)") }
 
-    /// Sends raw JSON; returns status and body.
-    func send(_ method: String, _ path: String, _ body: String?, key: String? = nil) async throws -> (Int, JSONValue) {
+    /// Sends raw JSON with `auth` as the bearer credential (by default the merchant key; `""` for
+    /// none); returns status and body.
+    func send(_ method: String, _ path: String, _ body: String?, key: String? = nil, auth: String? = nil) async throws -> (Int, JSONValue) {
         var r = HTTPClientRequest(url: url + path)
         r.method = .init(rawValue: method)
         if let key { r.headers.add(name: "Idempotency-Key", value: key) }
+        let credential = auth ?? merchantKey
+        if !credential.isEmpty { r.headers.add(name: "Authorization", value: "Bearer " + credential) }
         if let body { r.body = .bytes(ByteBuffer(string: body)) }
         let response = try await http.execute(r, timeout: .seconds(30))
         let bytes = try await response.body.collect(upTo: 1 << 22)

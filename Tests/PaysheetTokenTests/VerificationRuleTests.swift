@@ -179,7 +179,7 @@ struct TokenFormatTests {
 
     @Test("PEM keys in every form of the vectors load: PKCS#8, SEC1 after EC PARAMETERS, PKCS#1")
     func pemForms() throws {
-        for vector in Vector.decryptable {
+        for vector in Vector.available ? Vector.decryptable : [] {
             _ = try MerchantPrivateKey(contentsOf: Vector.path(vector.privateKey!), permissions: .allow)
         }
         guard case .rsa(let rsa) = Fixture.rsa.privateKey else { Issue.record("not RSA"); return }

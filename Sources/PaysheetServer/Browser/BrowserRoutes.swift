@@ -32,16 +32,26 @@ enum BrowserRoutes {
     }
 
     /// Adds the routes to `router`.
-    static func add(to router: Router<BasicRequestContext>, hub: SheetHub) throws {
+    static func add(to router: Router<APIRequestContext>, hub: SheetHub) throws {
         for asset in assets {
             let body = try load(asset.file)
             router.get(RouterPath(stringLiteral: asset.path)) { _, _ -> Response in
                 Response(status: .ok, headers: [.contentType: asset.contentType, .cacheControl: "no-cache"], body: .init(byteBuffer: body))
             }
         }
+        // Anyone (sandbox only): a new page; its id is the page's only credential.
+        router.post("/paysheet/v1/pages") { _, context -> Response in
+            let id = try await hub.create(client: context.clientAddress, wall: Date().timeIntervalSince1970)
+            return Response(status: .created, headers: [.contentType: "application/json", .cacheControl: "no-store", .accessControlAllowOrigin: "*"],
+                            body: .init(byteBuffer: ByteBuffer(string: JSONValue.object(["page": .string(id)]).compactText)))
+        }
+        // Whoever holds the page's id.
         router.post("/paysheet/v1/pages/:id") { request, context -> Response in
             let id = context.parameters.get("id") ?? ""
-            let buffer = try await request.body.collect(upTo: 1024 * 1024)
+            let buffer: ByteBuffer
+            do { buffer = try await request.body.collect(upTo: 1024 * 1024) } catch {
+                throw APIError(status: 413, code: "body_too_large", message: "a bridge operation is at most 1 MiB")
+            }
             let json: JSONValue
             do throws(JSONParser.SyntaxError) {
                 json = try JSONParser.parse(Array(buffer.readableBytesView))

@@ -5,50 +5,76 @@ import PaysheetSheet
 import PaysheetToken
 import X509
 
-/// The sheet engines of the browser pages using `paysheet.js`, one per page, keyed by the id the
-/// page picked. Pages idle for an hour are dropped; at most ``capacity`` are kept (the least
-/// recently used goes first).
+/// The sheet engines of the browser pages using `paysheet.js`, one per page, keyed by an id the
+/// server issues (`pg_` and 128 random bits): a page is reached only by whoever was given its id.
+/// Pages idle for ``idleSeconds`` are dropped. One client address keeps at most
+/// ``pagesPerClient`` (a new page replaces that client's own least recently used one); all
+/// clients together at most ``capacity`` (a new page is then refused, and no one else's page is
+/// dropped). Each operation's body is bounded by the route, each page's event log by
+/// ``BrowserPage/logLimit``.
 public actor SheetHub {
     /// Most pages kept at once.
     public let capacity: Int
+    /// Most pages one client address keeps.
+    public let pagesPerClient: Int
     /// Seconds after which an idle page is dropped.
     public let idleSeconds: Double
     let pki: SandboxPKI
     let defaultRecipient: TokenRecipient
-    var pages: [String: (page: BrowserPage, used: Double)] = [:]
+    var pages: [String: (page: BrowserPage, used: Double, client: String)] = [:]
 
     /// A hub whose pages' tokens are issued by `pki` and encrypted to `recipient` (the merchant
     /// server's own payment processing certificate), unless a page configures another certificate.
-    public init(pki: SandboxPKI, recipient: TokenRecipient, capacity: Int = 1_000, idleSeconds: Double = 3_600) {
+    public init(pki: SandboxPKI, recipient: TokenRecipient, capacity: Int = 1_000, pagesPerClient: Int = 32, idleSeconds: Double = 3_600) {
         self.pki = pki
         self.defaultRecipient = recipient
         self.capacity = capacity
+        self.pagesPerClient = pagesPerClient
         self.idleSeconds = idleSeconds
     }
+
+    /// A new page for `client` (its address) at wall-clock time `wall`; returns its id.
+    func create(client: String, wall: Double) throws(APIError) -> String {
+        expire(now: wall)
+        let own = pages.filter { $0.value.client == client }
+        if own.count >= pagesPerClient, let oldest = own.min(by: { $0.value.used < $1.value.used }) {
+            pages[oldest.key] = nil
+        }
+        guard pages.count < capacity else {
+            throw APIError(status: 429, code: "too_many_pages", message: "the sandbox keeps \(capacity) simulated pages at most; try again later")
+        }
+        let id = "pg_" + Secrets.hex(32)
+        pages[id] = (BrowserPage(configuration: SheetConfiguration(tokenFactory: defaultFactory), wall: wall), wall, client)
+        return id
+    }
+
+    /// How many pages are kept (tests).
+    var count: Int { pages.count }
 
     /// Keys a `configure` operation accepts.
     static let configureKeys: Set<String> = ["op", "wallet", "options", "requireUserGesture", "clock", "merchantCertificate"]
 
     /// Runs the operation `body` for page `id` at wall-clock time `wall` (seconds).
     func handle(page id: String, body: JSONValue, wall: Double) throws(APIError) -> JSONValue {
-        guard id.count >= 8, id.count <= 64, id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
-            throw APIError.invalid("id", "a page id is 8 to 64 letters, digits, - or _")
+        expire(now: wall)
+        guard let entry = pages[id] else {
+            throw APIError(status: 404, code: "not_found",
+                           message: "page \(id.prefix(80)) does not exist: pages are created by POST /paysheet/v1/pages and dropped after \(Int(idleSeconds)) s idle")
         }
         guard case .object(let op) = body else { throw APIError.invalid(nil, "the body must be a JSON object (an operation)") }
-        expire(now: wall, making: pages[id] == nil)
         var page: BrowserPage
         if op["op"]?.stringValue == "configure" {
             page = try configured(op, wall: wall)
-            return try run(&page, id: id, ["op": "state"], wall: wall)
+            return try run(&page, id: id, client: entry.client, ["op": "state"], wall: wall)
         }
-        page = pages[id]?.page ?? BrowserPage(configuration: SheetConfiguration(tokenFactory: defaultFactory), wall: wall)
-        return try run(&page, id: id, op, wall: wall)
+        page = entry.page
+        return try run(&page, id: id, client: entry.client, op, wall: wall)
     }
 
-    private func run(_ page: inout BrowserPage, id: String, _ op: JSONObject, wall: Double) throws(APIError) -> JSONValue {
+    private func run(_ page: inout BrowserPage, id: String, client: String, _ op: JSONObject, wall: Double) throws(APIError) -> JSONValue {
         do throws(BrowserPage.BridgeError) {
             let answer = try page.handle(op, wall: wall)
-            pages[id] = (page, wall)
+            pages[id] = (page, wall, client)
             return .object(answer)
         } catch {
             throw APIError.invalid(error.field, error.message)
@@ -89,13 +115,10 @@ public actor SheetHub {
         return page
     }
 
-    /// Drops idle pages, and the least recently used ones when a new page would exceed the capacity.
-    private func expire(now: Double, making new: Bool) {
-        if (new && pages.count >= capacity) || pages.contains(where: { now - $0.value.used > idleSeconds }) {
+    /// Drops idle pages.
+    private func expire(now: Double) {
+        if pages.contains(where: { now - $0.value.used > idleSeconds }) {
             pages = pages.filter { now - $0.value.used <= idleSeconds }
-            while new, pages.count >= capacity, let oldest = pages.min(by: { $0.value.used < $1.value.used }) {
-                pages[oldest.key] = nil
-            }
         }
     }
 }

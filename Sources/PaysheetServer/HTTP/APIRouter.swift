@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import Logging
 import Metrics
@@ -8,7 +9,8 @@ import PaysheetToken
 import Prometheus
 
 /// The merchant server's HTTP API (`/v1/…`), `/health` and `/metrics`. `docs/openapi.yaml`
-/// describes it; CI checks the two against each other.
+/// describes it; CI checks the two against each other. Every route names its owner (see
+/// ``AccessPolicy``); the credential is checked before the body is read or anything is written.
 public struct APIRouter: Sendable {
     let orders: OrderService
     let payments: PaymentService
@@ -18,12 +20,15 @@ public struct APIRouter: Sendable {
     let sandboxMerchantCertificate: String?
     let idempotency: Idempotency
     let sheets: SheetHub?
+    let access: AccessPolicy
+    let mode: ServerMode
 
     /// A router over the services; `registry` serves `/metrics`; `sandboxMerchantCertificate`
     /// (PEM) is published at `/v1/sandbox/merchant` for `paysheet pay`; `sheets` (when given)
     /// serves `paysheet.js`, its bridge and the demo store at `/`.
     public init(orders: OrderService, payments: PaymentService, validator: MerchantValidator, store: PaymentStore,
-                registry: PrometheusCollectorRegistry?, sandboxMerchantCertificate: String?, sheets: SheetHub? = nil) {
+                registry: PrometheusCollectorRegistry?, sandboxMerchantCertificate: String?, sheets: SheetHub? = nil,
+                mode: ServerMode = .sandbox) {
         self.sheets = sheets
         self.orders = orders
         self.payments = payments
@@ -32,83 +37,154 @@ public struct APIRouter: Sendable {
         self.registry = registry
         self.sandboxMerchantCertificate = sandboxMerchantCertificate
         self.idempotency = Idempotency(store: store, now: orders.now)
+        self.access = AccessPolicy(keys: APIKeys(store: store, now: orders.now), store: store)
+        self.mode = mode
     }
 
     static let maxBody = 256 * 1024
+    typealias Context = APIRequestContext
 
-    func order(_ context: BasicRequestContext) throws -> String {
+    func orderId(_ context: Context) throws -> String {
         guard let id = context.parameters.get("id") else { throw APIError.notFound("order") }
         return id
     }
 
-    func view(_ id: String, withRequest: Bool = false) async throws -> OrderView {
+    func view(_ id: String, for audience: OrderView.Audience, withRequest: Bool = false) async throws -> OrderView {
         guard let order = try await store.order(id) else { throw APIError.notFound("order \(id)") }
-        return try await OrderView.make(order, service: orders, store: store, withRequest: withRequest)
+        return try await OrderView.make(order, service: orders, store: store, withRequest: withRequest, for: audience)
     }
 
-    /// A mutating route: body read, idempotency applied, errors rendered.
-    func mutating(_ router: Router<BasicRequestContext>, _ path: RouterPath,
-                  _ handler: @escaping @Sendable (ByteBuffer, BasicRequestContext) async throws -> APIAnswer) {
+    /// A mutating route: the caller checked by `authorize` first, then the body read and
+    /// idempotency applied (keys are scoped by the caller's kind), then `handler`.
+    func mutating<Caller: Sendable>(
+        _ router: Router<Context>, _ path: RouterPath,
+        authorize: @escaping @Sendable (Request, Context) async throws -> Caller, scope: @escaping @Sendable (Caller) -> String,
+        _ handler: @escaping @Sendable (ByteBuffer, Context, Caller) async throws -> APIAnswer
+    ) {
         router.post(path) { request, context -> Response in
+            let caller = try await authorize(request, context)
             let body: ByteBuffer
             do { body = try await request.body.collect(upTo: Self.maxBody) } catch {
                 return JSONBody.error(APIError(status: 413, code: "body_too_large", message: "the request body is larger than \(Self.maxBody) bytes"))
             }
-            return try await idempotency.run(request, body: body) { try await handler(body, context) }
+            return try await idempotency.run(request, body: body, scope: scope(caller)) { try await handler(body, context, caller) }
+        }
+    }
+
+    /// A sheet route of one order: the order's client secret or a merchant key.
+    func orderRoute(_ router: Router<Context>, _ path: RouterPath,
+                    _ handler: @escaping @Sendable (ByteBuffer, String, AccessPolicy.OrderCaller) async throws -> APIAnswer) {
+        mutating(router, path, authorize: { request, context in
+            let id = try orderId(context)
+            return (id, try await access.order(id, request).1)
+        }, scope: { Self.scope($0.1) }) { body, _, caller in try await handler(body, caller.0, caller.1) }
+    }
+
+    static func scope(_ caller: AccessPolicy.OrderCaller) -> String {
+        switch caller {
+        case .merchant: return "merchant"
+        case .shopper: return "shopper"
+        }
+    }
+
+    static func audience(_ caller: AccessPolicy.OrderCaller) -> OrderView.Audience {
+        switch caller {
+        case .merchant: return .merchant
+        case .shopper: return .shopper
         }
     }
 
     /// The routes.
-    public func router() throws -> Router<BasicRequestContext> {
-        let router = Router(context: BasicRequestContext.self)
+    public func router() throws -> Router<APIRequestContext> {
+        let router = Router(context: APIRequestContext.self)
+        router.middlewares.add(ModeMiddleware(mode: mode))
         router.middlewares.add(ErrorMiddleware())
         if let sheets { try BrowserRoutes.add(to: router, hub: sheets) }
+        // Anyone: the load balancer's probe.
         router.get("/health") { _, _ -> Response in
             let open = try await store.openPaymentCount()
             return try JSONBody.response(["status": "ok", "database": store.database.dialect, "openPayments": String(open)])
         }
-        router.get("/metrics") { _, _ -> Response in
+        // A merchant key.
+        router.get("/metrics") { request, _ -> Response in
+            _ = try await access.merchant(request)
             let text = registry?.emitToString() ?? ""
             return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"], body: .init(byteBuffer: ByteBuffer(string: text)))
         }
-        mutating(router, "/v1/orders") { body, _ in
+        // Anyone (catalog lines and a delivery choice); a merchant key for lines and shipping prices of its own.
+        mutating(router, "/v1/orders", authorize: { request, _ in try await access.optionalMerchant(request) },
+                 scope: { $0 == nil ? "shopper" : "merchant" }) { body, _, key in
             let request = try JSONBody.decode(CreateOrderRequest.self, from: body)
-            let order = try await orders.create(request)
-            return try APIAnswer(try await OrderView.make(order, service: orders, store: store, withRequest: true, new: true), status: 201)
+            let (order, secret) = try await orders.create(request, by: key == nil ? .shopper : .merchant)
+            var view = try await OrderView.make(order, service: orders, store: store, withRequest: true, new: true,
+                                                for: key == nil ? .shopper : .merchant)
+            view.clientSecret = secret
+            return try APIAnswer(view, status: 201)
         }
-        router.get("/v1/orders/:id") { _, context -> Response in
-            try JSONBody.response(try await view(order(context), withRequest: true))
+        // A merchant key: listing orders, newest first.
+        router.get("/v1/orders") { request, _ -> Response in
+            _ = try await access.merchant(request)
+            let query = request.uri.queryParameters
+            var status: OrderStatus?
+            if let s = query["status"] {
+                guard let known = OrderStatus(rawValue: String(s)) else {
+                    throw APIError.invalid("status", "\(s) is not an order status (\(OrderStatus.allCases.map(\.rawValue).joined(separator: ", ")))")
+                }
+                status = known
+            }
+            var limit = 20
+            if let l = query["limit"] {
+                guard let n = Int(String(l)), (1...100).contains(n) else { throw APIError.invalid("limit", "limit is 1 to 100") }
+                limit = n
+            }
+            let page = try await store.orders(status: status, before: query["before"].map(String.init), limit: limit + 1)
+            var views: [OrderView] = []
+            for order in page.prefix(limit) {
+                views.append(try await OrderView.make(order, service: orders, store: store, withRequest: false, for: .merchant))
+            }
+            return try JSONBody.response(OrderListView(orders: views, next: page.count > limit ? page[limit - 1].id : nil))
         }
-        mutating(router, "/v1/orders/:id/merchant-session") { body, context in
+        // The order's client secret (the shopper's view) or a merchant key (the full view).
+        router.get("/v1/orders/:id") { request, context -> Response in
+            let id = try orderId(context)
+            let (order, caller) = try await access.order(id, request)
+            return try JSONBody.response(try await OrderView.make(order, service: orders, store: store, withRequest: true, for: Self.audience(caller)))
+        }
+        orderRoute(router, "/v1/orders/:id/merchant-session") { body, id, _ in
             let request = try JSONBody.decode(MerchantSessionBody.self, from: body)
-            let id = try order(context)
-            guard try await store.order(id) != nil else { throw APIError.notFound("order \(id)") }
             return APIAnswer(status: 200, body: Data(try await validator.session(validationURL: request.validationURL).compactText.utf8))
         }
-        mutating(router, "/v1/orders/:id/shipping-contact") { body, context in
+        orderRoute(router, "/v1/orders/:id/shipping-contact") { body, id, _ in
             let request = try JSONBody.decode(ShippingContactBody.self, from: body)
-            return try APIAnswer(try await orders.shippingContactSelected(order(context), contact: request.shippingContact))
+            return try APIAnswer(try await orders.shippingContactSelected(id, contact: request.shippingContact))
         }
-        mutating(router, "/v1/orders/:id/shipping-method") { body, context in
+        orderRoute(router, "/v1/orders/:id/shipping-method") { body, id, _ in
             let request = try JSONBody.decode(ShippingMethodBody.self, from: body)
-            return try APIAnswer(try await orders.shippingMethodSelected(order(context), identifier: request.shippingMethod.identifier))
+            return try APIAnswer(try await orders.shippingMethodSelected(id, identifier: request.shippingMethod.identifier))
         }
-        mutating(router, "/v1/orders/:id/payment-method") { body, context in
+        orderRoute(router, "/v1/orders/:id/payment-method") { body, id, _ in
             let request = try JSONBody.decode(PaymentMethodBody.self, from: body)
-            return try APIAnswer(try await orders.paymentMethodSelected(order(context), type: request.paymentMethod.type))
+            return try APIAnswer(try await orders.paymentMethodSelected(id, type: request.paymentMethod.type))
         }
-        mutating(router, "/v1/orders/:id/coupon-code") { body, context in
+        orderRoute(router, "/v1/orders/:id/coupon-code") { body, id, _ in
             let request = try JSONBody.decode(CouponCodeBody.self, from: body)
-            return try APIAnswer(try await orders.couponCodeChanged(order(context), code: request.couponCode))
+            return try APIAnswer(try await orders.couponCodeChanged(id, code: request.couponCode))
         }
-        mutating(router, "/v1/orders/:id/authorize") { body, context in
+        orderRoute(router, "/v1/orders/:id/authorize") { body, id, caller in
             let request = try JSONBody.decode(AuthorizeBody.self, from: body)
-            let outcome = try await payments.authorize(orderId: order(context), payment: request.payment)
+            let outcome = try await payments.authorize(orderId: id, payment: request.payment)
             return try APIAnswer(AuthorizeView(result: outcome.result,
-                                               order: try await OrderView.make(outcome.order, service: orders, store: store, withRequest: false)))
+                                               order: try await OrderView.make(outcome.order, service: orders, store: store, withRequest: false,
+                                                                               for: Self.audience(caller))))
         }
-        mutating(router, "/v1/orders/:id/refunds") { body, context in
-            let id = try order(context)
+        // A merchant key: money back.
+        let merchantOrder: @Sendable (Request, Context) async throws -> String = { request, context in
+            let id = try orderId(context)
+            _ = try await access.merchant(request)  // 401 for anything but a valid key, a client secret included
+            guard try await store.order(id) != nil else { throw APIError.notFound("order \(id)") }
+            return id
+        }
+        mutating(router, "/v1/orders/:id/refunds", authorize: merchantOrder, scope: { _ in "merchant" }) { body, _, id in
             let request = body.readableBytes == 0 ? RefundBody(amount: nil) : try JSONBody.decode(RefundBody.self, from: body)
             var minor: Int?
             if let text = request.amount {
@@ -119,15 +195,18 @@ public struct APIRouter: Sendable {
                 minor = m
             }
             _ = try await payments.refund(orderId: id, amount: minor)
-            return try APIAnswer(try await view(id), status: 201)
+            return try APIAnswer(try await view(id, for: .merchant), status: 201)
         }
-        mutating(router, "/v1/orders/:id/void") { _, context in
-            let id = try order(context)
+        mutating(router, "/v1/orders/:id/void", authorize: merchantOrder, scope: { _ in "merchant" }) { _, _, id in
             _ = try await payments.void(orderId: id)
-            return try APIAnswer(try await view(id))
+            return try APIAnswer(try await view(id, for: .merchant))
         }
+        // Anyone may post; only a message the gateway signed changes anything.
         router.post("/v1/notifications/unionpay") { request, _ -> Response in
-            let body = try await request.body.collect(upTo: Self.maxBody)
+            let body: ByteBuffer
+            do { body = try await request.body.collect(upTo: Self.maxBody) } catch {
+                return JSONBody.error(APIError(status: 413, code: "body_too_large", message: "the request body is larger than \(Self.maxBody) bytes"))
+            }
             do {
                 try await payments.receiveNotification(String(buffer: body))
                 return Response(status: .ok, headers: [.contentType: "text/plain"], body: .init(byteBuffer: ByteBuffer(string: "ok")))
@@ -135,20 +214,35 @@ public struct APIRouter: Sendable {
                 return JSONBody.error(e)
             }
         }
+        // Anyone.
         router.get("/v1/catalog") { _, _ -> Response in
             try JSONBody.response(["products": orders.settings.catalog])
         }
-        router.get("/v1/sandbox/merchant") { _, _ -> Response in
-            guard let pem = sandboxMerchantCertificate else { return JSONBody.error(APIError.notFound("a sandbox merchant (the server is not in sandbox mode)")) }
-            return try JSONBody.response(["merchantIdentifier": orders.settings.merchantIdentifier, "paymentProcessingCertificate": pem])
+        if let sandboxMerchantCertificate {
+            router.get("/v1/sandbox/merchant") { _, _ -> Response in
+                try JSONBody.response(["merchantIdentifier": orders.settings.merchantIdentifier, "paymentProcessingCertificate": sandboxMerchantCertificate])
+            }
         }
         return router
     }
 }
 
+/// `Paysheet-Mode: sandbox|production` on every answer, errors included.
+struct ModeMiddleware: RouterMiddleware {
+    typealias Context = APIRequestContext
+    let mode: ServerMode
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var response: Response
+        do { response = try await next(request, context) } catch let e as APIError { response = JSONBody.error(e) }
+        response.headers[Self.header] = mode.rawValue
+        return response
+    }
+    static let header = HTTPField.Name("Paysheet-Mode")!
+}
+
 /// Renders `APIError`s and unexpected errors as JSON; never a stack trace.
 struct ErrorMiddleware: RouterMiddleware {
-    typealias Context = BasicRequestContext
+    typealias Context = APIRequestContext
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)

@@ -4,20 +4,22 @@ import Hummingbird
 import NIOCore
 import PaysheetTokenFormat
 
-/// `Idempotency-Key` on mutating calls (research §2.1, R2): the same key and body get the
+/// `Idempotency-Key` on mutating calls : the same key and body get the
 /// stored answer (`Idempotent-Replayed: true`); the same key with another body gets 422;
 /// while the first request runs, 409. Keys are kept at least 24 hours.
 struct Idempotency: Sendable {
     let store: PaymentStore
     let now: @Sendable () -> Date
 
-    func run(_ request: Request, body: ByteBuffer, _ handler: () async throws -> APIAnswer) async throws -> Response {
+    /// Runs `handler` once per key; `scope` (the caller's kind) is part of the fingerprint, so a
+    /// shopper reusing a merchant's key gets 422, never the merchant's stored answer.
+    func run(_ request: Request, body: ByteBuffer, scope: String, _ handler: () async throws -> APIAnswer) async throws -> Response {
         guard let key = request.headers[.init("Idempotency-Key")!] else { return try await handled(handler).response }
         guard !key.isEmpty, key.utf8.count <= 255 else {
             return JSONBody.error(APIError.invalid("Idempotency-Key", "the Idempotency-Key header must be 1 to 255 characters"))
         }
         var hasher = SHA256()
-        hasher.update(data: Data("\(request.method.rawValue) \(request.uri.path)\n".utf8))
+        hasher.update(data: Data("\(scope) \(request.method.rawValue) \(request.uri.path)\n".utf8))
         hasher.update(data: Data(buffer: body))
         let fingerprint = Hex.encode(hasher.finalize())
         switch try await store.claimIdempotency(key: key, fingerprint: fingerprint, at: now()) {

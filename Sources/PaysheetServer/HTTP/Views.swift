@@ -2,28 +2,36 @@ import Foundation
 import PaysheetModel
 import PaysheetToken
 
-/// A payment as the API shows it, with its history.
+/// A payment as the API shows it: to the merchant with the acquirer's identifiers and its
+/// history; to the shopper only its kind, state, amount and masked card.
 struct PaymentView: Encodable {
     var id: String
     var kind: String
     var state: String
     var amount: String
     var card: CardSummary?
-    var acquirerOrderId: String
-    var acquirerTxnTime: String
+    var acquirerOrderId: String?
+    var acquirerTxnTime: String?
     var acquirerReference: String?
     var resultCode: String?
     var reason: String?
     var originalPaymentId: String?
     var createdAt: Date
-    var history: [PaymentEvent]
+    var history: [PaymentEvent]?
 
+    /// The merchant's view of `p`.
     init(_ p: PaymentRecord, currency: Currency?, history: [PaymentEvent]) {
+        self.init(shopper: p, currency: currency)
+        acquirerOrderId = p.identity.orderId; acquirerTxnTime = p.identity.txnTime
+        acquirerReference = p.lifecycle.reference; resultCode = p.lifecycle.resultCode; reason = p.lifecycle.reason
+        originalPaymentId = p.originalPaymentId; self.history = history
+    }
+
+    /// The shopper's view of `p`.
+    init(shopper p: PaymentRecord, currency: Currency?) {
         id = p.id; kind = p.kind.rawValue; state = p.lifecycle.state.rawValue
         amount = currency?.format(p.amount) ?? String(p.amount)
-        card = p.card; acquirerOrderId = p.identity.orderId; acquirerTxnTime = p.identity.txnTime
-        acquirerReference = p.lifecycle.reference; resultCode = p.lifecycle.resultCode; reason = p.lifecycle.reason
-        originalPaymentId = p.originalPaymentId; createdAt = p.createdAt; self.history = history
+        card = p.card; createdAt = p.createdAt
     }
 }
 
@@ -41,14 +49,31 @@ struct OrderView: Encodable {
     var createdAt: Date
     var payments: [PaymentView]
     var paymentRequest: ApplePayPaymentRequest?
+    /// The order's client secret: in the answer that created the order, and nowhere else.
+    var clientSecret: String?
+
+    /// Whom a view is for.
+    enum Audience {
+        /// Everything: acquirer identifiers, result codes, histories.
+        case merchant
+        /// Status, items, amounts and masked cards.
+        case shopper
+    }
 
     /// The view of `order`; `new`: it was created by this request, so it has no payments to read.
-    static func make(_ order: OrderRecord, service: OrderService, store: PaymentStore, withRequest: Bool, new: Bool = false) async throws -> OrderView {
+    static func make(_ order: OrderRecord, service: OrderService, store: PaymentStore, withRequest: Bool, new: Bool = false,
+                     for audience: Audience) async throws -> OrderView {
         let currency = Currency(order.currencyCode)
         let pricing = try Pricing.price(order, settings: service.settings)
         let records = new ? [] : try await store.payments(order: order.id)
-        let histories = try await store.events(payments: records.map(\.id))
-        let payments = records.map { PaymentView($0, currency: currency, history: histories[$0.id] ?? []) }
+        let payments: [PaymentView]
+        switch audience {
+        case .merchant:
+            let histories = try await store.events(payments: records.map(\.id))
+            payments = records.map { PaymentView($0, currency: currency, history: histories[$0.id] ?? []) }
+        case .shopper:
+            payments = records.map { PaymentView(shopper: $0, currency: currency) }
+        }
         return OrderView(
             id: order.id, status: order.status.rawValue, amount: currency?.format(order.amount) ?? String(order.amount),
             currencyCode: order.currencyCode, countryCode: order.countryCode, total: pricing.total, lineItems: pricing.lineItems,
@@ -78,3 +103,10 @@ struct PaymentMethodBody: Decodable {
 struct CouponCodeBody: Decodable { var couponCode: String }
 struct AuthorizeBody: Decodable { var payment: ApplePayPayment }
 struct RefundBody: Decodable { var amount: String? }
+
+/// `GET /v1/orders` answer.
+struct OrderListView: Encodable {
+    var orders: [OrderView]
+    /// Pass as `before` for the next page; absent on the last.
+    var next: String?
+}

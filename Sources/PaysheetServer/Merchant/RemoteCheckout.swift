@@ -10,12 +10,15 @@ public struct RemoteCheckout: PaymentSheetDelegate {
     let http: HTTPClient
     let base: String
     let order: String
+    let credential: String?
 
-    /// A checkout of `order` on the merchant server at `server`.
-    public init(http: HTTPClient, server: String, order: String) {
+    /// A checkout of `order` on the merchant server at `server`, authorized by `credential` (the
+    /// order's client secret, or a merchant API key), sent as `Authorization: Bearer`.
+    public init(http: HTTPClient, server: String, order: String, credential: String?) {
         self.http = http
         self.base = server
         self.order = order
+        self.credential = credential
     }
 
     /// A failed call: the path, the HTTP status and the server's message.
@@ -30,6 +33,7 @@ public struct RemoteCheckout: PaymentSheetDelegate {
     public func get(_ path: String) async throws -> JSONValue {
         var r = HTTPClientRequest(url: base + path)
         r.method = .GET
+        if let credential { r.headers.add(name: "Authorization", value: "Bearer " + credential) }
         return try await send(r, path)
     }
 
@@ -39,6 +43,7 @@ public struct RemoteCheckout: PaymentSheetDelegate {
         r.method = .POST
         r.headers.add(name: "Content-Type", value: "application/json")
         r.headers.add(name: "Idempotency-Key", value: UUID().uuidString)
+        if let credential { r.headers.add(name: "Authorization", value: "Bearer " + credential) }
         r.body = .bytes(ByteBuffer(string: body.compactText))
         return try await send(r, path)
     }

@@ -6,6 +6,8 @@ public struct MerchantSettings: Sendable, Codable, Equatable {
     public var displayName: String = "Paysheet Demo Store"
     /// The merchant identifier (`merchant.…`).
     public var merchantIdentifier: String = "merchant.dev.paysheet.sandbox"
+    /// The merchant's country (ISO 3166), the payment request's `countryCode`.
+    public var countryCode: String = "CN"
     /// The domain of the web store (merchant validation's `initiativeContext`).
     public var domain: String = "localhost"
     /// Networks offered.
@@ -17,6 +19,12 @@ public struct MerchantSettings: Sendable, Codable, Equatable {
         Product(sku: "tea-set", label: "Porcelain tea set", amount: "128.00", currencyCode: "CNY"),
         Product(sku: "green-tea", label: "Green tea, 250 g", amount: "45.50", currencyCode: "CNY"),
         Product(sku: "tea-cups", label: "Tea cups, set of 4", amount: "36.00", currencyCode: "CNY"),
+    ]
+    /// The shipping methods a shopper's order with `"delivery": "ship"` offers, per currency; the
+    /// first is selected. A shopper never sends an amount: these are the only prices of shipping.
+    public var shippingMethods: [ShippingOption] = [
+        ShippingOption(identifier: "standard", label: "Standard", detail: "3 to 5 days", amount: "0.00", currencyCode: "CNY"),
+        ShippingOption(identifier: "express", label: "Express", detail: "Next day", amount: "20.00", currencyCode: "CNY"),
     ]
     /// Coupons: code → percent off the goods.
     public var coupons: [String: Double] = ["WELCOME10": 10, "HALF": 50]
@@ -46,6 +54,29 @@ public struct Product: Sendable, Codable, Equatable {
     public init(sku: String, label: String, amount: String, currencyCode: String) {
         self.sku = sku
         self.label = label
+        self.amount = amount
+        self.currencyCode = currencyCode
+    }
+}
+
+/// A shipping method the merchant offers.
+public struct ShippingOption: Sendable, Codable, Equatable {
+    /// The identifier, unique per currency.
+    public var identifier: String
+    /// The label on the sheet.
+    public var label: String
+    /// The detail line (`3 to 5 days`).
+    public var detail: String
+    /// The price (decimal text).
+    public var amount: String
+    /// The price's currency.
+    public var currencyCode: String
+
+    /// A shipping method.
+    public init(identifier: String, label: String, detail: String, amount: String, currencyCode: String) {
+        self.identifier = identifier
+        self.label = label
+        self.detail = detail
         self.amount = amount
         self.currencyCode = currencyCode
     }

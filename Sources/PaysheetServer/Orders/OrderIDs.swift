@@ -1,13 +1,12 @@
 import Foundation
 
-/// Ids that sort by creation time: a prefix, 12 hexadecimal digits of milliseconds, 8 random.
+/// Ids that sort by creation time: a prefix, 12 hexadecimal digits of milliseconds, then random
+/// hexadecimal digits (`randomDigits`; an order id's 24 are 96 bits, so it cannot be guessed).
 enum IDs {
-    static func make(_ prefix: String, now: Date = Date()) -> String {
+    static func make(_ prefix: String, now: Date = Date(), randomDigits: Int = 8) -> String {
         let ms = UInt64(max(0, now.timeIntervalSince1970 * 1000))
         var t = String(ms, radix: 16)
         t = String(repeating: "0", count: max(0, 12 - t.count)) + t
-        var r = String(UInt32.random(in: 0...UInt32.max), radix: 16)
-        r = String(repeating: "0", count: 8 - r.count) + r
-        return prefix + t + r
+        return prefix + t + Secrets.hex(randomDigits)
     }
 }

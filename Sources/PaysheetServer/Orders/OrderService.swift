@@ -3,9 +3,11 @@ import PaysheetContact
 import PaysheetModel
 import PaysheetToken
 
-/// The cart a client sends to `POST /v1/orders`.
+/// The cart a client sends to `POST /v1/orders`. A shopper's page (no merchant key) may send
+/// only catalog lines (`{sku, quantity}`) and a delivery choice: every amount then comes from the
+/// merchant's settings. Free-form `{label, amount}` lines and `shippingMethods` need a merchant key.
 public struct CreateOrderRequest: Sendable, Codable {
-    /// One line of the cart: `{label, amount}`, or `{sku, quantity}` priced from the catalog.
+    /// One line of the cart: `{label, amount}` (merchant key), or `{sku, quantity}` priced from the catalog.
     public struct Item: Sendable, Codable {
         /// The label (with `amount`).
         public var label: String?
@@ -22,8 +24,21 @@ public struct CreateOrderRequest: Sendable, Codable {
     public var countryCode: String?
     /// The cart's lines.
     public var lineItems: [Item]?
-    /// Shipping options (`[{label, detail, amount, identifier}]`); none for goods that are not shipped.
+    /// Shipping options (`[{label, detail, amount, identifier}]`), merchant key only; none for
+    /// goods that are not shipped.
     public var shippingMethods: [ApplePayShippingMethod]?
+    /// `ship` (the merchant's shipping methods for the order's currency, from the settings) or
+    /// `none` (the default).
+    public var delivery: String?
+}
+
+/// Who creates an order: the merchant (a verified key) may write lines and shipping prices; a
+/// shopper only names products and a delivery choice.
+public enum OrderCreator: Sendable {
+    /// A merchant key.
+    case merchant
+    /// A shopper's page.
+    case shopper
 }
 
 /// Orders and the sheet's update endpoints: each answer is the exact update object the page
@@ -40,15 +55,30 @@ public struct OrderService: Sendable {
         self.now = now
     }
 
-    /// Creates an order from `request`; the server computes the total.
-    public func create(_ request: CreateOrderRequest) async throws -> OrderRecord {
+    /// Most shipping methods an order may offer.
+    static let maxShippingMethods = 20
+
+    /// Creates an order from `request` for `creator`; the server computes the total. Returns the
+    /// order and its client secret (only its hash is stored).
+    public func create(_ request: CreateOrderRequest, by creator: OrderCreator) async throws -> (order: OrderRecord, clientSecret: String) {
+        if creator == .shopper {
+            if request.shippingMethods != nil {
+                throw APIError.unauthorized("shippingMethods with amounts need a merchant API key; a shopper's page sends \"delivery\": \"ship\"")
+            }
+            if let i = (request.lineItems ?? []).firstIndex(where: { $0.sku == nil || $0.label != nil || $0.amount != nil }) {
+                throw APIError.unauthorized("lineItems[\(i)]: lines with a label and an amount need a merchant API key; a shopper's page sends {\"sku\", \"quantity\"}")
+            }
+        }
         guard let code = request.currencyCode else { throw APIError.invalid("currencyCode", "currencyCode is required (ISO 4217, such as CNY)") }
         guard let currency = Currency(code), currency.code == code.uppercased(), code.count == 3, !code.allSatisfy(\.isNumber) else {
             throw APIError.invalid("currencyCode", "\(code) is not an ISO 4217 alphabetic currency code")
         }
-        guard let country = request.countryCode else { throw APIError.invalid("countryCode", "countryCode is required (ISO 3166, such as CN)") }
+        let country = request.countryCode ?? settings.countryCode
         guard country.count == 2, country.allSatisfy({ $0.isASCII && $0.isLetter }) else {
             throw APIError.invalid("countryCode", "\(country) is not a two-letter ISO 3166 country code")
+        }
+        if creator == .shopper, country.uppercased() != settings.countryCode.uppercased() {
+            throw APIError.invalid("countryCode", "this merchant sells from \(settings.countryCode); countryCode may be omitted")
         }
         guard let items = request.lineItems, !items.isEmpty else { throw APIError.invalid("lineItems", "lineItems must list at least one item") }
         guard items.count <= 100 else { throw APIError.invalid("lineItems", "at most 100 line items") }
@@ -75,7 +105,10 @@ public struct OrderService: Sendable {
             }
             lines.append(ApplePayLineItem(label: label, amount: amount))
         }
-        let methods = request.shippingMethods ?? []
+        let methods = try shippingMethods(request, currency: currency)
+        guard methods.count <= Self.maxShippingMethods else {
+            throw APIError.invalid("shippingMethods", "at most \(Self.maxShippingMethods) shipping methods")
+        }
         var seen = Set<String>()
         for (i, m) in methods.enumerated() {
             guard !m.identifier.isEmpty, seen.insert(m.identifier).inserted else {
@@ -86,16 +119,36 @@ public struct OrderService: Sendable {
             }
         }
         let at = now()
-        let id = IDs.make("ord_", now: at)
+        let id = IDs.make("ord_", now: at, randomDigits: 24)
+        let secret = AccessPolicy.newClientSecret()
         var order = OrderRecord(
             id: id, status: .created, currencyCode: currency.code, countryCode: country.uppercased(), lineItems: lines,
             shippingMethods: methods, shippingMethod: methods.first(where: { $0.selected == true })?.identifier ?? methods.first?.identifier,
-            amount: 0, applicationData: Data(#"{"orderId":"\#(id)"}"#.utf8).base64EncodedString(), createdAt: at)
+            amount: 0, applicationData: Data(#"{"orderId":"\#(id)"}"#.utf8).base64EncodedString(), createdAt: at,
+            clientSecretHash: Secrets.hash(secret))
         let pricing = try Pricing.price(order, settings: settings)
         guard pricing.amount > 0 else { throw APIError.invalid("lineItems", "the order's total must be greater than zero") }
         order.amount = pricing.amount
         try await store.insert(order)
-        return order
+        return (order, secret)
+    }
+
+    /// The order's shipping methods: the merchant's own (`shippingMethods`) or the settings'
+    /// for `delivery: "ship"`.
+    func shippingMethods(_ request: CreateOrderRequest, currency: Currency) throws -> [ApplePayShippingMethod] {
+        switch request.delivery {
+        case nil, "none":
+            return request.shippingMethods ?? []
+        case "ship":
+            guard request.shippingMethods == nil else {
+                throw APIError.invalid("delivery", "give either delivery or shippingMethods, not both")
+            }
+            let offered = settings.shippingMethods.filter { $0.currencyCode == currency.code }
+            guard !offered.isEmpty else { throw APIError.invalid("delivery", "this merchant ships no orders in \(currency.code)") }
+            return offered.map { ApplePayShippingMethod(label: $0.label, detail: $0.detail, amount: $0.amount, identifier: $0.identifier) }
+        case let other?:
+            throw APIError.invalid("delivery", "\(other) is not a delivery choice (ship or none)")
+        }
     }
 
     /// The `ApplePayPaymentRequest` for `order`.

@@ -27,6 +27,10 @@ public enum MerchantServer {
         public var dataFolder: String
         /// The payment processing certificate file (tokens are encrypted to it).
         public var paymentCertificate: String
+        /// Sandbox or production.
+        public var mode: ServerMode
+        /// Whether `paysheet.js`, its bridge, the demo store and `/v1/sandbox/*` are served.
+        public var sandboxTools: Bool
     }
 
     static let registry: PrometheusCollectorRegistry = {
@@ -39,6 +43,10 @@ public enum MerchantServer {
     public static func run(_ configuration: ServerConfiguration, logger: Logger,
                            onStarted: @escaping @Sendable (Started) async -> Void = { _ in }) async throws {
         let c = configuration
+        if c.mode == .production {
+            let problems = ProductionCheck.problems(c)
+            if !problems.isEmpty { throw ProductionRefusal(problems: problems) }
+        }
         let folder = c.dataFolder.hasPrefix("/") ? c.dataFolder : FileManager.default.currentDirectoryPath + "/" + c.dataFolder
         let data = (folder as NSString).standardizingPath
         try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -63,15 +71,20 @@ public enum MerchantServer {
         // The acquirer.
         let (host, port) = try ServerConfiguration.hostPort(c.listen, what: "listen address")
         let publicURL = c.publicURL ?? "http://\(host == "0.0.0.0" ? "127.0.0.1" : host):\(port)"
-        let unionPayPKI = try UnionPaySandboxPKI.loadOrCreate(folder: data + "/unionpay-sandbox")
+        // The UnionPay sandbox PKI is made only when a sandbox part needs it (never in production).
+        let sandboxPKI: @Sendable () throws -> UnionPaySandboxPKI = { try UnionPaySandboxPKI.loadOrCreate(folder: data + "/unionpay-sandbox") }
         let merchantACP: ACPCredentials
         if let key = c.acquirer.signingKeyFile, let cert = c.acquirer.signingCertificateFile {
             merchantACP = try ACPCredentials(keyFile: key, certificateFile: cert)
         } else {
-            merchantACP = try unionPayPKI.merchantCredentials(folder: data + "/unionpay-sandbox/merchant-" + c.acquirer.merchantId, merchantId: c.acquirer.merchantId)
+            merchantACP = try sandboxPKI().merchantCredentials(folder: data + "/unionpay-sandbox/merchant-" + c.acquirer.merchantId, merchantId: c.acquirer.merchantId)
         }
-        let gatewayRoots = try c.acquirer.trustedRootFiles.map { try $0.map { try Certificate(pemEncoded: String(contentsOfFile: $0, encoding: .utf8)) } }
-            ?? [unionPayPKI.root]
+        let gatewayRoots: [Certificate]
+        if let files = c.acquirer.trustedRootFiles, !files.isEmpty {
+            gatewayRoots = try files.map { try Certificate(pemEncoded: String(contentsOfFile: $0, encoding: .utf8)) }
+        } else {
+            gatewayRoots = [try sandboxPKI().root]
+        }
         var httpConfiguration = HTTPClient.Configuration()
         httpConfiguration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 64)
         httpConfiguration.timeout = .init(connect: .seconds(5))
@@ -81,7 +94,7 @@ public enum MerchantServer {
         var services: [any Service] = []
         if c.acquirer.gatewayURL == nil {
             let (sh, sp) = try ServerConfiguration.hostPort(c.acquirer.sandboxListen, what: "sandbox acquirer listen address")
-            let gateway = try SandboxGateway(pki: unionPayPKI, merchants: [merchantACP], http: http, paymentDataField: c.acquirer.paymentDataField,
+            let gateway = try SandboxGateway(pki: try sandboxPKI(), merchants: [merchantACP], http: http, paymentDataField: c.acquirer.paymentDataField,
                                              logger: logger)
             sandboxURL = "http://\(sh == "0.0.0.0" ? "127.0.0.1" : sh):\(sp)"
             services.append(Application(router: gateway.router(), configuration: .init(address: .hostname(sh, port: sp), serverName: "paysheet-acquirer-sandbox"),
@@ -103,6 +116,7 @@ public enum MerchantServer {
             services.append(pg.client)
             database = pg
             if var u = URLComponents(string: databaseURL), u.password != nil { u.password = "***"; databaseLabel = u.string ?? "postgres" }
+            databaseLabel += " (TLS: \(PostgresTLSMode(url: databaseURL).rawValue))"
         } else if databaseURL.hasPrefix("sqlite:") {
             database = try await SQLiteDatabase.open(path: String(databaseURL.dropFirst("sqlite:".count)), logger: logger)
         } else {
@@ -123,19 +137,25 @@ public enum MerchantServer {
         } else {
             validation = .sandbox
         }
-        let sandboxPEM = c.tokens.trustSandbox ? try? merchantKey.certificate?.serializeAsPEM().pemString : nil
-        // The drop-in, its bridge and the demo store are sandbox tools: served only while the server
-        // trusts sandbox tokens (the only tokens the simulated sheet can make).
-        let sheets = c.tokens.trustSandbox ? SheetHub(pki: try SandboxMerchant.pki(dataFolder: data), recipient: TokenRecipient(merchantKey)) : nil
+        // The drop-in, its bridge, the demo store and /v1/sandbox/* are sandbox tools: served only
+        // when asked for and while the server trusts sandbox tokens (the only tokens the simulated
+        // sheet can make).
+        let tools = c.sandboxTools && c.tokens.trustSandbox
+        let sandboxPEM = tools ? try? merchantKey.certificate?.serializeAsPEM().pemString : nil
+        let sheets = tools ? SheetHub(pki: try SandboxMerchant.pki(dataFolder: data), recipient: TokenRecipient(merchantKey)) : nil
         let api = APIRouter(orders: orders, payments: payments, validator: MerchantValidator(mode: validation, settings: c.merchant), store: store,
-                            registry: registry, sandboxMerchantCertificate: sandboxPEM, sheets: sheets)
+                            registry: registry, sandboxMerchantCertificate: sandboxPEM, sheets: sheets, mode: c.mode)
         let ready = Readiness()
         var app = Application(router: try api.router(), configuration: .init(address: .hostname(host, port: port), serverName: "paysheet"),
                               logger: logger)
         let started = Started(url: publicURL, sandboxGatewayURL: sandboxURL, gatewayURL: gatewayURL, database: databaseLabel,
-                              dataFolder: data, paymentCertificate: paymentCertificate)
+                              dataFolder: data, paymentCertificate: paymentCertificate, mode: c.mode, sandboxTools: tools)
         app.beforeServerStarts {
             try await store.migrate()
+            if c.mode == .production {
+                let problems = ProductionCheck.problems(activeAPIKeys: try await APIKeys(store: store).activeCount())
+                if !problems.isEmpty { throw ProductionRefusal(problems: problems) }
+            }
             await ready.signal()
             await onStarted(started)
         }
@@ -147,6 +167,7 @@ public enum MerchantServer {
         let close: @Sendable () async -> Void = {
             await Task.detached {
                 try? await http.shutdown()
+                if case .apple(let client) = validation { try? await client.shutdown() }
                 await database.close()
             }.value
         }

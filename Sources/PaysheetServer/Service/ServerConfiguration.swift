@@ -3,6 +3,12 @@ import Foundation
 /// Every setting of `paysheet serve`. Embedded defaults need nothing; a JSON file (`--config`)
 /// and then environment variables (`PAYSHEET_…`) override them.
 public struct ServerConfiguration: Sendable, Codable, Equatable {
+    /// `sandbox` (the default) or `production`, which refuses to start with any sandbox part
+    /// (see ``ProductionCheck``). `PAYSHEET_MODE`, `paysheet serve --mode`.
+    public var mode: ServerMode = .sandbox
+    /// Serve `paysheet.js`, its browser bridge, the demo store and `/v1/sandbox/*` (sandbox only;
+    /// they also need ``TokenSettings/trustSandbox``). `PAYSHEET_SANDBOX_TOOLS`.
+    public var sandboxTools: Bool = true
     /// Where the merchant server listens (`host:port`). `PAYSHEET_LISTEN`.
     public var listen: String = "127.0.0.1:8080"
     /// The server's URL as the acquirer reaches it (notifications). `PAYSHEET_PUBLIC_URL`; by
@@ -10,8 +16,9 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
     public var publicURL: String?
     /// The data folder (keys, certificates, the SQLite file). `PAYSHEET_DATA`.
     public var dataFolder: String = ".paysheet"
-    /// `sqlite:PATH` (default `sqlite:<data>/paysheet.sqlite`) or `postgres://user:pass@host:port/db`.
-    /// `PAYSHEET_DATABASE_URL`.
+    /// `sqlite:PATH` (default `sqlite:<data>/paysheet.sqlite`) or `postgres://user:pass@host:port/db`,
+    /// with `?sslmode=disable|prefer|require|verify-ca|verify-full&sslrootcert=CA_FILE` as libpq
+    /// reads them (default `prefer`). `PAYSHEET_DATABASE_URL`.
     public var databaseURL: String?
 
     /// The acquirer.
@@ -86,6 +93,12 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
             guard let d = Double(v) else { throw ConfigurationError("\(name)=\(v) is not a number") }
             return d
         }
+        func bool(_ v: String) -> Bool { ["1", "true", "yes", "on"].contains(v.lowercased()) }
+        if let v = environment["PAYSHEET_MODE"] {
+            guard let m = ServerMode(rawValue: v) else { throw ConfigurationError("PAYSHEET_MODE=\(v) is neither sandbox nor production") }
+            mode = m
+        }
+        if let v = environment["PAYSHEET_SANDBOX_TOOLS"] { sandboxTools = bool(v) }
         if let v = environment["PAYSHEET_LISTEN"] { listen = v }
         if let v = environment["PAYSHEET_PUBLIC_URL"] { publicURL = v }
         if let v = environment["PAYSHEET_DATA"] { dataFolder = v }
@@ -100,7 +113,7 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
         if let v = try double("PAYSHEET_ACQUIRER_TIMEOUT") { acquirer.timeout = v }
         if let v = environment["PAYSHEET_PAYMENT_CERTIFICATE"] { tokens.certificateFile = v }
         if let v = environment["PAYSHEET_PAYMENT_KEY"] { tokens.keyFile = v }
-        if let v = environment["PAYSHEET_TRUST_SANDBOX"] { tokens.trustSandbox = ["1", "true", "yes"].contains(v.lowercased()) }
+        if let v = environment["PAYSHEET_TRUST_SANDBOX"] { tokens.trustSandbox = bool(v) }
         if let v = environment["PAYSHEET_MERCHANT_VALIDATION"] { merchantValidation = v }
         if let v = environment["PAYSHEET_IDENTITY_CERTIFICATE"] { identityCertificateFile = v }
         if let v = environment["PAYSHEET_IDENTITY_KEY"] { identityKeyFile = v }

@@ -27,5 +27,12 @@ enum Migrations {
                 response TEXT, locked_until_ms BIGINT, created_ms BIGINT NOT NULL)
             """,
         ]),
+        (2, [
+            """
+            CREATE TABLE api_keys (id TEXT PRIMARY KEY, name TEXT NOT NULL, hash TEXT NOT NULL, created_ms BIGINT NOT NULL,
+                revoked_ms BIGINT)
+            """,
+            "CREATE INDEX orders_created ON orders (created_at, id)",
+        ]),
     ]
 }

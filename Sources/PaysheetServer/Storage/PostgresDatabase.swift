@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOSSL
 import PostgresNIO
 
 /// PostgreSQL through postgres-nio's `PostgresClient` (a connection pool). Run ``run()`` (a
@@ -11,16 +12,23 @@ public final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
 
     public var dialect: String { "postgresql" }
 
-    /// A database at `url` (`postgres://user:password@host:port/database`); `searchPath`
+    /// A database at `url` (`postgres://user:password@host:port/database`, with `sslmode` and
+    /// `sslrootcert` as libpq reads them; see ``PostgresTLSMode``); `searchPath`
     /// selects a schema other than `public`.
     public init(url: String, searchPath: String? = nil, logger: Logger = Logger(label: "paysheet.postgres")) throws {
         guard let components = URLComponents(string: url), let scheme = components.scheme,
               scheme == "postgres" || scheme == "postgresql", let host = components.host else {
             throw StorageError("database URL \(url) is not postgres://user:password@host:port/database")
         }
+        let tls: PostgresClient.Configuration.TLS
+        switch try PostgresTLSMode.configuration(url: url) {
+        case (_, nil): tls = .disable
+        case (.prefer, let context?): tls = .prefer(context)
+        case (_, let context?): tls = .require(context)
+        }
         var configuration = PostgresClient.Configuration(
             host: host, port: components.port ?? 5432, username: components.user ?? "postgres",
-            password: components.password, database: String(components.path.dropFirst()).nilIfEmpty, tls: .disable)
+            password: components.password, database: String(components.path.dropFirst()).nilIfEmpty, tls: tls)
         configuration.options.maximumConnections = 16
         if let searchPath { configuration.options.additionalStartupParameters = [("search_path", searchPath)] }
         client = PostgresClient(configuration: configuration, backgroundLogger: logger)

@@ -15,11 +15,18 @@ public final class SQLiteDatabase: SQLDatabase, @unchecked Sendable {
 
     public var dialect: String { "sqlite" }
 
-    /// Opens (creating) the database file at `path`; `":memory:"` for an in-memory database.
+    /// Opens (creating, mode 0600) the database file at `path`; `":memory:"` for an in-memory database.
     public static func open(path: String, logger: Logger = Logger(label: "paysheet.sqlite")) async throws -> SQLiteDatabase {
         if path != ":memory:" {
             let folder = (path as NSString).deletingLastPathComponent
             if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+            // Readable by its owner only, like the keys; SQLite gives its -wal and -shm files the
+            // database file's permissions.
+            if !FileManager.default.fileExists(atPath: path) {
+                guard FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
+                    throw StorageError("cannot create the database file \(path)")
+                }
+            }
         }
         let writer = try SQLiteConnectionHandle(path: path)
         _ = try writer.execute("PRAGMA journal_mode=WAL", [])

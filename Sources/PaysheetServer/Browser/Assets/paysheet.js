@@ -23,10 +23,19 @@
 
   var script = document.currentScript;
   var base = script && script.src ? new URL(".", script.src).href.replace(/\/$/, "") : "";
+  // The engine issues the page's id (its only credential for this page's sheet).
   var pageId = (function () {
-    var bytes = new Uint8Array(12);
-    (window.crypto || window.msCrypto).getRandomValues(bytes);
-    return "p" + Array.prototype.map.call(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
+    var xhr = new XMLHttpRequest();
+    xhr.open("POST", base + "/paysheet/v1/pages", false);
+    xhr.setRequestHeader("Content-Type", "text/plain;charset=UTF-8");
+    xhr.send("{}");
+    var body = null;
+    try { body = JSON.parse(xhr.responseText); } catch (e) { body = null; }
+    if (xhr.status !== 201 || !body || !body.page) {
+      throw new Error("Paysheet: the sheet engine did not open a page (HTTP " + xhr.status + ")" +
+        (body && body.error ? ": " + body.error.message : ""));
+    }
+    return body.page;
   })();
   var endpoint = base + "/paysheet/v1/pages/" + pageId;
 

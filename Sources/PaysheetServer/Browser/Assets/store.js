@@ -11,8 +11,10 @@
   function say(text) { $("message").textContent = text; }
   function key() { return window.crypto && crypto.randomUUID ? crypto.randomUUID() : String(Date.now()) + Math.random(); }
 
-  function api(method, path, body) {
+  // The order's client secret: the only credential this page holds, for this order only.
+  function api(method, path, body, secret) {
     var init = { method: method, headers: {} };
+    if (secret) init.headers["Authorization"] = "Bearer " + secret;
     if (body !== undefined) {
       init.headers["Content-Type"] = "application/json";
       init.headers["Idempotency-Key"] = key();
@@ -60,18 +62,14 @@
     order = null;
   }
 
-  // Checkout: the server prices the cart and returns the order with its ApplePayPaymentRequest.
+  // Checkout: the page names products and a delivery choice; the server prices everything
+  // (shipping included) and returns the order, its ApplePayPaymentRequest and its client secret.
   function checkout() {
     var body = {
-      currencyCode: currency, countryCode: "CN",
+      currencyCode: currency,
       lineItems: Object.keys(cart).map(function (sku) { return { sku: sku, quantity: cart[sku] }; }),
+      delivery: $("delivery").value === "ship" ? "ship" : "none",
     };
-    if ($("delivery").value === "ship") {
-      body.shippingMethods = [
-        { label: "Standard", detail: "3 to 5 days", amount: "0.00", identifier: "standard" },
-        { label: "Express", detail: "Next day", amount: "20.00", identifier: "express" },
-      ];
-    }
     $("checkout").disabled = true;
     api("POST", "/v1/orders", body).then(function (o) {
       order = o;
@@ -115,13 +113,14 @@
       return;
     }
     var base = "/v1/orders/" + encodeURIComponent(id);
+    var secret = order.clientSecret;
     var lastUpdate = { newTotal: order.paymentRequest.total, newLineItems: order.paymentRequest.lineItems || [] };
     function update(path, body, complete) {
-      api("POST", base + path, body).then(function (u) { lastUpdate = u; complete(u); })
+      api("POST", base + path, body, secret).then(function (u) { lastUpdate = u; complete(u); })
         .catch(function (e) { say("The store could not update the sheet: " + e.message); complete(lastUpdate); });
     }
     session.onvalidatemerchant = function (event) {
-      api("POST", base + "/merchant-session", { validationURL: event.validationURL })
+      api("POST", base + "/merchant-session", { validationURL: event.validationURL }, secret)
         .then(function (merchantSession) { session.completeMerchantValidation(merchantSession); })
         .catch(function (e) { say("Merchant validation failed: " + e.message); session.abort(); });
     };
@@ -139,11 +138,12 @@
     };
     session.onpaymentauthorized = function (event) {
       say("Authorizing the payment…");
-      api("POST", base + "/authorize", { payment: event.payment }).then(function (answer) {
+      api("POST", base + "/authorize", { payment: event.payment }, secret).then(function (answer) {
         session.completePayment(answer.result);
         if (answer.result.status === ApplePaySession.STATUS_SUCCESS) {
           say("Paid. Showing your order…");
-          setTimeout(function () { location.href = "/store/order?id=" + encodeURIComponent(id); }, 800);
+          // The secret travels in the fragment, which is never sent to a server or written in its logs.
+          setTimeout(function () { location.href = "/store/order?id=" + encodeURIComponent(id) + "#secret=" + encodeURIComponent(secret); }, 800);
         } else {
           say("The payment was not completed: " + ((answer.result.errors || [])[0] || {}).message);
         }

@@ -1,0 +1,99 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// What a request's `Authorization: Bearer …` header carries.
+enum Credential: Sendable, Equatable {
+    /// No `Authorization` header.
+    case none
+    /// A merchant API key (`psk_…`).
+    case merchantKey(String)
+    /// An order's client secret (`pcs_…`).
+    case clientSecret(String)
+    /// Something else: never valid.
+    case unusable
+
+    init(_ request: Request) {
+        guard let header = request.headers[.authorization] else { self = .none; return }
+        let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { self = .unusable; return }
+        let value = String(parts[1]).trimmingCharacters(in: .whitespaces)
+        if value.hasPrefix(APIKeys.prefix) {
+            self = .merchantKey(value)
+        } else if value.hasPrefix(AccessPolicy.clientSecretPrefix) {
+            self = .clientSecret(value)
+        } else {
+            self = .unusable
+        }
+    }
+}
+
+/// Who may call what. Every route of the merchant server has one owner:
+///
+/// - **anyone**: `/health`, the catalog, the notification route (the gateway's signature is checked
+///   there), the sandbox's published certificate, `paysheet.js`, its bridge and the demo store;
+/// - **the order's client secret or a merchant key**: the sheet's endpoints of that order, its
+///   shopper's view, its cancel;
+/// - **a merchant key**: orders with free-form lines or their own shipping methods, the full
+///   order view, listing orders, refunds, voids, `/metrics`.
+///
+/// A missing or unusable credential is 401 and nothing changes; another order's client secret is
+/// 404, as if the order did not exist (ids are not confirmed to someone without its secret).
+struct AccessPolicy: Sendable {
+    let keys: APIKeys
+    let store: PaymentStore
+
+    static let clientSecretPrefix = "pcs_"
+
+    /// A new client secret: `pcs_` and 256 random bits.
+    static func newClientSecret() -> String { Secrets.make(clientSecretPrefix) }
+
+    /// The merchant key of `request`, verified; 401 otherwise.
+    func merchant(_ request: Request) async throws -> APIKeyRecord {
+        switch Credential(request) {
+        case .merchantKey(let key):
+            guard let record = try await keys.verify(key) else { throw APIError.unauthorized("the API key is not valid (unknown or revoked)") }
+            return record
+        case .none:
+            throw APIError.unauthorized("this call needs a merchant API key: Authorization: Bearer psk_…")
+        case .clientSecret:
+            throw APIError.unauthorized("this call needs a merchant API key; an order's client secret does not allow it")
+        case .unusable:
+            throw APIError.unauthorized("the Authorization header is not Bearer and a Paysheet credential")
+        }
+    }
+
+    /// Whether `request` carries a merchant key; a key that does not verify is 401 (a caller who
+    /// means to be the merchant must not be served as a shopper).
+    func optionalMerchant(_ request: Request) async throws -> APIKeyRecord? {
+        switch Credential(request) {
+        case .none, .clientSecret: return nil
+        case .merchantKey, .unusable: return try await merchant(request)
+        }
+    }
+
+    /// Who may act on an order.
+    enum OrderCaller: Sendable {
+        /// The merchant (a verified key).
+        case merchant(APIKeyRecord)
+        /// The shopper holding the order's client secret.
+        case shopper
+    }
+
+    /// The order `id` if `request` may act on it: a merchant key, or this order's client secret.
+    func order(_ id: String, _ request: Request) async throws -> (OrderRecord, OrderCaller) {
+        switch Credential(request) {
+        case .clientSecret(let secret):
+            guard let order = try await store.order(id), let hash = order.clientSecretHash, Secrets.matches(secret, storedHash: hash) else {
+                throw APIError.notFound("order \(id)")
+            }
+            return (order, .shopper)
+        case .none:
+            throw APIError.unauthorized("this call needs the order's client secret (or a merchant API key): Authorization: Bearer pcs_…")
+        case .merchantKey, .unusable:
+            let key = try await merchant(request)
+            guard let order = try await store.order(id) else { throw APIError.notFound("order \(id)") }
+            return (order, .merchant(key))
+        }
+    }
+}

@@ -1,0 +1,18 @@
+import Hummingbird
+import NIOCore
+
+/// The merchant server's request context: Hummingbird's core context and the peer's address
+/// (the browser bridge bounds its pages per client address).
+public struct APIRequestContext: RequestContext, RemoteAddressRequestContext {
+    public var coreContext: CoreRequestContextStorage
+    /// The peer's address, when the channel knows it.
+    public let remoteAddress: SocketAddress?
+
+    public init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        remoteAddress = source.channel.remoteAddress
+    }
+
+    /// The peer's IP address as text (`127.0.0.1`), or `unknown`.
+    var clientAddress: String { remoteAddress?.ipAddress ?? "unknown" }
+}

@@ -1,0 +1,67 @@
+import Foundation
+
+extension PaymentStore {
+    // MARK: API keys
+
+    /// Inserts a new API key's record and hash.
+    func insertAPIKey(_ record: APIKeyRecord, hash: String) async throws {
+        try await database.write("INSERT INTO api_keys (id, name, hash, created_ms) VALUES ($1, $2, $3, $4)",
+                                 [.text(record.id), .text(record.name), .text(hash), .int(PaymentStore.ms(record.createdAt))])
+    }
+
+    /// The key `id` and its stored hash.
+    func apiKey(_ id: String) async throws -> (APIKeyRecord, String)? {
+        let rows = try await database.read("""
+            SELECT id, name, hash, CAST(created_ms AS TEXT), CAST(revoked_ms AS TEXT) FROM api_keys WHERE id = $1
+            """, [.text(id)])
+        guard let row = rows.first, let hash = row[2] else { return nil }
+        return (try Self.apiKeyRecord(row), hash)
+    }
+
+    /// Every key, newest first.
+    func apiKeys() async throws -> [APIKeyRecord] {
+        try await database.read("""
+            SELECT id, name, hash, CAST(created_ms AS TEXT), CAST(revoked_ms AS TEXT) FROM api_keys
+            ORDER BY api_keys.created_ms DESC, api_keys.id
+            """, []).map(Self.apiKeyRecord)
+    }
+
+    /// Marks `id` revoked at `at`; `false` when it does not exist or was revoked already.
+    func revokeAPIKey(_ id: String, at: Date) async throws -> Bool {
+        let rows = try await database.write("UPDATE api_keys SET revoked_ms = $1 WHERE id = $2 AND revoked_ms IS NULL RETURNING id",
+                                            [.int(PaymentStore.ms(at)), .text(id)])
+        return !rows.isEmpty
+    }
+
+    static func apiKeyRecord(_ row: [String?]) throws -> APIKeyRecord {
+        guard row.count == 5, let id = row[0], let name = row[1], let created = row[3].flatMap({ Int($0) }) else {
+            throw StorageError("an api_keys row is incomplete")
+        }
+        return APIKeyRecord(id: id, name: name, createdAt: Date(timeIntervalSince1970: Double(created) / 1000),
+                            revokedAt: row[4].flatMap { Int($0) }.map { Date(timeIntervalSince1970: Double($0) / 1000) })
+    }
+
+    // MARK: Listing orders
+
+    /// Orders newest first, at most `limit`, optionally only those with `status`, created before
+    /// the order `before` (for paging).
+    func orders(status: OrderStatus?, before: String?, limit: Int) async throws -> [OrderRecord] {
+        var sql = "SELECT body FROM orders"
+        var conditions: [String] = []
+        var binds: [SQLValue] = []
+        if let status {
+            binds.append(.text(status.rawValue))
+            conditions.append("status = $\(binds.count)")
+        }
+        if let before, let anchor = try await order(before) {
+            binds.append(.text(PaymentStore.timestamp(anchor.createdAt)))
+            let t = binds.count
+            binds.append(.text(anchor.id))
+            conditions.append("(created_at < $\(t) OR (created_at = $\(t) AND id < $\(binds.count)))")
+        }
+        if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
+        binds.append(.int(limit))
+        sql += " ORDER BY orders.created_at DESC, orders.id DESC LIMIT $\(binds.count)"
+        return try await database.read(sql, binds).map { try PaymentStore.decode(OrderRecord.self, $0[0]) }
+    }
+}
