@@ -47,8 +47,15 @@ if args.database:
 with open(os.path.join(data, "config.json"), "w") as f:
     json.dump(config, f)
 
+# The merchant's API key: created before the server starts (only its hash is stored).
+key_cmd = [os.path.join(args.bin, "paysheet"), "api-key", "create", "--data", data, "--name", "fault run"]
+if args.database:
+    key_cmd += ["--database", args.database]
+api_key = subprocess.run(key_cmd, check=True, capture_output=True, text=True).stdout.strip().splitlines()[-1]
+
 def get(url):
-    with urllib.request.urlopen(url, timeout=30) as r:
+    req = urllib.request.Request(url, headers={"Authorization": "Bearer " + api_key})
+    with urllib.request.urlopen(req, timeout=30) as r:
         return json.loads(r.read())
 
 def wait_up(url, what):
@@ -76,7 +83,7 @@ out = os.path.join(data, "client.json")
 print(f"fault run: {args.payments} payments, concurrency {args.concurrency}, faults {faults}", flush=True)
 client = subprocess.Popen([os.path.join(args.bin, "paysheet-bench"), "load", "--server", server_url, "--data", data,
                            "--payments", str(args.payments), "--concurrency", str(args.concurrency), "--declines", "0.1",
-                           "--refunds", "0.1", "--out", out])
+                           "--refunds", "0.1", "--out", out, "--api-key", api_key])
 children.append(client)
 
 # Kill the server twice while payments are in flight.

@@ -34,6 +34,10 @@ run() {  # $1: label, $2: database URL, "floor" for the protocol floor, or empty
   else
     local args=(serve --data "$dir" --listen "127.0.0.1:$port" --no-demo-order)
     [ -n "$2" ] && args+=(--database "$2")
+    # The merchant's API key (the load generator creates orders and refunds with it; each
+    # authorization carries its order's client secret, so the numbers include checking both).
+    PAYSHEET_API_KEY="$("$BIN/paysheet" api-key create --data "$dir" ${2:+--database "$2"} --name load | tail -1)"
+    export PAYSHEET_API_KEY
     PAYSHEET_ACQUIRER_URL="http://127.0.0.1:$((port + 1))" PAYSHEET_LOG_LEVEL=warning "$BIN/paysheet" "${args[@]}" >"$dir/serve.log" 2>&1 &
   fi
   pid=$!

@@ -28,6 +28,9 @@ struct LoadOptions {
     var refunds = 0.0
     var out: String?
     var merchantIdentifier = "merchant.dev.paysheet.sandbox"
+    /// The merchant API key (orders with free-form lines, refunds); authorizations use each
+    /// order's client secret. `--api-key`, else `$PAYSHEET_API_KEY`.
+    var apiKey = ProcessInfo.processInfo.environment["PAYSHEET_API_KEY"] ?? ""
     /// Processes whose CPU time is read over the timed authorizations (`LABEL=PID`, or
     /// `LABEL=name:COMMAND` for every process of that name, such as PostgreSQL's backends).
     var watched: [(label: String, processes: ProcessSet)] = []
@@ -48,6 +51,7 @@ struct LoadOptions {
             case "--declines": declines = Double(try value()) ?? 0
             case "--refunds": refunds = Double(try value()) ?? 0
             case "--out": out = try value()
+            case "--api-key": apiKey = try value()
             case "--cpu-of":
                 let v = try value()
                 guard let eq = v.firstIndex(of: "=") else { throw LoadError("--cpu-of takes LABEL=PID or LABEL=name:COMMAND") }
@@ -150,12 +154,13 @@ func runLoad(_ args: [String]) async -> Int32 {
 }
 
 /// One call, retried on transport errors and 5xx (same key) until `deadline`.
-func call(_ http: HTTPClient, _ method: HTTPMethod, _ url: String, _ body: String?, key: String?, results: Results,
+func call(_ http: HTTPClient, _ method: HTTPMethod, _ url: String, _ body: String?, key: String?, auth: String? = nil, results: Results,
           deadline: Date = Date().addingTimeInterval(180)) async throws -> (Int, JSONValue) {
     var useKey = key
     while true {
         var r = HTTPClientRequest(url: url)
         r.method = method
+        if let auth, !auth.isEmpty { r.headers.add(name: "Authorization", value: "Bearer " + auth) }
         if let useKey { r.headers.add(name: "Idempotency-Key", value: useKey) }
         if let body {
             r.headers.add(name: "Content-Type", value: "application/json")
@@ -216,9 +221,9 @@ func load(_ o: LoadOptions, _ http: HTTPClient) async throws -> Int32 {
     let ceiling = rsaRate * cores / 3
 
     // 2. Orders.
-    var orders: [(id: String, amount: String, applicationData: [UInt8], decline: Bool)] = []
+    var orders: [(id: String, amount: String, applicationData: [UInt8], decline: Bool, secret: String)] = []
     let orderStart = Date()
-    try await withThrowingTaskGroup(of: (String, String, [UInt8], Bool).self) { group in
+    try await withThrowingTaskGroup(of: (String, String, [UInt8], Bool, String).self) { group in
         var next = 0
         func add() {
             let n = next
@@ -227,17 +232,19 @@ func load(_ o: LoadOptions, _ http: HTTPClient) async throws -> Int32 {
             let amount = decline ? "66.64" : "\(10 + n % 50).\(n % 10)0"
             group.addTask {
                 let body = #"{"currencyCode":"CNY","countryCode":"CN","lineItems":[{"label":"Load test item","amount":"\#(amount)"}]}"#
-                let (status, json) = try await call(http, .POST, o.server + "/v1/orders", body, key: "load-order-\(UUID().uuidString)", results: results)
+                let (status, json) = try await call(http, .POST, o.server + "/v1/orders", body, key: "load-order-\(UUID().uuidString)",
+                                                    auth: o.apiKey, results: results)
                 guard status == 201, let id = json["id"]?.stringValue,
                       let appData = json["paymentRequest"]?["applicationData"]?.stringValue.flatMap({ Data(base64Encoded: $0) }) else {
                     throw LoadError("POST /v1/orders answered \(status): \(json.compactText)")
                 }
-                return (id, amount, Array(appData), decline)
+                // The shopper's page authorizes with the order's client secret (the floor issues none).
+                return (id, amount, Array(appData), decline, json["clientSecret"]?.stringValue ?? o.apiKey)
             }
         }
         for _ in 0..<min(o.concurrency, o.payments) { add() }
         while let r = try await group.next() {
-            orders.append((r.0, r.1, r.2, r.3))
+            orders.append((r.0, r.1, r.2, r.3, r.4))
             if next < o.payments { add() }
         }
     }
@@ -267,7 +274,7 @@ func load(_ o: LoadOptions, _ http: HTTPClient) async throws -> Int32 {
             group.addTask {
                 let t = Date()
                 let (status, json) = try await call(http, .POST, o.server + "/v1/orders/\(fixedOrders[i].id)/authorize", fixedBodies[i],
-                                                    key: "load-pay-\(fixedOrders[i].id)", results: results)
+                                                    key: "load-pay-\(fixedOrders[i].id)", auth: fixedOrders[i].secret, results: results)
                 let outcome: String
                 if status == 200 { outcome = json["result"]?["status"]?.compactText == "0" ? "paid" : "declined" } else { outcome = "http \(status)" }
                 await results.add(Date().timeIntervalSince(t), outcome, ["order": fixedOrders[i].id, "amount": fixedOrders[i].amount, "client": outcome])
@@ -287,7 +294,8 @@ func load(_ o: LoadOptions, _ http: HTTPClient) async throws -> Int32 {
         try await withThrowingTaskGroup(of: Int.self) { group in
             for id in chosen {
                 group.addTask {
-                    let (status, _) = try await call(http, .POST, o.server + "/v1/orders/\(id)/refunds", #"{"amount":"1.00"}"#, key: "load-refund-\(id)", results: results)
+                    let (status, _) = try await call(http, .POST, o.server + "/v1/orders/\(id)/refunds", #"{"amount":"1.00"}"#, key: "load-refund-\(id)",
+                                                        auth: o.apiKey, results: results)
                     return status == 201 ? 1 : 0
                 }
             }

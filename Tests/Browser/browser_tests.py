@@ -74,6 +74,9 @@ class Env:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.log = open(os.path.join(self.data, "serve.log"), "w")
+        # The merchant's API key (the tests read orders as the merchant's staff would).
+        self.api_key = subprocess.run([binary, "api-key", "create", "--data", self.data, "--name", "browser tests"],
+                                      check=True, capture_output=True, text=True).stdout.strip().splitlines()[-1]
         self.server = subprocess.Popen(
             [binary, "serve", "--data", self.data, "--listen", f"127.0.0.1:{self.port}", "--no-demo-order"],
             stdout=self.log, stderr=subprocess.STDOUT,
@@ -164,9 +167,9 @@ class Env:
     def shot(self, name):
         self.driver.save_screenshot(os.path.join(self.screenshots, name + ".png"))
 
-    def api(self, method, path, body=None):
+    def api(self, method, path, body=None, auth=None):
         req = urllib.request.Request(self.base + path, method=method, data=None if body is None else json.dumps(body).encode(),
-                                     headers={"Content-Type": "application/json"})
+                                     headers={"Content-Type": "application/json", "Authorization": "Bearer " + (auth or self.api_key)})
         with urllib.request.urlopen(req, timeout=30) as r:
             return json.loads(r.read())
 

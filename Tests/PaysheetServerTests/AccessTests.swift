@@ -221,6 +221,16 @@ import Testing
         #expect((dump + wal).contains(Secrets.hash(key)))
     }
 
+    @Test func theDatabaseFileIsReadableByItsOwnerOnly() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        _ = try await server.createOrder()
+        for file in ["paysheet.sqlite", "paysheet.sqlite-wal"] {
+            let attributes = try FileManager.default.attributesOfItem(atPath: server.data + "/" + file)
+            #expect((attributes[.posixPermissions] as? Int) == 0o600, "\(file): \(String(describing: attributes[.posixPermissions]))")
+        }
+    }
+
     @Test func secretsCompareByteForByte() {
         #expect(Secrets.constantTimeEqual(Array("abc".utf8), Array("abc".utf8)))
         #expect(!Secrets.constantTimeEqual(Array("abc".utf8), Array("abd".utf8)))
