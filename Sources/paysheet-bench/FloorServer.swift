@@ -90,7 +90,8 @@ func floorServer(data: String, listen: String, gateway: String) async throws {
     let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: httpConfiguration)
     let client = UnionPayClient(configuration: UnionPayConfiguration(gatewayURL: gateway, merchantId: merchantId,
                                                                      notificationURL: "http://\(listen)/v1/notifications/unionpay"),
-                                http: http, signer: try acp.signer(), verifier: ACPVerifier(roots: [unionPayPKI.root]))
+                                http: http, signer: try acp.signer(), verifier: ACPVerifier(roots: [unionPayPKI.root], intermediates: [unionPayPKI.gatewayCA],
+                                                                                                   owners: [UnionPaySandboxPKI.gatewayOwner]))
     let certificatePEM = try merchantKey.certificate?.serializeAsPEM().pemString ?? ""
     let orders = Mutex<[String: FloorOrder]>([:])
     let waiters = FloorWaiters()

@@ -36,6 +36,8 @@ import UnionPay
         c.acquirer.signingCertificateFile = folder + "/acp/certificate.pem"
         try KeyFile.write(try acquirer.root.serializeAsPEM().pemString, to: folder + "/acquirer-root.pem", mode: 0o644)
         c.acquirer.trustedRootFiles = [folder + "/acquirer-root.pem"]
+        try KeyFile.write(try acquirer.gatewayCA.serializeAsPEM().pemString, to: folder + "/acquirer-middle.pem", mode: 0o644)
+        c.acquirer.intermediateFiles = [folder + "/acquirer-middle.pem"]
         c.acquirer.gatewayURL = gatewayURL
         _ = acp
         c.merchantValidation = "apple"
@@ -64,6 +66,8 @@ import UnionPay
         ("sandbox merchant id", "acquirer.merchantId"),
         ("sandbox ACP certificate", "acquirer.signingKeyFile"),
         ("sandbox ACP root", "acquirer.trustedRootFiles"),
+        ("sandbox ACP middle certificate", "acquirer.intermediateFiles"),
+        ("the test environment's gateway owner", "acquirer.gatewayOwners"),
         ("sandbox payment processing key", "tokens.certificateFile"),
         ("sandbox merchant identifier", "merchant.merchantIdentifier"),
         ("sandbox merchant validation", "merchantValidation"),
@@ -83,6 +87,8 @@ import UnionPay
         case "sandbox merchant id": c.acquirer.merchantId = sandbox.acquirer.merchantId
         case "sandbox ACP certificate": c.acquirer.signingKeyFile = nil
         case "sandbox ACP root": c.acquirer.trustedRootFiles = nil
+        case "sandbox ACP middle certificate": c.acquirer.intermediateFiles = []
+        case "the test environment's gateway owner": c.acquirer.gatewayOwners = ["中国银联股份有限公司", "00040000:SIGN"]
         case "sandbox payment processing key": c.tokens.keyFile = nil
         case "sandbox merchant identifier": c.merchant.merchantIdentifier = sandbox.merchant.merchantIdentifier
         case "sandbox merchant validation": c.merchantValidation = "sandbox"

@@ -5,7 +5,7 @@ import X509
 
 @Suite struct SigningTests {
     static let pki = try! UnionPaySandboxPKI.generate()
-    static let merchant = try! pki.issue(commonName: "Merchant 777290058110048 signing")
+    static let merchant = try! pki.issueMerchant(merchantId: "777290058110048")
 
     @Test func certIdIsTheSerialInDecimal() {
         #expect(ACPSigner.decimal([0x01, 0x00]) == "256")
@@ -31,17 +31,53 @@ import X509
         #expect(throws: ACPError(.signature, "certId 1 names no known certificate and there is no signPubKeyCert")) { try verifier.verify(unknown) }
     }
 
-    @Test func gatewayMessagesCarryTheirCertificateWhichMustChainToATrustedRoot() throws {
+    static func gatewayVerifier(_ pki: UnionPaySandboxPKI = pki) -> ACPVerifier {
+        ACPVerifier(roots: [pki.root], intermediates: [pki.gatewayCA], owners: [UnionPaySandboxPKI.gatewayOwner])
+    }
+
+    @Test func gatewayMessagesCarryTheirCertificateWhichMustChainThroughTheMiddleToATrustedRoot() throws {
         let gatewaySigner = try Self.pki.gateway.signer(includesCertificate: true)
         var m = ACPMessage(["respCode": "00", "orderId": "ORDER0001"])
         gatewaySigner.sign(&m)
-        try ACPVerifier(roots: [Self.pki.root]).verify(m)
+        try Self.gatewayVerifier().verify(m)
         let other = try UnionPaySandboxPKI.generate()
-        #expect(throws: ACPError.self) { try ACPVerifier(roots: [other.root]).verify(m) }
+        #expect(throws: ACPError.self) { try Self.gatewayVerifier(other).verify(m) }
         // A certificate from another PKI, swapped in with a signature it made, is still refused.
         var forged = ACPMessage(["respCode": "00", "orderId": "ORDER0001"])
         try other.gateway.signer(includesCertificate: true).sign(&forged)
-        #expect(throws: ACPError.self) { try ACPVerifier(roots: [Self.pki.root]).verify(forged) }
+        #expect(throws: ACPError.self) { try Self.gatewayVerifier().verify(forged) }
+        // Without the middle certificate configured, nothing from the gateway is trusted.
+        #expect(throws: ACPError.self) { try ACPVerifier(roots: [Self.pki.root], owners: [UnionPaySandboxPKI.gatewayOwner]).verify(m) }
+    }
+
+    @Test func theMerchantsOwnCertificateUnderTheSameRootIsNotTheGateways() throws {
+        // The attack: a notification signed with the merchant's own ACP key and certificate.
+        var forged = ACPMessage(["respCode": "00", "orderId": "ORDER0001", "txnType": "01"])
+        try Self.merchant.signer(includesCertificate: true).sign(&forged)
+        let error = #expect(throws: ACPError.self) { try Self.gatewayVerifier().verify(forged) }
+        #expect(error?.message.contains("middle certificate") == true)
+        // Chained right (issued by the gateway's middle certificate) but not the gateway's owner field.
+        let impostor = try Self.pki.issueUnderGatewayCA(commonName: "041@Z12@777290058110048:SIGN@00000001")
+        var second = ACPMessage(["respCode": "00", "orderId": "ORDER0001"])
+        try impostor.signer(includesCertificate: true).sign(&second)
+        let ownerError = #expect(throws: ACPError.self) { try Self.gatewayVerifier().verify(second) }
+        #expect(ownerError?.message.contains("cer owner is not CUP") == true)
+        // The production owner is UnionPay's name: the sandbox gateway is not it.
+        var real = ACPMessage(["respCode": "00"])
+        try Self.pki.gateway.signer(includesCertificate: true).sign(&real)
+        #expect(throws: ACPError.self) { try ACPVerifier(roots: [Self.pki.root], intermediates: [Self.pki.gatewayCA]).verify(real) }
+    }
+
+    @Test func certificatesLookAsUnionPaysDo() {
+        #expect(ACPVerifier.owner(of: Self.pki.gateway.certificate) == "00040000:SIGN")
+        #expect(ACPVerifier.owner(of: Self.merchant.certificate) == "777290058110048:SIGN")
+        #expect(ACPVerifier.owner(of: Self.pki.root) == "")
+        // Short serials: 11 decimal digits, so every SDK reports the certId in decimal.
+        for c in [Self.pki.gateway.certificate, Self.merchant.certificate, Self.pki.gatewayCA, Self.pki.merchantCA] {
+            #expect(ACPSigner.decimal(c.serialNumber.bytes).count == 11)
+        }
+        #expect(Self.merchant.certificate.issuer == Self.pki.merchantCA.subject)
+        #expect(Self.pki.gateway.certificate.issuer == Self.pki.gatewayCA.subject)
     }
 
     @Test func signerRefusesACertificateForAnotherKey() {

@@ -1,4 +1,5 @@
 import Foundation
+import PaysheetModel
 import UnionPay
 
 /// The ``Acquirer`` for UnionPay's ACP 5.1.0 gateway (production, UnionPay's test
@@ -71,9 +72,12 @@ public struct UnionPayAcquirer: Acquirer {
     func status(code: String, _ m: ACPMessage, message: String?) -> TransactionStatus {
         switch ResponseCode.classify(code) {
         case .success:
-            guard let amount = m["txnAmt"].flatMap(Int.init) else { return .unknown(reason: "success without txnAmt", throttled: false) }
-            if let settle = m["settleAmt"].flatMap(Int.init), settle != amount {
-                return .moneyTaken(code: code, message: "settleAmt \(settle) differs from txnAmt \(amount)")
+            // Fen, by the one amount grammar (no sign, no exponent, no other text).
+            guard let amount = m["txnAmt"].flatMap({ try? MinorUnits.parse($0, digits: 0) }) else {
+                return .unknown(reason: "success without a txnAmt in fen", throttled: false)
+            }
+            if let text = m["settleAmt"], (try? MinorUnits.parse(text, digits: 0)) != amount {
+                return .moneyTaken(code: code, message: "settleAmt \(text.prefix(32)) differs from txnAmt \(amount)")
             }
             return .succeeded(amount: amount, reference: m["queryId"])
         case .unknown: return .pending(reason: "origRespCode \(code): \(ResponseCode.message(code))")

@@ -189,10 +189,11 @@ public struct APIRouter: Sendable {
             var minor: Int?
             if let text = request.amount {
                 guard let o = try await store.order(id) else { throw APIError.notFound("order \(id)") }
-                guard let currency = Currency(o.currencyCode), let m = try? currency.minor(text) else {
-                    throw APIError.invalid("amount", "\"\(text)\" is not an amount in \(o.currencyCode)")
+                guard let currency = Currency(o.currencyCode) else { throw APIError.invalid("amount", "the order's currency is unknown") }
+                do throws(AmountError) { minor = try currency.minor(text) } catch {
+                    throw APIError.invalid("amount", error.message + " (\(o.currencyCode))")
                 }
-                minor = m
+                guard minor ?? 0 > 0 else { throw APIError.invalid("amount", "a refund is more than zero") }
             }
             _ = try await payments.refund(orderId: id, amount: minor)
             return try APIAnswer(try await view(id, for: .merchant), status: 201)

@@ -83,7 +83,18 @@ extension PaymentService {
                 return failure("Payment currency is not the order's", order)
             }
 
-            // The charge: persisted (R1) before anything is sent, for the order's amount (never the token's).
+            // The shopper pays what the shopper saw: the token's amount is the total the sheet
+            // showed when the shopper approved. When the order's total has changed since (a coupon
+            // removed, a method changed by another caller), nothing is sent; the sheet says so.
+            // (An order with pending lines would allow a difference; the server's orders have none.)
+            let pendingLines = order.lineItems.contains { $0.isPending }
+            guard decrypted.paymentData.transactionAmount == order.amount || pendingLines else {
+                logger.warning("order \(orderId): the token's amount \(decrypted.paymentData.transactionAmount) is not the order's total \(order.amount); nothing charged")
+                Counter(label: "paysheet_tokens_rejected_total", dimensions: [("code", "amount_changed")]).increment()
+                return failure("The total changed to \(currency.format(order.amount)) \(order.currencyCode) after you approved \(currency.format(decrypted.paymentData.transactionAmount)); review it and pay again", order)
+            }
+
+            // The charge: persisted before anything is sent, for the order's amount (never the token's).
             let id = IDs.make("pay_", now: started)
             let data = decrypted.paymentData
             let method = payment.token.paymentMethod

@@ -1,4 +1,5 @@
 import Foundation
+import PaysheetModel
 import PaysheetToken
 import UnionPay
 
@@ -23,7 +24,8 @@ extension PaymentService {
                 throw APIError.conflict("order \(orderId) is \(order.status.rawValue); only a paid order can be refunded or voided")
             }
             let reversals = payments.filter { $0.kind != .charge && $0.lifecycle.state != .failed }
-            let committed = reversals.reduce(0) { $0 + $1.amount }
+            // Checked: a refund amount may be anything a caller wrote.
+            let committed = try MinorUnits.sum(reversals.map(\.amount))
             let value: Int
             if kind == .void {
                 guard reversals.isEmpty else { throw APIError.conflict("order \(orderId) has refunds; a void is for a whole, unrefunded charge") }
@@ -34,7 +36,7 @@ extension PaymentService {
             } else {
                 value = amount ?? (charge.amount - committed)
                 guard value > 0 else { throw APIError.invalid("amount", "the refund amount must be positive") }
-                guard committed + value <= charge.amount else {
+                guard value <= charge.amount - committed else {
                     let currency = Currency(order.currencyCode)
                     let left = currency?.format(charge.amount - committed) ?? String(charge.amount - committed)
                     throw APIError(status: 422, code: "refund_exceeds_payment", field: "amount",

@@ -138,8 +138,9 @@ public final class PaymentService: Sendable {
         let notification: AcquirerNotification
         do { notification = try acquirer.parseNotification(body) } catch {
             Counter(label: "paysheet_notifications_rejected_total").increment()
+            // The reason is logged; the sender learns only that it was not accepted.
             logger.warning("notification rejected: \(error)")
-            throw APIError(status: 400, code: "notification_rejected", message: "\(error)")
+            throw APIError(status: 400, code: "notification_rejected", message: "the notification was not accepted")
         }
         Counter(label: "paysheet_notifications_total").increment()
         guard let payment = try await store.payment(notification.identity) else {

@@ -1,4 +1,5 @@
 import PaysheetContact
+import PaysheetModel
 
 /// What the merchant sells under, and the rules of the update endpoints.
 public struct MerchantSettings: Sendable, Codable, Equatable {
@@ -26,12 +27,12 @@ public struct MerchantSettings: Sendable, Codable, Equatable {
         ShippingOption(identifier: "standard", label: "Standard", detail: "3 to 5 days", amount: "0.00", currencyCode: "CNY"),
         ShippingOption(identifier: "express", label: "Express", detail: "Next day", amount: "20.00", currencyCode: "CNY"),
     ]
-    /// Coupons: code → percent off the goods.
-    public var coupons: [String: Double] = ["WELCOME10": 10, "HALF": 50]
+    /// Coupons: code → percent off the goods (exact; see ``Rate`` for the rounding).
+    public var coupons: [String: Rate] = ["WELCOME10": Rate(wholePercent: 10), "HALF": Rate(wholePercent: 50)]
     /// Sales tax by shipping region (`US-CA`) or country (`JP`): percent of goods after discount.
-    public var taxRates: [String: Double] = ["US-CA": 7.25, "US-NY": 4, "US-WA": 6.5]
+    public var taxRates: [String: Rate] = ["US-CA": try! Rate(percent: "7.25"), "US-NY": Rate(wholePercent: 4), "US-WA": try! Rate(percent: "6.5")]
     /// Surcharge by card type (`credit`): percent of the total.
-    public var surcharges: [String: Double] = [:]
+    public var surcharges: [String: Rate] = [:]
     /// Where the merchant ships, and P.O. box rules (the contact validator's policy).
     public var shipping: ContactValidationPolicy = ContactValidationPolicy()
 

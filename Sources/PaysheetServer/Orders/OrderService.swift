@@ -57,6 +57,8 @@ public struct OrderService: Sendable {
 
     /// Most shipping methods an order may offer.
     static let maxShippingMethods = 20
+    /// Most bytes (UTF-8) of a label, a detail or an identifier.
+    static let maxLabelBytes = 128
 
     /// Creates an order from `request` for `creator`; the server computes the total. Returns the
     /// order and its client secret (only its hash is stored).
@@ -94,16 +96,25 @@ public struct OrderService: Sendable {
                 let quantity = item.quantity ?? 1
                 guard (1...99).contains(quantity) else { throw APIError.invalid("lineItems[\(i)].quantity", "quantity must be 1 to 99") }
                 guard let unit = try? currency.minor(product.amount) else { throw APIError.invalid("lineItems[\(i)].sku", "\(sku) has no valid price") }
-                lines.append(ApplePayLineItem(label: quantity == 1 ? product.label : "\(product.label) × \(quantity)", amount: currency.format(unit * quantity)))
+                let price: Int
+                do throws(AmountError) { price = try MinorUnits.multiply(unit, quantity) } catch {
+                    throw APIError.invalid("lineItems[\(i)].quantity", error.message)
+                }
+                lines.append(ApplePayLineItem(label: quantity == 1 ? product.label : "\(product.label) × \(quantity)", amount: currency.format(price)))
                 continue
             }
-            guard let label = item.label, !label.trimmingCharacters(in: .whitespaces).isEmpty, label.count <= 128 else {
-                throw APIError.invalid("lineItems[\(i)].label", "each line item needs a label of 1 to 128 characters")
+            guard let label = item.label, !label.trimmingCharacters(in: .whitespaces).isEmpty, label.utf8.count <= Self.maxLabelBytes else {
+                throw APIError.invalid("lineItems[\(i)].label", "each line item needs a label of 1 to \(Self.maxLabelBytes) bytes (UTF-8)")
             }
-            guard let amount = item.amount, (try? currency.minor(amount)) != nil else {
-                throw APIError.invalid("lineItems[\(i)].amount", "\"\(item.amount ?? "")\" is not a non-negative amount in \(currency.code) with at most \(currency.minorUnits) decimals")
+            // A merchant's line may be a discount (a negative amount); the total must stay above zero.
+            guard let amount = item.amount else {
+                throw APIError.invalid("lineItems[\(i)].amount", "each line item with a label needs an amount in \(currency.code)")
             }
-            lines.append(ApplePayLineItem(label: label, amount: amount))
+            let minor: Int
+            do throws(AmountError) { minor = try currency.minor(amount, allowNegative: true) } catch {
+                throw APIError.invalid("lineItems[\(i)].amount", error.message + " (\(currency.code) has \(currency.minorUnits) decimals)")
+            }
+            lines.append(ApplePayLineItem(label: label, amount: currency.format(minor)))
         }
         let methods = try shippingMethods(request, currency: currency)
         guard methods.count <= Self.maxShippingMethods else {
@@ -114,8 +125,11 @@ public struct OrderService: Sendable {
             guard !m.identifier.isEmpty, seen.insert(m.identifier).inserted else {
                 throw APIError.invalid("shippingMethods[\(i)].identifier", "shipping method identifiers must be present and unique")
             }
-            guard (try? currency.minor(m.amount)) != nil else {
-                throw APIError.invalid("shippingMethods[\(i)].amount", "\"\(m.amount)\" is not a non-negative amount in \(currency.code)")
+            do throws(AmountError) { _ = try currency.minor(m.amount) } catch {
+                throw APIError.invalid("shippingMethods[\(i)].amount", error.message + " (a shipping price is 0 or more, \(currency.code))")
+            }
+            guard m.label.utf8.count <= Self.maxLabelBytes, m.detail.utf8.count <= Self.maxLabelBytes, m.identifier.utf8.count <= Self.maxLabelBytes else {
+                throw APIError.invalid("shippingMethods[\(i)]", "a shipping method's label, detail and identifier are at most \(Self.maxLabelBytes) bytes each")
             }
         }
         let at = now()

@@ -79,12 +79,20 @@ public enum MerchantServer {
         } else {
             merchantACP = try sandboxPKI().merchantCredentials(folder: data + "/unionpay-sandbox/merchant-" + c.acquirer.merchantId, merchantId: c.acquirer.merchantId)
         }
+        // The gateway is identified as UnionPay's SDKs identify it: root, middle certificate, owner.
         let gatewayRoots: [Certificate]
         if let files = c.acquirer.trustedRootFiles, !files.isEmpty {
             gatewayRoots = try files.map { try Certificate(pemEncoded: String(contentsOfFile: $0, encoding: .utf8)) }
         } else {
             gatewayRoots = [try sandboxPKI().root]
         }
+        let gatewayMiddles: [Certificate]
+        if let files = c.acquirer.intermediateFiles, !files.isEmpty {
+            gatewayMiddles = try files.map { try Certificate(pemEncoded: String(contentsOfFile: $0, encoding: .utf8)) }
+        } else {
+            gatewayMiddles = [try sandboxPKI().gatewayCA]
+        }
+        let gatewayOwners = Set(c.acquirer.gatewayOwners ?? [c.mode == .production ? ACPVerifier.unionPayOwner : UnionPaySandboxPKI.gatewayOwner])
         var httpConfiguration = HTTPClient.Configuration()
         httpConfiguration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 64)
         httpConfiguration.timeout = .init(connect: .seconds(5))
@@ -105,7 +113,7 @@ public enum MerchantServer {
             configuration: UnionPayConfiguration(gatewayURL: gatewayURL, merchantId: c.acquirer.merchantId,
                                                  notificationURL: publicURL + "/v1/notifications/unionpay", bizType: c.acquirer.bizType,
                                                  paymentDataField: c.acquirer.paymentDataField, timeout: c.acquirer.timeout),
-            http: http, signer: try merchantACP.signer(), verifier: ACPVerifier(roots: gatewayRoots))
+            http: http, signer: try merchantACP.signer(), verifier: ACPVerifier(roots: gatewayRoots, intermediates: gatewayMiddles, owners: gatewayOwners))
 
         // Storage.
         let databaseURL = c.databaseURL ?? "sqlite:" + data + "/paysheet.sqlite"

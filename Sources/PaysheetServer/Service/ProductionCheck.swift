@@ -1,4 +1,5 @@
 import Foundation
+import UnionPay
 
 /// What keeps a server from starting in production mode: one line per problem. A production
 /// server trusts no sandbox key, certificate or token, serves none of the sandbox's tools, and
@@ -24,8 +25,11 @@ public enum ProductionCheck {
         if c.acquirer.signingKeyFile == nil || c.acquirer.signingCertificateFile == nil {
             out.append("acquirer.signingKeyFile and acquirer.signingCertificateFile are not set: the sandbox's ACP certificate would sign (PAYSHEET_ACQUIRER_KEY, PAYSHEET_ACQUIRER_CERTIFICATE)")
         }
-        if c.acquirer.trustedRootFiles?.isEmpty ?? true {
-            out.append("acquirer.trustedRootFiles is not set: the sandbox's root would be trusted for the gateway's signatures (PAYSHEET_ACQUIRER_ROOTS)")
+        if c.acquirer.trustedRootFiles?.isEmpty ?? true || c.acquirer.intermediateFiles?.isEmpty ?? true {
+            out.append("acquirer.trustedRootFiles and acquirer.intermediateFiles are not set: the sandbox's root and middle certificate would be trusted for the gateway's signatures (PAYSHEET_ACQUIRER_ROOTS, PAYSHEET_ACQUIRER_INTERMEDIATES)")
+        }
+        if let owners = c.acquirer.gatewayOwners, owners.contains(UnionPaySandboxPKI.gatewayOwner) {
+            out.append("acquirer.gatewayOwners accepts \(UnionPaySandboxPKI.gatewayOwner), the test environment's and the sandbox's gateway (PAYSHEET_ACQUIRER_OWNERS)")
         }
         if c.tokens.certificateFile == nil || c.tokens.keyFile == nil {
             out.append("tokens.certificateFile and tokens.keyFile are not set: tokens would decrypt with the sandbox merchant's key (PAYSHEET_PAYMENT_CERTIFICATE, PAYSHEET_PAYMENT_KEY)")

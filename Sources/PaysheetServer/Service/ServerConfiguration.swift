@@ -37,6 +37,13 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
         /// Roots that sign the gateway's certificates (PEM); by default the sandbox root.
         /// `PAYSHEET_ACQUIRER_ROOTS` (comma-separated).
         public var trustedRootFiles: [String]?
+        /// The middle certificates that issue the gateway's signing certificate (PEM; UnionPay's
+        /// `acp_…_middle.cer`); by default the sandbox's. `PAYSHEET_ACQUIRER_INTERMEDIATES`.
+        public var intermediateFiles: [String]?
+        /// The owner fields (third `@` part of the CN) a gateway signing certificate may have; by
+        /// default `中国银联股份有限公司` in production mode and `00040000:SIGN` (UnionPay's test
+        /// environment, Paysheet's sandbox) in sandbox mode. `PAYSHEET_ACQUIRER_OWNERS`.
+        public var gatewayOwners: [String]?
         /// The request field for the payment data (see ``UnionPayConfiguration``). `PAYSHEET_ACQUIRER_PAYMENT_DATA_FIELD`.
         public var paymentDataField: String = "cardTransData"
         /// `bizType`.
@@ -109,6 +116,8 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
         if let v = environment["PAYSHEET_ACQUIRER_KEY"] { acquirer.signingKeyFile = v }
         if let v = environment["PAYSHEET_ACQUIRER_CERTIFICATE"] { acquirer.signingCertificateFile = v }
         if let v = environment["PAYSHEET_ACQUIRER_ROOTS"] { acquirer.trustedRootFiles = v.split(separator: ",").map(String.init) }
+        if let v = environment["PAYSHEET_ACQUIRER_INTERMEDIATES"] { acquirer.intermediateFiles = v.split(separator: ",").map(String.init) }
+        if let v = environment["PAYSHEET_ACQUIRER_OWNERS"] { acquirer.gatewayOwners = v.split(separator: ",").map(String.init) }
         if let v = environment["PAYSHEET_ACQUIRER_PAYMENT_DATA_FIELD"] { acquirer.paymentDataField = v }
         if let v = try double("PAYSHEET_ACQUIRER_TIMEOUT") { acquirer.timeout = v }
         if let v = environment["PAYSHEET_PAYMENT_CERTIFICATE"] { tokens.certificateFile = v }
@@ -160,7 +169,7 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
 
     static let optionalSettings: Set<String> = [
         "publicURL", "databaseURL", "identityCertificateFile", "identityKeyFile", "acquirer.gatewayURL", "acquirer.signingKeyFile",
-        "acquirer.signingCertificateFile", "acquirer.trustedRootFiles", "tokens.certificateFile", "tokens.keyFile",
+        "acquirer.signingCertificateFile", "acquirer.trustedRootFiles", "acquirer.intermediateFiles", "acquirer.gatewayOwners", "tokens.certificateFile", "tokens.keyFile",
         "merchant.shipping.countries", "merchant.shipping.regions",
     ]
     static let openDictionaries: Set<String> = ["merchant.coupons", "merchant.taxRates", "merchant.surcharges", "merchant.shipping.regions"]

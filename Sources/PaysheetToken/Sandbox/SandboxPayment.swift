@@ -94,24 +94,12 @@ public struct SandboxPayment: Sendable, Equatable {
 
     /// The numeric code of `currency` and `amount` in its minor units (`"1.00"`, `USD` → 100).
     public static func minorUnits(amount: String, currency: String) throws(PaymentTokenError) -> (String, Int) {
-        let entry: (numeric: String, minorUnits: Int)?
-        if currency.count == 3, currency.allSatisfy(\.isASCIIDigit) {
-            entry = CurrencyTable.entries.values.first { $0.numeric == currency }
-        } else {
-            entry = CurrencyTable.entries[currency.uppercased()]
+        guard let entry = Currency(currency) else { throw PaymentTokenError(.malformed, "\(currency) is not an ISO 4217 currency code") }
+        do throws(AmountError) {
+            return (entry.numeric, try entry.minor(amount))
+        } catch {
+            throw PaymentTokenError(.malformed, error.message)
         }
-        guard let entry else { throw PaymentTokenError(.malformed, "\(currency) is not an ISO 4217 currency code") }
-        guard let value = Decimal(string: amount, locale: Locale(identifier: "en_US_POSIX")), value >= 0 else {
-            throw PaymentTokenError(.malformed, "amount \"\(amount)\" is not a non-negative decimal number")
-        }
-        var scaled = value
-        for _ in 0..<entry.minorUnits { scaled *= 10 }
-        var rounded = Decimal()
-        NSDecimalRound(&rounded, &scaled, 0, .plain)
-        guard rounded == scaled else {
-            throw PaymentTokenError(.malformed, "amount \(amount) has more decimals than \(currency)'s \(entry.minorUnits)")
-        }
-        return (entry.numeric, NSDecimalNumber(decimal: rounded).intValue)
     }
 
     /// Whether `number` (12 or more decimal digits) passes the Luhn check.

@@ -6,18 +6,35 @@ import SwiftASN1
 
 /// Verifies signed ACP messages.
 ///
-/// Gateway messages (5.1.0) carry their signing certificate in `signPubKeyCert`: it must be
-/// issued by one of the trusted roots, valid now, and then verify the signature. Merchant
-/// messages carry only `certId`, looked up among the known merchant certificates.
+/// Gateway messages (5.1.0) carry their signing certificate in `signPubKeyCert`, identified as
+/// UnionPay's SDKs identify it: valid now, issued by one of the configured middle certificates,
+/// itself issued by one of the trusted roots, and with the owner field of its CN (the third
+/// `@`-separated part) one of `owners` (`中国银联股份有限公司` for UnionPay's production
+/// gateway; `00040000:SIGN` in its test environment and Paysheet's sandbox). A certificate under
+/// the same root that is not the gateway's — a merchant's own — never passes. Merchant messages
+/// carry only `certId`, looked up among the known merchant certificates.
 public final class ACPVerifier: @unchecked Sendable {
     private let roots: [Certificate]
+    private let intermediates: [Certificate]
+    private let owners: Set<String>
     private let known: [String: _RSA.Signing.PublicKey]
     private let lock = NSLock()
     private var accepted: [String: (key: _RSA.Signing.PublicKey, notAfter: Date)] = [:]
 
-    /// A verifier trusting certificates issued by `roots`, and the `certId`s of `certificates`.
-    public init(roots: [Certificate], certificates: [Certificate] = []) {
+    /// The owner field of UnionPay's production signing certificates.
+    public static let unionPayOwner = "中国银联股份有限公司"
+
+    /// A verifier trusting gateway certificates issued through `intermediates` (UnionPay's
+    /// "middle" certificates) under `roots` whose CN's owner field is one of `owners`, and the
+    /// `certId`s of `certificates` (merchants').
+    public init(roots: [Certificate], intermediates: [Certificate] = [], owners: Set<String> = [ACPVerifier.unionPayOwner],
+                certificates: [Certificate] = []) {
         self.roots = roots
+        self.owners = owners
+        // Only middle certificates that a trusted root issued are kept.
+        self.intermediates = intermediates.filter { middle in
+            roots.contains { $0.subject == middle.issuer && $0.publicKey.isValidSignature(middle.signature, for: middle) }
+        }
         var known: [String: _RSA.Signing.PublicKey] = [:]
         for c in certificates {
             if let key = _RSA.Signing.PublicKey(c.publicKey) { known[ACPSigner.decimal(c.serialNumber.bytes)] = key }
@@ -58,8 +75,13 @@ public final class ACPVerifier: @unchecked Sendable {
         guard certificate.notValidBefore <= now, now <= certificate.notValidAfter else {
             throw ACPError(.signature, "signPubKeyCert is not valid at \(now) (valid \(certificate.notValidBefore) to \(certificate.notValidAfter))")
         }
-        guard roots.contains(where: { $0.subject == certificate.issuer && $0.publicKey.isValidSignature(certificate.signature, for: certificate) }) else {
-            throw ACPError(.signature, "signPubKeyCert (\(certificate.subject)) is not issued by a trusted UnionPay root")
+        guard let middle = intermediates.first(where: { $0.subject == certificate.issuer && $0.publicKey.isValidSignature(certificate.signature, for: certificate) }),
+              middle.notValidBefore <= now, now <= middle.notValidAfter else {
+            throw ACPError(.signature, "signPubKeyCert (\(certificate.subject)) is not issued by a trusted UnionPay middle certificate under a trusted root")
+        }
+        let owner = Self.owner(of: certificate)
+        guard owners.contains(owner) else {
+            throw ACPError(.signature, "signPubKeyCert's owner is \(owner.isEmpty ? "(none)" : owner), not the gateway's (cer owner is not CUP)")
         }
         guard let key = _RSA.Signing.PublicKey(certificate.publicKey) else {
             throw ACPError(.signature, "signPubKeyCert does not hold an RSA key")
@@ -69,5 +91,16 @@ public final class ACPVerifier: @unchecked Sendable {
         accepted[pem] = (key, certificate.notValidAfter)
         lock.unlock()
         return key
+    }
+}
+
+extension ACPVerifier {
+    /// The owner field of `certificate`'s CN: its third `@`-separated part, as UnionPay's SDKs
+    /// read it (`041@Z12@00040000:SIGN@00000062` → `00040000:SIGN`); empty when there is none.
+    public static func owner(of certificate: Certificate) -> String {
+        let cn = certificate.subject.flatMap { $0 }.first { $0.type == .RDNAttributeType.commonName }
+        guard let cn, let text = String(cn.value) else { return "" }
+        let parts = text.split(separator: "@", omittingEmptySubsequences: false)
+        return parts.count > 2 ? String(parts[2]) : ""
     }
 }

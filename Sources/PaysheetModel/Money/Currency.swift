@@ -1,6 +1,3 @@
-import Foundation
-import PaysheetTokenFormat
-
 /// An ISO 4217 currency: its codes and the digits of its minor unit (from the generated table).
 public struct Currency: Sendable, Hashable {
     /// Alphabetic code (`CNY`).
@@ -12,7 +9,7 @@ public struct Currency: Sendable, Hashable {
 
     /// The currency with alphabetic or numeric `code`, or `nil`.
     public init?(_ code: String) {
-        if code.count == 3, code.allSatisfy(\.isASCIIDigit) {
+        if code.utf8.count == 3, code.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
             guard let hit = CurrencyTable.entries.first(where: { $0.value.numeric == code }) else { return nil }
             self.code = hit.key; numeric = hit.value.numeric; minorUnits = hit.value.minorUnits
         } else {
@@ -21,18 +18,12 @@ public struct Currency: Sendable, Hashable {
         }
     }
 
-    /// `amount` (decimal text such as `"12.30"`) in minor units; throws when it is negative,
-    /// not a number, or finer than the minor unit.
-    public func minor(_ amount: String) throws(PaymentTokenError) -> Int {
-        try SandboxPayment.minorUnits(amount: amount, currency: code).1
+    /// `amount` (decimal text such as `"12.30"`) in minor units, by the one amount grammar
+    /// (``MinorUnits``); a minus sign only when `allowNegative` (a discount line).
+    public func minor(_ amount: String, allowNegative: Bool = false) throws(AmountError) -> Int {
+        try MinorUnits.parse(amount, digits: minorUnits, allowNegative: allowNegative)
     }
 
     /// `minor` units as decimal text with exactly ``minorUnits`` decimals (`1230` → `"12.30"`).
-    public func format(_ minor: Int) -> String {
-        guard minorUnits > 0 else { return String(minor) }
-        let sign = minor < 0 ? "-" : ""
-        var digits = String(abs(minor))
-        if digits.count <= minorUnits { digits = String(repeating: "0", count: minorUnits - digits.count + 1) + digits }
-        return sign + digits.dropLast(minorUnits) + "." + digits.suffix(minorUnits)
-    }
+    public func format(_ minor: Int) -> String { MinorUnits.format(minor, digits: minorUnits) }
 }
