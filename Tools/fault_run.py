@@ -83,7 +83,7 @@ out = os.path.join(data, "client.json")
 print(f"fault run: {args.payments} payments, concurrency {args.concurrency}, faults {faults}", flush=True)
 client = subprocess.Popen([os.path.join(args.bin, "paysheet-bench"), "load", "--server", server_url, "--data", data,
                            "--payments", str(args.payments), "--concurrency", str(args.concurrency), "--declines", "0.1",
-                           "--refunds", "0.1", "--out", out, "--api-key", api_key])
+                           "--refunds", "0.1", "--cancels", "0.1", "--out", out, "--api-key", api_key])
 children.append(client)
 
 # Kill the server twice while payments are in flight.
@@ -106,7 +106,7 @@ records = json.load(open(out))
 orders = sorted({r["order"] for r in records})
 
 # Every order terminal (the server settles by notification or query, also after the restarts).
-terminal = {"paid", "failed", "refunded", "partially_refunded", "voided"}
+terminal = {"paid", "failed", "refunded", "partially_refunded", "voided", "canceled"}
 deadline = time.time() + 180
 while True:
     states = {o: get(f"{server_url}/v1/orders/{o}") for o in orders}
@@ -145,10 +145,23 @@ for k in set(server_ledger) & set(sandbox_ledger):
     if server_ledger[k] != sandbox_ledger[k]:
         problems.append(f"{k}: server {server_ledger[k]} vs acquirer {sandbox_ledger[k]}")
 # Nothing charged twice at the acquirer either: one successful consume per order at most.
-paid_orders = [s for s in states.values() if s["status"] in ("paid", "partially_refunded", "refunded")]
+charged_orders = [s for s in states.values() if s["status"] in ("paid", "partially_refunded", "refunded", "voided")
+                  or (s["status"] == "canceled" and any(p["kind"] == "charge" and p["state"] == "succeeded" for p in s["payments"]))]
 consumes = [v for v in sandbox_ledger.values() if v[0] == "charge"]
-if len(consumes) != len(paid_orders):
-    problems.append(f"{len(consumes)} successful consumes at the acquirer for {len(paid_orders)} paid orders")
+if len(consumes) != len(charged_orders):
+    problems.append(f"{len(consumes)} successful consumes at the acquirer for {len(charged_orders)} charged orders")
+# A canceled order keeps no money: at the acquirer, what its consumes took its voids and refunds returned.
+canceled_orders = {o: s for o, s in states.items() if s["status"] == "canceled"}
+for o, s in canceled_orders.items():
+    net = 0
+    for p in s["payments"]:
+        entry = sandbox_ledger.get((p["acquirerOrderId"], p["acquirerTxnTime"]))
+        if entry:
+            net += entry[1] if entry[0] == "charge" else -entry[1]
+    if net != 0:
+        problems.append(f"canceled order {o} keeps {net} fen at the acquirer")
+if args.payments >= 100 and not canceled_orders:
+    problems.append("no order was canceled: the shoppers who cancel did not run")
 
 counts = {}
 for s in states.values():
@@ -163,4 +176,5 @@ if problems:
     print("FAULT RUN FAILED:\n  " + "\n  ".join(problems[:20]))
     print(f"logs: {logs.name}")
     sys.exit(1)
-print("fault run passed: every order terminal, ledgers equal, nothing charged twice, nothing lost")
+print(f"fault run passed: every order terminal, ledgers equal, nothing charged twice, nothing lost; "
+      f"{len(canceled_orders)} canceled orders keep no money")

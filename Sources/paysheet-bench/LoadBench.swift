@@ -26,6 +26,8 @@ struct LoadOptions {
     var concurrency = 32
     var declines = 0.0
     var refunds = 0.0
+    /// The share of shoppers who cancel (the sheet dismissed) while their charge is in flight.
+    var cancels = 0.0
     var out: String?
     var merchantIdentifier = "merchant.dev.paysheet.sandbox"
     /// The merchant API key (orders with free-form lines, refunds); authorizations use each
@@ -50,6 +52,7 @@ struct LoadOptions {
             case "--concurrency": concurrency = Int(try value()) ?? concurrency
             case "--declines": declines = Double(try value()) ?? 0
             case "--refunds": refunds = Double(try value()) ?? 0
+            case "--cancels": cancels = Double(try value()) ?? 0
             case "--out": out = try value()
             case "--api-key": apiKey = try value()
             case "--cpu-of":
@@ -125,8 +128,8 @@ actor Results {
     var outcomes: [String: Int] = [:]
     var records: [[String: String]] = []
     var retries = 0
-    func add(_ latency: Double, _ outcome: String, _ record: [String: String]? = nil) {
-        latencies.values.append(latency)
+    func add(_ latency: Double?, _ outcome: String, _ record: [String: String]? = nil) {
+        if let latency { latencies.values.append(latency) }
         outcomes[outcome, default: 0] += 1
         if let record { records.append(record) }
     }
@@ -271,6 +274,18 @@ func load(_ o: LoadOptions, _ http: HTTPClient) async throws -> Int32 {
         func add() {
             let i = next
             next += 1
+            let cancels = o.cancels > 0 && Double(i % 100) >= 100 - o.cancels * 100
+            if cancels {
+                // This shopper dismisses the sheet while the charge is in flight (0 to 1.5 s in).
+                group.addTask {
+                    try await Task.sleep(for: .milliseconds(Int.random(in: 0...1_500)))
+                    let (status, json) = try await call(http, .POST, o.server + "/v1/orders/\(fixedOrders[i].id)/cancel", "{}",
+                                                        key: "load-cancel-\(fixedOrders[i].id)", auth: fixedOrders[i].secret, results: results)
+                    await results.add(nil, "cancel \(status == 200 ? "accepted" : "refused")",
+                                      ["order": fixedOrders[i].id, "amount": fixedOrders[i].amount, "client": "canceled",
+                                       "cancel": json["status"]?.stringValue ?? "http \(status)"])
+                }
+            }
             group.addTask {
                 let t = Date()
                 let (status, json) = try await call(http, .POST, o.server + "/v1/orders/\(fixedOrders[i].id)/authorize", fixedBodies[i],
@@ -289,7 +304,9 @@ func load(_ o: LoadOptions, _ http: HTTPClient) async throws -> Int32 {
     // 5. Refunds of a share of the paid orders (fault runs).
     var refunded = 0
     if o.refunds > 0 {
-        let paid = await results.records.filter { $0["client"] == "paid" }.map { $0["order"]! }
+        let records = await results.records
+        let canceled = Set(records.filter { $0["client"] == "canceled" }.compactMap { $0["order"] })
+        let paid = records.filter { $0["client"] == "paid" && !canceled.contains($0["order"] ?? "") }.map { $0["order"]! }
         let chosen = paid.prefix(Int(Double(paid.count) * o.refunds))
         try await withThrowingTaskGroup(of: Int.self) { group in
             for id in chosen {

@@ -17,7 +17,8 @@ struct PayCommand: AsyncParsableCommand {
         discussion: """
             The token is encrypted to the server's payment processing certificate (GET /v1/sandbox/merchant) and signed by the
             sandbox CA of --data, which the server must trust (it does when both use the same data folder).
-            Prints what the sheet showed and the order's outcome. Exit 0 only when the order ends paid.
+            Prints what the sheet showed and the order's outcome. Exit 0 only when the order ends paid (with --cancel-after:
+            canceled, its money returned).
             """)
 
     @Option(name: .customLong("server"), help: "The merchant server's URL.")
@@ -34,6 +35,9 @@ struct PayCommand: AsyncParsableCommand {
     var coupon: String?
     @Option(name: .customLong("wait"), help: "Seconds to wait for a certain outcome after authorization.")
     var wait = 60.0
+    @Option(name: .customLong("cancel-after"),
+            help: "Cancel the order this many seconds after authorizing, as the page does when the sheet is dismissed or times out.")
+    var cancelAfter: Double?
     @OptionGroup var data: DataFolderOption
 
     func run() async throws {
@@ -69,7 +73,20 @@ struct PayCommand: AsyncParsableCommand {
         print("sheet before authorization:")
         print(await sheet.snapshot.prettyText)
         var sheetPaid = false
+        // The shopper dismisses the sheet (or its deadline passes) while the charge is in flight.
+        let canceling: Task<Void, Never>? = cancelAfter.map { seconds in
+            Task {
+                try? await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
+                do {
+                    let answer = try await api.post("/v1/orders/\(order)/cancel", [:])
+                    print("canceled by the shopper: order \(answer["status"]?.stringValue ?? "")")
+                } catch {
+                    print("cancel: \(error)")
+                }
+            }
+        }
         do { sheetPaid = try await sheet.authorize() } catch { print("authorize: \(error)") }
+        await canceling?.value
         print("sheet after authorization:")
         print(await sheet.snapshot.prettyText)
         // The outcome may settle after the sheet closed (notification or query): wait for it.
@@ -79,7 +96,7 @@ struct PayCommand: AsyncParsableCommand {
         repeat {
             final = try await api.get("/v1/orders/\(order)")
             status = final["status"]?.stringValue ?? ""
-            if status != "pending" { break }
+            if status != "pending" && status != "canceling" { break }
             try await Task.sleep(for: .milliseconds(500))
         } while Date() < deadline
         let payments = final["payments"]?.arrayValue ?? []
@@ -88,7 +105,7 @@ struct PayCommand: AsyncParsableCommand {
             print("  \(p["kind"]?.stringValue ?? "") \(p["id"]?.stringValue ?? ""): \(p["state"]?.stringValue ?? "") — \(p["reason"]?.stringValue ?? "")")
         }
         print(sheetPaid ? "sheet: payment completed" : "sheet: payment not completed")
-        return status == "paid"
+        return cancelAfter == nil ? status == "paid" : status == "canceled"
     }
 }
 

@@ -150,19 +150,6 @@ import X509
         try await server.send("POST", "/v1/notifications/unionpay", body, auth: "")
     }
 
-    /// Starts paying `order` with `card` in the background; returns once its charge is in flight.
-    func payInBackground(_ server: TestServer, _ order: JSONValue, wallet: Wallet, card: Int) async throws -> Task<Bool, Error> {
-        let factory = try await server.tokenFactory()
-        let task = Task { try await server.pay(order, wallet: wallet, card: card, factory: factory).paid }
-        let id = order["id"]?.stringValue ?? ""
-        for _ in 0..<100 {
-            if try await server.order(id)["status"] == "pending" { return task }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        Issue.record("the charge never went in flight")
-        return task
-    }
-
     @Test func aForgedSuccessNeverPaysADeclinedCharge() async throws {
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }
@@ -170,7 +157,7 @@ import X509
         try await server.setFaults(#"{"processingSeconds": 2, "dropNotification": 1}"#)
         let order = try await server.createOrder(["currencyCode": "CNY", "lineItems": [["label": "Tea", "amount": "100.00"]]])
         let id = try #require(order["id"]?.stringValue)
-        let paying = try await payInBackground(server, order, wallet: .withTestCards(["0064"]), card: 1)
+        let paying = try await server.payInBackground(order, wallet: .withTestCards(["0064"]), card: 1)
         let (status, body) = try await postNotification(server, try await forgedNotification(server, order: id, respCode: "00"))
         #expect(status == 400)
         #expect(body["error"]?["message"] == "the notification was not accepted")
@@ -187,7 +174,7 @@ import X509
         try await server.setFaults(#"{"processingSeconds": 2, "dropNotification": 1}"#)
         let order = try await server.createOrder(["currencyCode": "CNY", "lineItems": [["label": "Tea", "amount": "100.00"]]])
         let id = try #require(order["id"]?.stringValue)
-        let paying = try await payInBackground(server, order, wallet: .default, card: 0)
+        let paying = try await server.payInBackground(order, wallet: .default, card: 0)
         let (status, _) = try await postNotification(server, try await forgedNotification(server, order: id, respCode: "64"))
         #expect(status == 400)
         #expect(try await paying.value)
@@ -196,6 +183,30 @@ import X509
         let again = try await server.pay(try await server.order(id), factory: try await server.tokenFactory())
         #expect(await !again.paid)
         #expect(try await server.ledger().filter { $0["txnType"] == "01" && $0["respCode"] == "00" }.count == 1)
+    }
+
+    @Test func everyResourceABodyCanAskForIsBounded() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        let (_, order) = try await server.send("POST", "/v1/orders", #"{"currencyCode":"CNY","lineItems":[{"label":"A","amount":"1.00"}]}"#)
+        let id = try #require(order["id"]?.stringValue)
+        let big = #"{"x":""# + String(repeating: "a", count: 300 * 1024) + #""}"#
+        for path in ["/v1/orders", "/v1/orders/\(id)/shipping-contact", "/v1/orders/\(id)/coupon-code", "/v1/orders/\(id)/authorize",
+                     "/v1/orders/\(id)/refunds", "/v1/orders/\(id)/cancel", "/v1/notifications/unionpay"] {
+            let (status, _) = try await server.send("POST", path, big)
+            #expect(status == 413, "\(path): \(status)")
+        }
+        let (_, page) = try await server.send("POST", "/paysheet/v1/pages", "{}")
+        let huge = #"{"op":"state","x":""# + String(repeating: "a", count: 1_100_000) + #""}"#
+        #expect(try await server.send("POST", "/paysheet/v1/pages/\(page["page"]?.stringValue ?? "")", huge).0 == 413)
+        // Shipping methods, labels (in bytes, not characters) and coupon codes.
+        let methods = (0..<21).map { #"{"label":"M","detail":"","amount":"0.00","identifier":"m\#($0)"}"# }.joined(separator: ",")
+        #expect(try await server.send("POST", "/v1/orders", #"{"currencyCode":"CNY","lineItems":[{"label":"A","amount":"1.00"}],"shippingMethods":[\#(methods)]}"#).0 == 400)
+        let wide = String(repeating: "茶", count: 50)  // 50 characters, 150 bytes
+        #expect(try await server.send("POST", "/v1/orders", #"{"currencyCode":"CNY","lineItems":[{"label":"\#(wide)","amount":"1.00"}]}"#).0 == 400)
+        let (_, coupon) = try await server.send("POST", "/v1/orders/\(id)/coupon-code", #"{"couponCode":"\#(String(repeating: "W", count: 100))"}"#)
+        #expect(coupon["errors"]?.arrayValue?.first?["code"] == "couponCodeInvalid")
+        try await alive(server)
     }
 
     /// Generated carts with amounts meant to break the arithmetic: never a 5xx, and every order

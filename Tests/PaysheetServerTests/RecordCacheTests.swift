@@ -36,4 +36,17 @@ import Testing
         #expect(throws: (any Error).self) { try PaymentStore.decode(PaymentRecord.self, #"{"id": 1}"#) }
         #expect(throws: StorageError.self) { try PaymentStore.decode(PaymentRecord.self, nil) }
     }
+
+    @Test func theCacheIsBoundedInBytes() {
+        let cache = RecordCache(capacity: 1_000, byteCapacity: 10_000)
+        for i in 0..<100 {
+            let text = String(repeating: "x", count: 900) + String(i)
+            cache.remember(i, for: text)
+            #expect(cache.byteCount <= 10_000)
+        }
+        #expect(cache.count <= 11)
+        // A body larger than a quarter of the budget is not kept at all.
+        cache.remember(1, for: String(repeating: "y", count: 3_000))
+        #expect(cache.value(Int.self, for: String(repeating: "y", count: 3_000)) == nil)
+    }
 }

@@ -7,6 +7,7 @@ import PaysheetScenario
 import PaysheetServer
 import PaysheetSheet
 import PaysheetToken
+import Testing
 import X509
 
 /// A real `paysheet serve` on loopback (merchant server + sandbox gateway), in a fresh data
@@ -135,6 +136,19 @@ final class TestServer: @unchecked Sendable {
         let pem = merchant["paymentProcessingCertificate"]?.stringValue ?? ""
         let pki = try SandboxPKI.loadOrCreate(folder: data + "/sandbox-ca")
         return RecordingTokenFactory(inner: SandboxTokenFactory(pki: pki, recipient: try TokenRecipient(certificate: Certificate(pemEncoded: pem))))
+    }
+
+    /// Starts paying `order` with `card` in the background; returns once its charge is in flight.
+    func payInBackground(_ order: JSONValue, wallet: Wallet, card: Int) async throws -> Task<Bool, Error> {
+        let factory = try await tokenFactory()
+        let task = Task { try await self.pay(order, wallet: wallet, card: card, factory: factory).paid }
+        let id = order["id"]?.stringValue ?? ""
+        for _ in 0..<100 {
+            if try await self.order(id)["status"] == "pending" { return task }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        Issue.record("the charge never went in flight")
+        return task
     }
 
     /// Plays a shopper: begin, optional card/coupon, authorize. Returns the driver.

@@ -177,6 +177,13 @@ public struct APIRouter: Sendable {
                                                order: try await OrderView.make(outcome.order, service: orders, store: store, withRequest: false,
                                                                                for: Self.audience(caller))))
         }
+        // The sheet's cancel (the shopper dismissed it, or its deadline passed).
+        orderRoute(router, "/v1/orders/:id/cancel") { _, id, caller in
+            let isMerchant: Bool
+            if case .merchant = caller { isMerchant = true } else { isMerchant = false }
+            let order = try await payments.cancel(orderId: id, byMerchant: isMerchant)
+            return try APIAnswer(try await OrderView.make(order, service: orders, store: store, withRequest: false, for: Self.audience(caller)))
+        }
         // A merchant key: money back.
         let merchantOrder: @Sendable (Request, Context) async throws -> String = { request, context in
             let id = try orderId(context)

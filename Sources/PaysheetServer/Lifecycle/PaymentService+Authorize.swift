@@ -50,6 +50,9 @@ extension PaymentService {
                 // A charge is already with the acquirer: never a second one; answer with its outcome.
                 return try await outcome(of: open, deadline: deadline)
             }
+            if order.canceledAt != nil {
+                throw APIError.conflict("order \(orderId) was canceled; it takes no payment")
+            }
             if charges.contains(where: { $0.lifecycle.state == .succeeded || $0.lifecycle.state == .held }) {
                 throw APIError.conflict("order \(orderId) is already \(order.status.rawValue)")
             }

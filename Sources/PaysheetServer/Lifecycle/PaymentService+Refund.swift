@@ -15,7 +15,7 @@ extension PaymentService {
         try await reverse(orderId: orderId, kind: .void, amount: nil)
     }
 
-    func reverse(orderId: String, kind: PaymentKind, amount: Int?) async throws -> PaymentRecord {
+    func reverse(orderId: String, kind: PaymentKind, amount: Int?, cause: String? = nil) async throws -> PaymentRecord {
         for _ in 0..<4 {
             let at = now()
             guard let (order, payments) = try await store.orderAndPayments(orderId) else { throw APIError.notFound("order \(orderId)") }
@@ -49,7 +49,7 @@ extension PaymentService {
                 currencyNumeric: charge.currencyNumeric,
                 lifecycle: PaymentLifecycle(expectedAmount: value, submittedAt: at, configuration: lifecycle),
                 originalReference: reference, originalPaymentId: charge.id, createdAt: at)
-            guard case .inserted = try await store.insert(record, cause: "\(kind.rawValue) of \(value) requested", order: order) else { continue }
+            guard case .inserted = try await store.insert(record, cause: "\(kind.rawValue) of \(value) requested" + (cause.map { ": " + $0 } ?? ""), order: order) else { continue }
             let answer = kind == .void
                 ? await acquirer.void(record.identity, amount: value, currencyNumeric: record.currencyNumeric, originalReference: reference)
                 : await acquirer.refund(record.identity, amount: value, currencyNumeric: record.currencyNumeric, originalReference: reference)

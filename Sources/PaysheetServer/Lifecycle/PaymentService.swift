@@ -20,11 +20,15 @@ public final class PaymentService: Sendable {
     let waiters = PaymentWaiters()
     /// Seconds `authorize` waits for a certain outcome (the sheet allows 30).
     let authorizeWait: Double
+    /// Seconds after its charge during which the shopper may still cancel a paid order (the
+    /// sheet's 30 s, the authorization's answer in flight, a slow page); past it, a paid order is
+    /// the merchant's to refund (its key may cancel at any time).
+    let shopperCancelWindow: Double
     let now: @Sendable () -> Date
 
     /// A service.
     public init(store: PaymentStore, acquirer: any Acquirer, decryptor: PaymentTokenDecryptor, settings: MerchantSettings,
-                lifecycle: LifecycleConfiguration = LifecycleConfiguration(), authorizeWait: Double = 20,
+                lifecycle: LifecycleConfiguration = LifecycleConfiguration(), authorizeWait: Double = 20, shopperCancelWindow: Double = 120,
                 logger: Logger = Logger(label: "paysheet.payments"), now: @escaping @Sendable () -> Date = { Date() }) {
         self.store = store
         self.acquirer = acquirer
@@ -32,6 +36,7 @@ public final class PaymentService: Sendable {
         self.settings = settings
         self.lifecycle = lifecycle
         self.authorizeWait = authorizeWait
+        self.shopperCancelWindow = shopperCancelWindow
         self.logger = logger
         self.now = now
     }
@@ -76,6 +81,10 @@ public final class PaymentService: Sendable {
                     logger.info("payment \(id) \(transition.from) → \(transition.to): \(transition.cause)")
                     Counter(label: "paysheet_payment_transitions_total", dimensions: [("to", transition.to), ("kind", stored.kind.rawValue)]).increment()
                     await waiters.signal(id, stored, order: order)
+                    // A canceled order's charge (or reversal) became certain: return the money.
+                    if let order, order.status == .canceling, stored.lifecycle.state.isTerminal {
+                        Task { try? await self.unwind(order.id) }
+                    }
                 }
                 return stored
             }

@@ -33,6 +33,9 @@ public struct OrderRecord: Sendable, Codable, Equatable {
     public var refunded: Int = 0
     /// Created at.
     public var createdAt: Date
+    /// When the shopper (or the merchant) canceled the order; from then on no charge is made and
+    /// any money taken is returned.
+    public var canceledAt: Date?
     /// SHA-256 of the order's client secret (the shopper's page's credential for this order);
     /// `nil` for orders made before client secrets existed, which only a merchant key reaches.
     public var clientSecretHash: String?

@@ -247,6 +247,9 @@ public struct OrderService: Sendable {
 
     /// `oncouponcodechanged`: applies a known code, clears on an empty one, or answers `couponCodeInvalid`.
     public func couponCodeChanged(_ id: String, code: String) async throws -> ApplePayCouponCodeUpdate {
+        guard code.utf8.count <= 64 else {
+            return try await edit(id, errors: [ApplePayError(.couponCodeInvalid, message: "Coupon code is not valid")]) { $0.couponCode = nil }
+        }
         let normalized = code.trimmingCharacters(in: .whitespaces).uppercased()
         if normalized.isEmpty { return try await edit(id) { $0.couponCode = nil } }
         guard settings.coupons[normalized] != nil else {

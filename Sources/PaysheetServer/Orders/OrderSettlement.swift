@@ -8,6 +8,13 @@ enum OrderSettlement {
         let refunded = reversals.reduce(0) { $0 + $1.amount }
         o.paid = paid
         o.refunded = refunded
+        if order.canceledAt != nil {
+            // Canceled: certain only when nothing is in flight (a held payment waits for a person)
+            // and every fen taken has come back.
+            let unsettled = payments.contains { !$0.lifecycle.state.isTerminal || $0.lifecycle.state == .held }
+            o.status = !unsettled && refunded >= paid ? .canceled : .canceling
+            return o
+        }
         if reversals.contains(where: { $0.kind == .void }) {
             o.status = .voided
         } else if paid > 0 {

@@ -14,4 +14,9 @@ public enum OrderStatus: String, Sendable, Codable, CaseIterable {
     case partiallyRefunded = "partially_refunded"
     /// Voided on the day of the charge.
     case voided
+    /// Canceled by the shopper (or the merchant) while a charge was in flight or its money not
+    /// yet returned: once the charge's outcome is certain, a success is voided or refunded.
+    case canceling
+    /// Canceled: no money taken, or all of it returned.
+    case canceled
 }

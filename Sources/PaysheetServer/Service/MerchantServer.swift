@@ -135,7 +135,8 @@ public enum MerchantServer {
         // Services.
         let orders = OrderService(store: store, settings: c.merchant)
         let payments = PaymentService(store: store, acquirer: UnionPayAcquirer(client: client), decryptor: decryptor, settings: c.merchant,
-                                      lifecycle: c.lifecycle, authorizeWait: c.authorizeWait, logger: logger)
+                                      lifecycle: c.lifecycle, authorizeWait: c.authorizeWait, shopperCancelWindow: c.shopperCancelWindow,
+                                      logger: logger)
         let validation: MerchantValidator.Mode
         if c.merchantValidation == "apple" {
             guard let cert = c.identityCertificateFile, let key = c.identityKeyFile else {

@@ -23,6 +23,7 @@ struct QueryPoller: Service {
                 do {
                     let n = try await payments.runDueQueries()
                     if n > 0 { logger.debug("queried \(n) payments") }
+                    try await payments.runCancellations()
                     if Date().timeIntervalSince(lastPrune) > 3600 {
                         try await store.pruneIdempotency(now: Date())
                         lastPrune = Date()

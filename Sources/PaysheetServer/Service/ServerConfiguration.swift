@@ -85,6 +85,9 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
     public var lifecycle = LifecycleConfiguration()
     /// Seconds an authorization waits for a certain outcome (the sheet allows 30). `PAYSHEET_AUTHORIZE_WAIT`.
     public var authorizeWait: Double = 20
+    /// Seconds after its charge during which a shopper may still cancel a paid order (then only
+    /// the merchant's key may). `PAYSHEET_SHOPPER_CANCEL_WINDOW`.
+    public var shopperCancelWindow: Double = 120
     /// Seconds between scans for due queries. `PAYSHEET_POLL_INTERVAL`.
     public var pollInterval: Double = 0.25
     /// Log level (`info`, `debug`, …). `PAYSHEET_LOG_LEVEL`.
@@ -128,6 +131,7 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
         if let v = environment["PAYSHEET_IDENTITY_KEY"] { identityKeyFile = v }
         if let v = try double("PAYSHEET_AUTHORIZE_WAIT") { authorizeWait = v }
         if let v = try double("PAYSHEET_POLL_INTERVAL") { pollInterval = v }
+        if let v = try double("PAYSHEET_SHOPPER_CANCEL_WINDOW") { shopperCancelWindow = v }
         if let v = environment["PAYSHEET_LOG_LEVEL"] { logLevel = v }
     }
 

@@ -33,6 +33,7 @@ enum Migrations {
                 revoked_ms BIGINT)
             """,
             "CREATE INDEX orders_created ON orders (created_at, id)",
+            "CREATE INDEX orders_status ON orders (status)",
         ]),
     ]
 }

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Decoding is a pure function of the text, so a hit is always right, whoever wrote the row; the
 /// cache only saves work (Foundation's `JSONDecoder` was about a tenth of the server's CPU per
-/// payment). Bounded: when full, it starts over.
+/// payment). Bounded in count and in bytes of text held: when either is full, it starts over.
 final class RecordCache: @unchecked Sendable {
     private struct Key: Hashable {
         let type: ObjectIdentifier
@@ -14,10 +14,16 @@ final class RecordCache: @unchecked Sendable {
 
     private let lock = NSLock()
     private var values: [Key: any Sendable] = [:]
+    private var bytes = 0
     private let capacity: Int
+    private let byteCapacity: Int
 
-    /// A cache of at most `capacity` bodies.
-    init(capacity: Int = 4096) { self.capacity = capacity }
+    /// A cache of at most `capacity` bodies holding at most `byteCapacity` bytes of text (the
+    /// decoded values are of the same order).
+    init(capacity: Int = 4096, byteCapacity: Int = 16 << 20) {
+        self.capacity = capacity
+        self.byteCapacity = byteCapacity
+    }
 
     /// The value `text` decoded to, if it is still here.
     func value<T: Sendable>(_ type: T.Type, for text: String) -> T? {
@@ -26,12 +32,20 @@ final class RecordCache: @unchecked Sendable {
 
     /// Remembers that `text` is `value`.
     func remember<T: Sendable>(_ value: T, for text: String) {
+        let size = text.utf8.count
+        guard size <= byteCapacity / 4 else { return }  // a body that large is not worth keeping
         lock.withLock {
-            if values.count >= capacity { values.removeAll(keepingCapacity: true) }
-            values[Key(type: ObjectIdentifier(T.self), text: text)] = value
+            if values.count >= capacity || bytes + size > byteCapacity {
+                values.removeAll(keepingCapacity: true)
+                bytes = 0
+            }
+            if values.updateValue(value, forKey: Key(type: ObjectIdentifier(T.self), text: text)) == nil { bytes += size }
         }
     }
 
     /// How many bodies it holds.
     var count: Int { lock.withLock { values.count } }
+
+    /// How many bytes of text it holds.
+    var byteCount: Int { lock.withLock { bytes } }
 }

@@ -152,7 +152,16 @@
         say("The payment could not be authorized: " + e.message);
       });
     };
-    session.oncancel = function () { say("Payment canceled. Your cart is still here."); };
+    // The sheet was dismissed, or its deadline passed: the merchant must cancel any payment in
+    // progress. The server voids or refunds a charge that went through meanwhile.
+    session.oncancel = function () {
+      api("POST", base + "/cancel", {}, secret).then(function (o) {
+        say(o.status === "canceled" ? "Payment canceled; nothing was charged. Your cart is still here."
+          : "Payment canceled; any amount taken will be returned. Your cart is still here.");
+        order = null;
+        $("checkout-panel").hidden = true;
+      }).catch(function (e) { say("Payment canceled, but the store could not confirm it: " + e.message); });
+    };
     session.begin();
   }
 
