@@ -729,6 +729,19 @@ def _(env):
     check(order["status"] != "paid", f"order status {order['status']}")
 
 
+@case("demo store: the shopper cancels the sheet; the store cancels the order on the server, which then takes no payment")
+def _(env):
+    d = env.driver
+    order_id = store_checkout(env)
+    d.find_element(By.ID, "pay").click()
+    env.wait("document.querySelector('#paysheet-sheet:not([hidden]) [data-action=cancel]')", "the sheet")
+    env.click_sheet("cancel")
+    env.wait("document.getElementById('message').textContent.indexOf('nothing was charged') >= 0", "the store's word that it canceled")
+    order = env.api("GET", "/v1/orders/" + order_id)
+    equal(order["status"], "canceled", "the order on the server")
+    equal(order["payments"], [], "no payment")
+
+
 @case("demo store: no payment button when the wallet has no card")
 def _(env):
     d = env.driver
