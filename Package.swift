@@ -53,7 +53,7 @@ let package = Package(
         .target(
             name: "UnionPay",
             dependencies: [
-                "PaysheetToken", "PaysheetTokenFormat",
+                "PaysheetModel", "PaysheetToken", "PaysheetTokenFormat",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),

@@ -33,6 +33,8 @@ struct AcquirerSandboxCommand: AsyncParsableCommand {
         let folder = (data ?? ProcessInfo.processInfo.environment["PAYSHEET_DATA"] ?? FileManager.default.currentDirectoryPath + "/.paysheet")
         let pki = try UnionPaySandboxPKI.loadOrCreate(folder: folder + "/unionpay-sandbox")
         let merchant = try pki.merchantCredentials(folder: folder + "/unionpay-sandbox/merchant-" + merchantId, merchantId: merchantId)
+        // The merchant's secure key for signMethod 11 (made on first use, shared with paysheet serve through the data folder).
+        let secureKey = try UnionPaySandboxPKI.secureKey(folder: folder + "/unionpay-sandbox/merchant-" + merchantId)
         var faults = SandboxFaults()
         if let faultsFile {
             guard let d = FileManager.default.contents(atPath: faultsFile), let f = try? JSONDecoder().decode(SandboxFaults.self, from: d) else {
@@ -44,7 +46,8 @@ struct AcquirerSandboxCommand: AsyncParsableCommand {
         do { (host, port) = try ServerConfiguration.hostPort(listen, what: "--listen") } catch { throw ValidationError("\(error)") }
         let logger = Logger(label: "paysheet.acquirer-sandbox")
         let http = HTTPClient(eventLoopGroupProvider: .singleton)
-        let gateway = try SandboxGateway(pki: pki, merchants: [merchant], http: http, faults: faults, paymentDataField: paymentDataField, logger: logger)
+        let gateway = try SandboxGateway(pki: pki, merchants: [merchant], http: http, faults: faults, paymentDataField: paymentDataField,
+                                         secureKeys: [merchantId: secureKey], logger: logger)
         var app = Application(router: gateway.router(), configuration: .init(address: .hostname(host, port: port),
                                                                               serverName: "paysheet-acquirer-sandbox"), logger: logger)
         app.beforeServerStarts { say("sandbox UnionPay gateway on http://\(listen) (data \(folder)/unionpay-sandbox; not China UnionPay)") }

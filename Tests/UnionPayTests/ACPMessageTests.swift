@@ -21,6 +21,28 @@ import Testing
         #expect(try ACPMessage(formEncoded: "a=1+2").fields["a"] == "1 2")
     }
 
+    @Test func answersAreRawAsUnionPayWritesThem() throws {
+        // A value with '+', '/', '=' and a newline (a PEM), and a composite value with its own '&'.
+        let pem = "-----BEGIN CERTIFICATE-----\nMIIB+/x=\n-----END CERTIFICATE-----"
+        let m = ACPMessage(["respCode": "00", "respMsg": "成功[0000000]", "signPubKeyCert": pem, "reserved": "{a=1&b=2}", "signature": "ab+/=="])
+        #expect(m.rawEncoded == "reserved={a=1&b=2}&respCode=00&respMsg=成功[0000000]&signPubKeyCert=\(pem)&signature=ab+/==")
+        let parsed = try ACPMessage(raw: m.rawEncoded)
+        #expect(parsed == m)
+        #expect(parsed["signature"] == "ab+/==")  // '+' stays a plus: raw answers are not form-decoded
+        #expect(try ACPMessage(raw: "a=1+2&b=%41")["a"] == "1+2")
+        #expect(try ACPMessage(raw: "a=1+2&b=%41")["b"] == "%41")
+        #expect(throws: ACPError.self) { try ACPMessage(raw: "") }
+        #expect(throws: ACPError.self) { try ACPMessage(raw: "novalue") }
+    }
+
+    @Test func emptyFieldsReceivedAreSignedAsTheyCameButReadAsAbsent() throws {
+        // UnionPay's PHP SDK sends (and signs) riskRateInfo= ; the Java SDK drops empty fields.
+        let received = try ACPMessage(formEncoded: "txnType=01&riskRateInfo=&merId=777290058110048")
+        #expect(received.signingString == "merId=777290058110048&riskRateInfo=&txnType=01")
+        #expect(received["riskRateInfo"] == nil)
+        #expect(throws: ACPError.self) { try received.required("riskRateInfo") }
+    }
+
     @Test func descriptionsNeverShowCardData() {
         let m = ACPMessage(["cardTransData": "e2FjY05vPTYyMTIzNDU2Nzg5MDEyMzQ1Njd9", "accNo": "6212345678901234567", "orderId": "O1", "signature": "s"])
         #expect(m.description == "accNo=***&cardTransData=***&orderId=O1")

@@ -80,6 +80,29 @@ import X509
         #expect(Self.pki.gateway.certificate.issuer == Self.pki.gatewayCA.subject)
     }
 
+    @Test func signMethod11IsSHA256OfTheStringAndTheKeysDigest() throws {
+        let key = "88888888"
+        var m = ACPMessage(["version": "5.1.0", "txnType": "00", "orderId": "ORDER0001", "merId": "777290058110048"])
+        try ACPSecureKeySigner(secureKey: key).sign(&m)
+        #expect(m["signMethod"] == "11")
+        #expect(m["certId"] == nil)
+        let expected = ACPSigner.hexDigest(m.signingString + "&" + ACPSigner.hexDigest(key))
+        #expect(m["signature"] == expected)
+        try ACPVerifier(roots: [], secureKey: key).verify(m)
+        #expect(throws: ACPError.self) { try ACPVerifier(roots: [], secureKey: "another").verify(m) }
+        #expect(throws: ACPError.self) { try ACPVerifier(roots: []).verify(m) }
+        var tampered = m
+        tampered["orderId"] = "ORDER0002"
+        #expect(throws: ACPError.self) { try ACPVerifier(roots: [], secureKey: key).verify(tampered) }
+    }
+
+    @Test func version500GetsAClearAnswer() {
+        var m = ACPMessage(["version": "5.0.0", "txnType": "01"])
+        try? Self.merchant.signer().sign(&m)
+        let error = #expect(throws: ACPError.self) { try ACPVerifier(roots: [Self.pki.root], certificates: [Self.merchant.certificate]).verify(m) }
+        #expect(error?.code == .version)
+    }
+
     @Test func signerRefusesACertificateForAnotherKey() {
         #expect(throws: ACPError.self) { try ACPSigner(privateKey: Self.merchant.privateKey, certificate: Self.pki.root) }
     }

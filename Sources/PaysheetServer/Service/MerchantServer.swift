@@ -73,11 +73,19 @@ public enum MerchantServer {
         let publicURL = c.publicURL ?? "http://\(host == "0.0.0.0" ? "127.0.0.1" : host):\(port)"
         // The UnionPay sandbox PKI is made only when a sandbox part needs it (never in production).
         let sandboxPKI: @Sendable () throws -> UnionPaySandboxPKI = { try UnionPaySandboxPKI.loadOrCreate(folder: data + "/unionpay-sandbox") }
+        guard c.acquirer.signMethod == "01" || c.acquirer.signMethod == "11" else {
+            throw ConfigurationError("acquirer.signMethod \(c.acquirer.signMethod) is neither 01 (RSA certificate) nor 11 (secure key)")
+        }
+        let merchantFolder = data + "/unionpay-sandbox/merchant-" + c.acquirer.merchantId
+        let secureKey: String? = c.acquirer.signMethod == "11"
+            ? try c.acquirer.secureKeyFile.map { try KeyFile.readPrivateKeyText($0, policy: .refuse).trimmingCharacters(in: .whitespacesAndNewlines) }
+                ?? UnionPaySandboxPKI.secureKey(folder: merchantFolder)
+            : nil
         let merchantACP: ACPCredentials
         if let key = c.acquirer.signingKeyFile, let cert = c.acquirer.signingCertificateFile {
             merchantACP = try ACPCredentials(keyFile: key, certificateFile: cert)
         } else {
-            merchantACP = try sandboxPKI().merchantCredentials(folder: data + "/unionpay-sandbox/merchant-" + c.acquirer.merchantId, merchantId: c.acquirer.merchantId)
+            merchantACP = try sandboxPKI().merchantCredentials(folder: merchantFolder, merchantId: c.acquirer.merchantId)
         }
         // The gateway is identified as UnionPay's SDKs identify it: root, middle certificate, owner.
         let gatewayRoots: [Certificate]
@@ -103,7 +111,7 @@ public enum MerchantServer {
         if c.acquirer.gatewayURL == nil {
             let (sh, sp) = try ServerConfiguration.hostPort(c.acquirer.sandboxListen, what: "sandbox acquirer listen address")
             let gateway = try SandboxGateway(pki: try sandboxPKI(), merchants: [merchantACP], http: http, paymentDataField: c.acquirer.paymentDataField,
-                                             logger: logger)
+                                             secureKeys: secureKey.map { [c.acquirer.merchantId: $0] } ?? [:], logger: logger)
             sandboxURL = "http://\(sh == "0.0.0.0" ? "127.0.0.1" : sh):\(sp)"
             services.append(Application(router: gateway.router(), configuration: .init(address: .hostname(sh, port: sp), serverName: "paysheet-acquirer-sandbox"),
                                         logger: logger))
@@ -113,7 +121,8 @@ public enum MerchantServer {
             configuration: UnionPayConfiguration(gatewayURL: gatewayURL, merchantId: c.acquirer.merchantId,
                                                  notificationURL: publicURL + "/v1/notifications/unionpay", bizType: c.acquirer.bizType,
                                                  paymentDataField: c.acquirer.paymentDataField, timeout: c.acquirer.timeout),
-            http: http, signer: try merchantACP.signer(), verifier: ACPVerifier(roots: gatewayRoots, intermediates: gatewayMiddles, owners: gatewayOwners))
+            http: http, signer: try secureKey.map { try ACPSecureKeySigner(secureKey: $0) as any ACPMessageSigning } ?? merchantACP.signer(),
+            verifier: ACPVerifier(roots: gatewayRoots, intermediates: gatewayMiddles, owners: gatewayOwners, secureKey: secureKey))
 
         // Storage.
         let databaseURL = c.databaseURL ?? "sqlite:" + data + "/paysheet.sqlite"

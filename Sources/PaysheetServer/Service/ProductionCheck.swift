@@ -25,6 +25,9 @@ public enum ProductionCheck {
         if c.acquirer.signingKeyFile == nil || c.acquirer.signingCertificateFile == nil {
             out.append("acquirer.signingKeyFile and acquirer.signingCertificateFile are not set: the sandbox's ACP certificate would sign (PAYSHEET_ACQUIRER_KEY, PAYSHEET_ACQUIRER_CERTIFICATE)")
         }
+        if c.acquirer.signMethod == "11" && c.acquirer.secureKeyFile == nil {
+            out.append("acquirer.signMethod is 11 without acquirer.secureKeyFile: the sandbox's secure key would sign (PAYSHEET_ACQUIRER_SECURE_KEY)")
+        }
         if c.acquirer.trustedRootFiles?.isEmpty ?? true || c.acquirer.intermediateFiles?.isEmpty ?? true {
             out.append("acquirer.trustedRootFiles and acquirer.intermediateFiles are not set: the sandbox's root and middle certificate would be trusted for the gateway's signatures (PAYSHEET_ACQUIRER_ROOTS, PAYSHEET_ACQUIRER_INTERMEDIATES)")
         }

@@ -44,6 +44,12 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
         /// default `中国银联股份有限公司` in production mode and `00040000:SIGN` (UnionPay's test
         /// environment, Paysheet's sandbox) in sandbox mode. `PAYSHEET_ACQUIRER_OWNERS`.
         public var gatewayOwners: [String]?
+        /// `signMethod`: `01` (SHA256withRSA with the signing certificate) or `11` (SHA-256 with
+        /// the secure key shared with UnionPay: no RSA). `PAYSHEET_ACQUIRER_SIGN_METHOD`.
+        public var signMethod: String = "01"
+        /// The secure key for `signMethod` `11` (a file holding it; by default the sandbox's,
+        /// made in the data folder). `PAYSHEET_ACQUIRER_SECURE_KEY`.
+        public var secureKeyFile: String?
         /// The request field for the payment data (see ``UnionPayConfiguration``). `PAYSHEET_ACQUIRER_PAYMENT_DATA_FIELD`.
         public var paymentDataField: String = "cardTransData"
         /// `bizType`.
@@ -119,6 +125,8 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
         if let v = environment["PAYSHEET_ACQUIRER_KEY"] { acquirer.signingKeyFile = v }
         if let v = environment["PAYSHEET_ACQUIRER_CERTIFICATE"] { acquirer.signingCertificateFile = v }
         if let v = environment["PAYSHEET_ACQUIRER_ROOTS"] { acquirer.trustedRootFiles = v.split(separator: ",").map(String.init) }
+        if let v = environment["PAYSHEET_ACQUIRER_SIGN_METHOD"] { acquirer.signMethod = v }
+        if let v = environment["PAYSHEET_ACQUIRER_SECURE_KEY"] { acquirer.secureKeyFile = v }
         if let v = environment["PAYSHEET_ACQUIRER_INTERMEDIATES"] { acquirer.intermediateFiles = v.split(separator: ",").map(String.init) }
         if let v = environment["PAYSHEET_ACQUIRER_OWNERS"] { acquirer.gatewayOwners = v.split(separator: ",").map(String.init) }
         if let v = environment["PAYSHEET_ACQUIRER_PAYMENT_DATA_FIELD"] { acquirer.paymentDataField = v }
@@ -173,7 +181,7 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
 
     static let optionalSettings: Set<String> = [
         "publicURL", "databaseURL", "identityCertificateFile", "identityKeyFile", "acquirer.gatewayURL", "acquirer.signingKeyFile",
-        "acquirer.signingCertificateFile", "acquirer.trustedRootFiles", "acquirer.intermediateFiles", "acquirer.gatewayOwners", "tokens.certificateFile", "tokens.keyFile",
+        "acquirer.signingCertificateFile", "acquirer.trustedRootFiles", "acquirer.intermediateFiles", "acquirer.gatewayOwners", "acquirer.secureKeyFile", "tokens.certificateFile", "tokens.keyFile",
         "merchant.shipping.countries", "merchant.shipping.regions",
     ]
     static let openDictionaries: Set<String> = ["merchant.coupons", "merchant.taxRates", "merchant.surcharges", "merchant.shipping.regions"]

@@ -11,18 +11,18 @@ public struct UnionPayClient: Sendable {
         /// A verified message from the gateway.
         case message(ACPMessage)
         /// No trustworthy answer (timeout, connection error, HTTP status, bad signature): the
-        /// outcome is unknown and must be found by query (research §1.3).
+        /// outcome is unknown and must be found by query.
         case noAnswer(String)
     }
 
     /// The configuration.
     public let configuration: UnionPayConfiguration
     let http: HTTPClient
-    let signer: ACPSigner
+    let signer: any ACPMessageSigning
     let verifier: ACPVerifier
 
-    /// A client posting with `http`, signing with `signer`, verifying with `verifier`.
-    public init(configuration: UnionPayConfiguration, http: HTTPClient, signer: ACPSigner, verifier: ACPVerifier) {
+    /// A client posting with `http`, signing with `signer` (`signMethod=01` or `11`), verifying with `verifier`.
+    public init(configuration: UnionPayConfiguration, http: HTTPClient, signer: any ACPMessageSigning, verifier: ACPVerifier) {
         self.configuration = configuration
         self.http = http
         self.signer = signer
@@ -86,7 +86,8 @@ public struct UnionPayClient: Sendable {
             let response = try await http.execute(request, timeout: .milliseconds(Int64(configuration.timeout * 1000)))
             let body = try await response.body.collect(upTo: 1 << 20)
             guard response.status == .ok else { return .noAnswer("HTTP \(response.status.code) from \(path)") }
-            let answer = try ACPMessage(formEncoded: String(buffer: body))
+            // UnionPay answers raw key=value pairs (not percent-encoded), as its SDKs read them.
+            let answer = try ACPMessage(raw: String(buffer: body))
             try verifier.verify(answer)
             return .message(answer)
         } catch let e as ACPError {

@@ -10,6 +10,8 @@ public struct ACPError: Error, Sendable, Equatable, CustomStringConvertible {
         case credentials
         /// No usable answer (connection refused, timeout, HTTP status other than 200).
         case transport
+        /// A protocol version this side does not speak (5.0.0).
+        case version
     }
 
     /// The stable code.

@@ -43,6 +43,42 @@ public enum ResponseCode {
         "78": "Transaction restricted by the issuer",
     ]
 
+    /// `respMsg` as UnionPay's gateway writes it: the Chinese text and, for success, the
+    /// seven-digit detail code in brackets (`成功[0000000]`).
+    public static func unionPayMessage(_ code: String) -> String {
+        switch code {
+        case "00": "成功[0000000]"
+        case "A6": "有缺陷的成功"
+        case "01": "交易失败。详情请咨询95516"
+        case "02": "系统未开放或暂时关闭"
+        case "03": "交易通讯超时,请发起查询交易"
+        case "04": "交易状态未明,请查询对账结果"
+        case "05": "交易已受理,请稍后查询交易结果"
+        case "06": "系统繁忙"
+        case "10": "报文格式错误"
+        case "11": "验证签名失败"
+        case "12": "重复交易"
+        case "13": "报文交易要素缺失"
+        case "30": "交易未通过"
+        case "33": "交易金额超限"
+        case "34": "查无此交易"
+        case "35": "原交易不存在或状态不正确"
+        case "36": "与原交易信息不符"
+        case "37": "已超过最大查询次数或操作过于频繁"
+        case "42": "扣款成功但交易超过规定支付时间"
+        case "45": "已被成功退货或已被成功撤销"
+        case "60": "交易失败,详情请咨询您的发卡行"
+        case "61": "输入的卡号无效"
+        case "63": "卡状态不正确"
+        case "64": "卡上的余额不足"
+        case "65": "输入的密码、有效期或CVN2有误"
+        case "67": "密码输入次数超限"
+        case "73": "支付卡已超过有效期"
+        case "78": "发卡行交易权限受限"
+        default: "交易失败"
+        }
+    }
+
     /// UnionPay's message for `code` (English rendering of the Chinese `respMsg`).
     public static func message(_ code: String) -> String {
         if let m = declines[code] { return m }

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import Logging
 import NIOCore
+import PaysheetModel
 
 /// The sandbox UnionPay gateway: speaks ACP 5.1.0 (signed form posts, synchronous answers,
 /// asynchronous notifications, queries), keeps a ledger, declines by test card or amount
@@ -11,6 +12,7 @@ import NIOCore
 public actor SandboxGateway {
     let signer: ACPSigner
     let verifier: ACPVerifier
+    let secureKeySigners: [String: ACPSecureKeySigner]
     let http: HTTPClient
     let logger: Logger
     /// The payment data field this gateway reads (see ``UnionPayConfiguration/paymentDataField``).
@@ -23,11 +25,15 @@ public actor SandboxGateway {
     var sequence = 0
     var notificationsSent = 0
 
-    /// A gateway signing with `pki`'s gateway credentials and trusting the merchant certificates `merchants`.
+    /// A gateway signing with `pki`'s gateway credentials and trusting the merchant certificates
+    /// `merchants`; `secureKeys` (by `merId`) are the keys of merchants who sign with
+    /// `signMethod=11`, whose answers and notifications are then signed with the same key.
     public init(pki: UnionPaySandboxPKI, merchants: [ACPCredentials], http: HTTPClient, faults: SandboxFaults = SandboxFaults(),
-                paymentDataField: String = "cardTransData", logger: Logger = Logger(label: "paysheet.acquirer-sandbox")) throws {
+                paymentDataField: String = "cardTransData", secureKeys: [String: String] = [:],
+                logger: Logger = Logger(label: "paysheet.acquirer-sandbox")) throws {
         self.signer = try pki.gateway.signer(includesCertificate: true)
         self.verifier = ACPVerifier(roots: [pki.root], certificates: merchants.map(\.certificate))
+        self.secureKeySigners = try secureKeys.mapValues { try ACPSecureKeySigner(secureKey: $0) }
         self.http = http
         self.faults = faults
         self.random = FaultRandom(state: faults.seed)
@@ -68,14 +74,36 @@ public actor SandboxGateway {
         return TransactionTime.format(now) + String(repeating: "0", count: max(0, 7 - s.count)) + s
     }
 
+    /// A synchronous answer to `request`, signed as the request was (RSA with the gateway's
+    /// certificate, or the merchant's secure key), in UnionPay's raw `key=value&…` form.
     func answer(_ request: ACPMessage, _ fields: [String: String]) -> String {
         var m = ACPMessage(fields)
         for k in ["version", "encoding", "bizType", "txnType", "txnSubType", "accessType", "merId", "orderId", "txnTime"] where m[k] == nil {
             m[k] = request[k]
         }
-        if m["respMsg"] == nil, let code = m["respCode"] { m["respMsg"] = ResponseCode.message(code) }
-        signer.sign(&m)
-        return m.formEncoded
+        if m["respMsg"] == nil, let code = m["respCode"] { m["respMsg"] = ResponseCode.unionPayMessage(code) }
+        messageSigner(request["signMethod"], merId: request["merId"]).sign(&m)
+        return m.rawEncoded
+    }
+
+    /// The signer for a merchant that signed with `signMethod`.
+    func messageSigner(_ signMethod: String?, merId: String?) -> any ACPMessageSigning {
+        if signMethod == "11", let merId, let keySigner = secureKeySigners[merId] { return keySigner }
+        return signer
+    }
+
+    /// Checks `request`'s signature: by `certId` (`01`) or the merchant's secure key (`11`).
+    func verify(_ request: ACPMessage, now: Date) throws(ACPError) {
+        if request["signMethod"] == "11" {
+            guard let merId = request["merId"], let keySigner = secureKeySigners[merId] else {
+                throw ACPError(.signature, "merId \(request["merId"] ?? "(none)") has no secure key here (signMethod 11)")
+            }
+            guard request["signature"]?.lowercased() == keySigner.signature(of: request) else {
+                throw ACPError(.signature, "the signature (signMethod 11) does not match the message and the merchant's secure key")
+            }
+            return
+        }
+        try verifier.verify(request, now: now)
     }
 
     /// Handles a post to `backTransReq.do`.
@@ -83,16 +111,19 @@ public actor SandboxGateway {
         if random.chance(faults.serverErrorBefore) { return Reply(status: 503, body: "sandbox fault: service unavailable") }
         let request: ACPMessage
         do { request = try ACPMessage(formEncoded: body) } catch {
-            return Reply(status: 200, body: answer(ACPMessage(), ["respCode": "10", "respMsg": "\(error)"]))
+            return Reply(status: 200, body: answer(ACPMessage(), ["respCode": "10", "respMsg": "报文格式错误 (\(error.message))"]))
         }
-        do { try verifier.verify(request, now: now) } catch {
-            return Reply(status: 200, body: answer(request, ["respCode": "11", "respMsg": error.message]))
+        if request["version"] != "5.1.0" {
+            return Reply(status: 200, body: answer(request, ["respCode": "10", "respMsg": "报文格式错误 (version \(request["version"] ?? "(none)"): this gateway speaks 5.1.0)"]))
+        }
+        do { try verify(request, now: now) } catch {
+            return Reply(status: 200, body: answer(request, ["respCode": "11", "respMsg": "验证签名失败 (\(error.message))"]))
         }
         var missing: [String] = []
         for f in ["version", "txnType", "txnSubType", "bizType", "merId", "orderId", "txnTime", "txnAmt", "currencyCode", "backUrl"] where request[f] == nil {
             missing.append(f)
         }
-        guard missing.isEmpty, let amount = Int(request["txnAmt"]!), amount > 0,
+        guard missing.isEmpty, let amount = try? MinorUnits.parse(request["txnAmt"]!, digits: 0), amount > 0,
               let type = TransactionType(rawValue: request["txnType"]!), type != .query else {
             return Reply(status: 200, body: answer(request, ["respCode": "13", "respMsg": "missing or invalid: \(missing.isEmpty ? "txnAmt/txnType" : missing.joined(separator: ","))"]))
         }
@@ -103,7 +134,7 @@ public actor SandboxGateway {
             orderId: request["orderId"]!, txnTime: request["txnTime"]!, txnType: type, amount: amount,
             currencyCode: request["currencyCode"]!, queryId: nextQueryId(now), originalQueryId: request["origQryId"],
             respCode: "00", finalAt: now.addingTimeInterval(faults.processingSeconds), maskedAccount: nil,
-            notificationURL: request["backUrl"], merchantId: request["merId"]!)
+            notificationURL: request["backUrl"], merchantId: request["merId"]!, signMethod: request["signMethod"])
         var synchronous = "00"
         switch type {
         case .consume:
@@ -153,10 +184,13 @@ public actor SandboxGateway {
     public func query(_ body: String, now: Date = Date()) -> Reply {
         let request: ACPMessage
         do { request = try ACPMessage(formEncoded: body) } catch {
-            return Reply(status: 200, body: answer(ACPMessage(), ["respCode": "10", "respMsg": "\(error)"]))
+            return Reply(status: 200, body: answer(ACPMessage(), ["respCode": "10", "respMsg": "报文格式错误 (\(error.message))"]))
         }
-        do { try verifier.verify(request, now: now) } catch {
-            return Reply(status: 200, body: answer(request, ["respCode": "11", "respMsg": error.message]))
+        if request["version"] != "5.1.0" {
+            return Reply(status: 200, body: answer(request, ["respCode": "10", "respMsg": "报文格式错误 (version \(request["version"] ?? "(none)"): this gateway speaks 5.1.0)"]))
+        }
+        do { try verify(request, now: now) } catch {
+            return Reply(status: 200, body: answer(request, ["respCode": "11", "respMsg": "验证签名失败 (\(error.message))"]))
         }
         let delay = random.chance(faults.slowQuery) ? faults.slowQuerySeconds : 0
         if random.chance(faults.queryTimeoutCode) { return Reply(status: 200, body: answer(request, ["respCode": "03"]), delay: delay) }
@@ -168,7 +202,7 @@ public actor SandboxGateway {
     }
 
     func result(_ entry: SandboxLedgerEntry, _ orig: String) -> [String: String] {
-        var f = ["respCode": "00", "origRespCode": orig, "origRespMsg": ResponseCode.message(orig), "queryId": entry.queryId,
+        var f = ["respCode": "00", "origRespCode": orig, "origRespMsg": ResponseCode.unionPayMessage(orig), "queryId": entry.queryId,
                  "txnAmt": String(entry.amount), "currencyCode": entry.currencyCode, "orderId": entry.orderId, "txnTime": entry.txnTime,
                  "txnType": entry.txnType.rawValue, "merId": entry.merchantId]
         if orig == "00" { f["settleAmt"] = String(entry.amount); f["settleCurrencyCode"] = entry.currencyCode; f["settleDate"] = TransactionTime.clearingDay(entry.finalAt) }
@@ -185,13 +219,13 @@ public actor SandboxGateway {
         let wait = max(0, entry.finalAt.timeIntervalSince(now)) + extra
         var fields = result(entry, entry.respCode)
         fields["respCode"] = entry.respCode
-        fields["respMsg"] = ResponseCode.message(entry.respCode)
+        fields["respMsg"] = ResponseCode.unionPayMessage(entry.respCode)
         fields.removeValue(forKey: "origRespCode")
         fields.removeValue(forKey: "origRespMsg")
         var request = ACPMessage(["version": "5.1.0", "encoding": "UTF-8", "bizType": "000802", "txnSubType": entry.txnType == .consume ? "01" : "00", "accessType": "0"])
         for (k, v) in fields { request[k] = v }
-        signer.sign(&request)
-        let body = request.formEncoded
+        messageSigner(entry.signMethod, merId: entry.merchantId).sign(&request)
+        let body = request.formEncoded  // notifications are posted form-encoded, as UnionPay posts them
         Task { [http, logger] in
             // Sent after the synchronous answer has left (a few milliseconds), or later.
             try? await Task.sleep(for: .milliseconds(Int(wait * 1000) + 5))

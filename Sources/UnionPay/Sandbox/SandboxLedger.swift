@@ -27,6 +27,8 @@ public struct SandboxLedgerEntry: Sendable, Codable, Equatable {
     var notificationURL: String?
     /// `merId`.
     var merchantId: String
+    /// The request's `signMethod` (answers and notifications are signed the same way).
+    var signMethod: String?
     /// Refunded and voided amounts (succeeded or in progress), for consumes.
     public var reversed: Int = 0
 

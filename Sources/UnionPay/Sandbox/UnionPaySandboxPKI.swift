@@ -130,18 +130,46 @@ public struct UnionPaySandboxPKI: Sendable {
         try KeyFile.write(try pki.gatewayCA.serializeAsPEM().pemString, to: staging + "/gateway-ca.pem", mode: 0o644)
         try KeyFile.write(try pki.root.serializeAsPEM().pemString, to: staging + "/root.pem", mode: 0o644)
         try KeyFile.write(try pki.merchantCA.serializeAsPEM().pemString, to: staging + "/merchant-ca.pem", mode: 0o644)
-        if fm.fileExists(atPath: folder) && !fm.fileExists(atPath: folder + "/merchant-ca.pem") {
+        if fm.fileExists(atPath: folder + "/root.pem") && !fm.fileExists(atPath: folder + "/merchant-ca.pem") {
             // An earlier layout (a root only): set aside, not reused.
             try? fm.moveItem(atPath: folder, toPath: folder + ".old-" + UUID().uuidString)
         }
         do {
-            try fm.moveItem(atPath: staging, toPath: folder)
+            if fm.fileExists(atPath: folder) && !fm.fileExists(atPath: folder + "/root.pem") {
+                // The folder holds something else already (a merchant's secure key): the PKI's files
+                // move in one by one, the marker last.
+                let items = try fm.contentsOfDirectory(atPath: staging).filter { $0 != "merchant-ca.pem" } + ["merchant-ca.pem"]
+                for item in items {
+                    try fm.moveItem(atPath: staging + "/" + item, toPath: folder + "/" + item)
+                }
+                try? fm.removeItem(atPath: staging)
+            } else {
+                try fm.moveItem(atPath: staging, toPath: folder)
+            }
         } catch {
             try? fm.removeItem(atPath: staging)
             guard fm.fileExists(atPath: folder + "/merchant-ca.pem") else { throw error }
             return try loadOrCreate(folder: folder)
         }
         return pki
+    }
+
+    /// The merchant's secure key for `signMethod=11` in `folder` (`secure-key`, 0600), made on
+    /// first use (64 hexadecimal digits); the sandbox gateway and the merchant server read the
+    /// same file. Of two processes that make it at once, one wins (`link` refuses to overwrite).
+    public static func secureKey(folder: String) throws -> String {
+        let path = folder + "/secure-key"
+        if let text = try? KeyFile.readPrivateKeyText(path, policy: .refuse) { return text.trimmingCharacters(in: .whitespacesAndNewlines) }
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        var generator = SystemRandomNumberGenerator()
+        let key = (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+        let staging = path + ".new-" + UUID().uuidString
+        try KeyFile.write(key + "\n", to: staging, mode: 0o600)
+        defer { unlink(staging) }
+        if link(staging, path) != 0 && errno != EEXIST {
+            throw ACPError(.credentials, "cannot write the secure key \(path): errno \(errno)")
+        }
+        return try KeyFile.readPrivateKeyText(path, policy: .refuse).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// The merchant's signing credentials in `folder`, issued by this PKI on first use.

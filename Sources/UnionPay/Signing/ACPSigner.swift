@@ -5,10 +5,17 @@ import PaysheetTokenFormat
 import X509
 import SwiftASN1
 
+/// Something that signs ACP messages: ``ACPSigner`` (`signMethod=01`, RSA) or
+/// ``ACPSecureKeySigner`` (`signMethod=11`, SHA-256 with the secure key shared with UnionPay).
+public protocol ACPMessageSigning: Sendable {
+    /// Signs `message` in place.
+    func sign(_ message: inout ACPMessage)
+}
+
 /// Signs ACP 5.1.0 messages (`signMethod=01`): SHA256withRSA over the lowercase hexadecimal
 /// SHA-256 of the ``ACPMessage/signingString``, Base64 in `signature`, the certificate's serial
 /// number (decimal) in `certId`.
-public struct ACPSigner: Sendable {
+public struct ACPSigner: ACPMessageSigning {
     /// The signing key.
     let privateKey: _RSA.Signing.PrivateKey
     /// The signing certificate.
@@ -61,5 +68,30 @@ public struct ACPSigner: Sendable {
         }
         while digits.count > 1, digits.last == 0 { digits.removeLast() }
         return String(digits.reversed().map { Character(String($0)) })
+    }
+}
+
+/// Signs ACP 5.1.0 messages with `signMethod=11`, as UnionPay's SDKs do: `signature` is the
+/// lowercase hexadecimal SHA-256 of the ``ACPMessage/signingString``, `&`, and the lowercase
+/// hexadecimal SHA-256 of the secure key. No RSA, no certificate.
+public struct ACPSecureKeySigner: ACPMessageSigning {
+    let keyDigest: String
+
+    /// A signer with the secure key shared with UnionPay (or the sandbox).
+    public init(secureKey: String) throws(ACPError) {
+        guard !secureKey.isEmpty else { throw ACPError(.credentials, "the secure key is empty") }
+        keyDigest = ACPSigner.hexDigest(secureKey)
+    }
+
+    public func sign(_ message: inout ACPMessage) {
+        message["certId"] = nil
+        message["signPubKeyCert"] = nil
+        message["signMethod"] = "11"
+        message["signature"] = signature(of: message)
+    }
+
+    /// The signature `message` should carry.
+    func signature(of message: ACPMessage) -> String {
+        ACPSigner.hexDigest(message.signingString + "&" + keyDigest)
     }
 }

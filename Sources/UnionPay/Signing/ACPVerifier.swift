@@ -18,6 +18,7 @@ public final class ACPVerifier: @unchecked Sendable {
     private let intermediates: [Certificate]
     private let owners: Set<String>
     private let known: [String: _RSA.Signing.PublicKey]
+    private let secureKey: ACPSecureKeySigner?
     private let lock = NSLock()
     private var accepted: [String: (key: _RSA.Signing.PublicKey, notAfter: Date)] = [:]
 
@@ -27,8 +28,10 @@ public final class ACPVerifier: @unchecked Sendable {
     /// A verifier trusting gateway certificates issued through `intermediates` (UnionPay's
     /// "middle" certificates) under `roots` whose CN's owner field is one of `owners`, and the
     /// `certId`s of `certificates` (merchants').
+    /// `secureKey`, when set, also accepts messages signed with it (`signMethod=11`).
     public init(roots: [Certificate], intermediates: [Certificate] = [], owners: Set<String> = [ACPVerifier.unionPayOwner],
-                certificates: [Certificate] = []) {
+                certificates: [Certificate] = [], secureKey: String? = nil) {
+        self.secureKey = secureKey.flatMap { try? ACPSecureKeySigner(secureKey: $0) }
         self.roots = roots
         self.owners = owners
         // Only middle certificates that a trusted root issued are kept.
@@ -44,8 +47,19 @@ public final class ACPVerifier: @unchecked Sendable {
 
     /// Checks the signature of `message` at `now`.
     public func verify(_ message: ACPMessage, now: Date = Date()) throws(ACPError) {
+        if message["signMethod"] == "11" {
+            guard let secureKey else { throw ACPError(.signature, "signMethod is 11 but no secure key is configured") }
+            guard let given = message["signature"],
+                  Self.constantTimeEqual(Array(given.lowercased().utf8), Array(secureKey.signature(of: message).utf8)) else {
+                throw ACPError(.signature, "the signature (signMethod 11) does not match the message and the secure key")
+            }
+            return
+        }
+        guard message["version"] != "5.0.0" else {
+            throw ACPError(.version, "version 5.0.0 (SHA-1) is not accepted; send version 5.1.0 (SHA-256)")
+        }
         guard message["signMethod"] == "01" else {
-            throw ACPError(.signature, "signMethod is \(message["signMethod"] ?? "missing"); only 01 (SHA256withRSA) is accepted")
+            throw ACPError(.signature, "signMethod is \(message["signMethod"] ?? "missing"); 01 (SHA256withRSA) or 11 (secure key) is accepted")
         }
         guard let signatureText = message["signature"], let raw = Data(base64Encoded: signatureText) else {
             throw ACPError(.signature, "the message has no Base64 signature")
@@ -95,6 +109,13 @@ public final class ACPVerifier: @unchecked Sendable {
 }
 
 extension ACPVerifier {
+    static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        guard a.count == b.count else { return false }
+        var difference: UInt8 = 0
+        for i in a.indices { difference |= a[i] ^ b[i] }
+        return difference == 0
+    }
+
     /// The owner field of `certificate`'s CN: its third `@`-separated part, as UnionPay's SDKs
     /// read it (`041@Z12@00040000:SIGN@00000062` → `00040000:SIGN`); empty when there is none.
     public static func owner(of certificate: Certificate) -> String {
