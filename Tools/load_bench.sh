@@ -6,7 +6,8 @@
 # gateway, without storage or bookkeeping) for comparison. Prints authorized payments/s, p50/p99
 # latency, CPU per payment of each process, and the same run's baselines.
 #
-#   bash Tools/load_bench.sh [PAYMENTS] [CONCURRENCY] [all|sqlite|postgres|floor]
+#   bash Tools/load_bench.sh [PAYMENTS] [CONCURRENCY] [all|sqlite|sqlite-11|postgres|floor]
+#   (sqlite-11: SQLite with ACP signMethod=11, SHA-256 with the secure key: no RSA signature)
 #   (PostgreSQL: started by .ci/postgres.sh; PAYSHEET_BENCH_BIN=DIR uses binaries already built there)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -38,7 +39,8 @@ run() {  # $1: label, $2: database URL, "floor" for the protocol floor, or empty
     # authorization carries its order's client secret, so the numbers include checking both).
     PAYSHEET_API_KEY="$("$BIN/paysheet" api-key create --data "$dir" ${2:+--database "$2"} --name load | tail -1)"
     export PAYSHEET_API_KEY
-    PAYSHEET_ACQUIRER_URL="http://127.0.0.1:$((port + 1))" PAYSHEET_LOG_LEVEL=warning "$BIN/paysheet" "${args[@]}" >"$dir/serve.log" 2>&1 &
+    PAYSHEET_ACQUIRER_URL="http://127.0.0.1:$((port + 1))" PAYSHEET_LOG_LEVEL=warning PAYSHEET_ACQUIRER_SIGN_METHOD="${SIGN_METHOD:-01}" \
+      "$BIN/paysheet" "${args[@]}" >"$dir/serve.log" 2>&1 &
   fi
   pid=$!
   for _ in $(seq 1 200); do curl -fs "http://127.0.0.1:$port/health" >/dev/null 2>&1 && break; sleep 0.1; done
@@ -50,6 +52,9 @@ run() {  # $1: label, $2: database URL, "floor" for the protocol floor, or empty
 
 if [ "$WHICH" = all ] || [ "$WHICH" = sqlite ]; then
   run "SQLite" "" ""
+fi
+if [ "$WHICH" = all ] || [ "$WHICH" = sqlite-11 ]; then
+  SIGN_METHOD=11 run "SQLite, signMethod 11 (secure key, no RSA)" "" ""
 fi
 if [ "$WHICH" = all ] || [ "$WHICH" = postgres ]; then
   PG="$(bash .ci/postgres.sh 55432)"
