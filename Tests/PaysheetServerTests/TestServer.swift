@@ -14,7 +14,7 @@ import X509
 /// folder, on SQLite or a fresh PostgreSQL database.
 final class TestServer: @unchecked Sendable {
     let url: String
-    let gatewayURL: String
+    var gatewayURL: String
     let data: String
     let logs = LogCollector()
     let http = HTTPClient(eventLoopGroupProvider: .singleton)
@@ -33,10 +33,14 @@ final class TestServer: @unchecked Sendable {
         self.data = data
     }
 
-    static func start(database kind: String = "sqlite", configure: (inout ServerConfiguration) -> Void = { _ in }) async throws -> TestServer {
-        let port = Int.random(in: 20_000...40_000)
-        let data = NSTemporaryDirectory() + "paysheet-e2e-" + UUID().uuidString
+    /// A server on SQLite or a fresh PostgreSQL database; `joining` another test server, a second
+    /// server on its database, data folder and sandbox gateway (several servers on one PostgreSQL).
+    static func start(database kind: String = "sqlite", port chosen: Int? = nil, joining other: TestServer? = nil,
+                      configure: (inout ServerConfiguration) -> Void = { _ in }) async throws -> TestServer {
+        let port = chosen ?? Int.random(in: 20_000...40_000)
+        let data = other?.data ?? NSTemporaryDirectory() + "paysheet-e2e-" + UUID().uuidString
         let server = TestServer(port: port, gatewayPort: port + 1, data: data)
+        if let other { server.gatewayURL = other.gatewayURL }
         var c = ServerConfiguration()
         c.listen = "127.0.0.1:\(port)"
         c.acquirer.sandboxListen = "127.0.0.1:\(port + 1)"
@@ -48,7 +52,10 @@ final class TestServer: @unchecked Sendable {
         c.acquirer.timeout = 2
         c.pollInterval = 0.05
         c.authorizeWait = 8
-        if kind == "postgres", let base = TestDatabases.postgresURL {
+        if let other {
+            c.databaseURL = other.databaseURL
+            c.acquirer.gatewayURL = other.gatewayURL
+        } else if kind == "postgres", let base = TestDatabases.postgresURL {
             let name = "e2e" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(16).lowercased()
             let admin = try PostgresDatabase(url: base)
             try await withThrowingTaskGroup(of: Void.self) { group in
@@ -122,6 +129,11 @@ final class TestServer: @unchecked Sendable {
         r.method = .PUT
         r.body = .bytes(ByteBuffer(string: json))
         _ = try await http.execute(r, timeout: .seconds(5))
+    }
+
+    func queries() async throws -> [JSONValue] {
+        let r = try await http.execute(HTTPClientRequest(url: gatewayURL + "/sandbox/queries"), timeout: .seconds(5))
+        return try JSONParser.parse(Array(buffer: try await r.body.collect(upTo: 1 << 24))).arrayValue ?? []
     }
 
     func ledger() async throws -> [JSONValue] {

@@ -22,13 +22,15 @@ public struct APIRouter: Sendable {
     let sheets: SheetHub?
     let access: AccessPolicy
     let mode: ServerMode
+    let health: HealthState
 
     /// A router over the services; `registry` serves `/metrics`; `sandboxMerchantCertificate`
     /// (PEM) is published at `/v1/sandbox/merchant` for `paysheet pay`; `sheets` (when given)
     /// serves `paysheet.js`, its bridge and the demo store at `/`.
-    public init(orders: OrderService, payments: PaymentService, validator: MerchantValidator, store: PaymentStore,
+    init(orders: OrderService, payments: PaymentService, validator: MerchantValidator, store: PaymentStore,
                 registry: PrometheusCollectorRegistry?, sandboxMerchantCertificate: String?, sheets: SheetHub? = nil,
-                mode: ServerMode = .sandbox) {
+                mode: ServerMode = .sandbox, health: HealthState = HealthState()) {
+        self.health = health
         self.sheets = sheets
         self.orders = orders
         self.payments = payments
@@ -100,10 +102,31 @@ public struct APIRouter: Sendable {
         router.middlewares.add(ModeMiddleware(mode: mode))
         router.middlewares.add(ErrorMiddleware())
         if let sheets { try BrowserRoutes.add(to: router, hub: sheets) }
-        // Anyone: the load balancer's probe.
-        router.get("/health") { _, _ -> Response in
-            let open = try await store.openPaymentCount()
-            return try JSONBody.response(["status": "ok", "database": store.database.dialect, "openPayments": String(open)])
+        // Anyone: the load balancer's probe. 503 while draining or when the database does not answer.
+        router.get("/health") { _, context -> Response in
+            if health.draining {
+                return try JSONBody.response(["status": "draining", "database": store.database.dialect], status: .serviceUnavailable)
+            }
+            do {
+                // A database that does not answer within 2 s is as good as none to a load balancer.
+                let open = try await withThrowingTaskGroup(of: Int?.self) { group in
+                    group.addTask { try await store.openPaymentCount() }
+                    group.addTask {
+                        try await Task.sleep(for: .seconds(2))
+                        return nil
+                    }
+                    defer { group.cancelAll() }
+                    guard let first = try await group.next(), let count = first else { throw StorageError("no answer in 2 s") }
+                    return count
+                }
+                var body = ["status": "ok", "database": store.database.dialect, "openPayments": String(open)]
+                // How this server learns of payments other servers settle: announced (LISTEN) or read.
+                if store.database.dialect == "postgresql" { body["otherServers"] = payments.changesAnnounced.value ? "listening" : "polling" }
+                return try JSONBody.response(body)
+            } catch {
+                context.logger.warning("health: the database does not answer: \(error)")
+                return try JSONBody.response(["status": "database_unavailable", "database": store.database.dialect], status: .serviceUnavailable)
+            }
         }
         // A merchant key.
         router.get("/metrics") { request, _ -> Response in

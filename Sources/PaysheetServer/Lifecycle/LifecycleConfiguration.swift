@@ -1,4 +1,4 @@
-/// The timing rules of ``PaymentLifecycle`` (research R4).
+/// The timing rules of ``PaymentLifecycle``.
 public struct LifecycleConfiguration: Sendable, Codable, Equatable {
     /// Seconds to wait for a notification after the acquirer accepted, before the first query.
     public var resultWait: Double = 3
@@ -7,8 +7,11 @@ public struct LifecycleConfiguration: Sendable, Codable, Equatable {
     /// Then back off: 5, 10, 30, 60, 120 minutes; the last repeats.
     public var backoffIntervals: [Double] = [300, 600, 1800, 3600, 7200]
     /// A transaction the acquirer still does not know this many seconds after submission never
-    /// reached it (`34` is proof of failure only late, research §1.5).
+    /// reached it (`34` is proof of failure only late).
     public var notFoundIsFinalAfter: Double = 60
+    /// Seconds a server holds a due payment it claimed for a query: no other server queries it
+    /// meanwhile; a server that dies loses the claim when it runs out. Longer than a query takes.
+    public var leaseSeconds: Double = 30
 
     /// UnionPay's schedule.
     public init() {}

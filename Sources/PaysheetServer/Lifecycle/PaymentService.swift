@@ -18,6 +18,10 @@ public final class PaymentService: Sendable {
     let lifecycle: LifecycleConfiguration
     let logger: Logger
     let waiters = PaymentWaiters()
+    /// Seconds between reads of a payment an authorization waits for, for changes made by other
+    /// servers that were not announced (0.5 s; 5 s where they are announced, PostgreSQL's `LISTEN`).
+    var otherServersPoll: Double { changesAnnounced.value ? 5 : 0.5 }
+    let changesAnnounced = Flag()
     /// Seconds `authorize` waits for a certain outcome (the sheet allows 30).
     let authorizeWait: Double
     /// Seconds after its charge during which the shopper may still cancel a paid order (the
@@ -111,8 +115,9 @@ public final class PaymentService: Sendable {
             }
             let left = deadline.timeIntervalSince(now())
             if payment.lifecycle.state.isTerminal || left <= 0 { return (payment, order) }
-            // Woken by a change made in this process; the timeout covers changes made by another server.
-            signalled = await waiters.wait(id, after: generation, timeout: min(left, 0.5))
+            // Woken by a change made in this process, or (PostgreSQL) announced by another server; the
+            // timeout is the safety net for a change whose announcement was lost.
+            signalled = await waiters.wait(id, after: generation, timeout: min(left, otherServersPoll))
         }
     }
 
@@ -122,7 +127,8 @@ public final class PaymentService: Sendable {
     /// (crash recovery) and periodically.
     @discardableResult
     public func runDueQueries(limit: Int = 200) async throws -> Int {
-        let due = try await store.duePayments(at: now(), limit: limit)
+        let at = now()
+        let due = try await store.claimDuePayments(at: at, leaseUntil: at.addingTimeInterval(lifecycle.leaseSeconds), limit: limit)
         await withTaskGroup(of: Void.self) { group in
             var running = 0
             for payment in due {
@@ -161,4 +167,13 @@ public final class PaymentService: Sendable {
         try await advance(payment.id, .notification(notification.status), loaded: payment,
                           notification: (notification.deduplicationKey, notification.raw))
     }
+}
+
+/// A flag, set and read from any thread.
+final class Flag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var set = false
+    var value: Bool { lock.withLock { set } }
+    func raise() { lock.withLock { set = true } }
+    func lower() { lock.withLock { set = false } }
 }

@@ -49,6 +49,15 @@ actor PaymentWaiters {
         }
     }
 
+    /// Wakes everyone waiting for `paymentId`, which another server changed: they read it anew
+    /// (whatever this process committed of it before is older).
+    func poke(_ paymentId: String) {
+        guard generations[paymentId] != nil else { return }
+        latest.removeValue(forKey: paymentId)
+        generations[paymentId]! += 1
+        if let all = waiting.removeValue(forKey: paymentId) { for c in all.values { c.resume() } }
+    }
+
     /// Wakes everyone waiting for `paymentId`, which this process committed as `payment`.
     func signal(_ paymentId: String, _ payment: PaymentRecord, order: OrderRecord?) {
         if generations[paymentId] != nil, payment.version > (latest[paymentId]?.0.version ?? Int.min) {

@@ -127,11 +127,13 @@ public enum MerchantServer {
         // Storage.
         let databaseURL = c.databaseURL ?? "sqlite:" + data + "/paysheet.sqlite"
         let database: any SQLDatabase
+        var postgres: PostgresDatabase?
         var databaseLabel = databaseURL
         if databaseURL.hasPrefix("postgres") {
             let pg = try PostgresDatabase(url: databaseURL, logger: logger)
             services.append(pg.client)
             database = pg
+            postgres = pg
             if var u = URLComponents(string: databaseURL), u.password != nil { u.password = "***"; databaseLabel = u.string ?? "postgres" }
             databaseLabel += " (TLS: \(PostgresTLSMode(url: databaseURL).rawValue))"
         } else if databaseURL.hasPrefix("sqlite:") {
@@ -161,8 +163,9 @@ public enum MerchantServer {
         let tools = c.sandboxTools && c.tokens.trustSandbox
         let sandboxPEM = tools ? try? merchantKey.certificate?.serializeAsPEM().pemString : nil
         let sheets = tools ? SheetHub(pki: try SandboxMerchant.pki(dataFolder: data), recipient: TokenRecipient(merchantKey)) : nil
+        let health = HealthState()
         let api = APIRouter(orders: orders, payments: payments, validator: MerchantValidator(mode: validation, settings: c.merchant), store: store,
-                            registry: registry, sandboxMerchantCertificate: sandboxPEM, sheets: sheets, mode: c.mode)
+                            registry: registry, sandboxMerchantCertificate: sandboxPEM, sheets: sheets, mode: c.mode, health: health)
         let ready = Readiness()
         var app = Application(router: try api.router(), configuration: .init(address: .hostname(host, port: port), serverName: "paysheet"),
                               logger: logger)
@@ -179,6 +182,10 @@ public enum MerchantServer {
         }
         services.append(app)
         services.append(QueryPoller(payments: payments, store: store, interval: c.pollInterval, ready: ready, logger: logger))
+        if let postgres { services.append(SettlementListener(database: postgres, payments: payments, logger: logger)) }
+        // Shut down first (services stop in reverse order): /health answers 503 for drainSeconds
+        // while requests are still served, so that a load balancer takes this server out first.
+        services.append(Drainer(state: health, seconds: c.drainSeconds, logger: logger))
         let group = ServiceGroup(configuration: .init(services: services.map { .init(service: $0) },
                                                       gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         // Closing must happen even when the run was cancelled (cancellation would stop it early).

@@ -94,6 +94,9 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
     /// Seconds after its charge during which a shopper may still cancel a paid order (then only
     /// the merchant's key may). `PAYSHEET_SHOPPER_CANCEL_WINDOW`.
     public var shopperCancelWindow: Double = 120
+    /// Seconds `/health` answers 503 after SIGTERM while requests are still served, before the
+    /// server stops (a load balancer's checks take it out of rotation meanwhile). `PAYSHEET_DRAIN_SECONDS`.
+    public var drainSeconds: Double = 0
     /// Seconds between scans for due queries. `PAYSHEET_POLL_INTERVAL`.
     public var pollInterval: Double = 0.25
     /// Log level (`info`, `debug`, …). `PAYSHEET_LOG_LEVEL`.
@@ -140,6 +143,7 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
         if let v = try double("PAYSHEET_AUTHORIZE_WAIT") { authorizeWait = v }
         if let v = try double("PAYSHEET_POLL_INTERVAL") { pollInterval = v }
         if let v = try double("PAYSHEET_SHOPPER_CANCEL_WINDOW") { shopperCancelWindow = v }
+        if let v = try double("PAYSHEET_DRAIN_SECONDS") { drainSeconds = v }
         if let v = environment["PAYSHEET_LOG_LEVEL"] { logLevel = v }
     }
 

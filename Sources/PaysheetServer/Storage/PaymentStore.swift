@@ -41,12 +41,17 @@ public struct PaymentStore: Sendable {
     }
 
     /// Applies the migrations not applied yet.
+    /// Safe when several servers start at once: on PostgreSQL each step holds a transaction-scoped
+    /// advisory lock (SQLite's writer is one at a time already).
     public func migrate() async throws {
+        let postgres = database.dialect == "postgresql"
         try await database.transaction { db in
+            if postgres { try await db.execute("SELECT CAST(1 AS TEXT) FROM (SELECT pg_advisory_xact_lock(\(Self.migrationLock))) AS locked", []) }
             try await db.execute("CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, applied_ms BIGINT NOT NULL)", [])
         }
         for migration in Migrations.all {
             try await database.transaction { db in
+                if postgres { try await db.execute("SELECT CAST(1 AS TEXT) FROM (SELECT pg_advisory_xact_lock(\(Self.migrationLock))) AS locked", []) }
                 let done = try await db.execute("SELECT CAST(version AS TEXT) FROM schema_migrations WHERE version = $1", [.int(migration.version)])
                 guard done.isEmpty else { return }
                 for statement in migration.statements { try await db.execute(statement, []) }
@@ -55,6 +60,12 @@ public struct PaymentStore: Sendable {
             }
         }
     }
+
+    /// The advisory lock key of migrations ("paysheet" in ASCII, as a number).
+    static let migrationLock = 0x7061_7973_6865_6574
+
+    /// The channel on which PostgreSQL servers tell each other that a payment became certain.
+    static let settledChannel = "paysheet_payment_settled"
 
     // MARK: Orders
 
@@ -234,6 +245,10 @@ public struct PaymentStore: Sendable {
             guard !rows.isEmpty else { throw VersionConflict() }  // roll back (a notification insert too)
             guard let transition else { return (next, nil) }
             try await PaymentStore.addEvent(next.id, from: transition.from, to: transition.to, cause: transition.cause, at: now, db)
+            if next.lifecycle.state.isTerminal, database.dialect == "postgresql" {
+                // Delivered at commit to every server listening: an authorization waiting there wakes at once.
+                try await db.execute("SELECT CAST(1 AS TEXT) FROM (SELECT pg_notify($1, $2)) AS sent", [.text(PaymentStore.settledChannel), .text(next.id)])
+            }
             guard let reprice else { return (next, nil) }
             guard let (order, payments) = try await PaymentStore.orderAndPayments(next.orderId, db) else { return (next, nil) }
             let updated = reprice(order, payments)
@@ -247,6 +262,21 @@ public struct PaymentStore: Sendable {
     }
 
     /// Non-terminal payments whose next query is due at `now`, oldest due first.
+    /// Claims up to `limit` payments whose query is due at `now` for this server until
+    /// `leaseUntil`: their `next_query_at` moves to `leaseUntil` in the same statement, so no other
+    /// server claims them meanwhile (PostgreSQL: `FOR UPDATE SKIP LOCKED`; SQLite has one writer).
+    /// The stored payment is not changed: the query's answer writes its next time as usual; a
+    /// server that dies before it loses the claim when the lease runs out.
+    public func claimDuePayments(at now: Date, leaseUntil: Date, limit: Int = 200) async throws -> [PaymentRecord] {
+        let lock = database.dialect == "postgresql" ? " FOR UPDATE SKIP LOCKED" : ""
+        return try await database.write("""
+            UPDATE payments SET next_query_at = $1 WHERE id IN (
+                SELECT id FROM payments WHERE next_query_at IS NOT NULL AND next_query_at <= $2 ORDER BY next_query_at LIMIT $3\(lock))
+            RETURNING body
+            """, [.int(PaymentStore.ms(leaseUntil)), .int(PaymentStore.ms(now)), .int(limit)]).map(PaymentStore.payment(from:))
+    }
+
+    /// Payments whose query is due at `now` (without claiming them).
     public func duePayments(at now: Date, limit: Int = 200) async throws -> [PaymentRecord] {
         try await database.read("SELECT body FROM payments WHERE next_query_at IS NOT NULL AND next_query_at <= $1 ORDER BY next_query_at LIMIT $2",
                                 [.int(PaymentStore.ms(now)), .int(limit)]).map(PaymentStore.payment(from:))

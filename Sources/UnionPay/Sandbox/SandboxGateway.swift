@@ -24,6 +24,8 @@ public actor SandboxGateway {
     var order: [String] = []
     var sequence = 0
     var notificationsSent = 0
+    /// Every query, as (orderId|txnTime, received, answered), the latest 10,000.
+    var queries: [(key: String, received: Date, answered: Date)] = []
 
     /// A gateway signing with `pki`'s gateway credentials and trusting the merchant certificates
     /// `merchants`; `secureKeys` (by `merId`) are the keys of merchants who sign with
@@ -39,6 +41,12 @@ public actor SandboxGateway {
         self.random = FaultRandom(state: faults.seed)
         self.paymentDataField = paymentDataField
         self.logger = logger
+    }
+
+    /// Every query received: the transaction, when it came and when it was answered (a query
+    /// answered late by the `slowQuery` fault spans its delay). The latest 10,000.
+    public func queryLog() -> [(transaction: String, received: Date, answered: Date)] {
+        queries.map { ($0.key, $0.received, $0.answered) }
     }
 
     /// The current faults.
@@ -193,6 +201,10 @@ public actor SandboxGateway {
             return Reply(status: 200, body: answer(request, ["respCode": "11", "respMsg": "验证签名失败 (\(error.message))"]))
         }
         let delay = random.chance(faults.slowQuery) ? faults.slowQuerySeconds : 0
+        if let orderId = request["orderId"], let txnTime = request["txnTime"] {
+            if queries.count >= 10_000 { queries.removeFirst(1_000) }
+            queries.append((key(orderId, txnTime), now, now.addingTimeInterval(delay)))
+        }
         if random.chance(faults.queryTimeoutCode) { return Reply(status: 200, body: answer(request, ["respCode": "03"]), delay: delay) }
         guard let orderId = request["orderId"], let txnTime = request["txnTime"], let entry = ledger[key(orderId, txnTime)] else {
             return Reply(status: 200, body: answer(request, ["respCode": "34"]), delay: delay)

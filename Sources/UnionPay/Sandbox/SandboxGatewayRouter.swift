@@ -3,7 +3,7 @@ import Hummingbird
 import NIOCore
 
 extension SandboxGateway {
-    /// The gateway's HTTP routes: the two ACP endpoints, `GET /sandbox/ledger`,
+    /// The gateway's HTTP routes: the two ACP endpoints, `GET /sandbox/ledger`, `GET /sandbox/queries`,
     /// `GET`/`PUT /sandbox/faults` and `GET /health`.
     public nonisolated func router() -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self)
@@ -21,6 +21,13 @@ extension SandboxGateway {
             encoder.dateEncodingStrategy = .iso8601
             encoder.outputFormatting = [.sortedKeys]
             return Self.json(try encoder.encode(entries))
+        }
+        router.get("/sandbox/queries") { _, _ -> Response in
+            let log = await self.queryLog().map { entry -> [String: String] in
+                ["transaction": entry.transaction, "receivedMs": String(Int(entry.received.timeIntervalSince1970 * 1000)),
+                 "answeredMs": String(Int(entry.answered.timeIntervalSince1970 * 1000))]
+            }
+            return Self.json(try JSONEncoder().encode(log))
         }
         router.get("/sandbox/faults") { _, _ -> Response in
             Self.json(try JSONEncoder().encode(await self.currentFaults()))
