@@ -3,7 +3,12 @@
 merchant server is killed with SIGKILL and restarted twice. Afterwards every order must be
 terminal, the server's ledger must equal the sandbox's, nothing charged twice, nothing lost.
 
-    python3 Tools/fault_run.py BIN_DIR [--payments 2000] [--concurrency 16] [--database URL]
+    python3 Tools/fault_run.py BIN_DIR [--payments 2000] [--concurrency 16] [--database URL] [--instances N]
+
+With --instances N (PostgreSQL), N servers share the database behind HAProxy (Tools/haproxy.sh,
+health checks on /health); one of them is SIGKILLed and restarted twice, and one PostgreSQL backend
+is terminated mid-run. Afterwards, also: no payment was queried by two servers at once (from the
+gateway's log of queries).
 
 BIN_DIR holds `paysheet` and `paysheet-bench` (`swift build --show-bin-path`). Exit 0 on success.
 """
@@ -16,6 +21,7 @@ ap.add_argument("--concurrency", type=int, default=16)
 ap.add_argument("--database", default=None, help="postgres://… (default: SQLite in the data folder)")
 ap.add_argument("--seed", type=int, default=20261121)
 ap.add_argument("--time-limit", type=float, default=900)
+ap.add_argument("--instances", type=int, default=1)
 args = ap.parse_args()
 started = time.time()
 children = []
@@ -32,6 +38,9 @@ atexit.register(stop_children)
 data = tempfile.mkdtemp(prefix="paysheet-fault-")
 port = random.SystemRandom().randint(20000, 40000)
 server_url, gateway_url = f"http://127.0.0.1:{port}", f"http://127.0.0.1:{port + 1}"
+if args.instances > 1 and not args.database:
+    sys.exit("--instances needs --database (several servers share one PostgreSQL)")
+instance_ports = [port] if args.instances == 1 else [port + 10 + i for i in range(args.instances)]
 logs = open(os.path.join(data, "processes.log"), "w")
 
 faults = {"seed": args.seed, "processingSeconds": 0.3, "dropNotification": 0.15, "duplicateNotification": 0.15,
@@ -44,8 +53,10 @@ config = {"listen": f"127.0.0.1:{port}", "dataFolder": data, "acquirer": {"gatew
           "authorizeWait": 6, "pollInterval": 0.2, "logLevel": "warning"}
 if args.database:
     config["databaseURL"] = args.database
-with open(os.path.join(data, "config.json"), "w") as f:
-    json.dump(config, f)
+for i, p in enumerate(instance_ports):
+    # Every server's notifications come through the load balancer's address.
+    with open(os.path.join(data, f"config-{i}.json"), "w") as f:
+        json.dump(dict(config, listen=f"127.0.0.1:{p}", publicURL=server_url), f)
 
 # The merchant's API key: created before the server starts (only its hash is stored).
 key_cmd = [os.path.join(args.bin, "paysheet"), "api-key", "create", "--data", data, "--name", "fault run"]
@@ -67,20 +78,26 @@ def wait_up(url, what):
             time.sleep(0.1)
     sys.exit(f"{what} did not start; see {logs.name}")
 
-def start_server():
-    p = subprocess.Popen([os.path.join(args.bin, "paysheet"), "serve", "--config", os.path.join(data, "config.json"), "--no-demo-order"],
+def start_server(i=0):
+    p = subprocess.Popen([os.path.join(args.bin, "paysheet"), "serve", "--config", os.path.join(data, f"config-{i}.json"), "--no-demo-order"],
                          stdout=logs, stderr=logs)
     children.append(p)
-    wait_up(server_url, "the merchant server")
+    wait_up(f"http://127.0.0.1:{instance_ports[i]}", f"merchant server {i}")
     return p
 
 gateway = subprocess.Popen([os.path.join(args.bin, "paysheet"), "acquirer-sandbox", "--data", data, "--listen", f"127.0.0.1:{port + 1}",
                             "--faults", os.path.join(data, "faults.json")], stdout=logs, stderr=logs)
 children.append(gateway)
 wait_up(gateway_url, "the sandbox gateway")
-server = start_server()
+servers = [start_server(i) for i in range(len(instance_ports))]
+if args.instances > 1:
+    here = os.path.dirname(os.path.abspath(__file__))
+    lb_pid = int(subprocess.run(["bash", os.path.join(here, "haproxy.sh"), data, str(port)] + [str(p) for p in instance_ports],
+                                check=True, capture_output=True, text=True).stdout.strip())
+    atexit.register(lambda: os.kill(lb_pid, signal.SIGTERM))
+    wait_up(server_url, "the load balancer")
 out = os.path.join(data, "client.json")
-print(f"fault run: {args.payments} payments, concurrency {args.concurrency}, faults {faults}", flush=True)
+print(f"fault run: {args.payments} payments, concurrency {args.concurrency}, {args.instances} server(s), faults {faults}", flush=True)
 client = subprocess.Popen([os.path.join(args.bin, "paysheet-bench"), "load", "--server", server_url, "--data", data,
                            "--payments", str(args.payments), "--concurrency", str(args.concurrency), "--declines", "0.1",
                            "--refunds", "0.1", "--cancels", "0.1", "--out", out, "--api-key", api_key])
@@ -94,11 +111,20 @@ for kill in (1, 2):
     target = args.payments * kill // 3
     while len([e for e in ledger() if e["txnType"] == "01"]) < target and client.poll() is None:
         time.sleep(0.2)
-    server.send_signal(signal.SIGKILL)
-    server.wait()
-    print(f"SIGKILL {kill} with {len(ledger())} acquirer transactions; restarting", flush=True)
+    victim = (kill - 1) % len(servers)
+    servers[victim].send_signal(signal.SIGKILL)
+    servers[victim].wait()
+    print(f"SIGKILL {kill} of server {victim} with {len(ledger())} acquirer transactions; restarting", flush=True)
+    if args.instances > 1 and kill == 1:
+        # One PostgreSQL backend of the servers' pools, terminated mid-payment.
+        killed = subprocess.run(["psql", args.database, "-qtAc",
+                                 "SELECT count(pg_terminate_backend(pid)) FROM (SELECT pid FROM pg_stat_activity "
+                                 "WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend' LIMIT 1) AS one"],
+                                capture_output=True, text=True)
+        print(f"pg_terminate_backend: {killed.stdout.strip() or killed.stderr.strip()} backend(s)", flush=True)
     time.sleep(0.5)
-    server = start_server()
+    servers[victim] = start_server(victim)
+server = servers[0]
 
 if client.wait() != 0:
     sys.exit("the load client failed")
@@ -163,13 +189,29 @@ for o, s in canceled_orders.items():
 if args.payments >= 100 and not canceled_orders:
     problems.append("no order was canceled: the shoppers who cancel did not run")
 
+# No payment queried by two servers at once: each claim holds it until its query is answered.
+queries = get(gateway_url + "/sandbox/queries")
+spans = {}
+for q in queries:
+    spans.setdefault(q["transaction"], []).append((int(q["receivedMs"]), int(q["answeredMs"])))
+overlaps = 0
+for t, qs in spans.items():
+    qs.sort()
+    overlaps += sum(1 for a, b in zip(qs, qs[1:]) if b[0] < a[1])
+if overlaps:
+    problems.append(f"{overlaps} queries began before the previous query of the same payment was answered (worked twice)")
+
 counts = {}
 for s in states.values():
     counts[s["status"]] = counts.get(s["status"], 0) + 1
 print(f"orders: {dict(sorted(counts.items()))}; acquirer transactions {len(ledger())}, successes {len(sandbox_ledger)}; "
       f"server successes {len(server_ledger)}; {time.time() - started:.0f} s")
-server.terminate(); gateway.terminate()
-server.wait(); gateway.wait()
+for p in servers:
+    p.terminate()
+gateway.terminate()
+for p in servers:
+    p.wait()
+gateway.wait()
 if time.time() - started > args.time_limit:
     problems.append(f"the run took {time.time() - started:.0f} s, over the {args.time_limit:.0f} s limit")
 if problems:
@@ -177,4 +219,4 @@ if problems:
     print(f"logs: {logs.name}")
     sys.exit(1)
 print(f"fault run passed: every order terminal, ledgers equal, nothing charged twice, nothing lost; "
-      f"{len(canceled_orders)} canceled orders keep no money")
+      f"{len(canceled_orders)} canceled orders keep no money; {len(queries)} queries, none of a payment at once")
