@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Writes the generated part of the conformance suite (Conformance/generated/*.json).
 
-The expectations are typed here from ../shared/spec/payment-sheet.md (tables §3, §4) and from
-research sheet-spec.md §13 / simulator-anchors.md §3.3, independently of the engine's own
+The expectations are typed here from docs/payment-sheet.md (tables §3, §4) and from
+WebKit's sources and LayoutTests (ApplePaySession.cpp, PaymentRequestValidator), independently of the engine's own
 tables, so that the suite checks the engine rather than repeating it. Run it after editing:
     python3 Conformance/tools/generate.py
 """
@@ -42,7 +42,7 @@ def add(name, title, version, request, steps, **top):
     d["steps"] = steps
     files[name] = d
 
-# --- payment-sheet.md §4: the 21 completePayment rows -------------------------------------------
+# --- docs/payment-sheet.md §4: the 21 completePayment rows -------------------------------------------
 VCI = {"title": "VERIFY CONTACT INFORMATION", "message": "invalid contact information"}
 def sai(m): return {"title": "SHIPPING ADDRESS INVALID", "message": m}
 def su(m): return {"title": "SHIPPING UNAVAILABLE", "message": m}
@@ -113,7 +113,7 @@ for (row, status, code, field, fp, contact, shipping, closes, popup, paid) in ro
     add(f"complete-payment-row-{row:02d}", f"completePayment row {row}: status {status}, {code or 'no error'}"
         f"{', with contactField' if field else ''}", 3, shipping_request(), steps)
 
-# --- payment-sheet.md §3: completeShippingContactSelection with errors --------------------------
+# --- docs/payment-sheet.md §3: completeShippingContactSelection with errors --------------------------
 for code, fp, ship, popup in [
     ("addressUnserviceable", "Shipping Address Invalid", su("Address not supported"), True),
     ("shippingContactInvalid", "Shipping Address Invalid", sai(MSG), False),
@@ -147,7 +147,7 @@ for code, fp, ship, popup in [
               "email": "jane@example.com", "phone": "+1 312-555-0100"}
     add(f"shipping-contact-update-{code}", f"completeShippingContactSelection with {code}", 3, shipping_request(), steps, wallet=wallet)
 
-# --- research §13 A: construction and validation ------------------------------------------------
+# --- A: construction and validation (WebKit's ApplePaySession and PaymentRequestValidator) ------------------------------------------------
 def construct_case(name, title, version, request, threw, **top):
     exp = {"threw": threw}
     steps = [{"page": "construct"}, {"expect": exp}]
@@ -271,7 +271,7 @@ add("B02-ApplePayError-coupon", "B2 couponCodeExpired is a valid code", 14, vali
     {"page": "newApplePayError", "args": ["couponCodeExpired"]}, {"expect": {"threw": None, "returned": {"code": "couponCodeExpired"}}}])
 
 
-# --- C: the state machine (research §13 C, WebKit's ApplePaySession.cpp) -----------------------
+# --- C: the state machine (WebKit's ApplePaySession.cpp) -----------------------
 UPD = {"newTotal": {"label": LABEL, "amount": "10.00"}}
 OPENED = [{"page": "begin"}, {"page": "completeMerchantValidation", "session": {}},
           {"page": "completePaymentMethodSelection", "update": UPD}]

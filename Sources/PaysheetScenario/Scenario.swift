@@ -1,7 +1,7 @@
 import PaysheetModel
 import PaysheetSheet
 
-/// A scenario file (`scenario-format.md`): one payment-sheet session played step by step.
+/// A scenario file (`docs/scenario-format.md`): one payment-sheet session played step by step.
 public struct Scenario: Sendable {
     /// What the scenario shows.
     public var name: String

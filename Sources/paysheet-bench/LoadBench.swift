@@ -268,6 +268,7 @@ func load(_ o: LoadOptions, _ http: HTTPClient) async throws -> Int32 {
     let fixedOrders = orders, fixedBodies = bodies
     let watched = o.watched.isEmpty ? [] : o.watched + [("load generator", ProcessSet.pid(nil))]
     let cpuBefore = watched.map { $0.processes.cpuSeconds() }
+    let roundTripsBefore = await databaseRoundTrips(http, o)
     let start = Date()
     try await withThrowingTaskGroup(of: Void.self) { group in
         var next = 0
@@ -326,6 +327,11 @@ func load(_ o: LoadOptions, _ http: HTTPClient) async throws -> Int32 {
     print(String(format: "baseline  GET /health:              %8.0f requests/s  (concurrency %d)", baselineRate, o.concurrency))
     print(String(format: "orders    POST /v1/orders:          %8.0f orders/s", orderRate))
     print(String(format: "payments  POST …/authorize:         %8.0f authorized payments/s  = %.3f × the /health baseline", rate, rate / baselineRate))
+    if let before = roundTripsBefore, let after = await databaseRoundTrips(http, o), !orders.isEmpty {
+        // Counted by the server (every statement it sent PostgreSQL, BEGIN and COMMIT included)
+        // over the timed authorizations, whatever settled them (answer, notification, query).
+        print(String(format: "database  %.1f round trips per payment (PostgreSQL, counted by the server)", Double(after - before) / Double(orders.count)))
+    }
     print(String(format: "ceiling   RSA-2048 signatures:      %8.0f /s on one core → %.0f payments/s on %.0f cores at 3 signatures each; payments = %.2f × that ceiling",
                  rsaRate, ceiling, cores, rate / ceiling))
     print(String(format: "latency   authorize p50 %.1f ms, p99 %.1f ms, max %.1f ms", lat.percentile(0.5) * 1000, lat.percentile(0.99) * 1000,
@@ -353,4 +359,16 @@ func load(_ o: LoadOptions, _ http: HTTPClient) async throws -> Int32 {
         try data.write(to: URL(fileURLWithPath: out))
     }
     return 0
+}
+
+/// The server's count of PostgreSQL round trips (`/metrics`, with the merchant key), or nil.
+func databaseRoundTrips(_ http: HTTPClient, _ o: LoadOptions) async -> Int? {
+    var r = HTTPClientRequest(url: o.server + "/metrics")
+    if !o.apiKey.isEmpty { r.headers.add(name: "Authorization", value: "Bearer " + o.apiKey) }
+    guard let response = try? await http.execute(r, timeout: .seconds(10)), response.status == .ok,
+          let body = try? await response.body.collect(upTo: 1 << 22) else { return nil }
+    for line in String(buffer: body).split(separator: "\n") where line.hasPrefix("paysheet_database_round_trips_total") {
+        if let value = line.split(separator: " ").last, let n = Double(value) { return Int(n) }
+    }
+    return nil
 }

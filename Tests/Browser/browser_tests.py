@@ -245,7 +245,7 @@ def _(env):
 
 
 # ---------------------------------------------------------------------------------------------
-# WebKit's expectations (research simulator-anchors.md §3.1, §3.3), re-expressed as our own cases.
+# WebKit's expectations (WebKit's LayoutTests http/tests/ssl/applepay), re-expressed as our own cases.
 # Each: (label, API version, JS that mutates `r` = validRequest(), expected exception or None).
 
 TOO_BIG = "Total amount is too big."
@@ -421,7 +421,7 @@ def _(env):
 
 
 # ---------------------------------------------------------------------------------------------
-# What the sheet shows (payment-sheet.md §3 and §4), read as rendered text.
+# What the sheet shows (docs/payment-sheet.md §3 and §4), read as rendered text.
 
 CONTACT_VERIFY = "VERIFY CONTACT INFORMATION\ninvalid contact information"
 POPUP = "Demo Merchant does not allow delivery to your shipping address"

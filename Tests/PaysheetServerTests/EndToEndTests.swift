@@ -51,7 +51,7 @@ import Testing
         let id = try #require(order["id"]?.stringValue)
         let declined = try await server.pay(order, wallet: wallet, card: 1, factory: factory)
         #expect(await !declined.paid)
-        // A FAILURE with an `unknown` error: the sheet says "Try Again" and stays open (payment-sheet.md row 9).
+        // A FAILURE with an `unknown` error: the sheet says "Try Again" and stays open (docs/payment-sheet.md row 9).
         #expect(await snapshotText(declined).contains("Try Again"))
         #expect(try await server.order(id)["status"] == "failed")
         #expect(try await server.order(id)["payments"]?.arrayValue?.last?["resultCode"] == "64")

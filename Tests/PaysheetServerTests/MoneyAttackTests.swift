@@ -82,7 +82,7 @@ import X509
         #expect(paid["status"] == "paid")
         let charged = try await server.ledger().first { $0["txnType"] == "01" }?["amount"]
         #expect(charged == .number(String(try MinorUnits.parse(paid["amount"]?.stringValue ?? "", digits: 2))))
-        // A coupon shows on the sheet as a negative line (seed 003).
+        // A coupon shows on the sheet as a negative line (Apple's guidelines: a discount as a negative line).
         let couponed = try await server.createOrder(["currencyCode": "CNY", "lineItems": [["label": "Tea", "amount": "100.00"]]])
         let secret = try #require(server.secret(couponed["id"]?.stringValue ?? ""))
         let (_, update) = try await server.send("POST", "/v1/orders/\(couponed["id"]!.stringValue!)/coupon-code", #"{"couponCode":"WELCOME10"}"#, auth: secret)

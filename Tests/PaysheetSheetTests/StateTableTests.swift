@@ -2,7 +2,7 @@ import Testing
 @testable import PaysheetModel
 @testable import PaysheetSheet
 
-/// WebKit's method × state table (research `sheet-spec.md` §4.4), checked exhaustively.
+/// WebKit's method × state table (WebKit's `ApplePaySession.cpp`), checked exhaustively.
 @Suite struct StateTableTests {
     static let request: JSONValue = [
         "countryCode": "US", "currencyCode": "USD", "supportedNetworks": ["visa"], "merchantCapabilities": ["supports3DS"],

@@ -3,7 +3,7 @@ import Foundation
 /// Validates a page's payment request exactly as Safari's `ApplePaySession` constructor does:
 /// the WebIDL conversion first (``WebIDLBinding``), then WebKit's `ApplePayRequestBase` and
 /// `ApplePaySession` checks and `PaymentRequestValidator`, in WebKit's order, with WebKit's
-/// exception kinds and messages (research `sheet-spec.md` §3.1).
+/// exception kinds and messages (WebKit's `ApplePayPaymentRequest` binding and `PaymentRequestValidator`).
 public struct RequestValidator: Sendable {
     /// The Safari whose rules apply.
     public var profile: SafariProfile

@@ -1,5 +1,5 @@
-/// Which Safari's rules the simulator follows. Rules changed over the years (research
-/// `sheet-spec.md` §3.2); Paysheet pins the current one by default and keeps two historical ones
+/// Which Safari's rules the simulator follows. Rules changed over the years (WebKit's
+/// history of `PaymentRequestValidator`); Paysheet pins the current one by default and keeps two historical ones
 /// for merchants who support old devices and for WebKit's older test expectations.
 public enum SafariProfile: String, Sendable, Codable, CaseIterable {
     /// Safari 18 (WebKit trunk 2024–2025): API versions 1–15, amounts with any number of fraction

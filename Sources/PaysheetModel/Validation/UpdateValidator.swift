@@ -1,5 +1,5 @@
 /// Converts and checks what the page passes to the `complete*` methods, as Safari does
-/// (research `sheet-spec.md` §3.4, §5). Conversion (``bindUpdate(_:kind:)``) happens before the
+/// (WebKit's `ApplePaySession` completion checks). Conversion (``bindUpdate(_:kind:)``) happens before the
 /// session's state check, the semantic checks (``checkUpdate(_:kind:)``) after it; a failed
 /// check leaves the session unchanged.
 public struct UpdateValidator: Sendable {

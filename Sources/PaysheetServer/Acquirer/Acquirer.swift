@@ -1,6 +1,6 @@
 import Foundation
 
-/// The acquirer's identity of one transaction: UnionPay's `orderId` + `txnTime` (research R1),
+/// The acquirer's identity of one transaction: UnionPay's `orderId` + `txnTime` (docs/payment-rules.md R1),
 /// chosen and stored by us before anything is sent.
 public struct TransactionIdentity: Sendable, Codable, Hashable {
     /// `orderId`.

@@ -14,7 +14,7 @@ public struct UnionPayAcquirer: Acquirer {
     public var name: String { "unionpay" }
 
     public func newIdentity(paymentId: String, now: Date) -> TransactionIdentity {
-        // orderId: 8–32 letters and digits, no '-' or '_' (research §1.2).
+        // orderId: 8–32 letters and digits, no '-' or '_' (UnionPay's field rules).
         let id = String(paymentId.filter { $0.isLetter || $0.isNumber }.prefix(32))
         return TransactionIdentity(orderId: id, txnTime: TransactionTime.format(now))
     }

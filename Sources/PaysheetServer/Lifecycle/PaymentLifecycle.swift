@@ -2,7 +2,7 @@ import Foundation
 
 /// The life of one money transaction at the acquirer (a charge, a refund or a void), as a pure
 /// state machine: inputs are the acquirer's answers and the time; the output says what changed
-/// and whether to query. No I/O, no clock (research R3–R8).
+/// and whether to query. No I/O, no clock (docs/payment-rules.md R3–R8).
 ///
 /// ```
 ///  submitting ──accepted──► accepted ──┐

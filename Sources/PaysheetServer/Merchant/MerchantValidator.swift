@@ -13,7 +13,7 @@ import PaysheetTokenFormat
 /// - `apple`: posts to Apple's payment session endpoint with mutual TLS and the merchant
 ///   identity certificate.
 ///
-/// Both accept only validation URLs on Apple's gateway hosts (research token-anchors §5).
+/// Both accept only validation URLs on Apple's gateway hosts (the hosts Apple documents for merchant validation).
 public struct MerchantValidator: Sendable {
     /// How sessions are obtained.
     public enum Mode: Sendable {

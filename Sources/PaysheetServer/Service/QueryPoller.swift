@@ -2,7 +2,7 @@ import Foundation
 import Logging
 import ServiceLifecycle
 
-/// Runs due queries (R4) and resumes unfinished payments after a restart (R7): scans the store
+/// Runs due queries (docs/payment-rules.md R4) and resumes unfinished payments after a restart (R7): scans the store
 /// every `interval` seconds, from start to shutdown. Also prunes old idempotency keys.
 struct QueryPoller: Service {
     let payments: PaymentService

@@ -1,11 +1,15 @@
 import Foundation
 import Logging
+import Metrics
 import NIOSSL
 import PostgresNIO
 
 /// PostgreSQL through postgres-nio's `PostgresClient` (a connection pool). Run ``run()`` (a
 /// service) for the pool to work.
 public final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
+    /// Statements sent to PostgreSQL (each a round trip; `BEGIN` and `COMMIT` included), for
+    /// `/metrics` (`paysheet_database_round_trips_total`) and the load benchmark.
+    static let roundTrips = Counter(label: "paysheet_database_round_trips_total")
     /// The client.
     public let client: PostgresClient
     let logger: Logger
@@ -42,6 +46,7 @@ public final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
         let connection: PostgresConnection
         let logger: Logger
         func execute(_ sql: String, _ binds: [SQLValue]) async throws -> [[String?]] {
+            PostgresDatabase.roundTrips.increment()
             var bindings = PostgresBindings()
             for b in binds {
                 switch b {

@@ -41,10 +41,10 @@ public enum SheetStatus {
     public static let pinLocked = "PIN Locked"
 }
 
-/// One row of `payment-sheet.md` §4: what `completePayment` shows for a status and the page's
+/// One row of `docs/payment-sheet.md` §4: what `completePayment` shows for a status and the page's
 /// first error.
 struct AuthorizationRule: Sendable, Hashable {
-    /// The row number in `payment-sheet.md` §4.
+    /// The row number in `docs/payment-sheet.md` §4.
     var row: Int
     var status: ApplePayStatus
     /// The first error's code; `nil` = no error; the whole set for "any".
@@ -59,7 +59,7 @@ struct AuthorizationRule: Sendable, Hashable {
     var paid: Bool
 }
 
-/// The display rules of the sheet, as data (`payment-sheet.md` §3 and §4).
+/// The display rules of the sheet, as data (`docs/payment-sheet.md` §3 and §4).
 enum DisplayRules {
     private typealias D = ModuleDisplay
     private static let sci: ApplePayErrorCode = .shippingContactInvalid
@@ -74,7 +74,7 @@ enum DisplayRules {
                           shipping: shipping, closes: closes, popup: popup, paid: paid)
     }
 
-    /// The 21 rows of `payment-sheet.md` §4, in order.
+    /// The 21 rows of `docs/payment-sheet.md` §4, in order.
     static let authorization: [AuthorizationRule] = {
         let S = SheetStatus.self
         let isc = ApplePayStatus.invalidShippingContact, ispa = ApplePayStatus.invalidShippingPostalAddress
@@ -112,7 +112,7 @@ enum DisplayRules {
     }
 
     /// What `completeShippingContactSelection` (and the other selection updates) show for an
-    /// error code (`payment-sheet.md` §3; billing and coupon codes are Paysheet's extension).
+    /// error code (`docs/payment-sheet.md` §3; billing and coupon codes are Paysheet's extension).
     struct UpdateRule: Sendable, Hashable {
         var fingerprint: String?
         var module: SheetModule?

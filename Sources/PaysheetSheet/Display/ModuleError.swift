@@ -14,11 +14,11 @@ public struct ModuleError: Sendable, Hashable, Codable {
     }
 }
 
-/// The sheet's modules (`payment-sheet.md` §1), plus the coupon field of newer versions.
+/// The sheet's modules (`docs/payment-sheet.md` §1), plus the coupon field of newer versions.
 public enum SheetModule: String, Sendable, Hashable, CaseIterable {
     case card, shipping, method, contact, coupon, summary
 
-    /// The module that shows an error on `field` (`payment-sheet.md` §2).
+    /// The module that shows an error on `field` (`docs/payment-sheet.md` §2).
     public static func owner(of field: ApplePayErrorContactField) -> SheetModule {
         switch field {
         case .phoneNumber, .emailAddress, .postalAddress: return .contact

@@ -5,8 +5,8 @@ extension SheetMachine {
     public var canAuthorize: Bool { userBlockReason(for: .authorize) == nil }
 
     /// The sheet as a person sees it, in the scenario format's snapshot shape
-    /// (`scenario-format.md`): `visible`, `status`, `canAuthorize`, `popup`, `modules`, plus
-    /// `outstanding`, `secondsLeft`, `result` and `rule` (the row of `payment-sheet.md` §4 last
+    /// (`docs/scenario-format.md`): `visible`, `status`, `canAuthorize`, `popup`, `modules`, plus
+    /// `outstanding`, `secondsLeft`, `result` and `rule` (the row of `docs/payment-sheet.md` §4 last
     /// applied).
     public func snapshot() -> JSONValue {
         guard let sh = sheet else {

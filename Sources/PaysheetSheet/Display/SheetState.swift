@@ -26,7 +26,7 @@ struct SheetState: Sendable {
     var status: String?
     var popup: String?
     var result: String?
-    /// The row of `payment-sheet.md` §4 applied by the last `completePayment`.
+    /// The row of `docs/payment-sheet.md` §4 applied by the last `completePayment`.
     var lastRule: Int?
 
     init(session: Int, request: ApplePayPaymentRequest, wallet: Wallet, initialEvents: [SheetEventType]) {
@@ -88,7 +88,7 @@ struct SheetState: Sendable {
     }
 
     /// Applies a selection update: the summary, the shipping methods, and its errors
-    /// (`payment-sheet.md` §3).
+    /// (`docs/payment-sheet.md` §3).
     mutating func apply(update: ApplePayUpdate, kind: UpdateValidator.Kind) {
         if let t = update.newTotal { total = t }
         lineItems = update.newLineItems ?? []
@@ -120,7 +120,7 @@ struct SheetState: Sendable {
         markModules(for: errs.dropFirst())
     }
 
-    /// Applies a `completePayment` result (`payment-sheet.md` §4) and says whether it paid.
+    /// Applies a `completePayment` result (`docs/payment-sheet.md` §4) and says whether it paid.
     mutating func apply(result: ApplePayPaymentAuthorizationResult, pageErrors: [ApplePayError]) -> (paid: Bool, row: Int?) {
         let status = ApplePayStatus(rawValue: result.status)!
         let all = result.errors ?? []

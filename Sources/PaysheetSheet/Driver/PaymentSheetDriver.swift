@@ -43,7 +43,7 @@ public actor PaymentSheetDriver {
         return driver
     }
 
-    /// The sheet snapshot (`scenario-format.md`).
+    /// The sheet snapshot (`docs/scenario-format.md`).
     public var snapshot: JSONValue { machine.snapshot() }
     /// Whether the payment completed with SUCCESS.
     public var paid: Bool { machine.paid }

@@ -8,7 +8,7 @@ import PaysheetModel
 /// drivers (the scenario runner, ``PaymentSheetDriver``, the HTTP bridge) own those.
 ///
 /// The rules come from WebKit (`ApplePaySession.cpp`: the method × state table, exceptions,
-/// event order) and from the empirical record of the sheet (`payment-sheet.md`: what each module
+/// event order) and from the empirical record of the sheet (`docs/payment-sheet.md`: what each module
 /// shows). Several sessions may be constructed on one page; one may be active at a time.
 public struct SheetMachine: Sendable {
     /// How the sheet behaves.

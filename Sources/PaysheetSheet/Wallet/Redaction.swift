@@ -1,6 +1,6 @@
 import PaysheetModel
 
-/// What the page may see of a contact before and after authorization (`payment-sheet.md` §5).
+/// What the page may see of a contact before and after authorization (`docs/payment-sheet.md` §5).
 public enum Redaction {
     /// The contact as the page sees it before authorization: locality, administrative area,
     /// redacted postal code, country and country code only.

@@ -14,7 +14,7 @@ public struct UnionPayConfiguration: Sendable, Codable, Equatable {
     /// `accessType`: `0` merchant direct.
     public var accessType: String
     /// The request field that carries the decrypted token's payment data. UnionPay's public
-    /// documentation does not name it (research §0); `cardTransData` is the default, confirm the
+    /// documentation does not name it; `cardTransData` is the default, confirm the
     /// field with your acquirer.
     public var paymentDataField: String
     /// Seconds to wait for the gateway's synchronous answer.

@@ -1,4 +1,4 @@
-/// How a UnionPay `respCode` (research §1.9) moves a payment.
+/// How a UnionPay `respCode` (UnionPay's interface specification, appendix of codes) moves a payment.
 public enum ResponseClass: String, Sendable, Equatable {
     /// `00`, `A6`: success (a synchronous `00` on a money transaction means *accepted*).
     case success
