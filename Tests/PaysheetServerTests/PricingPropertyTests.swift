@@ -10,7 +10,7 @@ import Testing
                           "-92233720368547758.08", "1e3", "10.00abc", "1.001", "", "-", "00.10", "18446744073709551616"]
 
     @Test func totalsAreTheSumOfTheLinesOrTheOrderIsRefused() throws {
-        var random = MoneyTestsRandom(state: 99)
+        var random = SeededRandom(seed: 99)
         var priced = 0
         for _ in 0..<3_000 {
             var settings = MerchantSettings()
@@ -55,7 +55,7 @@ import Testing
         let order = try await server.createOrder(["currencyCode": "CNY", "lineItems": [["label": "Tea", "amount": "100.00"]]])
         let id = try #require(order["id"]?.stringValue)
         #expect(try await server.pay(order, factory: factory).paid)
-        var random = MoneyTestsRandom(state: 5)
+        var random = SeededRandom(seed: 5)
         let pool = ["0.01", "10.00", "33.33", "60.00", "100.00", "100.01", "-5.00", "0", "1e1", "92233720368547758.07", "5.5x", "7.777"]
         for _ in 0..<25 {
             let amount = pool[Int.random(in: 0..<pool.count, using: &random)]

@@ -1,3 +1,4 @@
+import PaysheetModel
 /// Faults the sandbox gateway injects, each with a probability in 0…1 (drawn from a seeded
 /// generator, so a run can be repeated).
 public struct SandboxFaults: Sendable, Codable, Equatable {
@@ -76,17 +77,5 @@ public struct SandboxFaults: Sendable, Codable, Equatable {
     }
 }
 
-/// SplitMix64: small, seeded, good enough to draw faults.
-struct FaultRandom: Sendable {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    /// `true` with probability `p`.
-    mutating func chance(_ p: Double) -> Bool { p > 0 && Double(next() >> 11) / Double(1 << 53) < p }
-    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
-}
+/// The faults' draws: seeded, so that a run comes again from its seed.
+typealias FaultRandom = SeededRandom

@@ -38,7 +38,7 @@ public actor SandboxGateway {
         self.secureKeySigners = try secureKeys.mapValues { try ACPSecureKeySigner(secureKey: $0) }
         self.http = http
         self.faults = faults
-        self.random = FaultRandom(state: faults.seed)
+        self.random = FaultRandom(seed: faults.seed)
         self.paymentDataField = paymentDataField
         self.logger = logger
     }
@@ -55,7 +55,7 @@ public actor SandboxGateway {
     /// Replaces the faults (and reseeds the generator).
     public func setFaults(_ f: SandboxFaults) {
         faults = f
-        random = FaultRandom(state: f.seed)
+        random = FaultRandom(seed: f.seed)
     }
 
     /// The ledger in arrival order.
