@@ -99,7 +99,7 @@ struct MultiServerTests {
             }
             #expect(status == 503)
             try await admin.executeOutsideTransaction("ALTER DATABASE \(name) ALLOW_CONNECTIONS true")
-            for _ in 0..<40 {
+            for _ in 0..<120 {  // the pool reconnects with a backoff
                 status = try await server.send("GET", "/health", nil, auth: "").0
                 if status == 200 { break }
                 try await Task.sleep(for: .milliseconds(250))
