@@ -11,7 +11,7 @@ struct MultiServerTests {
     @Test func anAuthorizationWaitingOnOneServerReturnsWhenTheNotificationReachesAnother() async throws {
         // Server A takes the authorization; the gateway's notification goes to server B (A's public
         // URL is B's). A does not query for 30 s: only B's settlement, announced through
-        // PostgreSQL, can end A's wait early (its own reading of the database is every 5 s).
+        // PostgreSQL, can end A's wait early (its own reading of the database is every 10 s).
         let portB = Int.random(in: 40_001...50_000)
         let a = try await TestServer.start(database: "postgres") { c in
             c.publicURL = "http://127.0.0.1:\(portB)"
@@ -31,8 +31,9 @@ struct MultiServerTests {
         let started = Date()
         #expect(try await a.pay(order, factory: factory).paid)
         let waited = Date().timeIntervalSince(started)
-        // The notification leaves the gateway at about 2 s; A answers within a second of it.
-        #expect(waited < 3.5, "A answered after \(waited) s")
+        // The notification leaves the gateway at about 2 s; A answers soon after it (a second here,
+        // more on a loaded machine), long before its own reading at 10 s.
+        #expect(waited < 7, "A answered after \(waited) s")
         #expect(b.logs.all.joined(separator: "\n").contains("succeeded"), "the notification did not settle the payment on B")
     }
 

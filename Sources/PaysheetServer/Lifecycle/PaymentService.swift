@@ -19,8 +19,8 @@ public final class PaymentService: Sendable {
     let logger: Logger
     let waiters = PaymentWaiters()
     /// Seconds between reads of a payment an authorization waits for, for changes made by other
-    /// servers that were not announced (0.5 s; 5 s where they are announced, PostgreSQL's `LISTEN`).
-    var otherServersPoll: Double { changesAnnounced.value ? 5 : 0.5 }
+    /// servers that were not announced (0.5 s; 10 s where they are announced, PostgreSQL's `LISTEN`).
+    var otherServersPoll: Double { changesAnnounced.value ? 10 : 0.5 }
     let changesAnnounced = Flag()
     /// Seconds `authorize` waits for a certain outcome (the sheet allows 30).
     let authorizeWait: Double
@@ -136,7 +136,10 @@ public final class PaymentService: Sendable {
                 group.addTask {
                     let status = await self.acquirer.query(payment.identity)
                     Counter(label: "paysheet_acquirer_queries_total").increment()
-                    do { try await self.advance(payment.id, .query(status), loaded: payment) } catch {
+                    do {
+                        try await self.advance(payment.id, .query(status), loaded: payment)
+                        try await self.store.releaseClaim(payment.id)
+                    } catch {
                         self.logger.error("query of payment \(payment.id) not stored: \(error)")
                     }
                 }

@@ -34,6 +34,7 @@ enum Migrations {
             """,
             "CREATE INDEX orders_created ON orders (created_at, id)",
             "CREATE INDEX orders_status ON orders (status)",
+            "ALTER TABLE payments ADD COLUMN leased_until BIGINT",
         ]),
     ]
 }

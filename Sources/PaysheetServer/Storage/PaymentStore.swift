@@ -263,17 +263,23 @@ public struct PaymentStore: Sendable {
 
     /// Non-terminal payments whose next query is due at `now`, oldest due first.
     /// Claims up to `limit` payments whose query is due at `now` for this server until
-    /// `leaseUntil`: their `next_query_at` moves to `leaseUntil` in the same statement, so no other
-    /// server claims them meanwhile (PostgreSQL: `FOR UPDATE SKIP LOCKED`; SQLite has one writer).
-    /// The stored payment is not changed: the query's answer writes its next time as usual; a
-    /// server that dies before it loses the claim when the lease runs out.
+    /// `leaseUntil` (`leased_until`, apart from the schedule, so that a change stored meanwhile —
+    /// the consume's late answer, say — does not free it): no other server claims them until the
+    /// claim is released (``releaseClaim(_:)``, after the query's answer is stored) or runs out (a
+    /// server that died). PostgreSQL: `FOR UPDATE SKIP LOCKED`; SQLite has one writer.
     public func claimDuePayments(at now: Date, leaseUntil: Date, limit: Int = 200) async throws -> [PaymentRecord] {
         let lock = database.dialect == "postgresql" ? " FOR UPDATE SKIP LOCKED" : ""
         return try await database.write("""
-            UPDATE payments SET next_query_at = $1 WHERE id IN (
-                SELECT id FROM payments WHERE next_query_at IS NOT NULL AND next_query_at <= $2 ORDER BY next_query_at LIMIT $3\(lock))
+            UPDATE payments SET leased_until = $1 WHERE id IN (
+                SELECT id FROM payments WHERE next_query_at IS NOT NULL AND next_query_at <= $2
+                    AND (leased_until IS NULL OR leased_until <= $2) ORDER BY next_query_at LIMIT $3\(lock))
             RETURNING body
             """, [.int(PaymentStore.ms(leaseUntil)), .int(PaymentStore.ms(now)), .int(limit)]).map(PaymentStore.payment(from:))
+    }
+
+    /// Ends this server's claim on `paymentId` (its query was answered and stored).
+    public func releaseClaim(_ paymentId: String) async throws {
+        try await database.write("UPDATE payments SET leased_until = NULL WHERE id = $1", [.text(paymentId)])
     }
 
     /// Payments whose query is due at `now` (without claiming them).
