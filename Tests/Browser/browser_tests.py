@@ -24,6 +24,7 @@ import traceback
 import urllib.request
 
 from selenium import webdriver
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.common.action_chains import ActionChains
@@ -162,7 +163,15 @@ class Env:
         return els[0].text if els else None
 
     def click_sheet(self, action):
-        self.driver.find_element(By.CSS_SELECTOR, f'#paysheet-sheet [data-action="{action}"]').click()
+        # The sheet is redrawn whenever the engine answers: find the button again if it was replaced.
+        for attempt in range(5):
+            try:
+                self.driver.find_element(By.CSS_SELECTOR, f'#paysheet-sheet [data-action="{action}"]').click()
+                return
+            except StaleElementReferenceException:
+                if attempt == 4:
+                    raise
+                time.sleep(0.1)
 
     def shot(self, name):
         self.driver.save_screenshot(os.path.join(self.screenshots, name + ".png"))
@@ -734,7 +743,7 @@ def _(env):
     d = env.driver
     order_id = store_checkout(env)
     d.find_element(By.ID, "pay").click()
-    env.wait("document.querySelector('#paysheet-sheet:not([hidden]) [data-action=cancel]')", "the sheet")
+    env.wait("document.querySelector('#paysheet-sheet:not([hidden]) [data-action=authorize]:not([disabled])')", "the sheet, ready")
     env.click_sheet("cancel")
     env.wait("document.getElementById('message').textContent.indexOf('nothing was charged') >= 0", "the store's word that it canceled")
     order = env.api("GET", "/v1/orders/" + order_id)
