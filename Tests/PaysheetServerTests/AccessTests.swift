@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import PaysheetModel
+import PaysheetToken
 import Testing
 @testable import PaysheetServer
 
@@ -233,9 +234,9 @@ import Testing
     }
 
     @Test func secretsCompareByteForByte() {
-        #expect(Secrets.constantTimeEqual(Array("abc".utf8), Array("abc".utf8)))
-        #expect(!Secrets.constantTimeEqual(Array("abc".utf8), Array("abd".utf8)))
-        #expect(!Secrets.constantTimeEqual(Array("abc".utf8), Array("abcd".utf8)))
+        #expect(constantTimeEqual(Array("abc".utf8), Array("abc".utf8)))
+        #expect(!constantTimeEqual(Array("abc".utf8), Array("abd".utf8)))
+        #expect(!constantTimeEqual(Array("abc".utf8), Array("abcd".utf8)))
         let secret = AccessPolicy.newClientSecret()
         #expect(Secrets.matches(secret, storedHash: Secrets.hash(secret)))
         #expect(!Secrets.matches(secret + "x", storedHash: Secrets.hash(secret)))

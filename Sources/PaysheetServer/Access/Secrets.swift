@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import PaysheetToken
 import PaysheetTokenFormat
 
 /// Random secrets, their stored hashes and constant-time comparison.
@@ -33,13 +34,5 @@ enum Secrets {
     /// Whether `secret` hashes to `storedHash`, comparing every byte whatever the first difference.
     static func matches(_ secret: String, storedHash: String) -> Bool {
         constantTimeEqual(Array(hash(secret).utf8), Array(storedHash.utf8))
-    }
-
-    /// Byte-wise equality in time that depends only on the lengths.
-    static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-        guard a.count == b.count else { return false }
-        var difference: UInt8 = 0
-        for i in a.indices { difference |= a[i] ^ b[i] }
-        return difference == 0
     }
 }

@@ -106,7 +106,7 @@ public actor SandboxGateway {
             guard let merId = request["merId"], let keySigner = secureKeySigners[merId] else {
                 throw ACPError(.signature, "merId \(request["merId"] ?? "(none)") has no secure key here (signMethod 11)")
             }
-            guard request["signature"]?.lowercased() == keySigner.signature(of: request) else {
+            guard keySigner.verifies(request) else {
                 throw ACPError(.signature, "the signature (signMethod 11) does not match the message and the merchant's secure key")
             }
             return

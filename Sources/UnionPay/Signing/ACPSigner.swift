@@ -1,6 +1,7 @@
 import Crypto
 import _CryptoExtras
 import Foundation
+import PaysheetToken
 import PaysheetTokenFormat
 import X509
 import SwiftASN1
@@ -93,5 +94,11 @@ public struct ACPSecureKeySigner: ACPMessageSigning {
     /// The signature `message` should carry.
     func signature(of message: ACPMessage) -> String {
         ACPSigner.hexDigest(message.signingString + "&" + keyDigest)
+    }
+
+    /// Whether `message` carries the signature this key makes (compared in constant time).
+    func verifies(_ message: ACPMessage) -> Bool {
+        guard let given = message["signature"] else { return false }
+        return constantTimeEqual(Array(given.lowercased().utf8), Array(signature(of: message).utf8))
     }
 }

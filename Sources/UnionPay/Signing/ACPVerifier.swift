@@ -49,8 +49,7 @@ public final class ACPVerifier: @unchecked Sendable {
     public func verify(_ message: ACPMessage, now: Date = Date()) throws(ACPError) {
         if message["signMethod"] == "11" {
             guard let secureKey else { throw ACPError(.signature, "signMethod is 11 but no secure key is configured") }
-            guard let given = message["signature"],
-                  Self.constantTimeEqual(Array(given.lowercased().utf8), Array(secureKey.signature(of: message).utf8)) else {
+            guard secureKey.verifies(message) else {
                 throw ACPError(.signature, "the signature (signMethod 11) does not match the message and the secure key")
             }
             return
@@ -109,13 +108,6 @@ public final class ACPVerifier: @unchecked Sendable {
 }
 
 extension ACPVerifier {
-    static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-        guard a.count == b.count else { return false }
-        var difference: UInt8 = 0
-        for i in a.indices { difference |= a[i] ^ b[i] }
-        return difference == 0
-    }
-
     /// The owner field of `certificate`'s CN: its third `@`-separated part, as UnionPay's SDKs
     /// read it (`041@Z12@00040000:SIGN@00000062` → `00040000:SIGN`); empty when there is none.
     public static func owner(of certificate: Certificate) -> String {
