@@ -22,15 +22,16 @@ public struct APIRouter: Sendable {
     let sheets: SheetHub?
     let access: AccessPolicy
     let mode: ServerMode
-    let health: HealthState
+    /// Raised while the server drains (shutting down).
+    let draining: Flag
 
     /// A router over the services; `registry` serves `/metrics`; `sandboxMerchantCertificate`
     /// (PEM) is published at `/v1/sandbox/merchant` for `paysheet pay`; `sheets` (when given)
     /// serves `paysheet.js`, its bridge and the demo store at `/`.
     init(orders: OrderService, payments: PaymentService, validator: MerchantValidator, store: PaymentStore,
                 registry: PrometheusCollectorRegistry?, sandboxMerchantCertificate: String?, sheets: SheetHub? = nil,
-                mode: ServerMode = .sandbox, health: HealthState = HealthState()) {
-        self.health = health
+                mode: ServerMode = .sandbox, draining: Flag = Flag()) {
+        self.draining = draining
         self.sheets = sheets
         self.orders = orders
         self.payments = payments
@@ -104,7 +105,7 @@ public struct APIRouter: Sendable {
         if let sheets { try BrowserRoutes.add(to: router, hub: sheets) }
         // Anyone: the load balancer's probe. 503 while draining or when the database does not answer.
         router.get("/health") { _, context -> Response in
-            if health.draining {
+            if draining.value {
                 return try JSONBody.response(["status": "draining", "database": store.database.dialect], status: .serviceUnavailable)
             }
             do {

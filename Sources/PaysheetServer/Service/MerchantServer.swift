@@ -163,9 +163,9 @@ public enum MerchantServer {
         let tools = c.sandboxTools && c.tokens.trustSandbox
         let sandboxPEM = tools ? try? merchantKey.certificate?.serializeAsPEM().pemString : nil
         let sheets = tools ? SheetHub(pki: try SandboxMerchant.pki(dataFolder: data), recipient: TokenRecipient(merchantKey)) : nil
-        let health = HealthState()
+        let draining = Flag()
         let api = APIRouter(orders: orders, payments: payments, validator: MerchantValidator(mode: validation, settings: c.merchant), store: store,
-                            registry: registry, sandboxMerchantCertificate: sandboxPEM, sheets: sheets, mode: c.mode, health: health)
+                            registry: registry, sandboxMerchantCertificate: sandboxPEM, sheets: sheets, mode: c.mode, draining: draining)
         let ready = Readiness()
         var app = Application(router: try api.router(), configuration: .init(address: .hostname(host, port: port), serverName: "paysheet"),
                               logger: logger)
@@ -185,7 +185,7 @@ public enum MerchantServer {
         if let postgres { services.append(SettlementListener(database: postgres, payments: payments, logger: logger)) }
         // Shut down first (services stop in reverse order): /health answers 503 for drainSeconds
         // while requests are still served, so that a load balancer takes this server out first.
-        services.append(Drainer(state: health, seconds: c.drainSeconds, logger: logger))
+        services.append(Drainer(draining: draining, seconds: c.drainSeconds, logger: logger))
         let group = ServiceGroup(configuration: .init(services: services.map { .init(service: $0) },
                                                       gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         // Closing must happen even when the run was cancelled (cancellation would stop it early).
