@@ -33,6 +33,8 @@ let package = Package(
     ],
     targets: [
         .target(name: "PaysheetModel"),
+        // zlib (the system's): UnionPay's file transfers are zlib-compressed ZIP archives.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .target(name: "PaysheetSheet", dependencies: ["PaysheetModel"]),
         .target(name: "PaysheetScenario", dependencies: ["PaysheetSheet", "PaysheetModel", "PaysheetToken", "PaysheetTokenFormat"]),
         .target(name: "PaysheetContact", dependencies: ["PaysheetModel"]),
@@ -53,7 +55,7 @@ let package = Package(
         .target(
             name: "UnionPay",
             dependencies: [
-                "PaysheetModel", "PaysheetToken", "PaysheetTokenFormat",
+                "PaysheetModel", "PaysheetToken", "PaysheetTokenFormat", "CZlib",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),

@@ -70,6 +70,28 @@ public struct ChargeRequest: Sendable {
 }
 
 /// An acquirer: charge, query, refund, void, and notifications.
+/// One transaction of the acquirer's settlement file for a day.
+public struct SettledTransaction: Sendable, Codable, Equatable {
+    /// The transaction, as we sent it.
+    public var identity: TransactionIdentity
+    /// The acquirer's reference (UnionPay `queryId`).
+    public var reference: String
+    /// The amount, minor units.
+    public var amount: Int
+    /// The acquirer's transaction type (UnionPay `txnType`: `01`, `04`, `31`).
+    public var type: String
+}
+
+/// What asking for a day's settlement file found.
+public enum SettlementFile: Sendable, Equatable {
+    /// The file: its name and transactions.
+    case file(name: String, transactions: [SettledTransaction])
+    /// The acquirer has no file for the day yet.
+    case notReady
+    /// The file could not be had or read.
+    case failed(String)
+}
+
 public protocol Acquirer: Sendable {
     /// A stable name (`unionpay`).
     var name: String { get }
@@ -87,4 +109,6 @@ public protocol Acquirer: Sendable {
     func paymentData(accountNumber: String, expiration: String, cryptogram: String?, eci: String?, emvData: String?, pinData: String?) -> String
     /// A new transaction identity at `now` for our payment `paymentId`.
     func newIdentity(paymentId: String, now: Date) -> TransactionIdentity
+    /// The settlement (reconciliation) file of the clearing day `day` (`YYYYMMDD`).
+    func settlementFile(day: String, now: Date) async -> SettlementFile
 }

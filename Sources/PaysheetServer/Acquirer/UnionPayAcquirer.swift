@@ -26,6 +26,23 @@ public struct UnionPayAcquirer: Acquirer {
         ]).encoded
     }
 
+    public func settlementFile(day: String, now: Date) async -> SettlementFile {
+        let mmdd = String(day.dropFirst(4))
+        switch await client.reconciliation(settleDate: mmdd, txnTime: TransactionTime.format(now)) {
+        case .noFile: return .notReady
+        case .failed(let why): return .failed(why)
+        case .file(let name, let records):
+            // The file gives MMDDhhmmss; the year is the clearing day's, or the one before for a
+            // transaction sent in December and cleared in January.
+            let year = Int(day.prefix(4)) ?? 0
+            return .file(name: name, transactions: records.map { r in
+                let y = r.transmissionTime.prefix(4) > mmdd ? year - 1 : year
+                return SettledTransaction(identity: TransactionIdentity(orderId: r.orderId, txnTime: String(y) + r.transmissionTime),
+                                          reference: r.queryId, amount: r.amount, type: r.txnType)
+            })
+        }
+    }
+
     public func charge(_ request: ChargeRequest) async -> SubmitAnswer {
         submitAnswer(await client.consume(orderId: request.identity.orderId, txnTime: request.identity.txnTime, amount: request.amount,
                                           currencyCode: request.currencyNumeric, paymentData: request.paymentData, reserved: request.reference))

@@ -24,14 +24,17 @@ public struct APIRouter: Sendable {
     let mode: ServerMode
     /// Raised while the server drains (shutting down).
     let draining: Flag
+    /// The daily reconciliation, run on demand by `POST /v1/reconciliations`.
+    let reconciliation: ReconciliationService?
 
     /// A router over the services; `registry` serves `/metrics`; `sandboxMerchantCertificate`
     /// (PEM) is published at `/v1/sandbox/merchant` for `paysheet pay`; `sheets` (when given)
     /// serves `paysheet.js`, its bridge and the demo store at `/`.
     init(orders: OrderService, payments: PaymentService, validator: MerchantValidator, store: PaymentStore,
                 registry: PrometheusCollectorRegistry?, sandboxMerchantCertificate: String?, sheets: SheetHub? = nil,
-                mode: ServerMode = .sandbox, draining: Flag = Flag()) {
+                mode: ServerMode = .sandbox, draining: Flag = Flag(), reconciliation: ReconciliationService? = nil) {
         self.draining = draining
+        self.reconciliation = reconciliation
         self.sheets = sheets
         self.orders = orders
         self.payments = payments
@@ -227,6 +230,26 @@ public struct APIRouter: Sendable {
         mutating(router, "/v1/orders/:id/void", authorize: merchantOrder, scope: { _ in "merchant" }) { _, _, id in
             _ = try await payments.void(orderId: id)
             return try APIAnswer(try await view(id, for: .merchant))
+        }
+        // A merchant key: reconcile a clearing day against the acquirer's file, and read the report.
+        mutating(router, "/v1/reconciliations", authorize: { request, _ in try await access.merchant(request) },
+                 scope: { _ in "merchant" }) { body, _, _ in
+            let request = try JSONBody.decode(ReconcileBody.self, from: body)
+            guard ReconciliationService.isDay(request.day) else { throw APIError.invalid("day", "day is a clearing day YYYYMMDD") }
+            guard let reconciliation else { throw APIError(status: 404, code: "not_found", message: "this server does not reconcile") }
+            switch try await reconciliation.run(day: request.day) {
+            case .report(let report): return try APIAnswer(report, status: 201)
+            case .notReady:
+                throw APIError(status: 409, code: "settlement_file_not_ready", message: "the acquirer has no settlement file for \(request.day) yet")
+            case .failed(let why):
+                throw APIError(status: 502, code: "acquirer_unavailable", message: "the settlement file of \(request.day) could not be had: \(why)")
+            }
+        }
+        router.get("/v1/reconciliations/:day") { request, context -> Response in
+            _ = try await access.merchant(request)
+            let day = context.parameters.get("day") ?? ""
+            guard let report = try await store.reconciliation(day: day) else { throw APIError.notFound("reconciliation \(day)") }
+            return try JSONBody.response(report)
         }
         // Anyone may post; only a message the gateway signed changes anything.
         router.post("/v1/notifications/unionpay") { request, _ -> Response in

@@ -104,6 +104,9 @@ struct CouponCodeBody: Decodable { var couponCode: String }
 struct AuthorizeBody: Decodable { var payment: ApplePayPayment }
 struct RefundBody: Decodable { var amount: String? }
 
+/// `POST /v1/reconciliations` body: the clearing day, `YYYYMMDD`.
+struct ReconcileBody: Decodable { var day: String }
+
 /// `GET /v1/orders` answer.
 struct OrderListView: Encodable {
     var orders: [OrderView]

@@ -120,7 +120,8 @@ public enum MerchantServer {
         let client = UnionPayClient(
             configuration: UnionPayConfiguration(gatewayURL: gatewayURL, merchantId: c.acquirer.merchantId,
                                                  notificationURL: publicURL + "/v1/notifications/unionpay", bizType: c.acquirer.bizType,
-                                                 paymentDataField: c.acquirer.paymentDataField, timeout: c.acquirer.timeout),
+                                                 paymentDataField: c.acquirer.paymentDataField, timeout: c.acquirer.timeout,
+                                                 fileDownloadURL: c.acquirer.fileDownloadURL),
             http: http, signer: try secureKey.map { try ACPSecureKeySigner(secureKey: $0) as any ACPMessageSigning } ?? merchantACP.signer(),
             verifier: ACPVerifier(roots: gatewayRoots, intermediates: gatewayMiddles, owners: gatewayOwners, secureKey: secureKey))
 
@@ -145,7 +146,9 @@ public enum MerchantServer {
 
         // Services.
         let orders = OrderService(store: store, settings: c.merchant)
-        let payments = PaymentService(store: store, acquirer: UnionPayAcquirer(client: client), decryptor: decryptor, settings: c.merchant,
+        let acquirer = UnionPayAcquirer(client: client)
+        let reconciliation = ReconciliationService(store: store, acquirer: acquirer, logger: logger, now: { Date() })
+        let payments = PaymentService(store: store, acquirer: acquirer, decryptor: decryptor, settings: c.merchant,
                                       lifecycle: c.lifecycle, authorizeWait: c.authorizeWait, shopperCancelWindow: c.shopperCancelWindow,
                                       logger: logger)
         let validation: MerchantValidator.Mode
@@ -165,7 +168,8 @@ public enum MerchantServer {
         let sheets = tools ? SheetHub(pki: try SandboxMerchant.pki(dataFolder: data), recipient: TokenRecipient(merchantKey)) : nil
         let draining = Flag()
         let api = APIRouter(orders: orders, payments: payments, validator: MerchantValidator(mode: validation, settings: c.merchant), store: store,
-                            registry: registry, sandboxMerchantCertificate: sandboxPEM, sheets: sheets, mode: c.mode, draining: draining)
+                            registry: registry, sandboxMerchantCertificate: sandboxPEM, sheets: sheets, mode: c.mode, draining: draining,
+                            reconciliation: reconciliation)
         let ready = Readiness()
         var app = Application(router: try api.router(), configuration: .init(address: .hostname(host, port: port), serverName: "paysheet"),
                               logger: logger)
@@ -182,6 +186,10 @@ public enum MerchantServer {
         }
         services.append(app)
         services.append(QueryPoller(payments: payments, store: store, interval: c.pollInterval, ready: ready, logger: logger))
+        if c.acquirer.reconcileHour >= 0 {
+            services.append(ReconciliationScheduler(service: reconciliation, store: store, hour: c.acquirer.reconcileHour, interval: 600,
+                                                    ready: ready, logger: logger))
+        }
         if let postgres { services.append(SettlementListener(database: postgres, payments: payments, logger: logger)) }
         // Shut down first (services stop in reverse order): /health answers 503 for drainSeconds
         // while requests are still served, so that a load balancer takes this server out first.

@@ -56,6 +56,13 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
         public var bizType: String = "000802"
         /// Seconds to wait for a synchronous answer. `PAYSHEET_ACQUIRER_TIMEOUT`.
         public var timeout: Double = 10
+        /// Where file transfers go (UnionPay's `https://filedownload.95516.com/`); by default the
+        /// gateway URL. `PAYSHEET_ACQUIRER_FILE_URL`.
+        public var fileDownloadURL: String?
+        /// The Beijing hour after which the previous clearing day is reconciled (UnionPay's file is
+        /// ready in the morning); `-1`: never by itself (`POST /v1/reconciliations` still does it).
+        /// `PAYSHEET_RECONCILE_HOUR`.
+        public var reconcileHour: Int = 10
     }
 
     /// The acquirer (UnionPay ACP 5.1.0).
@@ -134,6 +141,11 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
         if let v = environment["PAYSHEET_ACQUIRER_OWNERS"] { acquirer.gatewayOwners = v.split(separator: ",").map(String.init) }
         if let v = environment["PAYSHEET_ACQUIRER_PAYMENT_DATA_FIELD"] { acquirer.paymentDataField = v }
         if let v = try double("PAYSHEET_ACQUIRER_TIMEOUT") { acquirer.timeout = v }
+        if let v = environment["PAYSHEET_ACQUIRER_FILE_URL"] { acquirer.fileDownloadURL = v }
+        if let v = environment["PAYSHEET_RECONCILE_HOUR"] {
+            guard let h = Int(v), (-1...23).contains(h) else { throw ConfigurationError("PAYSHEET_RECONCILE_HOUR=\(v) is not -1 or an hour 0 to 23") }
+            acquirer.reconcileHour = h
+        }
         if let v = environment["PAYSHEET_PAYMENT_CERTIFICATE"] { tokens.certificateFile = v }
         if let v = environment["PAYSHEET_PAYMENT_KEY"] { tokens.keyFile = v }
         if let v = environment["PAYSHEET_TRUST_SANDBOX"] { tokens.trustSandbox = bool(v) }
@@ -185,7 +197,7 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
 
     static let optionalSettings: Set<String> = [
         "publicURL", "databaseURL", "identityCertificateFile", "identityKeyFile", "acquirer.gatewayURL", "acquirer.signingKeyFile",
-        "acquirer.signingCertificateFile", "acquirer.trustedRootFiles", "acquirer.intermediateFiles", "acquirer.gatewayOwners", "acquirer.secureKeyFile", "tokens.certificateFile", "tokens.keyFile",
+        "acquirer.signingCertificateFile", "acquirer.trustedRootFiles", "acquirer.intermediateFiles", "acquirer.gatewayOwners", "acquirer.secureKeyFile", "acquirer.fileDownloadURL", "tokens.certificateFile", "tokens.keyFile",
         "merchant.shipping.countries", "merchant.shipping.regions",
     ]
     static let openDictionaries: Set<String> = ["merchant.coupons", "merchant.taxRates", "merchant.surcharges", "merchant.shipping.regions"]

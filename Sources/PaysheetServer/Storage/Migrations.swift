@@ -36,5 +36,9 @@ enum Migrations {
             "CREATE INDEX orders_status ON orders (status)",
             "ALTER TABLE payments ADD COLUMN leased_until BIGINT",
         ]),
+        (3, [
+            "CREATE TABLE reconciliations (day TEXT PRIMARY KEY, body TEXT NOT NULL, checked_ms BIGINT NOT NULL)",
+            "CREATE INDEX payments_txn_time ON payments (acquirer_txn_time)",
+        ]),
     ]
 }

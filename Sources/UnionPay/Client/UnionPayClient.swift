@@ -65,6 +65,40 @@ public struct UnionPayClient: Sendable {
         await post(ACPPath.query, base(.query, subType: "00", orderId: orderId, txnTime: txnTime))
     }
 
+    /// What a reconciliation download found.
+    public enum ReconciliationDownload: Sendable, Equatable {
+        /// The day's file: its name and transactions.
+        case file(name: String, records: [ReconciliationRecord])
+        /// `98`: UnionPay has no file for the day (yet).
+        case noFile
+        /// Anything else: a failure, said in words.
+        case failed(String)
+    }
+
+    /// Downloads and reads the reconciliation file of the clearing day `settleDate` (`MMDD`):
+    /// a file transfer (`txnType=76`, `fileType=00`) to the configured file download URL.
+    public func reconciliation(settleDate: String, txnTime: String) async -> ReconciliationDownload {
+        var m = ACPMessage([
+            "version": "5.1.0", "encoding": "UTF-8", "txnType": TransactionType.fileTransfer.rawValue, "txnSubType": "01",
+            "bizType": "000000", "accessType": configuration.accessType, "merId": configuration.merchantId,
+            "settleDate": settleDate, "txnTime": txnTime, "fileType": "00",
+        ])
+        m["version"] = "5.1.0"
+        switch await post(ACPPath.fileTransfer, m, to: configuration.fileDownloadURL) {
+        case .noAnswer(let why): return .failed(why)
+        case .message(let answer):
+            let code = answer["respCode"] ?? "(none)"
+            if code == "98" { return .noFile }
+            guard code == "00" else { return .failed("respCode \(code): \(answer["respMsg"] ?? ResponseCode.unionPayMessage(code))") }
+            guard let content = answer["fileContent"], !content.isEmpty else { return .failed("the answer carries no fileContent") }
+            do {
+                return .file(name: answer["fileName"] ?? "", records: try ReconciliationFile.records(fileContent: content))
+            } catch {
+                return .failed(error.message)
+            }
+        }
+    }
+
     /// Parses and verifies a notification body.
     public func notification(_ body: String, now: Date = Date()) throws(ACPError) -> ACPMessage {
         let m = try ACPMessage(formEncoded: body)
@@ -75,16 +109,17 @@ public struct UnionPayClient: Sendable {
         return m
     }
 
-    func post(_ path: String, _ message: ACPMessage) async -> Answer {
+    func post(_ path: String, _ message: ACPMessage, to base: String? = nil) async -> Answer {
         var m = message
         signer.sign(&m)
-        var request = HTTPClientRequest(url: configuration.gatewayURL + path)
+        var request = HTTPClientRequest(url: base.map { $0.hasSuffix("/") ? String($0.dropLast()) + path : $0 + path }
+            ?? configuration.gatewayURL + path)
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded;charset=UTF-8")
         request.body = .bytes(ByteBuffer(string: m.formEncoded))
         do {
             let response = try await http.execute(request, timeout: .milliseconds(Int64(configuration.timeout * 1000)))
-            let body = try await response.body.collect(upTo: 1 << 20)
+            let body = try await response.body.collect(upTo: 96 << 20)
             guard response.status == .ok else { return .noAnswer("HTTP \(response.status.code) from \(path)") }
             // UnionPay answers raw key=value pairs (not percent-encoded), as its SDKs read them.
             let answer = try ACPMessage(raw: String(buffer: body))

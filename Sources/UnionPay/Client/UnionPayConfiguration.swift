@@ -19,11 +19,16 @@ public struct UnionPayConfiguration: Sendable, Codable, Equatable {
     public var paymentDataField: String
     /// Seconds to wait for the gateway's synchronous answer.
     public var timeout: Double
+    /// Where file transfers (the reconciliation file) go: UnionPay's file download host
+    /// (`https://filedownload.95516.com/`, `https://filedownload.test.95516.com/`); by default
+    /// the gateway's URL (the sandbox serves both).
+    public var fileDownloadURL: String
 
     /// A configuration with UnionPay's usual values and the test merchant number.
     public init(gatewayURL: String, merchantId: String = "777290058110048", notificationURL: String,
                 bizType: String = "000802", channelType: String = "07", accessType: String = "0",
-                paymentDataField: String = "cardTransData", timeout: Double = 10) {
+                paymentDataField: String = "cardTransData", timeout: Double = 10, fileDownloadURL: String? = nil) {
+        self.fileDownloadURL = fileDownloadURL ?? gatewayURL
         self.gatewayURL = gatewayURL
         self.merchantId = merchantId
         self.notificationURL = notificationURL

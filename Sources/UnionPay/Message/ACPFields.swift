@@ -10,6 +10,8 @@ public enum TransactionType: String, Sendable, Codable, CaseIterable {
     case refund = "04"
     /// `31`: consume void (same clearing day, full amount).
     case void = "31"
+    /// `76`: file transfer (the daily reconciliation file).
+    case fileTransfer = "76"
 }
 
 /// The ACP endpoints (paths on the gateway host).
@@ -18,6 +20,9 @@ public enum ACPPath {
     public static let backTransaction = "/gateway/api/backTransReq.do"
     /// Single transaction query.
     public static let query = "/gateway/api/queryTrans.do"
+    /// File transfer: UnionPay serves it at the root of its file download host
+    /// (`https://filedownload.95516.com/`); the sandbox serves it at its own root.
+    public static let fileTransfer = "/"
 }
 
 /// `txnTime`: `YYYYMMDDhhmmss` in Beijing time (UTC+8, no daylight saving).

@@ -73,6 +73,7 @@ public enum ResponseCode {
         case "64": "卡上的余额不足"
         case "65": "输入的密码、有效期或CVN2有误"
         case "67": "密码输入次数超限"
+        case "98": "文件不存在"
         case "73": "支付卡已超过有效期"
         case "78": "发卡行交易权限受限"
         default: "交易失败"

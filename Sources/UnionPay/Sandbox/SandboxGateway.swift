@@ -24,6 +24,9 @@ public actor SandboxGateway {
     var order: [String] = []
     var sequence = 0
     var notificationsSent = 0
+    /// Seconds added to the clock of file transfers: a test (or a merchant trying reconciliation)
+    /// asks for today's file as if the day had ended. `PUT /sandbox/clock`.
+    var fileClockOffset: Double = 0
     /// Every query, as (orderId|txnTime, received, answered), the latest 10,000.
     var queries: [(key: String, received: Date, answered: Date)] = []
 
@@ -48,6 +51,9 @@ public actor SandboxGateway {
     public func queryLog() -> [(transaction: String, received: Date, answered: Date)] {
         queries.map { ($0.key, $0.received, $0.answered) }
     }
+
+    /// Sets the file transfers' clock offset (seconds).
+    public func setFileClockOffset(_ seconds: Double) { fileClockOffset = seconds }
 
     /// The current faults.
     public func currentFaults() -> SandboxFaults { faults }
@@ -132,7 +138,7 @@ public actor SandboxGateway {
             missing.append(f)
         }
         guard missing.isEmpty, let amount = try? MinorUnits.parse(request["txnAmt"]!, digits: 0), amount > 0,
-              let type = TransactionType(rawValue: request["txnType"]!), type != .query else {
+              let type = TransactionType(rawValue: request["txnType"]!), type != .query, type != .fileTransfer else {
             return Reply(status: 200, body: answer(request, ["respCode": "13", "respMsg": "missing or invalid: \(missing.isEmpty ? "txnAmt/txnType" : missing.joined(separator: ","))"]))
         }
         let k = key(request["orderId"]!, request["txnTime"]!)
@@ -143,6 +149,7 @@ public actor SandboxGateway {
             currencyCode: request["currencyCode"]!, queryId: nextQueryId(now), originalQueryId: request["origQryId"],
             respCode: "00", finalAt: now.addingTimeInterval(faults.processingSeconds), maskedAccount: nil,
             notificationURL: request["backUrl"], merchantId: request["merId"]!, signMethod: request["signMethod"])
+        entry.reserved = request["reqReserved"]
         var synchronous = "00"
         switch type {
         case .consume:
@@ -174,7 +181,7 @@ public actor SandboxGateway {
             }
             original.reversed += amount
             ledger[ok] = original
-        case .query:
+        case .query, .fileTransfer:
             break
         }
         ledger[k] = entry

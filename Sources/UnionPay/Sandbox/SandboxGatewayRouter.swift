@@ -3,8 +3,8 @@ import Hummingbird
 import NIOCore
 
 extension SandboxGateway {
-    /// The gateway's HTTP routes: the two ACP endpoints, `GET /sandbox/ledger`, `GET /sandbox/queries`,
-    /// `GET`/`PUT /sandbox/faults` and `GET /health`.
+    /// The gateway's HTTP routes: the three ACP endpoints (transactions, queries, file transfer at `/`), `GET /sandbox/ledger`, `GET /sandbox/queries`,
+    /// `GET`/`PUT /sandbox/faults`, `PUT /sandbox/clock` (file transfers' clock) and `GET /health`.
     public nonisolated func router() -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self)
         router.post(RouterPath(ACPPath.backTransaction)) { request, _ -> Response in
@@ -14,6 +14,10 @@ extension SandboxGateway {
         router.post(RouterPath(ACPPath.query)) { request, _ -> Response in
             let body = try await request.body.collect(upTo: 1 << 20)
             return try await Self.send(self.query(String(buffer: body)))
+        }
+        router.post(RouterPath(ACPPath.fileTransfer)) { request, _ -> Response in
+            let body = try await request.body.collect(upTo: 1 << 20)
+            return try await Self.send(self.fileTransfer(String(buffer: body)))
         }
         router.get("/sandbox/ledger") { _, _ -> Response in
             let entries = await self.entries()
@@ -40,6 +44,16 @@ extension SandboxGateway {
             }
             await self.setFaults(faults)
             return Self.json(try JSONEncoder().encode(faults))
+        }
+        router.put("/sandbox/clock") { request, _ -> Response in
+            let body = try await request.body.collect(upTo: 1 << 12)
+            guard let object = try? JSONSerialization.jsonObject(with: Data(buffer: body)) as? [String: Any],
+                  let offset = (object["fileOffsetSeconds"] as? NSNumber)?.doubleValue, abs(offset) <= 400 * 86_400 else {
+                return Response(status: .badRequest, headers: [.contentType: "text/plain"],
+                                body: .init(byteBuffer: ByteBuffer(string: "the body must be {\"fileOffsetSeconds\": N}, |N| ≤ 400 days")))
+            }
+            await self.setFileClockOffset(offset)
+            return Self.json(try JSONSerialization.data(withJSONObject: ["fileOffsetSeconds": offset]))
         }
         router.get("/health") { _, _ in "ok" }
         return router

@@ -29,6 +29,8 @@ public struct SandboxLedgerEntry: Sendable, Codable, Equatable {
     var merchantId: String
     /// The request's `signMethod` (answers and notifications are signed the same way).
     var signMethod: String?
+    /// `reqReserved`, echoed in the reconciliation file.
+    public var reserved: String?
     /// Refunded and voided amounts (succeeded or in progress), for consumes.
     public var reversed: Int = 0
 

@@ -1,0 +1,103 @@
+import Foundation
+
+/// What one day's reconciliation found: the acquirer's settlement file compared with the ledger.
+public struct ReconciliationReport: Sendable, Codable, Equatable {
+    /// One difference between the file and the ledger.
+    public struct Difference: Sendable, Codable, Equatable {
+        /// What kind of difference.
+        public enum Kind: String, Sendable, Codable {
+            /// In the file, but no payment of ours has that identity: money moved that we do not know of.
+            case unknownToUs
+            /// In the file (money moved), but our payment did not succeed (failed, held, or still open).
+            case notSucceededHere
+            /// In the file and ours, with another amount.
+            case amountMismatch
+            /// Succeeded here, yet in neither this day's file nor the next one's.
+            case missingAtAcquirer
+        }
+
+        /// The kind.
+        public var kind: Kind
+        /// Our payment, when there is one.
+        public var paymentId: String?
+        /// Its order.
+        public var orderId: String?
+        /// The acquirer's identity of the transaction.
+        public var acquirerOrderId: String
+        /// `txnTime`.
+        public var txnTime: String
+        /// The acquirer's reference, when the file has it.
+        public var reference: String?
+        /// Our amount (minor units), when we have the payment.
+        public var amountHere: Int?
+        /// The file's amount, when the file has it.
+        public var amountInFile: Int?
+        /// In words.
+        public var detail: String
+    }
+
+    /// The clearing day, `YYYYMMDD` (Beijing).
+    public var day: String
+    /// The file's name.
+    public var fileName: String
+    /// When the comparison ran.
+    public var checkedAt: Date
+    /// Transactions in the file.
+    public var fileTransactions: Int
+    /// Of them, found here as succeeded with the same amount.
+    public var matched: Int
+    /// Payments of ours that succeeded on the day and could not be checked yet: not in the day's
+    /// file, and the next day's file does not exist yet (a payment near the cut-off clears on the next day).
+    public var awaitingNextFile: Int
+    /// The differences; empty when the day balances.
+    public var differences: [Difference]
+}
+
+/// The comparison itself, without I/O: the driver (``ReconciliationService``) downloads the files
+/// and reads the payments.
+enum Reconciliation {
+    /// Compares the day's file with the ledger.
+    /// - Parameters:
+    ///   - file: the day's transactions; `nextDay`: the next day's, or `nil` when that file does not exist yet.
+    ///   - known: our payments with the identities in `file` (absent: unknown to us).
+    ///   - sentThatDay: our payments sent on `day` (Beijing date of `txnTime`).
+    static func compare(day: String, fileName: String, file: [SettledTransaction], nextDay: [SettledTransaction]?,
+                        known: [TransactionIdentity: PaymentRecord], sentThatDay: [PaymentRecord], at now: Date) -> ReconciliationReport {
+        var differences: [ReconciliationReport.Difference] = []
+        var matched = 0
+        var inFile = Set<TransactionIdentity>()
+        for t in file {
+            inFile.insert(t.identity)
+            guard let p = known[t.identity] else {
+                differences.append(.init(kind: .unknownToUs, paymentId: nil, orderId: nil, acquirerOrderId: t.identity.orderId,
+                                         txnTime: t.identity.txnTime, reference: t.reference, amountHere: nil, amountInFile: t.amount,
+                                         detail: "the acquirer settled \(t.amount) (type \(t.type)) that no payment here sent"))
+                continue
+            }
+            if p.lifecycle.state != .succeeded {
+                differences.append(.init(kind: .notSucceededHere, paymentId: p.id, orderId: p.orderId, acquirerOrderId: t.identity.orderId,
+                                         txnTime: t.identity.txnTime, reference: t.reference, amountHere: p.amount, amountInFile: t.amount,
+                                         detail: "the acquirer settled it; here the \(p.kind.rawValue) is \(p.lifecycle.state.rawValue)"))
+            } else if p.amount != t.amount {
+                differences.append(.init(kind: .amountMismatch, paymentId: p.id, orderId: p.orderId, acquirerOrderId: t.identity.orderId,
+                                         txnTime: t.identity.txnTime, reference: t.reference, amountHere: p.amount, amountInFile: t.amount,
+                                         detail: "the acquirer settled \(t.amount), the \(p.kind.rawValue) here is for \(p.amount)"))
+            } else {
+                matched += 1
+            }
+        }
+        let next = Set(nextDay?.map(\.identity) ?? [])
+        var awaiting = 0
+        for p in sentThatDay where p.lifecycle.state == .succeeded && !inFile.contains(p.identity) && !next.contains(p.identity) {
+            if nextDay == nil {
+                awaiting += 1
+            } else {
+                differences.append(.init(kind: .missingAtAcquirer, paymentId: p.id, orderId: p.orderId, acquirerOrderId: p.identity.orderId,
+                                         txnTime: p.identity.txnTime, reference: p.lifecycle.reference, amountHere: p.amount, amountInFile: nil,
+                                         detail: "the \(p.kind.rawValue) succeeded here but is in neither \(day)'s settlement file nor the next day's"))
+            }
+        }
+        return ReconciliationReport(day: day, fileName: fileName, checkedAt: now, fileTransactions: file.count, matched: matched,
+                                    awaitingNextFile: awaiting, differences: differences)
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+import Logging
+import ServiceLifecycle
+import UnionPay
+
+/// Reconciles the previous clearing day once a day, after `hour` o'clock Beijing time (when
+/// UnionPay's file is ready), unless a report of that day is stored already (so several servers
+/// on one database do it about once). Checks every `interval` seconds.
+struct ReconciliationScheduler: Service {
+    let service: ReconciliationService
+    let store: PaymentStore
+    let hour: Int
+    let interval: Double
+    let ready: Readiness
+    let logger: Logger
+
+    func run() async throws {
+        while await !ready.isOpen {
+            if Task.isCancelled || Task.isShuttingDownGracefully { return }
+            try? await Task.sleep(for: .milliseconds(100))
+        }
+        await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                let now = service.now()
+                let beijingHour = Int(TransactionTime.format(now).dropFirst(8).prefix(2)) ?? 0
+                let day = ReconciliationService.previousDay(now)
+                if beijingHour >= hour {
+                    do {
+                        if try await store.reconciliation(day: day) == nil {
+                            if case .notReady = try await service.run(day: day) {
+                                logger.info("reconciliation \(day): the acquirer's file is not ready yet")
+                            }
+                        }
+                    } catch {
+                        logger.error("reconciliation \(day) failed: \(error)")
+                    }
+                }
+                try? await Task.sleep(for: .milliseconds(Int(interval * 1000)))
+            }
+        }
+    }
+}
