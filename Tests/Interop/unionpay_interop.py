@@ -11,16 +11,19 @@ Part 1 - an SDK against `paysheet acquirer-sandbox`:
   (`signPubKeyCert` valid now, issued by the middle certificate, itself issued by the root, and the
   third `@` field of its CN `00040000:SIGN`); its notifications received on a `backUrl` of ours and
   checked the same way.
+  The reconciliation file (txnType 76) downloaded as the PHP SDK downloads it (`gzuncompress` of the
+  Base64 `fileContent`, a ZIP, its `INN…ZM_` file read with the SDKs' field widths).
 Part 2 - a UnionPay-format gateway of our own for `paysheet serve` + `paysheet pay`:
   root -> middle -> signing certificate `041@Z12@00040000:SIGN@00000062` with an 11-digit serial, raw
-  answers, form-encoded notifications, merchant requests checked by certId; the order must end paid.
+  answers, form-encoded notifications, merchant requests checked by certId; the order must end paid;
+  then its reconciliation file, made here, is reconciled by the server (`POST /v1/reconciliations`).
 
     python3 Tests/Interop/unionpay_interop.py BIN_DIR      (BIN_DIR holds `paysheet`)
 
 Prints one line per check and `N passed, M failed`; exits 1 on any failure.
 """
-import base64, datetime, hashlib, http.server, json, os, random, socket, subprocess, sys, tempfile, threading, time
-import urllib.parse, urllib.request
+import base64, datetime, hashlib, http.server, io, json, os, random, socket, subprocess, sys, tempfile, threading, time
+import urllib.parse, urllib.request, zipfile, zlib
 
 from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
@@ -140,6 +143,30 @@ def verify_as_sdk(fields, root, middle, secure_key=None, owners=("00040000:SIGN"
         return False
 
 
+# The ZM file's field widths (UnionPay's file interface specification, 6.1; the SDKs' parseZMFile).
+ZM_WIDTHS = [3, 11, 11, 6, 10, 19, 12, 4, 2, 21, 2, 32, 2, 6, 10, 13, 13, 4, 15, 2, 2, 6, 2, 4, 32, 1, 21, 15, 1, 15, 32, 13, 13, 8,
+             32, 13, 13, 12, 2, 1, 32, 98]
+
+
+def parse_zm(data):
+    """The SDKs' parseFile: each line cut by the widths, one separator byte between fields."""
+    rows = []
+    for line in data.split(b"\r\n"):
+        if not line.strip():
+            continue
+        at, row = 0, []
+        for w in ZM_WIDTHS:
+            row.append(line[at:at + w].decode("gbk"))
+            at += w + 1
+        rows.append(row)
+    return rows
+
+
+def zm_line(values):
+    """A ZM line with `values` ({field index: text}), the rest blank."""
+    return " ".join(values.get(i, "").ljust(w)[:w] for i, w in enumerate(ZM_WIDTHS)).encode("gbk") + b"\r\n"
+
+
 def post_form(url, fields):
     body = urllib.parse.urlencode(fields).encode()
     req = urllib.request.Request(url, data=body, headers={"Content-Type": "application/x-www-form-urlencoded;charset=UTF-8"})
@@ -217,12 +244,12 @@ def part1():
     check(not verify_as_sdk(dict(answer, txnAmt="101"), root, middle), "a changed answer does not verify")
 
     # The Java SDK's way: empty fields dropped before signing and sending.
-    java = {k: v for k, v in dict(consume, orderId=order_id[:-1] + "9", txnTime=txn_time()).items() if v != ""}
+    java = {k: v for k, v in dict(consume, orderId=order_id + "J", txnTime=txn_time()).items() if v != ""}  # another order
     janswer = parse_raw(post_form(base + "backTransReq.do", sign_01(java, mkey, mcert)))
     check(janswer.get("respCode") == "00" and verify_as_sdk(janswer, root, middle), "a consume signed as the Java SDK signs it is accepted")
 
     # A request signed badly is refused with 11, in a signed answer.
-    bad = sign_01(dict(consume, orderId=order_id[:-2] + "77"), mkey, mcert)
+    bad = sign_01(dict(consume, orderId=order_id + "B"), mkey, mcert)
     bad["txnAmt"] = "1"
     banswer = parse_raw(post_form(base + "backTransReq.do", bad))
     check(banswer.get("respCode") == "11" and verify_as_sdk(banswer, root, middle), f"a bad signature is answered 11 ({banswer.get('respMsg')})")
@@ -253,6 +280,35 @@ def part1():
     notes = [n for n in Notifications.received if n.get("orderId") == order_id]
     check(len(notes) >= 1 and notes[0].get("respCode") == "00", "the notification arrives with respCode 00")
     check(bool(notes) and verify_as_sdk(notes[0], root, middle), "the notification verifies as the SDKs verify it")
+
+    # The reconciliation file, downloaded as the PHP SDK does (Form_7_2_FileTransfer + deCodeFileContent).
+    clock = urllib.request.Request(f"http://127.0.0.1:{port}/sandbox/clock", method="PUT", data=b'{"fileOffsetSeconds": 86400}')
+    urllib.request.urlopen(clock, timeout=5).read()
+    day = when[:8]
+    transfer = {"version": "5.1.0", "encoding": "UTF-8", "txnType": "76", "txnSubType": "01", "bizType": "000000", "accessType": "0",
+                "fileType": "00", "merId": MER_ID, "settleDate": day[4:], "txnTime": txn_time()}
+    f = parse_raw(post_form(f"http://127.0.0.1:{port}/", sign_01(transfer, mkey, mcert)))
+    check(f.get("respCode") == "00" and verify_as_sdk(f, root, middle), f"the file transfer is answered 00 and verifies ({f.get('respMsg')})")
+    check(f.get("fileName") == f"{MER_ID}_{day}.zip", f"the archive is named merId_YYYYMMDD.zip ({f.get('fileName')})")
+    rows = []
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(zlib.decompress(base64.b64decode(f.get("fileContent", "")))))
+        names = [n for n in archive.namelist() if n[:3] == "INN" and n[11:14] == "ZM_"]  # the PHP demo's test of a ZM file
+        check(names == [f"INN{day[2:]}88ZM_{MER_ID}"], f"the archive holds the day's ZM file ({archive.namelist()})")
+        rows = parse_zm(archive.read(names[0])) if names else []
+    except Exception as e:
+        check(False, f"fileContent is the Base64 of a zlib stream of a ZIP archive ({e})")
+    ledger = json.loads(urllib.request.urlopen(f"http://127.0.0.1:{port}/sandbox/ledger", timeout=5).read())
+    settled = [e for e in ledger if e["respCode"] == "00"]
+    mine = [r for r in rows if r[11].strip() == order_id]
+    check(len(rows) == len(settled) and len(mine) == 1, f"the file lists the day's {len(settled)} settled transactions ({len(rows)})")
+    check(bool(mine) and mine[0][6] == "000000000100" and mine[0][19] == "01" and mine[0][4] == when[4:] and mine[0][27].strip() == MER_ID,
+          "the consume's line has its amount, txnType, transmission time and merId where the SDKs read them")
+    check(bool(mine) and mine[0][16] == "C000000000099" and mine[0][15] == "D000000000001",
+          f"settlement and fee are signed amounts (C/D + 12 digits): {mine[0][16] if mine else None} {mine[0][15] if mine else None}")
+    tomorrow = (datetime.datetime.strptime(day, "%Y%m%d") + datetime.timedelta(days=1)).strftime("%m%d")
+    f98 = parse_raw(post_form(f"http://127.0.0.1:{port}/", sign_01(dict(transfer, settleDate=tomorrow, txnTime=txn_time()), mkey, mcert)))
+    check(f98.get("respCode") == "98" and verify_as_sdk(f98, root, middle), f"a day not ended yet is answered 98, as UnionPay does ({f98.get('respMsg')})")
 
     # The merchant's own certificate under the same root is not UnionPay's.
     forged = dict(notes[0]) if notes else {}
@@ -303,6 +359,27 @@ class Gateway(http.server.BaseHTTPRequestHandler):
         fields = {k: req.get(k, "") for k in ("version", "encoding", "bizType", "txnType", "txnSubType", "accessType", "merId", "orderId", "txnTime")}
         if not ok:
             fields.update(respCode="11", respMsg="验证签名失败")
+        elif req.get("txnType") == "76":
+            day = s.get("fileDay")
+            if day is None or req.get("settleDate") != day[4:]:
+                fields.update(respCode="98", respMsg="文件不存在")
+            else:
+                lines = b""
+                for e in s["ledger"].values():
+                    fee = (int(e["txnAmt"]) * 6 + 500) // 1000
+                    settle = int(e["txnAmt"]) - fee
+                    lines += zm_line({0: "S56", 4: e["txnTime"][4:], 6: e["txnAmt"].zfill(12), 9: e["queryId"], 11: e["orderId"],
+                                      15: "D" + str(fee).zfill(12), 16: "C" + str(settle).zfill(12), 19: "01", 21: "000802",
+                                      27: req["merId"], 32: "C" + str(settle).zfill(12)})
+                # A transaction the merchant never sent: the reconciliation must report it.
+                lines += zm_line({0: "S56", 4: day[4:] + "093000", 6: "000000012345", 9: "7" * 21, 11: "NOTOURS0001", 19: "01",
+                                  27: req["merId"], 15: "D000000000074", 16: "C000000012271", 32: "C000000012271"})
+                buf = io.BytesIO()
+                with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+                    z.writestr(f"INN{day[2:]}88ZM_{req['merId']}", lines)
+                    z.writestr(f"RD{day[2:]}01_{req['merId']}", "summary".encode("gbk"))
+                fields.update(respCode="00", respMsg="成功[0000000]", fileType="00", settleDate=req["settleDate"],
+                              fileName=f"{req['merId']}_{day}.zip", fileContent=base64.b64encode(zlib.compress(buf.getvalue())).decode())
         elif self.path.endswith("backTransReq.do"):
             qid = "7" + "".join(random.choice("0123456789") for _ in range(20))
             s["ledger"][(req["orderId"], req["txnTime"])] = dict(req, queryId=qid)
@@ -386,6 +463,25 @@ def part2():
     if pay.returncode != 0:
         print(pay.stdout[-1500:], pay.stderr[-1500:], open(log.name).read()[-1500:], sep="\n")
     check(len(Gateway.state["ledger"]) == 1, f"the gateway was asked for exactly one consume ({len(Gateway.state['ledger'])})")
+
+    # The day's file from this gateway, reconciled by the server with a merchant key.
+    day = next(iter(Gateway.state["ledger"].values()))["txnTime"][:8] if Gateway.state["ledger"] else "20260101"
+    Gateway.state["fileDay"] = day
+    made = subprocess.run([os.path.join(BIN, "paysheet"), "api-key", "create", "--data", os.path.join(folder, "data"), "--name", "interop"],
+                          capture_output=True, text=True, timeout=60)
+    key = made.stdout.strip().splitlines()[-1] if made.returncode == 0 and made.stdout.strip() else ""
+    rreq = urllib.request.Request(f"http://127.0.0.1:{port}/v1/reconciliations", method="POST", data=json.dumps({"day": day}).encode(),
+                                  headers={"Content-Type": "application/json", "Authorization": "Bearer " + key})
+    try:
+        report = json.loads(urllib.request.urlopen(rreq, timeout=30).read())
+    except Exception as e:
+        report = {}
+        print("   reconciliation failed:", e, getattr(e, "read", lambda: b"")()[:500], flush=True)
+    kinds = [d.get("kind") for d in report.get("differences", [])]
+    check(report.get("fileTransactions") == 2 and report.get("matched") == 1,
+          f"the server reads this gateway's file and matches the paid consume ({report.get('matched')} of {report.get('fileTransactions')})")
+    check(kinds == ["unknownToUs"] and report["differences"][0].get("acquirerOrderId") == "NOTOURS0001",
+          f"the transaction the merchant never sent is reported ({kinds})")
     serve.terminate()
     gw.shutdown()
 

@@ -101,3 +101,15 @@ extension ReconciliationRecord {
         return r
     }
 }
+
+@Suite struct SettleDateTests {
+    @Test func aMonthAndDayIsTheLatestSuchDateByTheDayAfter() throws {
+        let now = try #require(TransactionTime.parse("20261124020000"))  // Beijing
+        #expect(TransactionTime.day(monthAndDay: "1123", before: now) == "20261123")
+        #expect(TransactionTime.day(monthAndDay: "1125", before: now) == "20261125")  // tomorrow: asked too early, not last year's
+        #expect(TransactionTime.day(monthAndDay: "1126", before: now) == "20251126")
+        #expect(TransactionTime.day(monthAndDay: "0101", before: now) == "20260101")
+        let newYear = try #require(TransactionTime.parse("20270101080000"))
+        #expect(TransactionTime.day(monthAndDay: "1231", before: newYear) == "20261231")
+    }
+}

@@ -32,12 +32,11 @@ public struct UnionPayAcquirer: Acquirer {
         case .noFile: return .notReady
         case .failed(let why): return .failed(why)
         case .file(let name, let records):
-            // The file gives MMDDhhmmss; the year is the clearing day's, or the one before for a
-            // transaction sent in December and cleared in January.
-            let year = Int(day.prefix(4)) ?? 0
+            // The file gives MMDDhhmmss: the latest such date by the clearing day.
+            let noon = TransactionTime.parse(day + "120000") ?? now
             return .file(name: name, transactions: records.map { r in
-                let y = r.transmissionTime.prefix(4) > mmdd ? year - 1 : year
-                return SettledTransaction(identity: TransactionIdentity(orderId: r.orderId, txnTime: String(y) + r.transmissionTime),
+                let sentDay = TransactionTime.day(monthAndDay: String(r.transmissionTime.prefix(4)), before: noon)
+                return SettledTransaction(identity: TransactionIdentity(orderId: r.orderId, txnTime: sentDay + r.transmissionTime.dropFirst(4)),
                                           reference: r.queryId, amount: r.amount, type: r.txnType)
             })
         }

@@ -51,6 +51,15 @@ public enum TransactionTime {
     /// The clearing day (`MMDD`, Beijing) of `date`, as `settleDate` carries it.
     public static func clearingDay(_ date: Date) -> String { String(format(date).dropFirst(4).prefix(4)) }
 
+    /// The `YYYYMMDD` of a date given without its year (`MMDD`, as `settleDate` and the
+    /// reconciliation file give it): the latest such date no later than the day after `date`
+    /// (Beijing), so that clocks a little apart agree.
+    public static func day(monthAndDay mmdd: String, before date: Date) -> String {
+        let limit = String(format(date.addingTimeInterval(86_400)).prefix(8))
+        let year = Int(limit.prefix(4)) ?? 1970
+        return [year, year - 1].map { String($0) + mmdd }.first { $0 <= limit } ?? String(year - 1) + mmdd
+    }
+
     /// Whether `a` and `b` fall on the same Beijing date: voids are allowed on the clearing day only.
     public static func sameClearingDay(_ a: Date, _ b: Date) -> Bool { format(a).prefix(8) == format(b).prefix(8) }
 }

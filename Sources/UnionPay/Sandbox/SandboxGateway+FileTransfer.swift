@@ -31,11 +31,8 @@ extension SandboxGateway {
         guard request["fileType"] == "00" else {
             return Reply(status: 200, body: answer(request, ["respCode": "13", "respMsg": "报文交易要素缺失 (fileType must be 00, the merchant reconciliation file)"]))
         }
-        // The year of settleDate: the request's year, or the one before for a December file asked for in January.
         let today = TransactionTime.format(now)
-        var year = Int(TransactionTime.format(sent).prefix(4))!
-        if settleDate > String(TransactionTime.format(sent).dropFirst(4).prefix(4)) { year -= 1 }
-        let day = String(year) + settleDate
+        let day = TransactionTime.day(monthAndDay: settleDate, before: sent)
         guard day < String(today.prefix(8)) else {
             return Reply(status: 200, body: answer(request, ["respCode": "98", "respMsg": "文件不存在 (the clearing day \(day) has not ended)"]))
         }
