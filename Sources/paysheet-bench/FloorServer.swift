@@ -91,7 +91,9 @@ func floorServer(data: String, listen: String, gateway: String) async throws {
     let client = UnionPayClient(configuration: UnionPayConfiguration(gatewayURL: gateway, merchantId: merchantId,
                                                                      notificationURL: "http://\(listen)/v1/notifications/unionpay"),
                                 http: http, signer: try acp.signer(), verifier: ACPVerifier(roots: [unionPayPKI.root], intermediates: [unionPayPKI.gatewayCA],
-                                                                                                   owners: [UnionPaySandboxPKI.gatewayOwner]))
+                                                                                                   owners: [UnionPaySandboxPKI.gatewayOwner]),
+                                encryptor: try SensitiveDataEncryptor(
+                                    certificate: unionPayPKI.encryptionCredentials(folder: data + "/unionpay-sandbox").certificate))
     let certificatePEM = try merchantKey.certificate?.serializeAsPEM().pemString ?? ""
     let orders = Mutex<[String: FloorOrder]>([:])
     let waiters = FloorWaiters()

@@ -47,7 +47,8 @@ struct AcquirerSandboxCommand: AsyncParsableCommand {
         let logger = Logger(label: "paysheet.acquirer-sandbox")
         let http = HTTPClient(eventLoopGroupProvider: .singleton)
         let gateway = try SandboxGateway(pki: pki, merchants: [merchant], http: http, faults: faults, paymentDataField: paymentDataField,
-                                         secureKeys: [merchantId: secureKey], logger: logger)
+                                         secureKeys: [merchantId: secureKey],
+                                         encryption: try pki.encryptionCredentials(folder: folder + "/unionpay-sandbox"), logger: logger)
         var app = Application(router: gateway.router(), configuration: .init(address: .hostname(host, port: port),
                                                                               serverName: "paysheet-acquirer-sandbox"), logger: logger)
         app.beforeServerStarts { say("sandbox UnionPay gateway on http://\(listen) (data \(folder)/unionpay-sandbox; not China UnionPay)") }

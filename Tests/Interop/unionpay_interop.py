@@ -174,6 +174,11 @@ def post_form(url, fields):
         return r.read().decode("utf-8")
 
 
+def luhn_ok(number):
+    digits = [int(c) for c in number][::-1]
+    return sum(d if i % 2 == 0 else (d * 2 - 9 if d * 2 > 9 else d * 2) for i, d in enumerate(digits)) % 10 == 0
+
+
 def luhn_complete(prefix15):
     digits = [int(c) for c in prefix15]
     total = 0
@@ -185,9 +190,18 @@ def luhn_complete(prefix15):
     return prefix15 + str((10 - total % 10) % 10)
 
 
-def card_trans_data():
-    inner = f"accNo={luhn_complete('489537' + ''.join(random.choice('0123456789') for _ in range(9)))}&expired=3012" \
-            f"&cryptogram={base64.b64encode(os.urandom(20)).decode()}&eci=07"
+def encrypt_data(text, cert):
+    """The SDKs' encryptData: RSA PKCS #1 v1.5 to the encryption certificate, Base64."""
+    return base64.b64encode(cert.public_key().encrypt(text.encode(), padding.PKCS1v15())).decode()
+
+
+def card_trans_data(enc_cert=None):
+    acc = luhn_complete('489537' + ''.join(random.choice('0123456789') for _ in range(9)))
+    secret = f"expired=3012&cryptogram={base64.b64encode(os.urandom(20)).decode()}"
+    if enc_cert is None:
+        inner = f"accNo={acc}&{secret}&eci=07"
+    else:  # as getCustomerInfoWithEncrypt: the card number by itself, the rest in encryptedInfo
+        inner = f"accNo={encrypt_data(acc, enc_cert)}&eci=07&encryptedInfo={encrypt_data(secret, enc_cert)}"
     return base64.b64encode(("{" + inner + "}").encode()).decode()
 
 
@@ -222,6 +236,7 @@ def part1():
     mkey = serialization.load_pem_private_key(open(os.path.join(mfolder, "key.pem"), "rb").read(), None)
     mcert = x509.load_pem_x509_certificate(open(os.path.join(mfolder, "certificate.pem"), "rb").read())
     secure_key = open(os.path.join(mfolder, "secure-key")).read().strip()
+    enc_cert = x509.load_pem_x509_certificate(open(os.path.join(pki, "encryption", "certificate.pem"), "rb").read())
     check(len(str(mcert.serial_number)) <= 12, f"the merchant certificate's serial is short ({mcert.serial_number}): every SDK reports it in decimal")
 
     npt = free_port()
@@ -233,8 +248,8 @@ def part1():
     when = txn_time()
     consume = {"version": "5.1.0", "encoding": "UTF-8", "txnType": "01", "txnSubType": "01", "bizType": "000802",
                "accessType": "0", "channelType": "07", "merId": MER_ID, "orderId": order_id, "txnTime": when,
-               "txnAmt": "100", "currencyCode": "156", "backUrl": back_url, "cardTransData": card_trans_data(),
-               "riskRateInfo": ""}  # the PHP SDK sends (and signs) empty fields
+               "txnAmt": "100", "currencyCode": "156", "backUrl": back_url, "cardTransData": card_trans_data(enc_cert),
+               "encryptCertId": str(enc_cert.serial_number), "riskRateInfo": ""}  # the PHP SDK sends (and signs) empty fields
     raw = post_form(base + "backTransReq.do", sign_01(consume, mkey, mcert))
     answer = parse_raw(raw)
     check("%" not in raw and "signPubKeyCert=-----BEGIN CERTIFICATE-----" in raw, "the synchronous answer is raw key=value (not percent-encoded)")
@@ -253,6 +268,17 @@ def part1():
     bad["txnAmt"] = "1"
     banswer = parse_raw(post_form(base + "backTransReq.do", bad))
     check(banswer.get("respCode") == "11" and verify_as_sdk(banswer, root, middle), f"a bad signature is answered 11 ({banswer.get('respMsg')})")
+
+    # Card data in clear (the old specification) is refused; the encryption certificate is served (txnType 95).
+    clear = {k: v for k, v in dict(consume, orderId=order_id + "C", cardTransData=card_trans_data()).items() if k != "encryptCertId"}
+    canswer = parse_raw(post_form(base + "backTransReq.do", sign_01(clear, mkey, mcert)))
+    check(canswer.get("respCode") == "10" and "encryptCertId" in canswer.get("respMsg", ""), f"card data in clear is refused ({canswer.get('respMsg')})")
+    update = {"version": "5.1.0", "encoding": "UTF-8", "txnType": "95", "txnSubType": "00", "bizType": "000000", "accessType": "0",
+              "channelType": "07", "certType": "01", "merId": MER_ID, "orderId": "CERT" + txn_time(), "txnTime": txn_time()}
+    u = parse_raw(post_form(base + "backTransReq.do", sign_01(update, mkey, mcert)))
+    served = x509.load_pem_x509_certificate(u.get("encryptPubKeyCert", "").encode()) if u.get("encryptPubKeyCert") else None
+    check(u.get("respCode") == "00" and verify_as_sdk(u, root, middle) and served is not None and served.serial_number == enc_cert.serial_number
+          and issued_by(served, middle), "txnType 95 serves the encryption certificate, issued by the middle certificate, in a verified answer")
 
     # Version 5.0.0 gets a clear answer.
     old = parse_raw(post_form(base + "queryTrans.do", sign_01(dict(consume, version="5.0.0", txnType="00"), mkey, mcert)))
@@ -359,6 +385,10 @@ class Gateway(http.server.BaseHTTPRequestHandler):
         fields = {k: req.get(k, "") for k in ("version", "encoding", "bizType", "txnType", "txnSubType", "accessType", "merId", "orderId", "txnTime")}
         if not ok:
             fields.update(respCode="11", respMsg="验证签名失败")
+        elif req.get("txnType") == "95":
+            s["certRequests"] += 1
+            fields.update(respCode="00", respMsg="成功[0000000]", certType="01",
+                          encryptPubKeyCert=s["ecert"].public_bytes(serialization.Encoding.PEM).decode())
         elif req.get("txnType") == "76":
             day = s.get("fileDay")
             if day is None or req.get("settleDate") != day[4:]:
@@ -383,6 +413,7 @@ class Gateway(http.server.BaseHTTPRequestHandler):
         elif self.path.endswith("backTransReq.do"):
             qid = "7" + "".join(random.choice("0123456789") for _ in range(20))
             s["ledger"][(req["orderId"], req["txnTime"])] = dict(req, queryId=qid)
+            s["cards"].append(Gateway.open_card(req))
             fields.update(respCode="00", respMsg="成功[0000000]", queryId=qid, txnAmt=req["txnAmt"], currencyCode=req["currencyCode"])
             note = {k: v for k, v in dict(fields, settleAmt=req["txnAmt"], settleCurrencyCode="156", settleDate=req["txnTime"][4:8],
                                           traceNo="123456", traceTime=req["txnTime"][4:]).items() if v}
@@ -400,6 +431,23 @@ class Gateway(http.server.BaseHTTPRequestHandler):
         self.send_header("Content-Type", "text/plain;charset=UTF-8")
         self.end_headers()
         self.wfile.write(raw.encode("utf-8"))
+
+    @staticmethod
+    def open_card(req):
+        """The card data as UnionPay's gateway reads it: decrypted with the encryption key."""
+        s = Gateway.state
+        try:
+            text = base64.b64decode(req.get("cardTransData", "")).decode()[1:-1]
+            pairs = dict(p.split("=", 1) for p in text.split("&"))
+            if req.get("encryptCertId") != str(s["ecert"].serial_number):
+                return {"error": "encryptCertId " + str(req.get("encryptCertId"))}
+            def opened(v):
+                return b"".join(s["ekey"].decrypt(base64.b64decode(piece), padding.PKCS1v15()) for piece in v.split(".")).decode()
+            out = dict(pairs, accNo=opened(pairs["accNo"]))
+            out.update(dict(p.split("=", 1) for p in opened(out.pop("encryptedInfo")).split("&")))
+            return out
+        except Exception as e:
+            return {"error": repr(e)}
 
     @staticmethod
     def sign(fields):
@@ -424,18 +472,20 @@ class Gateway(http.server.BaseHTTPRequestHandler):
 
 def part2():
     folder = tempfile.mkdtemp(prefix="paysheet-interop-gw-")
-    keys = {n: rsa.generate_private_key(public_exponent=65537, key_size=2048) for n in ("root", "middle", "gateway", "merchant")}
+    keys = {n: rsa.generate_private_key(public_exponent=65537, key_size=2048) for n in ("root", "middle", "gateway", "merchant", "encrypt")}
     root = certificate("Interop Root", keys["root"], "Interop Root", keys["root"], True, 69042900001)
     middle = certificate("Interop Middle", keys["middle"], root.subject, keys["root"], True, 69042900002)
     gcert = certificate("041@Z12@00040000:SIGN@00000062", keys["gateway"], middle.subject, keys["middle"], False, 69042905377)
     mcert = certificate(f"041@Z12@{MER_ID}:SIGN@00000001", keys["merchant"], middle.subject, keys["middle"], False, 69042905378)
-    for fname, obj in (("root.pem", root), ("middle.pem", middle), ("merchant.pem", mcert)):
+    ecert = certificate("041@Z12@00040000:SIGN@00000063", keys["encrypt"], middle.subject, keys["middle"], False, 69042905379)
+    for fname, obj in (("root.pem", root), ("middle.pem", middle), ("merchant.pem", mcert), ("encrypt.pem", ecert)):
         open(os.path.join(folder, fname), "wb").write(obj.public_bytes(serialization.Encoding.PEM))
     key_path = os.path.join(folder, "merchant-key.pem")
     fd = os.open(key_path, os.O_WRONLY | os.O_CREAT, 0o600)
     os.write(fd, keys["merchant"].private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()))
     os.close(fd)
-    Gateway.state = {"gkey": keys["gateway"], "gcert": gcert, "mcert": mcert, "ledger": {}, "notified": 0}
+    Gateway.state = {"gkey": keys["gateway"], "gcert": gcert, "mcert": mcert, "ledger": {}, "notified": 0, "ekey": keys["encrypt"],
+                     "ecert": ecert, "cards": [], "certRequests": 0}
     gport = free_port()
     gw = http.server.ThreadingHTTPServer(("127.0.0.1", gport), Gateway)
     threading.Thread(target=gw.serve_forever, daemon=True).start()
@@ -444,7 +494,8 @@ def part2():
     config = {"listen": f"127.0.0.1:{port}", "dataFolder": os.path.join(folder, "data"),
               "acquirer": {"gatewayURL": f"http://127.0.0.1:{gport}", "merchantId": MER_ID, "signingKeyFile": key_path,
                            "signingCertificateFile": os.path.join(folder, "merchant.pem"),
-                           "trustedRootFiles": [os.path.join(folder, "root.pem")], "intermediateFiles": [os.path.join(folder, "middle.pem")]},
+                           "trustedRootFiles": [os.path.join(folder, "root.pem")], "intermediateFiles": [os.path.join(folder, "middle.pem")],
+                           "encryptionCertificateFile": os.path.join(folder, "encrypt.pem")},
               "logLevel": "warning"}
     json.dump(config, open(os.path.join(folder, "config.json"), "w"))
     log = open(os.path.join(folder, "serve.log"), "w")
@@ -463,6 +514,11 @@ def part2():
     if pay.returncode != 0:
         print(pay.stdout[-1500:], pay.stderr[-1500:], open(log.name).read()[-1500:], sep="\n")
     check(len(Gateway.state["ledger"]) == 1, f"the gateway was asked for exactly one consume ({len(Gateway.state['ledger'])})")
+    card = Gateway.state["cards"][0] if Gateway.state["cards"] else {}
+    acc = card.get("accNo", "")
+    check(len(acc) >= 13 and acc.isdigit() and luhn_ok(acc) and len(card.get("cryptogram", "")) > 0 and len(card.get("expired", "")) == 4,
+          f"the card data arrives encrypted to the gateway's encryption certificate and opens with its key ({sorted(card)})")
+    check(Gateway.state["certRequests"] >= 1, "the server asked for the gateway's encryption certificate (txnType 95)")
 
     # The day's file from this gateway, reconciled by the server with a merchant key.
     day = next(iter(Gateway.state["ledger"].values()))["txnTime"][:8] if Gateway.state["ledger"] else "20260101"

@@ -39,6 +39,9 @@ import UnionPay
         try KeyFile.write(try acquirer.gatewayCA.serializeAsPEM().pemString, to: folder + "/acquirer-middle.pem", mode: 0o644)
         c.acquirer.intermediateFiles = [folder + "/acquirer-middle.pem"]
         c.acquirer.gatewayURL = gatewayURL
+        try KeyFile.write(try acquirer.encryptionCredentials(folder: folder + "/acquirer-enc").certificate.serializeAsPEM().pemString,
+                          to: folder + "/acquirer-encryption.pem", mode: 0o644)
+        c.acquirer.encryptionCertificateFile = folder + "/acquirer-encryption.pem"
         _ = acp
         c.merchantValidation = "apple"
         c.identityCertificateFile = folder + "/acp/certificate.pem"
@@ -68,6 +71,7 @@ import UnionPay
         ("sandbox ACP root", "acquirer.trustedRootFiles"),
         ("sandbox ACP middle certificate", "acquirer.intermediateFiles"),
         ("the test environment's gateway owner", "acquirer.gatewayOwners"),
+        ("sandbox encryption certificate", "acquirer.encryptionCertificateFile"),
         ("sandbox payment processing key", "tokens.certificateFile"),
         ("sandbox merchant identifier", "merchant.merchantIdentifier"),
         ("sandbox merchant validation", "merchantValidation"),
@@ -89,6 +93,7 @@ import UnionPay
         case "sandbox ACP root": c.acquirer.trustedRootFiles = nil
         case "sandbox ACP middle certificate": c.acquirer.intermediateFiles = []
         case "the test environment's gateway owner": c.acquirer.gatewayOwners = ["中国银联股份有限公司", "00040000:SIGN"]
+        case "sandbox encryption certificate": c.acquirer.encryptionCertificateFile = nil
         case "sandbox payment processing key": c.tokens.keyFile = nil
         case "sandbox merchant identifier": c.merchant.merchantIdentifier = sandbox.merchant.merchantIdentifier
         case "sandbox merchant validation": c.merchantValidation = "sandbox"
@@ -133,7 +138,7 @@ import UnionPay
         c.listen = "127.0.0.1:\(port)"
         let http = HTTPClient(eventLoopGroupProvider: .singleton)
         let gateway = try SandboxGateway(pki: acquirer, merchants: [try ACPCredentials(keyFile: f + "/acp/key.pem", certificateFile: f + "/acp/certificate.pem")],
-                                         http: http)
+                                         http: http, encryption: try acquirer.encryptionCredentials(folder: f + "/acquirer-enc"))
         let gatewayApp = Application(router: gateway.router(), configuration: .init(address: .hostname("127.0.0.1", port: port + 1)))
         let gatewayTask = Task { try await gatewayApp.runService() }
         // Without an API key it refuses (the database is checked once open).

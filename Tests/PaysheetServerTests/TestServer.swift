@@ -35,49 +35,70 @@ final class TestServer: @unchecked Sendable {
 
     /// A server on SQLite or a fresh PostgreSQL database; `joining` another test server, a second
     /// server on its database, data folder and sandbox gateway (several servers on one PostgreSQL).
+    /// A random port taken by another process is tried again on another (three times).
     static func start(database kind: String = "sqlite", port chosen: Int? = nil, joining other: TestServer? = nil,
                       configure: (inout ServerConfiguration) -> Void = { _ in }) async throws -> TestServer {
-        let port = chosen ?? Int.random(in: 20_000...40_000)
+        var attempt = 0
+        while true {
+            attempt += 1
+            do {
+                return try await startOnce(database: kind, port: chosen ?? Int.random(in: 20_000...40_000), joining: other, configure: configure)
+            } catch let error as RemoteCheckout.CallError where chosen == nil && attempt < 3 {
+                print("test server: \(error.description); trying another port")
+            }
+        }
+    }
+
+    static func startOnce(database kind: String, port: Int, joining other: TestServer?,
+                          configure: (inout ServerConfiguration) -> Void) async throws -> TestServer {
         let data = other?.data ?? NSTemporaryDirectory() + "paysheet-e2e-" + UUID().uuidString
         let server = TestServer(port: port, gatewayPort: port + 1, data: data)
         if let other { server.gatewayURL = other.gatewayURL }
-        var c = ServerConfiguration()
-        c.listen = "127.0.0.1:\(port)"
-        c.acquirer.sandboxListen = "127.0.0.1:\(port + 1)"
-        c.dataFolder = data
-        c.lifecycle.resultWait = 0.3
-        c.lifecycle.queryIntervals = [0.2, 0.2, 0.4]
-        c.lifecycle.backoffIntervals = [1]
-        c.lifecycle.notFoundIsFinalAfter = 3
-        c.acquirer.timeout = 2
-        c.pollInterval = 0.05
-        c.authorizeWait = 8
-        if let other {
-            c.databaseURL = other.databaseURL
-            c.acquirer.gatewayURL = other.gatewayURL
-        } else if kind == "postgres", let base = TestDatabases.postgresURL {
-            let name = "e2e" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(16).lowercased()
-            let admin = try PostgresDatabase(url: base)
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { await admin.run() }
-                try await admin.executeOutsideTransaction("CREATE DATABASE \(name)")
-                group.cancelAll()
+        do {
+            var c = ServerConfiguration()
+            c.listen = "127.0.0.1:\(port)"
+            c.acquirer.sandboxListen = "127.0.0.1:\(port + 1)"
+            c.dataFolder = data
+            c.lifecycle.resultWait = 0.3
+            c.lifecycle.queryIntervals = [0.2, 0.2, 0.4]
+            c.lifecycle.backoffIntervals = [1]
+            c.lifecycle.notFoundIsFinalAfter = 3
+            c.acquirer.timeout = 2
+            c.pollInterval = 0.05
+            c.authorizeWait = 8
+            if let other {
+                c.databaseURL = other.databaseURL
+                c.acquirer.gatewayURL = other.gatewayURL
+            } else if kind == "postgres", let base = TestDatabases.postgresURL {
+                let name = "e2e" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(16).lowercased()
+                let admin = try PostgresDatabase(url: base)
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask { await admin.run() }
+                    try await admin.executeOutsideTransaction("CREATE DATABASE \(name)")
+                    group.cancelAll()
+                }
+                var u = URLComponents(string: base)!
+                u.path = "/" + name
+                c.databaseURL = u.string
             }
-            var u = URLComponents(string: base)!
-            u.path = "/" + name
-            c.databaseURL = u.string
+            configure(&c)
+            server.databaseURL = c.databaseURL
+            server.merchantKey = try await APIKeys.withDatabase(c.databaseURL, dataFolder: data) { try await $0.create(name: "tests").key }
+            let logger = server.logs.logger
+            let configuration = c
+            server.task = Task { try await MerchantServer.run(configuration, logger: logger) }
+            for _ in 0..<300 {
+                if let r = try? await server.http.execute(HTTPClientRequest(url: server.url + "/health"), timeout: .seconds(1)), r.status == .ok { return server }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+        } catch {
+            await server.stop()
+            throw error
         }
-        configure(&c)
-        server.databaseURL = c.databaseURL
-        server.merchantKey = try await APIKeys.withDatabase(c.databaseURL, dataFolder: data) { try await $0.create(name: "tests").key }
-        let logger = server.logs.logger
-        let configuration = c
-        server.task = Task { try await MerchantServer.run(configuration, logger: logger) }
-        for _ in 0..<200 {
-            if let r = try? await server.http.execute(HTTPClientRequest(url: server.url + "/health"), timeout: .seconds(1)), r.status == .ok { return server }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        throw RemoteCheckout.CallError(description: "the test server did not start")
+        // Stopped before it is dropped: an HTTP client must be shut down.
+        await server.stop()
+        let log = server.logs.all.suffix(5).joined(separator: " | ")
+        throw RemoteCheckout.CallError(description: "the test server on port \(port) did not start: \(log)")
     }
 
     func stop() async {

@@ -100,6 +100,14 @@ public enum MerchantServer {
         } else {
             gatewayMiddles = [try sandboxPKI().gatewayCA]
         }
+        // UnionPay's encryption certificate for card data: the configured file, or the sandbox's.
+        let encryptionCertificate: Certificate
+        if let file = c.acquirer.encryptionCertificateFile {
+            encryptionCertificate = try Certificate(pemEncoded: String(contentsOfFile: file, encoding: .utf8))
+        } else {
+            encryptionCertificate = try sandboxPKI().encryptionCredentials(folder: data + "/unionpay-sandbox").certificate
+        }
+        let encryptor = try SensitiveDataEncryptor(certificate: encryptionCertificate)
         let gatewayOwners = Set(c.acquirer.gatewayOwners ?? [c.mode == .production ? ACPVerifier.unionPayOwner : UnionPaySandboxPKI.gatewayOwner])
         var httpConfiguration = HTTPClient.Configuration()
         httpConfiguration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 64)
@@ -111,7 +119,8 @@ public enum MerchantServer {
         if c.acquirer.gatewayURL == nil {
             let (sh, sp) = try ServerConfiguration.hostPort(c.acquirer.sandboxListen, what: "sandbox acquirer listen address")
             let gateway = try SandboxGateway(pki: try sandboxPKI(), merchants: [merchantACP], http: http, paymentDataField: c.acquirer.paymentDataField,
-                                             secureKeys: secureKey.map { [c.acquirer.merchantId: $0] } ?? [:], logger: logger)
+                                             secureKeys: secureKey.map { [c.acquirer.merchantId: $0] } ?? [:],
+                                             encryption: try sandboxPKI().encryptionCredentials(folder: data + "/unionpay-sandbox"), logger: logger)
             sandboxURL = "http://\(sh == "0.0.0.0" ? "127.0.0.1" : sh):\(sp)"
             services.append(Application(router: gateway.router(), configuration: .init(address: .hostname(sh, port: sp), serverName: "paysheet-acquirer-sandbox"),
                                         logger: logger))
@@ -123,7 +132,8 @@ public enum MerchantServer {
                                                  paymentDataField: c.acquirer.paymentDataField, timeout: c.acquirer.timeout,
                                                  fileDownloadURL: c.acquirer.fileDownloadURL),
             http: http, signer: try secureKey.map { try ACPSecureKeySigner(secureKey: $0) as any ACPMessageSigning } ?? merchantACP.signer(),
-            verifier: ACPVerifier(roots: gatewayRoots, intermediates: gatewayMiddles, owners: gatewayOwners, secureKey: secureKey))
+            verifier: ACPVerifier(roots: gatewayRoots, intermediates: gatewayMiddles, owners: gatewayOwners, secureKey: secureKey),
+            encryptor: encryptor)
 
         // Storage.
         let databaseURL = c.databaseURL ?? "sqlite:" + data + "/paysheet.sqlite"
@@ -186,6 +196,7 @@ public enum MerchantServer {
         }
         services.append(app)
         services.append(QueryPoller(payments: payments, store: store, interval: c.pollInterval, ready: ready, logger: logger))
+        services.append(EncryptionCertificateRefresher(client: client, ready: ready, logger: logger))
         if c.acquirer.reconcileHour >= 0 {
             services.append(ReconciliationScheduler(service: reconciliation, store: store, hour: c.acquirer.reconcileHour, interval: 600,
                                                     ready: ready, logger: logger))

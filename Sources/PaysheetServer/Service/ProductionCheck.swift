@@ -31,6 +31,9 @@ public enum ProductionCheck {
         if c.acquirer.trustedRootFiles?.isEmpty ?? true || c.acquirer.intermediateFiles?.isEmpty ?? true {
             out.append("acquirer.trustedRootFiles and acquirer.intermediateFiles are not set: the sandbox's root and middle certificate would be trusted for the gateway's signatures (PAYSHEET_ACQUIRER_ROOTS, PAYSHEET_ACQUIRER_INTERMEDIATES)")
         }
+        if c.acquirer.encryptionCertificateFile == nil {
+            out.append("acquirer.encryptionCertificateFile is not set: card data would be encrypted to the sandbox's encryption certificate (PAYSHEET_ACQUIRER_ENCRYPTION_CERTIFICATE, UnionPay's acp_prod_enc.cer)")
+        }
         if let owners = c.acquirer.gatewayOwners, owners.contains(UnionPaySandboxPKI.gatewayOwner) {
             out.append("acquirer.gatewayOwners accepts \(UnionPaySandboxPKI.gatewayOwner), the test environment's and the sandbox's gateway (PAYSHEET_ACQUIRER_OWNERS)")
         }

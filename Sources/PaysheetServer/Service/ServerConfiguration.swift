@@ -56,6 +56,10 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
         public var bizType: String = "000802"
         /// Seconds to wait for a synchronous answer. `PAYSHEET_ACQUIRER_TIMEOUT`.
         public var timeout: Double = 10
+        /// UnionPay's encryption certificate (PEM; `acp_prod_enc.cer`): card data is encrypted to it
+        /// (`encryptCertId`); replaced daily by the gateway's current one (`txnType=95`). By default
+        /// the sandbox's. `PAYSHEET_ACQUIRER_ENCRYPTION_CERTIFICATE`.
+        public var encryptionCertificateFile: String?
         /// Where file transfers go (UnionPay's `https://filedownload.95516.com/`); by default the
         /// gateway URL. `PAYSHEET_ACQUIRER_FILE_URL`.
         public var fileDownloadURL: String?
@@ -142,6 +146,7 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
         if let v = environment["PAYSHEET_ACQUIRER_PAYMENT_DATA_FIELD"] { acquirer.paymentDataField = v }
         if let v = try double("PAYSHEET_ACQUIRER_TIMEOUT") { acquirer.timeout = v }
         if let v = environment["PAYSHEET_ACQUIRER_FILE_URL"] { acquirer.fileDownloadURL = v }
+        if let v = environment["PAYSHEET_ACQUIRER_ENCRYPTION_CERTIFICATE"] { acquirer.encryptionCertificateFile = v }
         if let v = environment["PAYSHEET_RECONCILE_HOUR"] {
             guard let h = Int(v), (-1...23).contains(h) else { throw ConfigurationError("PAYSHEET_RECONCILE_HOUR=\(v) is not -1 or an hour 0 to 23") }
             acquirer.reconcileHour = h
@@ -197,7 +202,7 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
 
     static let optionalSettings: Set<String> = [
         "publicURL", "databaseURL", "identityCertificateFile", "identityKeyFile", "acquirer.gatewayURL", "acquirer.signingKeyFile",
-        "acquirer.signingCertificateFile", "acquirer.trustedRootFiles", "acquirer.intermediateFiles", "acquirer.gatewayOwners", "acquirer.secureKeyFile", "acquirer.fileDownloadURL", "tokens.certificateFile", "tokens.keyFile",
+        "acquirer.signingCertificateFile", "acquirer.trustedRootFiles", "acquirer.intermediateFiles", "acquirer.gatewayOwners", "acquirer.secureKeyFile", "acquirer.fileDownloadURL", "acquirer.encryptionCertificateFile", "tokens.certificateFile", "tokens.keyFile",
         "merchant.shipping.countries", "merchant.shipping.regions",
     ]
     static let openDictionaries: Set<String> = ["merchant.coupons", "merchant.taxRates", "merchant.surcharges", "merchant.shipping.regions"]

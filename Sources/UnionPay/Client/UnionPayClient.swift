@@ -20,13 +20,19 @@ public struct UnionPayClient: Sendable {
     let http: HTTPClient
     let signer: any ACPMessageSigning
     let verifier: ACPVerifier
+    /// UnionPay's encryption certificate for sensitive fields, replaced by ``updateEncryptionCertificate(txnTime:)``.
+    public let encryption: EncryptionCertificate
 
-    /// A client posting with `http`, signing with `signer` (`signMethod=01` or `11`), verifying with `verifier`.
-    public init(configuration: UnionPayConfiguration, http: HTTPClient, signer: any ACPMessageSigning, verifier: ACPVerifier) {
+    /// A client posting with `http`, signing with `signer` (`signMethod=01` or `11`), verifying with
+    /// `verifier`, encrypting card data to `encryptor` (UnionPay's encryption certificate; `nil`
+    /// sends it in clear, as UnionPay's old specification did).
+    public init(configuration: UnionPayConfiguration, http: HTTPClient, signer: any ACPMessageSigning, verifier: ACPVerifier,
+                encryptor: SensitiveDataEncryptor? = nil) {
         self.configuration = configuration
         self.http = http
         self.signer = signer
         self.verifier = verifier
+        self.encryption = EncryptionCertificate(encryptor)
     }
 
     func base(_ txnType: TransactionType, subType: String, orderId: String, txnTime: String) -> ACPMessage {
@@ -44,7 +50,12 @@ public struct UnionPayClient: Sendable {
         m["txnAmt"] = String(amount)
         m["currencyCode"] = currencyCode
         m["backUrl"] = configuration.notificationURL
-        m[configuration.paymentDataField] = paymentData
+        if let encryptor = encryption.current, let field = try? PaymentDataField(encoded: paymentData) {
+            m[configuration.paymentDataField] = field.encrypted(with: encryptor).encoded
+            m["encryptCertId"] = encryptor.certId
+        } else {
+            m[configuration.paymentDataField] = paymentData
+        }
         m["reqReserved"] = reserved
         return await post(ACPPath.backTransaction, m)
     }
@@ -63,6 +74,28 @@ public struct UnionPayClient: Sendable {
     /// Status query (`00`) of the transaction `orderId` + `txnTime`.
     public func query(orderId: String, txnTime: String) async -> Answer {
         await post(ACPPath.query, base(.query, subType: "00", orderId: orderId, txnTime: txnTime))
+    }
+
+    /// Asks the gateway for its current encryption certificate (`txnType=95`, `certType=01`, as
+    /// UnionPay asks merchants to do daily) and uses it from then on when it differs and is the
+    /// gateway's (chained through the middle certificate, the gateway's owner field).
+    /// Returns the `encryptCertId` in use afterwards.
+    @discardableResult
+    public func updateEncryptionCertificate(txnTime: String) async throws(ACPError) -> String {
+        var m = base(.encryptionCertificate, subType: "00", orderId: "CERT" + txnTime, txnTime: txnTime)
+        m["bizType"] = "000000"
+        m["certType"] = "01"
+        switch await post(ACPPath.backTransaction, m) {
+        case .noAnswer(let why): throw ACPError(.transport, why)
+        case .message(let answer):
+            guard answer["respCode"] == "00", let pem = answer["encryptPubKeyCert"] else {
+                throw ACPError(.malformed, "the encryption certificate update was answered \(answer["respCode"] ?? "(none)"): \(answer["respMsg"] ?? "")")
+            }
+            let certificate = try verifier.gatewayCertificate(pem)
+            let encryptor = try SensitiveDataEncryptor(certificate: certificate)
+            encryption.replace(with: encryptor)
+            return encryptor.certId
+        }
     }
 
     /// What a reconciliation download found.

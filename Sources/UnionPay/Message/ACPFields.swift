@@ -12,6 +12,8 @@ public enum TransactionType: String, Sendable, Codable, CaseIterable {
     case void = "31"
     /// `76`: file transfer (the daily reconciliation file).
     case fileTransfer = "76"
+    /// `95`: the gateway's current encryption certificate.
+    case encryptionCertificate = "95"
 }
 
 /// The ACP endpoints (paths on the gateway host).

@@ -35,6 +35,37 @@ public struct PaymentDataField: Sendable, Equatable {
         self.values = values
     }
 
+    /// The values UnionPay's SDKs move into `encryptedInfo` (as `customerInfo`'s `expired`, `cvn2`, `phoneNo`).
+    static let encryptedInfoKeys = ["cryptogram", "emvData", "expired", "pinBlock"]
+
+    /// The field with its sensitive values encrypted as UnionPay's SDKs encrypt `customerInfo`:
+    /// `accNo` by itself, the cryptogram, EMV data, PIN block and expiry together in
+    /// `encryptedInfo` (`key=value&…`). A text longer than one RSA block is encrypted in pieces
+    /// joined by `.` (Paysheet's choice: UnionPay's SDKs encrypt one block).
+    public func encrypted(with encryptor: SensitiveDataEncryptor) -> PaymentDataField {
+        var out = values
+        if let acc = out["accNo"] { out["accNo"] = encryptor.encryptLong(acc) }
+        let hidden = Self.encryptedInfoKeys.filter { out[$0] != nil }
+        if !hidden.isEmpty {
+            out["encryptedInfo"] = encryptor.encryptLong(hidden.map { "\($0)=\(out[$0]!)" }.joined(separator: "&"))
+            for key in hidden { out.removeValue(forKey: key) }
+        }
+        return PaymentDataField(out)
+    }
+
+    /// The field as sent before ``encrypted(with:)``.
+    public func decrypted(with decryptor: SensitiveDataDecryptor) throws(ACPError) -> PaymentDataField {
+        var out = values
+        if let acc = out["accNo"] { out["accNo"] = try decryptor.decryptLong(acc) }
+        if let info = out.removeValue(forKey: "encryptedInfo") {
+            for pair in try decryptor.decryptLong(info).split(separator: "&") {
+                guard let eq = pair.firstIndex(of: "=") else { throw ACPError(.malformed, "encryptedInfo has a pair without '='") }
+                out[String(pair[..<eq])] = String(pair[pair.index(after: eq)...])
+            }
+        }
+        return PaymentDataField(out)
+    }
+
     /// The last four digits of `accNo`, masked as UnionPay masks it (`621234******1234` style).
     public var maskedAccount: String? {
         guard let acc = values["accNo"], acc.count >= 10 else { return nil }

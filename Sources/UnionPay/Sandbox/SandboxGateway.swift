@@ -13,6 +13,9 @@ public actor SandboxGateway {
     let signer: ACPSigner
     let verifier: ACPVerifier
     let secureKeySigners: [String: ACPSecureKeySigner]
+    /// The encryption key merchants encrypt card data to (`encryptCertId`); `nil` accepts clear card data.
+    let decryptor: SensitiveDataDecryptor?
+    let encryptionCertificatePEM: String?
     let http: HTTPClient
     let logger: Logger
     /// The payment data field this gateway reads (see ``UnionPayConfiguration/paymentDataField``).
@@ -34,8 +37,10 @@ public actor SandboxGateway {
     /// `merchants`; `secureKeys` (by `merId`) are the keys of merchants who sign with
     /// `signMethod=11`, whose answers and notifications are then signed with the same key.
     public init(pki: UnionPaySandboxPKI, merchants: [ACPCredentials], http: HTTPClient, faults: SandboxFaults = SandboxFaults(),
-                paymentDataField: String = "cardTransData", secureKeys: [String: String] = [:],
+                paymentDataField: String = "cardTransData", secureKeys: [String: String] = [:], encryption: ACPCredentials? = nil,
                 logger: Logger = Logger(label: "paysheet.acquirer-sandbox")) throws {
+        self.decryptor = try encryption.map { try SensitiveDataDecryptor(credentials: $0) }
+        self.encryptionCertificatePEM = try encryption?.certificate.serializeAsPEM().pemString
         self.signer = try pki.gateway.signer(includesCertificate: true)
         self.verifier = ACPVerifier(roots: [pki.root], certificates: merchants.map(\.certificate))
         self.secureKeySigners = try secureKeys.mapValues { try ACPSecureKeySigner(secureKey: $0) }
@@ -133,12 +138,18 @@ public actor SandboxGateway {
         do { try verify(request, now: now) } catch {
             return Reply(status: 200, body: answer(request, ["respCode": "11", "respMsg": "验证签名失败 (\(error.message))"]))
         }
+        if request["txnType"] == TransactionType.encryptionCertificate.rawValue {
+            guard let pem = encryptionCertificatePEM, request["certType"] == "01" else {
+                return Reply(status: 200, body: answer(request, ["respCode": "13", "respMsg": "报文交易要素缺失 (certType 01: this gateway has no other)"]))
+            }
+            return Reply(status: 200, body: answer(request, ["respCode": "00", "certType": "01", "encryptPubKeyCert": pem]))
+        }
         var missing: [String] = []
         for f in ["version", "txnType", "txnSubType", "bizType", "merId", "orderId", "txnTime", "txnAmt", "currencyCode", "backUrl"] where request[f] == nil {
             missing.append(f)
         }
         guard missing.isEmpty, let amount = try? MinorUnits.parse(request["txnAmt"]!, digits: 0), amount > 0,
-              let type = TransactionType(rawValue: request["txnType"]!), type != .query, type != .fileTransfer else {
+              let type = TransactionType(rawValue: request["txnType"]!), type != .query, type != .fileTransfer, type != .encryptionCertificate else {
             return Reply(status: 200, body: answer(request, ["respCode": "13", "respMsg": "missing or invalid: \(missing.isEmpty ? "txnAmt/txnType" : missing.joined(separator: ","))"]))
         }
         let k = key(request["orderId"]!, request["txnTime"]!)
@@ -155,6 +166,16 @@ public actor SandboxGateway {
         case .consume:
             var field: PaymentDataField?
             if let raw = request[paymentDataField] { field = try? PaymentDataField(encoded: raw) }
+            if let decryptor, let sent = field {
+                guard request["encryptCertId"] == decryptor.certId else {
+                    return Reply(status: 200, body: answer(request, ["respCode": "10", "respMsg": request["encryptCertId"] == nil
+                        ? "报文格式错误 (card data must be encrypted to the encryption certificate \(decryptor.certId) and encryptCertId sent)"
+                        : "报文格式错误 (encryptCertId \(request["encryptCertId"]!) is not the encryption certificate \(decryptor.certId); ask with txnType 95)"]))
+                }
+                do { field = try sent.decrypted(with: decryptor) } catch {
+                    return Reply(status: 200, body: answer(request, ["respCode": "10", "respMsg": "报文格式错误 (\(error.message))"]))
+                }
+            }
             guard let field, field.values["accNo"] != nil,
                   field.values["cryptogram"] != nil || field.values["emvData"] != nil else {
                 return Reply(status: 200, body: answer(request, ["respCode": "13", "respMsg": "\(paymentDataField) must carry accNo and cryptogram or emvData"]))
@@ -181,7 +202,7 @@ public actor SandboxGateway {
             }
             original.reversed += amount
             ledger[ok] = original
-        case .query, .fileTransfer:
+        case .query, .fileTransfer, .encryptionCertificate:
             break
         }
         ledger[k] = entry

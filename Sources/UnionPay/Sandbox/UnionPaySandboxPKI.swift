@@ -172,6 +172,36 @@ public struct UnionPaySandboxPKI: Sendable {
         return try KeyFile.readPrivateKeyText(path, policy: .refuse).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// The gateway's encryption credentials (UnionPay's `acp_…_enc.cer` and its key) in
+    /// `folder` (`encryption/`, key 0600), issued by the gateway's middle certificate on first use:
+    /// merchants encrypt sensitive fields to its key (``SensitiveDataEncryptor``). The CN carries
+    /// the gateway's owner field, as UnionPay's test encryption certificate does.
+    public func encryptionCredentials(folder: String, now: Date = Date()) throws -> ACPCredentials {
+        let path = folder + "/encryption"
+        if FileManager.default.fileExists(atPath: path + "/certificate.pem") {
+            return try ACPCredentials(keyFile: path + "/key.pem", certificateFile: path + "/certificate.pem")
+        }
+        let key = try _RSA.Signing.PrivateKey(keySize: .bits2048)
+        let start = now.addingTimeInterval(-86_400)
+        let certificate = try Certificate(
+            version: .v3, serialNumber: Self.serial(), publicKey: .init(key.publicKey),
+            notValidBefore: start, notValidAfter: start + 5 * 365 * 86_400, issuer: gatewayCA.subject,
+            subject: try Self.name("041@Z12@\(Self.gatewayOwner)@00000063"), signatureAlgorithm: .sha256WithRSAEncryption,
+            extensions: try Certificate.Extensions {
+                Critical(BasicConstraints.notCertificateAuthority)
+                Critical(KeyUsage(keyEncipherment: true, dataEncipherment: true))
+            },
+            issuerPrivateKey: .init(gatewayCAKey))
+        let credentials = ACPCredentials(privateKey: key, certificate: certificate)
+        // Written aside and moved into place: of two processes that make it at once, one wins.
+        let staging = path + ".new-" + UUID().uuidString
+        try credentials.save(folder: staging)
+        do { try FileManager.default.moveItem(atPath: staging, toPath: path) } catch {
+            try? FileManager.default.removeItem(atPath: staging)
+        }
+        return try ACPCredentials(keyFile: path + "/key.pem", certificateFile: path + "/certificate.pem")
+    }
+
     /// The merchant's signing credentials in `folder`, issued by this PKI on first use.
     public func merchantCredentials(folder: String, merchantId: String) throws -> ACPCredentials {
         if FileManager.default.fileExists(atPath: folder + "/certificate.pem") {

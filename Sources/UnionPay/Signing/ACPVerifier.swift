@@ -81,21 +81,7 @@ public final class ACPVerifier: @unchecked Sendable {
         lock.lock()
         if let hit = accepted[pem], hit.notAfter > now { lock.unlock(); return hit.key }
         lock.unlock()
-        let certificate: Certificate
-        do { certificate = try Certificate(pemEncoded: pem) } catch {
-            throw ACPError(.signature, "signPubKeyCert is not a PEM certificate")
-        }
-        guard certificate.notValidBefore <= now, now <= certificate.notValidAfter else {
-            throw ACPError(.signature, "signPubKeyCert is not valid at \(now) (valid \(certificate.notValidBefore) to \(certificate.notValidAfter))")
-        }
-        guard let middle = intermediates.first(where: { $0.subject == certificate.issuer && $0.publicKey.isValidSignature(certificate.signature, for: certificate) }),
-              middle.notValidBefore <= now, now <= middle.notValidAfter else {
-            throw ACPError(.signature, "signPubKeyCert (\(certificate.subject)) is not issued by a trusted UnionPay middle certificate under a trusted root")
-        }
-        let owner = Self.owner(of: certificate)
-        guard owners.contains(owner) else {
-            throw ACPError(.signature, "signPubKeyCert's owner is \(owner.isEmpty ? "(none)" : owner), not the gateway's (cer owner is not CUP)")
-        }
+        let certificate = try gatewayCertificate(pem, now: now)
         guard let key = _RSA.Signing.PublicKey(certificate.publicKey) else {
             throw ACPError(.signature, "signPubKeyCert does not hold an RSA key")
         }
@@ -108,6 +94,28 @@ public final class ACPVerifier: @unchecked Sendable {
 }
 
 extension ACPVerifier {
+    /// `pem` if it is a certificate of the gateway's, checked as UnionPay's SDKs check the
+    /// certificates in `signPubKeyCert` and `encryptPubKeyCert`: valid at `now`, issued by a
+    /// trusted middle certificate, owner field one of the configured owners.
+    public func gatewayCertificate(_ pem: String, now: Date = Date()) throws(ACPError) -> Certificate {
+        let certificate: Certificate
+        do { certificate = try Certificate(pemEncoded: pem) } catch {
+            throw ACPError(.signature, "the certificate is not a PEM certificate")
+        }
+        guard certificate.notValidBefore <= now, now <= certificate.notValidAfter else {
+            throw ACPError(.signature, "the certificate is not valid at \(now) (valid \(certificate.notValidBefore) to \(certificate.notValidAfter))")
+        }
+        guard let middle = intermediates.first(where: { $0.subject == certificate.issuer && $0.publicKey.isValidSignature(certificate.signature, for: certificate) }),
+              middle.notValidBefore <= now, now <= middle.notValidAfter else {
+            throw ACPError(.signature, "the certificate (\(certificate.subject)) is not issued by a trusted UnionPay middle certificate under a trusted root")
+        }
+        let owner = Self.owner(of: certificate)
+        guard owners.contains(owner) else {
+            throw ACPError(.signature, "the certificate's owner is \(owner.isEmpty ? "(none)" : owner), not the gateway's (cer owner is not CUP)")
+        }
+        return certificate
+    }
+
     /// The owner field of `certificate`'s CN: its third `@`-separated part, as UnionPay's SDKs
     /// read it (`041@Z12@00040000:SIGN@00000062` → `00040000:SIGN`); empty when there is none.
     public static func owner(of certificate: Certificate) -> String {
