@@ -196,7 +196,8 @@ public enum MerchantServer {
         }
         services.append(app)
         services.append(QueryPoller(payments: payments, store: store, interval: c.pollInterval, ready: ready, logger: logger))
-        services.append(EncryptionCertificateRefresher(client: client, ready: ready, logger: logger))
+        // An outside gateway is asked for its current encryption certificate (the built-in sandbox's is known).
+        if c.acquirer.gatewayURL != nil { services.append(EncryptionCertificateRefresher(client: client, ready: ready, logger: logger)) }
         if c.acquirer.reconcileHour >= 0 {
             services.append(ReconciliationScheduler(service: reconciliation, store: store, hour: c.acquirer.reconcileHour, interval: 600,
                                                     ready: ready, logger: logger))

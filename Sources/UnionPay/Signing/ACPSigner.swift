@@ -37,7 +37,8 @@ public struct ACPSigner: ACPMessageSigning {
         self.privateKey = privateKey
         self.certificate = certificate
         self.certId = ACPSigner.decimal(certificate.serialNumber.bytes)
-        self.certificatePEM = (try? certificate.serializeAsPEM().pemString) ?? ""
+        // Lines end with CR LF, as in the signPubKeyCert of UnionPay's gateway.
+        self.certificatePEM = ((try? certificate.serializeAsPEM().pemString) ?? "").replacingOccurrences(of: "\n", with: "\r\n")
         self.includesCertificate = includesCertificate
     }
 

@@ -120,8 +120,25 @@ extension ACPVerifier {
     /// read it (`041@Z12@00040000:SIGN@00000062` → `00040000:SIGN`); empty when there is none.
     public static func owner(of certificate: Certificate) -> String {
         let cn = certificate.subject.flatMap { $0 }.first { $0.type == .RDNAttributeType.commonName }
-        guard let cn, let text = String(cn.value) else { return "" }
+        guard let cn, let text = String(cn.value) ?? otherString(cn) else { return "" }
         let parts = text.split(separator: "@", omittingEmptySubsequences: false)
         return parts.count > 2 ? String(parts[2]) : ""
+    }
+
+    /// The text of a CN in a string type swift-certificates leaves undecoded: UnionPay's test
+    /// certificates (CFCA's) write it as a T61String (read as ISO 8859-1, as OpenSSL does), and
+    /// BMPString (UTF-16) is decoded too.
+    static func otherString(_ attribute: RelativeDistinguishedName.Attribute) -> String? {
+        var serializer = DER.Serializer()
+        guard (try? serializer.serialize(attribute)) != nil, let root = try? DER.parse(serializer.serializedBytes),
+              case .constructed(let nodes) = root.content else { return nil }
+        var children = nodes.makeIterator()
+        _ = children.next()
+        guard let value = children.next(), case .primitive(let bytes) = value.content, value.identifier.tagClass == .universal else { return nil }
+        switch value.identifier.tagNumber {
+        case 20: return String(bytes.map { Character(Unicode.Scalar($0)) })  // T61String
+        case 30: return String(bytes: Array(bytes), encoding: .utf16BigEndian)  // BMPString
+        default: return nil
+        }
     }
 }
