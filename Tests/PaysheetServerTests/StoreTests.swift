@@ -103,6 +103,7 @@ import Testing
             let r = Self.payment(o)
             #expect(try await store.insert(r, cause: "created", order: current, tokenTransactionId: "t1") == .tokenReplayed)
             #expect(try await store.payment(r.id) == nil)
+            #expect(try await store.order(o.id)?.version == current.version, "a refused insert leaves the order as it was")
 
             let e = p.lifecycle.receive(.notification(.succeeded(amount: 1000, reference: "Q")), now: Self.t0, configuration: LifecycleConfiguration())
             guard case .transition(let from, let to, let cause) = e else { Issue.record("no transition"); return }
@@ -111,6 +112,17 @@ import Testing
             #expect(order?.status == .paid && order?.paid == 1000)
             // A writer holding the old version is refused.
             #expect(try await store.update(p, transition: nil, at: Self.t0, reprice: OrderSettlement.settle) == nil)
+            // ... and a notification stored with it is not kept (it is stored with the change, or not at all).
+            #expect(try await store.update(p, transition: ("submitting", "succeeded", "late"), at: Self.t0, notification: ("N-late", "body"),
+                                           reprice: OrderSettlement.settle) == nil)
+            #expect(try await store.recordNotification(key: "N-late", paymentId: p.id, body: "body", at: Self.t0))
+            // A notification stored before is a duplicate, and nothing changes.
+            var later = saved
+            _ = later.lifecycle.receive(.query(.succeeded(amount: 1000, reference: "Q")), now: Self.t0, configuration: LifecycleConfiguration())
+            await #expect(throws: PaymentStore.DuplicateNotification.self) {
+                _ = try await store.update(later, transition: nil, at: Self.t0, notification: ("N-late", "body"), reprice: nil)
+            }
+            #expect(try await store.payment(p.id)?.version == 1)
             let history = try await store.events(payment: p.id)
             #expect(history.map(\.to) == ["submitting", "succeeded"])
             #expect(history.map(\.sequence) == [1, 2])

@@ -82,18 +82,26 @@ struct AccessPolicy: Sendable {
 
     /// The order `id` if `request` may act on it: a merchant key, or this order's client secret.
     func order(_ id: String, _ request: Request) async throws -> (OrderRecord, OrderCaller) {
+        let (order, _, caller) = try await orderAndPayments(id, request)
+        return (order, caller)
+    }
+
+    /// The caller of an order route, with the order and its payments as read to check it (one
+    /// statement; the authorization starts from them rather than reading them again).
+    func orderAndPayments(_ id: String, _ request: Request) async throws -> (OrderRecord, [PaymentRecord], OrderCaller) {
         switch Credential(request) {
         case .clientSecret(let secret):
-            guard let order = try await store.order(id), let hash = order.clientSecretHash, Secrets.matches(secret, storedHash: hash) else {
+            guard let (order, payments) = try await store.orderAndPayments(id), let hash = order.clientSecretHash,
+                  Secrets.matches(secret, storedHash: hash) else {
                 throw APIError.notFound("order \(id)")
             }
-            return (order, .shopper)
+            return (order, payments, .shopper)
         case .none:
             throw APIError.unauthorized("this call needs the order's client secret (or a merchant API key): Authorization: Bearer pcs_…")
         case .merchantKey, .unusable:
             let key = try await merchant(request)
-            guard let order = try await store.order(id) else { throw APIError.notFound("order \(id)") }
-            return (order, .merchant(key))
+            guard let (order, payments) = try await store.orderAndPayments(id) else { throw APIError.notFound("order \(id)") }
+            return (order, payments, .merchant(key))
         }
     }
 }

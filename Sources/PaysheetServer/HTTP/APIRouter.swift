@@ -80,10 +80,17 @@ public struct APIRouter: Sendable {
     /// A sheet route of one order: the order's client secret or a merchant key.
     func orderRoute(_ router: Router<Context>, _ path: RouterPath,
                     _ handler: @escaping @Sendable (ByteBuffer, String, AccessPolicy.OrderCaller) async throws -> APIAnswer) {
+        orderRoute(router, path) { body, id, caller, _ in try await handler(body, id, caller) }
+    }
+
+    /// A sheet route handed the order and its payments as read to check the caller.
+    func orderRoute(_ router: Router<Context>, _ path: RouterPath,
+                    _ handler: @escaping @Sendable (ByteBuffer, String, AccessPolicy.OrderCaller, (OrderRecord, [PaymentRecord])) async throws -> APIAnswer) {
         mutating(router, path, authorize: { request, context in
             let id = try orderId(context)
-            return (id, try await access.order(id, request).1)
-        }, scope: { Self.scope($0.1) }) { body, _, caller in try await handler(body, caller.0, caller.1) }
+            let (order, payments, caller) = try await access.orderAndPayments(id, request)
+            return (id, caller, order, payments)
+        }, scope: { Self.scope($0.1) }) { body, _, c in try await handler(body, c.0, c.1, (c.2, c.3)) }
     }
 
     static func scope(_ caller: AccessPolicy.OrderCaller) -> String {
@@ -192,12 +199,12 @@ public struct APIRouter: Sendable {
             let request = try JSONBody.decode(CouponCodeBody.self, from: body)
             return try APIAnswer(try await orders.couponCodeChanged(id, code: request.couponCode))
         }
-        orderRoute(router, "/v1/orders/:id/authorize") { body, id, caller in
+        orderRoute(router, "/v1/orders/:id/authorize") { body, id, caller, snapshot in
             let request = try JSONBody.decode(AuthorizeBody.self, from: body)
-            let outcome = try await payments.authorize(orderId: id, payment: request.payment)
+            let outcome = try await payments.authorize(orderId: id, payment: request.payment, preloaded: snapshot)
             return try APIAnswer(AuthorizeView(result: outcome.result,
                                                order: try await OrderView.make(outcome.order, service: orders, store: store, withRequest: false,
-                                                                               for: Self.audience(caller))))
+                                                                               records: outcome.payments, for: Self.audience(caller))))
         }
         // The sheet's cancel (the shopper dismissed it, or its deadline passed).
         orderRoute(router, "/v1/orders/:id/cancel") { _, id, caller in

@@ -61,11 +61,13 @@ struct OrderView: Encodable {
     }
 
     /// The view of `order`; `new`: it was created by this request, so it has no payments to read.
+    /// `records`, when given, are the order's payments as the caller has them (not read again).
     static func make(_ order: OrderRecord, service: OrderService, store: PaymentStore, withRequest: Bool, new: Bool = false,
-                     for audience: Audience) async throws -> OrderView {
+                     records given: [PaymentRecord]? = nil, for audience: Audience) async throws -> OrderView {
         let currency = Currency(order.currencyCode)
         let pricing = try Pricing.price(order, settings: service.settings)
-        let records = new ? [] : try await store.payments(order: order.id)
+        var records: [PaymentRecord] = given ?? []
+        if !new && given == nil { records = try await store.payments(order: order.id) }
         let payments: [PaymentView]
         switch audience {
         case .merchant:

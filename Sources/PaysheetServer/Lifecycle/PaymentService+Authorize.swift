@@ -14,6 +14,8 @@ public struct AuthorizationOutcome: Sendable {
     public var order: OrderRecord
     /// The charge, when one was made.
     public var payment: PaymentRecord?
+    /// The order's payments as the authorization left them (for its answer), when it knows them.
+    public var payments: [PaymentRecord]?
 }
 
 extension PaymentService {
@@ -39,16 +41,22 @@ extension PaymentService {
     /// Authorizes `payment` for the order `orderId`: validates the full contacts, verifies and
     /// decrypts the token, checks it against the order, rejects a replayed `transactionId`,
     /// charges the order's amount and waits (within the sheet's 30 s) for a certain outcome.
-    public func authorize(orderId: String, payment: ApplePayPayment) async throws -> AuthorizationOutcome {
+    /// `preloaded` is the order and its payments as just read (checking the caller): the first look uses them.
+    public func authorize(orderId: String, payment: ApplePayPayment, preloaded: (OrderRecord, [PaymentRecord])? = nil) async throws -> AuthorizationOutcome {
         let started = now()
         let deadline = started.addingTimeInterval(authorizeWait)
         Counter(label: "paysheet_authorizations_total").increment()
+        var snapshot = preloaded
         for _ in 0..<4 {
-            guard let (order, payments) = try await store.orderAndPayments(orderId) else { throw APIError.notFound("order \(orderId)") }
+            let read = snapshot
+            snapshot = nil
+            var loaded = read
+            if loaded == nil { loaded = try await store.orderAndPayments(orderId) }
+            guard let (order, payments) = loaded else { throw APIError.notFound("order \(orderId)") }
             let charges = payments.filter { $0.kind == .charge }
             if let open = charges.first(where: { !$0.lifecycle.state.isTerminal }) {
                 // A charge is already with the acquirer: never a second one; answer with its outcome.
-                return try await outcome(of: open, deadline: deadline)
+                return try await outcome(of: open, deadline: deadline, others: payments)
             }
             if order.canceledAt != nil {
                 throw APIError.conflict("order \(orderId) was canceled; it takes no payment")
@@ -129,18 +137,26 @@ extension PaymentService {
             let answer = await acquirer.charge(ChargeRequest(identity: record.identity, amount: record.amount, currencyNumeric: record.currencyNumeric,
                                                              paymentData: paymentData, reference: orderId))
             let after = try await advance(id, .answer(answer), loaded: record) ?? record
-            return try await outcome(of: after, deadline: deadline)
+            return try await outcome(of: after, deadline: deadline, others: payments)
         }
         throw APIError.conflict("order \(orderId) kept changing; try again")
     }
 
-    func outcome(of charge: PaymentRecord, deadline: Date) async throws -> AuthorizationOutcome {
+    /// `others`: the order's payments as last read; the answer's view shows them with this charge as it ended.
+    func outcome(of charge: PaymentRecord, deadline: Date, others: [PaymentRecord]? = nil) async throws -> AuthorizationOutcome {
         let waited = try await waitForOutcome(charge.id, until: deadline)
         let final = waited?.payment ?? charge
         // The order as the change that settled the payment committed it, else as stored now.
         var order = waited?.order
         if order == nil { order = try await store.order(final.orderId) }
         guard let order else { throw APIError.notFound("order \(final.orderId)") }
+        var outcome = settledOutcome(final, order)
+        // Known only when the settling change was committed here (the order came with it).
+        if waited?.order != nil, let others { outcome.payments = others.filter { $0.id != final.id } + [final] }
+        return outcome
+    }
+
+    func settledOutcome(_ final: PaymentRecord, _ order: OrderRecord) -> AuthorizationOutcome {
         switch final.lifecycle.state {
         case .succeeded:
             Counter(label: "paysheet_payments_paid_total").increment()

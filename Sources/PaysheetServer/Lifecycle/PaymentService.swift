@@ -52,8 +52,9 @@ public final class PaymentService: Sendable {
     /// A `notification` (key, raw body) is stored with the change, deduplicated.
     @discardableResult
     func advance(_ id: String, _ input: PaymentLifecycle.Input, loaded: PaymentRecord? = nil,
-                 notification: (key: String, body: String)? = nil) async throws -> PaymentRecord? {
+                 notification: (key: String, body: String)? = nil, snapshot: (OrderRecord, [PaymentRecord])? = nil) async throws -> PaymentRecord? {
         var current = loaded
+        var orderSnapshot = snapshot
         for _ in 0..<8 {
             if current == nil { current = try await store.payment(id) }
             guard var payment = current else { return nil }
@@ -75,7 +76,7 @@ public final class PaymentService: Sendable {
                 // Only a terminal state can change the order (created/failed → pending happened at insert).
                 let settles = payment.lifecycle.state.isTerminal
                 result = try await store.update(payment, transition: transition, at: at, notification: notification,
-                                                reprice: settles ? OrderSettlement.settle : nil)
+                                                reprice: settles ? OrderSettlement.settle : nil, snapshot: orderSnapshot)
             } catch is PaymentStore.DuplicateNotification {
                 Counter(label: "paysheet_notifications_duplicate_total").increment()
                 return current
@@ -93,6 +94,7 @@ public final class PaymentService: Sendable {
                 return stored
             }
             current = nil  // another writer was first: reload and apply again
+            orderSnapshot = nil
         }
         throw StorageError("payment \(id) kept changing under eight attempts to update it")
     }
@@ -161,14 +163,14 @@ public final class PaymentService: Sendable {
             throw APIError(status: 400, code: "notification_rejected", message: "the notification was not accepted")
         }
         Counter(label: "paysheet_notifications_total").increment()
-        guard let payment = try await store.payment(notification.identity) else {
+        guard let (payment, order, payments) = try await store.paymentWithOrder(notification.identity) else {
             // Not ours (or not yet visible): stored raw, for reconciliation.
             _ = try await store.recordNotification(key: notification.deduplicationKey, paymentId: nil, body: notification.raw, at: now())
             return
         }
         // Stored, deduplicated and applied in one transaction (R6).
         try await advance(payment.id, .notification(notification.status), loaded: payment,
-                          notification: (notification.deduplicationKey, notification.raw))
+                          notification: (notification.deduplicationKey, notification.raw), snapshot: (order, payments))
     }
 }
 

@@ -95,7 +95,7 @@ public struct PaymentStore: Sendable {
 
     /// Updates `order` (optimistic); `nil` when it changed meanwhile.
     public func update(_ order: OrderRecord) async throws -> OrderRecord? {
-        try await database.transaction { db in try await PaymentStore.update(order, db) }
+        try await PaymentStore.update(order, StatementAlone(database: database))
     }
 
     // MARK: Payments
@@ -114,6 +114,9 @@ public struct PaymentStore: Sendable {
     /// of the token `tokenTransactionId`, all in one transaction: a crash leaves either all or none.
     public func insert(_ payment: PaymentRecord, cause: String, order: OrderRecord, tokenTransactionId: String? = nil) async throws -> InsertResult {
         let body = try PaymentStore.json(payment)
+        if database.dialect == "postgresql" {
+            return try await insertOnPostgres(payment, body: body, cause: cause, order: order, tokenTransactionId: tokenTransactionId)
+        }
         do {
             return try await database.transaction { db in
             if let tokenTransactionId {
@@ -156,6 +159,23 @@ public struct PaymentStore: Sendable {
     public func payment(_ identity: TransactionIdentity) async throws -> PaymentRecord? {
         try await database.read("SELECT body FROM payments WHERE acquirer_order_id = $1 AND acquirer_txn_time = $2",
                                 [.text(identity.orderId), .text(identity.txnTime)]).first.map(PaymentStore.payment(from:))
+    }
+
+    /// The payment the acquirer knows as `identity`, with its order and all the order's payments,
+    /// in one statement (a notification is applied, and its order repriced, from them).
+    public func paymentWithOrder(_ identity: TransactionIdentity) async throws -> (payment: PaymentRecord, order: OrderRecord, payments: [PaymentRecord])? {
+        let rows = try await database.read("""
+            SELECT CAST(part AS TEXT), body FROM (
+                SELECT 0 AS part, '' AS created_at, '' AS id, body FROM orders
+                    WHERE id = (SELECT order_id FROM payments WHERE acquirer_order_id = $1 AND acquirer_txn_time = $2)
+                UNION ALL
+                SELECT 1, created_at, id, body FROM payments
+                    WHERE order_id = (SELECT order_id FROM payments WHERE acquirer_order_id = $1 AND acquirer_txn_time = $2)) AS u
+            ORDER BY u.part, u.created_at, u.id
+            """, [.text(identity.orderId), .text(identity.txnTime)])
+        guard let (order, payments) = try PaymentStore.orderAndPayments(from: rows),
+              let payment = payments.first(where: { $0.identity == identity }) else { return nil }
+        return (payment, order, payments)
     }
 
     /// The payments of `orderId`, oldest first.
@@ -226,11 +246,16 @@ public struct PaymentStore: Sendable {
     /// was stored before, nothing is written and ``DuplicateNotification`` is thrown.
     public func update(_ payment: PaymentRecord, transition: (from: String, to: String, cause: String)?, at now: Date,
                        notification: (key: String, body: String)? = nil,
-                       reprice: (@Sendable (OrderRecord, [PaymentRecord]) -> OrderRecord)?) async throws -> (PaymentRecord, OrderRecord?)? {
+                       reprice: (@Sendable (OrderRecord, [PaymentRecord]) -> OrderRecord)?,
+                       snapshot: (OrderRecord, [PaymentRecord])? = nil) async throws -> (PaymentRecord, OrderRecord?)? {
         var bumped = payment
         bumped.version += 1
         let next = bumped
         let body = try PaymentStore.json(next)
+        if database.dialect == "postgresql" {
+            return try await updateOnPostgres(payment, next: next, body: body, transition: transition, at: now, notification: notification,
+                                              reprice: reprice, snapshot: snapshot)
+        }
         do {
             return try await database.transaction { db in
             if let notification {
@@ -304,7 +329,7 @@ public struct PaymentStore: Sendable {
 
     /// Stores a notification; `false` when one with the same key was stored before (a duplicate).
     public func recordNotification(key: String, paymentId: String?, body: String, at now: Date) async throws -> Bool {
-        try await database.transaction { db in try await PaymentStore.insertNotification(key: key, paymentId: paymentId, body: body, at: now, db) }
+        try await PaymentStore.insertNotification(key: key, paymentId: paymentId, body: body, at: now, StatementAlone(database: database))
     }
 
     /// Stores a notification in `db`'s transaction; `false` when its key was stored before.
@@ -315,7 +340,7 @@ public struct PaymentStore: Sendable {
 
     /// Records the first use of a token's `transactionId`; `false` when it was used before (a replay).
     public func recordTokenUse(_ transactionId: String, order: String, at now: Date) async throws -> Bool {
-        try await database.transaction { db in try await PaymentStore.insertTokenUse(transactionId, order: order, at: now, db) }
+        try await PaymentStore.insertTokenUse(transactionId, order: order, at: now, StatementAlone(database: database))
     }
 
     /// Records a token's first use in `db`'s transaction; `false` when it was used before.

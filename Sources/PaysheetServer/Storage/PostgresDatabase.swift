@@ -39,6 +39,19 @@ public final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
         self.logger = logger
     }
 
+    /// A statement's kind for the per-statement counter: its verb and first table
+    /// (`INSERT payments`, `SELECT orders`, `BEGIN`), so that the label set stays small.
+    static func statementKind(_ sql: String) -> String {
+        let words = sql.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "(" || $0 == "," }).map(String.init)
+        guard let verb = words.first?.uppercased() else { return "?" }
+        let marker: Set<String> = ["FROM", "INTO", "UPDATE", "TABLE"]
+        var table = ""
+        if verb == "UPDATE", words.count > 1 { table = words[1] }
+        else if let i = words.firstIndex(where: { marker.contains($0.uppercased()) }), i + 1 < words.count { table = words[i + 1] }
+        if verb == "WITH" { return "WITH " + (words.dropFirst().first ?? "") }
+        return table.isEmpty ? verb : verb + " " + table.lowercased()
+    }
+
     /// Runs the connection pool until cancelled.
     public func run() async { await client.run() }
 
@@ -47,6 +60,7 @@ public final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
         let logger: Logger
         func execute(_ sql: String, _ binds: [SQLValue]) async throws -> [[String?]] {
             PostgresDatabase.roundTrips.increment()
+            Counter(label: "paysheet_database_statements_total", dimensions: [("statement", PostgresDatabase.statementKind(sql))]).increment()
             var bindings = PostgresBindings()
             for b in binds {
                 switch b {
@@ -55,14 +69,18 @@ public final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
                 case .null: bindings.appendNull()
                 }
             }
-            let rows = try await connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger)
-            var out: [[String?]] = []
-            for try await row in rows {
-                var values: [String?] = []
-                for cell in row { values.append(try cell.decode(String?.self)) }
-                out.append(values)
+            do {
+                let rows = try await connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger)
+                var out: [[String?]] = []
+                for try await row in rows {
+                    var values: [String?] = []
+                    for cell in row { values.append(try cell.decode(String?.self)) }
+                    out.append(values)
+                }
+                return out
+            } catch let error as PSQLError where error.serverInfo?[.sqlState] == "22012" {
+                throw SQLStatementAborted()  // division_by_zero: a statement of several writes undid itself
             }
-            return out
         }
     }
 

@@ -38,6 +38,17 @@ public protocol SQLDatabase: Sendable {
     func close() async
 }
 
+/// A statement that undid itself on purpose: one of its parts could not be done, so none was (a
+/// PostgreSQL statement of several writes ends in a division by zero to say so; see
+/// `PaymentStore+Postgres.swift`).
+public struct SQLStatementAborted: Error, Sendable {}
+
+/// One statement at a time on `database`, each on its own (for helpers written against ``SQLExecutor``).
+struct StatementAlone: SQLExecutor {
+    let database: any SQLDatabase
+    func execute(_ sql: String, _ binds: [SQLValue]) async throws -> [[String?]] { try await database.write(sql, binds) }
+}
+
 /// A storage failure, with the statement's purpose.
 public struct StorageError: Error, Sendable, CustomStringConvertible {
     /// What failed.
