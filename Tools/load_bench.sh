@@ -6,8 +6,13 @@
 # gateway, without storage or bookkeeping) for comparison. Prints authorized payments/s, p50/p99
 # latency, CPU per payment of each process, and the same run's baselines.
 #
-#   bash Tools/load_bench.sh [PAYMENTS] [CONCURRENCY] [all|sqlite|sqlite-11|postgres|floor]
+#   bash Tools/load_bench.sh [PAYMENTS] [CONCURRENCY] [all|sqlite|sqlite-11|postgres|postgres-2|postgres-3|floor]
 #   (sqlite-11: SQLite with ACP signMethod=11, SHA-256 with the secure key: no RSA signature)
+#   (postgres-N: N servers on one PostgreSQL behind HAProxy; round trips summed over them, CPU per
+#   payment of the servers together, HAProxy, the gateway and PostgreSQL, and lock waits sampled
+#   from pg_stat_activity every 100 ms. On 2 cores more servers cannot be faster: what must stay
+#   the same is the cost per payment, which is what lets them scale on more machines.)
+#   "all" ends with the targets as ratios of this run.
 #   (PostgreSQL: started by .ci/postgres.sh; PAYSHEET_BENCH_BIN=DIR uses binaries already built there)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,6 +26,28 @@ else
   swift build -c release --product paysheet-bench >/dev/null
   BIN="$(swift build -c release --show-bin-path)"
 fi
+
+RESULTS="$(mktemp)"
+record() { tee -a "$RESULTS"; }
+
+# Samples backends waiting on a lock (pg_stat_activity) every 100 ms until $1 (a file) appears.
+sample_locks() {
+  local stop="$1" out="$2"
+  : >"$out"
+  while [ ! -e "$stop" ]; do
+    su postgres -c "psql -h 127.0.0.1 -p 55432 -U postgres -Atqc \"SELECT COUNT(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'\"" >>"$out" 2>/dev/null || true
+    sleep 0.1
+  done
+}
+report_locks() {
+  python3 - "$1" <<'PY'
+import sys
+v = [int(x) for x in open(sys.argv[1]).read().split() if x.strip().isdigit()]
+waiting = [x for x in v if x > 0]
+print(f"locks     {len(v)} samples of pg_stat_activity: {len(waiting)} with a backend waiting on a lock"
+      f" ({100.0 * len(waiting) / max(1, len(v)):.1f} %), at most {max(v) if v else 0} at once")
+PY
+}
 
 run() {  # $1: label, $2: database URL, "floor" for the protocol floor, or empty; $3: non-empty to count PostgreSQL's processes too
   local dir port pid gpid
@@ -44,10 +71,46 @@ run() {  # $1: label, $2: database URL, "floor" for the protocol floor, or empty
   fi
   pid=$!
   for _ in $(seq 1 200); do curl -fs "http://127.0.0.1:$port/health" >/dev/null 2>&1 && break; sleep 0.1; done
-  echo "== $1 ($PAYMENTS payments, concurrency $CONCURRENCY)"
+  echo "== $1 ($PAYMENTS payments, concurrency $CONCURRENCY)" | record
+  [ -n "$3" ] && { sample_locks "$dir/stop-sampling" "$dir/locks.txt" & }
   "$BIN/paysheet-bench" load --server "http://127.0.0.1:$port" --data "$dir" --payments "$PAYMENTS" --concurrency "$CONCURRENCY" \
-    --cpu-of "server=$pid" --cpu-of "gateway=$gpid" ${3:+--cpu-of "postgresql=name:postgres"}
-  kill "$pid" "$gpid"; wait "$pid" "$gpid" || true
+    --cpu-of "server=$pid" --cpu-of "gateway=$gpid" ${3:+--cpu-of "postgresql=name:postgres"} | record
+  if [ -n "$3" ]; then touch "$dir/stop-sampling"; wait; report_locks "$dir/locks.txt" | record; fi
+  kill "$pid" "$gpid"; wait "$pid" "$gpid" 2>/dev/null || true
+}
+
+run_behind_balancer() {  # $1: how many servers; $2: database URL
+  local dir port gpid hpid n pids urls ports
+  dir="$(mktemp -d)"
+  port=$((20000 + RANDOM % 20000))
+  "$BIN/paysheet" acquirer-sandbox --data "$dir" --listen "127.0.0.1:$((port + 1))" >"$dir/gateway.log" 2>&1 &
+  gpid=$!
+  for _ in $(seq 1 200); do curl -fs "http://127.0.0.1:$((port + 1))/health" >/dev/null 2>&1 && break; sleep 0.1; done
+  PAYSHEET_API_KEY="$("$BIN/paysheet" api-key create --data "$dir" --database "$2" --name load | tail -1)"
+  export PAYSHEET_API_KEY
+  pids=(); urls=(); ports=()
+  for n in $(seq 1 "$1"); do
+    local p=$((port + 1 + n))
+    PAYSHEET_ACQUIRER_URL="http://127.0.0.1:$((port + 1))" PAYSHEET_LOG_LEVEL=warning \
+      "$BIN/paysheet" serve --data "$dir" --listen "127.0.0.1:$p" --no-demo-order --database "$2" >"$dir/serve-$n.log" 2>&1 &
+    pids+=("$!"); urls+=(--metrics-from "http://127.0.0.1:$p"); ports+=("$p")
+  done
+  for p in "${ports[@]}"; do
+    for _ in $(seq 1 200); do curl -fs "http://127.0.0.1:$p/health" >/dev/null 2>&1 && break; sleep 0.1; done
+  done
+  hpid="$(bash Tools/haproxy.sh "$dir" "$port" "${ports[@]}")"
+  for _ in $(seq 1 100); do curl -fs "http://127.0.0.1:$port/health" >/dev/null 2>&1 && break; sleep 0.1; done
+  sleep 1.5  # HAProxy's checks see every server up
+  echo "== PostgreSQL, $1 servers behind HAProxy ($PAYMENTS payments, concurrency $CONCURRENCY)" | record
+  sample_locks "$dir/stop-sampling" "$dir/locks.txt" &
+  local all_pids
+  all_pids="$(IFS=,; echo "${pids[*]}")"
+  [ "$1" = 1 ] && all_pids="${pids[0]},${pids[0]}"
+  "$BIN/paysheet-bench" load --server "http://127.0.0.1:$port" --data "$dir" --payments "$PAYMENTS" --concurrency "$CONCURRENCY" \
+    "${urls[@]}" --cpu-of "servers=$all_pids" --cpu-of "haproxy=$hpid" --cpu-of "gateway=$gpid" --cpu-of "postgresql=name:postgres" | record
+  touch "$dir/stop-sampling"; wait "$!" 2>/dev/null || true
+  report_locks "$dir/locks.txt" | record
+  kill "${pids[@]}" "$gpid" "$hpid" 2>/dev/null; wait "${pids[@]}" "$gpid" 2>/dev/null || true
 }
 
 if [ "$WHICH" = all ] || [ "$WHICH" = sqlite ]; then
@@ -62,6 +125,40 @@ if [ "$WHICH" = all ] || [ "$WHICH" = postgres ]; then
   su postgres -c "psql -h 127.0.0.1 -p 55432 -U postgres -qc 'CREATE DATABASE $DB'"
   run "PostgreSQL" "${PG%/*}/$DB" postgres
 fi
+for n in 2 3; do
+  if [ "$WHICH" = all ] || [ "$WHICH" = "postgres-$n" ]; then
+    PG="$(bash .ci/postgres.sh 55432)"
+    DB="bench$$n$n"
+    su postgres -c "psql -h 127.0.0.1 -p 55432 -U postgres -qc 'CREATE DATABASE $DB'"
+    run_behind_balancer "$n" "${PG%/*}/$DB"
+  fi
+done
 if [ "$WHICH" = all ] || [ "$WHICH" = floor ]; then
   run "Protocol floor (no storage, no bookkeeping; not a server to run)" floor ""
+fi
+if [ "$WHICH" = all ]; then
+  python3 - "$RESULTS" <<'PY'
+import re, sys
+runs, label = {}, None
+for line in open(sys.argv[1]):
+    if line.startswith("== "):
+        label = line[3:].split(" (")[0]
+        runs[label] = {}
+    m = re.search(r"([\d.]+) authorized payments/s", line)
+    if m and label: runs[label]["rate"] = float(m.group(1))
+    m = re.search(r"p99 ([\d.]+) ms", line)
+    if m and label: runs[label]["p99"] = float(m.group(1))
+def rate(prefix):
+    for k, v in runs.items():
+        if k.startswith(prefix) and "rate" in v: return v["rate"], v.get("p99", 0)
+    return None, None
+sq, sq99 = rate("SQLite")
+pg, pg99 = rate("PostgreSQL")
+fl, _ = rate("Protocol floor")
+print("== Targets, as ratios of this run")
+if sq and pg: print(f"target    PostgreSQL (one server) / SQLite = {pg / sq:.2f} (target at least 0.8): {'met' if pg / sq >= 0.8 else 'NOT met'}")
+if sq and fl: print(f"target    SQLite / protocol floor = {sq / fl:.2f} (target at least 0.9): {'met' if sq / fl >= 0.9 else 'NOT met'}")
+for name, (r, p99) in (("SQLite", (sq, sq99)), ("PostgreSQL", (pg, pg99))):
+    if p99: print(f"target    {name} p99 at concurrency of the run = {p99:.1f} ms (target under 100 ms): {'met' if p99 < 100 else 'NOT met'}")
+PY
 fi

@@ -26,6 +26,9 @@ struct LoadOptions {
     var concurrency = 32
     var declines = 0.0
     var refunds = 0.0
+    /// Servers whose `/metrics` are summed for the round trips (several behind a load balancer);
+    /// by default `server`.
+    var metricsFrom: [String] = []
     /// The share of shoppers who cancel (the sheet dismissed) while their charge is in flight.
     var cancels = 0.0
     var out: String?
@@ -61,10 +64,15 @@ struct LoadOptions {
                 let target = v[v.index(after: eq)...]
                 if target.hasPrefix("name:") {
                     watched.append((String(v[..<eq]), .named(String(target.dropFirst(5)))))
+                } else if target.contains(",") {
+                    let pids = target.split(separator: ",").compactMap { Int32($0) }
+                    guard !pids.isEmpty else { throw LoadError("--cpu-of takes LABEL=PID,PID,…") }
+                    watched.append((String(v[..<eq]), .pids(pids)))
                 } else {
                     guard let pid = Int32(target) else { throw LoadError("--cpu-of takes LABEL=PID or LABEL=name:COMMAND") }
                     watched.append((String(v[..<eq]), .pid(pid)))
                 }
+            case "--metrics-from": metricsFrom.append(try value())
             default: throw LoadError("unknown option \(args[i])")
             }
             i += 1
@@ -93,12 +101,18 @@ enum ProcessSet {
     case pid(Int32?)
     /// Every process whose command name is this.
     case named(String)
+    /// These processes (several servers under one label).
+    case pids([Int32])
 
     /// CPU seconds each has used so far, by pid (empty off Linux).
     func cpuSeconds() -> [Int32: Double] {
         switch self {
         case .pid(let pid):
             return paysheet_bench.cpuSeconds(pid: pid).map { [pid ?? 0: $0] } ?? [:]
+        case .pids(let pids):
+            var out: [Int32: Double] = [:]
+            for pid in pids { if let seconds = paysheet_bench.cpuSeconds(pid: pid) { out[pid] = seconds } }
+            return out
         case .named(let command):
             var out: [Int32: Double] = [:]
             for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
@@ -361,14 +375,21 @@ func load(_ o: LoadOptions, _ http: HTTPClient) async throws -> Int32 {
     return 0
 }
 
-/// The server's count of PostgreSQL round trips (`/metrics`, with the merchant key), or nil.
+/// The servers' count of PostgreSQL round trips (`/metrics`, with the merchant key, summed over
+/// `--metrics-from`), or nil.
 func databaseRoundTrips(_ http: HTTPClient, _ o: LoadOptions) async -> Int? {
-    var r = HTTPClientRequest(url: o.server + "/metrics")
-    if !o.apiKey.isEmpty { r.headers.add(name: "Authorization", value: "Bearer " + o.apiKey) }
-    guard let response = try? await http.execute(r, timeout: .seconds(10)), response.status == .ok,
-          let body = try? await response.body.collect(upTo: 1 << 22) else { return nil }
-    for line in String(buffer: body).split(separator: "\n") where line.hasPrefix("paysheet_database_round_trips_total") {
-        if let value = line.split(separator: " ").last, let n = Double(value) { return Int(n) }
+    var total = 0
+    for server in o.metricsFrom.isEmpty ? [o.server] : o.metricsFrom {
+        var r = HTTPClientRequest(url: server + "/metrics")
+        if !o.apiKey.isEmpty { r.headers.add(name: "Authorization", value: "Bearer " + o.apiKey) }
+        guard let response = try? await http.execute(r, timeout: .seconds(10)), response.status == .ok,
+              let body = try? await response.body.collect(upTo: 1 << 22) else { return nil }
+        var found: Int?
+        for line in String(buffer: body).split(separator: "\n") where line.hasPrefix("paysheet_database_round_trips_total") {
+            if let value = line.split(separator: " ").last, let n = Double(value) { found = Int(n) }
+        }
+        guard let found else { return nil }
+        total += found
     }
-    return nil
+    return total
 }
