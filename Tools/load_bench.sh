@@ -30,14 +30,16 @@ fi
 RESULTS="$(mktemp)"
 record() { tee -a "$RESULTS"; }
 
-# Samples backends waiting on a lock (pg_stat_activity) every 100 ms until $1 (a file) appears.
+# Samples backends waiting on a lock (pg_stat_activity) every 100 ms, with one psql session (\watch),
+# until $1 (a file) appears.
 sample_locks() {
-  local stop="$1" out="$2"
+  local stop="$1" out="$2" pid
   : >"$out"
-  while [ ! -e "$stop" ]; do
-    su postgres -c "psql -h 127.0.0.1 -p 55432 -U postgres -Atqc \"SELECT COUNT(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'\"" >>"$out" 2>/dev/null || true
-    sleep 0.1
-  done
+  echo "SELECT COUNT(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' \\watch 0.1" \
+    | su postgres -c "psql -h 127.0.0.1 -p 55432 -U postgres -Atq" >>"$out" 2>/dev/null &
+  pid=$!
+  while [ ! -e "$stop" ]; do sleep 0.2; done
+  pkill -P "$pid" 2>/dev/null; kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true
 }
 report_locks() {
   python3 - "$1" <<'PY'
@@ -72,10 +74,11 @@ run() {  # $1: label, $2: database URL, "floor" for the protocol floor, or empty
   pid=$!
   for _ in $(seq 1 200); do curl -fs "http://127.0.0.1:$port/health" >/dev/null 2>&1 && break; sleep 0.1; done
   echo "== $1 ($PAYMENTS payments, concurrency $CONCURRENCY)" | record
-  [ -n "$3" ] && { sample_locks "$dir/stop-sampling" "$dir/locks.txt" & }
+  local sampler=""
+  if [ -n "$3" ]; then sample_locks "$dir/stop-sampling" "$dir/locks.txt" & sampler=$!; fi
   "$BIN/paysheet-bench" load --server "http://127.0.0.1:$port" --data "$dir" --payments "$PAYMENTS" --concurrency "$CONCURRENCY" \
     --cpu-of "server=$pid" --cpu-of "gateway=$gpid" ${3:+--cpu-of "postgresql=name:postgres"} | record
-  if [ -n "$3" ]; then touch "$dir/stop-sampling"; wait; report_locks "$dir/locks.txt" | record; fi
+  if [ -n "$3" ]; then touch "$dir/stop-sampling"; wait "$sampler" 2>/dev/null || true; report_locks "$dir/locks.txt" | record; fi
   kill "$pid" "$gpid"; wait "$pid" "$gpid" 2>/dev/null || true
 }
 
@@ -103,12 +106,13 @@ run_behind_balancer() {  # $1: how many servers; $2: database URL
   sleep 1.5  # HAProxy's checks see every server up
   echo "== PostgreSQL, $1 servers behind HAProxy ($PAYMENTS payments, concurrency $CONCURRENCY)" | record
   sample_locks "$dir/stop-sampling" "$dir/locks.txt" &
+  local sampler=$!
   local all_pids
   all_pids="$(IFS=,; echo "${pids[*]}")"
   [ "$1" = 1 ] && all_pids="${pids[0]},${pids[0]}"
   "$BIN/paysheet-bench" load --server "http://127.0.0.1:$port" --data "$dir" --payments "$PAYMENTS" --concurrency "$CONCURRENCY" \
     "${urls[@]}" --cpu-of "servers=$all_pids" --cpu-of "haproxy=$hpid" --cpu-of "gateway=$gpid" --cpu-of "postgresql=name:postgres" | record
-  touch "$dir/stop-sampling"; wait "$!" 2>/dev/null || true
+  touch "$dir/stop-sampling"; wait "$sampler" 2>/dev/null || true
   report_locks "$dir/locks.txt" | record
   kill "${pids[@]}" "$gpid" "$hpid" 2>/dev/null; wait "${pids[@]}" "$gpid" 2>/dev/null || true
 }

@@ -172,7 +172,7 @@ add("A03-user-gesture", "A3 constructing outside a user gesture", 2, valid(),
      {"expect": {"threw": iae("Must create a new ApplePaySession from a user gesture handler.")}}])
 construct_case("A04-version-0", "A4 version 0 is not supported", 0, valid(), iae('"0" is not a supported version.'))
 construct_case("A05-empty-request", "A5 empty request reports countryCode first", 2, {},
-               te("Member ApplePayPaymentRequest.countryCode is required and must be an instance of DOMString."))
+               te("Member ApplePayPaymentRequest.countryCode is required and must be an instance of DOMString"))
 for i, (val, shown) in enumerate([("invalid", "invalid"), ("", ""), (None, "null"), (7, "7"), ("us", "us")]):
     construct_case(f"A06-countryCode-{i}", f"A6 countryCode {json.dumps(val)}", 2, valid(countryCode=val),
                    te(f'"{shown}" is not a valid country code.'))
@@ -184,12 +184,12 @@ construct_case("A10-networks-case", "A10 networks match case-insensitively", 2, 
 construct_case("A11-jcb-v1", "A11 jcb needs version 2", 1, valid(supportedNetworks=["jcb"]), te('"jcb" is not a valid payment network.'))
 construct_case("A11-carteBancaire-v2", "A11 carteBancaire needs version 3", 2, valid(supportedNetworks=["carteBancaire"]), te('"carteBancaire" is not a valid payment network.'))
 for i, val in enumerate(["", None, 7]):
-    construct_case(f"A12-networks-not-sequence-{i}", f"A12 supportedNetworks {json.dumps(val)}", 2, valid(supportedNetworks=val), te("Value is not a sequence."))
-construct_case("A12-networks-object", "A12 supportedNetworks {}", 2, valid(supportedNetworks={}), te("Type error."))
+    construct_case(f"A12-networks-not-sequence-{i}", f"A12 supportedNetworks {json.dumps(val)}", 2, valid(supportedNetworks=val), te("Value is not a sequence"))
+construct_case("A12-networks-object", "A12 supportedNetworks {}", 2, valid(supportedNetworks={}), te("Type error"))
 construct_case("A13-capabilities-empty", "A13 empty capabilities", 2, valid(merchantCapabilities=[]), te("At least one merchant capability must be provided."))
-construct_case("A13-capabilities-bogus", "A13 bogus capability", 2, valid(merchantCapabilities=["bogus"]), te("Type error."))
+construct_case("A13-capabilities-bogus", "A13 bogus capability", 2, valid(merchantCapabilities=["bogus"]), te("Type error"))
 construct_case("A13-capabilities-credit", "A13 supportsCredit alone is fine", 2, valid(merchantCapabilities=["supportsCredit"]), None)
-construct_case("A14-total-missing", "A14 total missing", 2, without("total"), te("Member ApplePayPaymentRequest.total is required and must be an instance of ApplePayLineItem."))
+construct_case("A14-total-missing", "A14 total missing", 2, without("total"), te("Member ApplePayPaymentRequest.total is required and must be an instance of ApplePayLineItem"))
 construct_case("A14-total-no-amount", "A14 total without amount", 2, valid(total={"label": "l"}), te('"" is not a valid amount.'))
 construct_case("A14-total-bad-amount", "A14 total amount 'amount'", 2, valid(total={"label": "l", "amount": "amount"}), te('"amount" is not a valid amount.'))
 construct_case("A15-total-negative", "A15 negative total", 2, valid(total={"label": "l", "amount": "-10.00"}), te("Total amount must not be negative."))
@@ -207,31 +207,31 @@ construct_case("A19-amount-3-decimals-legacy", "A19 three fraction digits (Safar
                te('"1.234" is not a valid amount.'), options={"profile": "safari-14"})
 for i, a in enumerate(["10.", ".5", "+1", "1,00", " 1"]):
     construct_case(f"A19-amount-bad-{i}", f"A19 amount {json.dumps(a)}", 2, valid(total={"label": "l", "amount": a}), te(f'"{a}" is not a valid amount.'))
-construct_case("A20-total-type-invalid", "A20 invalid total type", 2, valid(total={"label": "l", "amount": "10.00", "type": "invalid"}), te("Type error."))
+construct_case("A20-total-type-invalid", "A20 invalid total type", 2, valid(total={"label": "l", "amount": "10.00", "type": "invalid"}), te("Type error"))
 construct_case("A20-total-pending", "A20 pending total", 2, valid(total={"label": "l", "amount": "10.00", "type": "pending"}), None)
 construct_case("A21-pending-item-no-amount", "A21 pending item without amount", 2, valid(lineItems=[{"label": "l", "type": "pending"}]), None)
 construct_case("A21-pending-item-bad-amount", "A21 pending item amount is discarded", 2, valid(lineItems=[{"label": "l", "type": "pending", "amount": "abc"}]), None)
 construct_case("A21-item-no-amount", "A21 final item without amount", 2, valid(lineItems=[{"label": "l"}]), te('"" is not a valid amount.'))
-construct_case("A22-lineItems-null", "A22 lineItems null", 2, valid(lineItems=None), te("Value is not a sequence."))
+construct_case("A22-lineItems-null", "A22 lineItems null", 2, valid(lineItems=None), te("Value is not a sequence"))
 construct_case("A22-lineItems-empty", "A22 lineItems []", 2, valid(lineItems=[]), None)
 construct_case("A22-lineItems-null-item", "A22 lineItems [null]", 2, valid(lineItems=[None]), te('"" is not a valid amount.'))
 construct_case("A23-phoneticName-v2", "A23 phoneticName needs version 3", 2, valid(requiredBillingContactFields=["phoneticName"]), te('"phoneticName" is not a valid contact field.'))
 construct_case("A23-phoneticName-v3", "A23 phoneticName with version 3", 3, valid(requiredBillingContactFields=["phoneticName"]), None)
-construct_case("A24-field-invalid", "A24 invalid contact field", 2, valid(requiredShippingContactFields=["invalid"]), te("Type error."))
+construct_case("A24-field-invalid", "A24 invalid contact field", 2, valid(requiredShippingContactFields=["invalid"]), te("Type error"))
 construct_case("A24-fields-empty", "A24 empty fields", 2, valid(requiredShippingContactFields=[]), None)
 construct_case("A24-fields-empty-safari12", "A24 empty fields (Safari 12.0)", 2, valid(requiredShippingContactFields=[]),
                te("At least one contact field must be provided."), options={"profile": "safari-12.0"})
 construct_case("A24-fields-duplicate", "A24 duplicate fields", 2, valid(requiredShippingContactFields=["email", "email"]), None)
-construct_case("A25-billingContact-string", "A25 billingContact ''", 2, valid(billingContact=""), te("Type error."))
+construct_case("A25-billingContact-string", "A25 billingContact ''", 2, valid(billingContact=""), te("Type error"))
 construct_case("A25-billingContact-null", "A25 billingContact null", 2, valid(billingContact=None), None)
 construct_case("A25-billingContact-empty", "A25 billingContact {}", 2, valid(billingContact={}), None)
 construct_case("A26-shippingType-storePickup", "A26 storePickup", 2, valid(shippingType="storePickup"), None)
 for i, v in enumerate(["", "invalid", None, 7]):
-    construct_case(f"A26-shippingType-bad-{i}", f"A26 shippingType {json.dumps(v)}", 2, valid(shippingType=v), te("Type error."))
+    construct_case(f"A26-shippingType-bad-{i}", f"A26 shippingType {json.dumps(v)}", 2, valid(shippingType=v), te("Type error"))
 construct_case("A27-method-empty", "A27 shipping method {}", 2, valid(shippingMethods=[{}]),
-               te("Member ApplePayShippingMethod.amount is required and must be an instance of DOMString."))
+               te("Member ApplePayShippingMethod.amount is required and must be an instance of DOMString"))
 construct_case("A27-method-amount-only", "A27 shipping method with amount only", 2, valid(shippingMethods=[{"amount": ""}]),
-               te("Member ApplePayShippingMethod.detail is required and must be an instance of DOMString."))
+               te("Member ApplePayShippingMethod.detail is required and must be an instance of DOMString"))
 construct_case("A27-method-empty-amount", "A27 shipping method empty amount", 2, valid(shippingMethods=[{"amount": "", "detail": "", "identifier": "", "label": ""}]),
                te('"" is not a valid amount.'))
 construct_case("A27-method-negative", "A27 negative shipping method", 2, valid(shippingMethods=[{"amount": "-1", "detail": "", "identifier": "", "label": ""}]),
@@ -241,7 +241,7 @@ for i, v in enumerate([7, None, {}]):
     construct_case(f"A28-applicationData-{i}", f"A28 applicationData {json.dumps(v)}", 2, valid(applicationData=v), None)
 construct_case("A29-supportedCountries-invalid", "A29 invalid supported country (v3)", 3, valid(supportedCountries=["US", "invalid"]), te('"invalid" is not a valid country code.'))
 construct_case("A29-supportedCountries-number", "A29 numeric supported country (v3)", 3, valid(supportedCountries=["US", 7]), te('"7" is not a valid country code.'))
-construct_case("A29-supportedCountries-string", "A29 supportedCountries '' (v3)", 3, valid(supportedCountries=""), te("Value is not a sequence."))
+construct_case("A29-supportedCountries-string", "A29 supportedCountries '' (v3)", 3, valid(supportedCountries=""), te("Value is not a sequence"))
 construct_case("A29-supportedCountries-ok", "A29 supportedCountries [] and duplicates (v3)", 3, valid(supportedCountries=["US", "US"]), None)
 construct_case("A30-supportedCountries-v2", "A30 supportedCountries ignored below v3", 2, valid(supportedCountries=["invalid"]), None)
 rec = {"paymentDescription": "d", "regularBilling": {"label": "x", "amount": "1.00"}, "managementURL": "https://e.x/"}
@@ -259,11 +259,11 @@ CODES6 = '"unknown", "shippingContactInvalid", "billingContactInvalid", "address
 FIELDS = ('"phoneNumber", "emailAddress", "name", "phoneticName", "postalAddress", "addressLines", "subLocality", "locality", '
           '"postalCode", "subAdministrativeArea", "administrativeArea", "country", "countryCode"')
 add("B01-ApplePayError", "B1 ApplePayError constructor arguments", 3, valid(), [
-    {"page": "newApplePayError", "args": []}, {"expect": {"threw": te("Not enough arguments.")}},
+    {"page": "newApplePayError", "args": []}, {"expect": {"threw": te("Not enough arguments")}},
     {"page": "newApplePayError", "args": [""]},
-    {"expect": {"threw": te(f"Argument 1 ('errorCode') to the ApplePayError constructor must be one of: {CODES6}.")}},
+    {"expect": {"threw": te(f"Argument 1 ('errorCode') to the ApplePayError constructor must be one of: {CODES6}")}},
     {"page": "newApplePayError", "args": ["unknown", ""]},
-    {"expect": {"threw": te(f"Argument 2 ('contactField') to the ApplePayError constructor must be one of: {FIELDS}.")}},
+    {"expect": {"threw": te(f"Argument 2 ('contactField') to the ApplePayError constructor must be one of: {FIELDS}")}},
     {"page": "newApplePayError", "args": ["unknown", "phoneNumber"]},
     {"expect": {"threw": None, "returned": {"code": "unknown", "contactField": "phoneNumber", "message": ""}}},
 ])
@@ -286,7 +286,7 @@ add("C03-second-session", "C3 a second session while one is active", 3, valid(),
     {"page": "abort"}, OK(), {"page": "begin", "instance": 2}, OK(), {"expect": {"session": "active"}}])
 add("C04-merchant-validation", "C4 completeMerchantValidation: before the event, twice, not an object", 3, valid(), [
     {"page": "construct"}, {"page": "completeMerchantValidation", "session": {}}, IA(),
-    {"page": "begin"}, {"page": "completeMerchantValidation", "session": "x"}, {"expect": {"threw": te("Type error.")}},
+    {"page": "begin"}, {"page": "completeMerchantValidation", "session": "x"}, {"expect": {"threw": te("Type error")}},
     {"page": "completeMerchantValidation", "session": {}}, OK(),
     {"page": "completeMerchantValidation", "session": {}}, {"expect": {"threw": iae("The object does not support the operation or argument.")}}])
 add("C05-validation-url", "C5 validatemerchant carries the validation URL", 3, valid(), [
@@ -295,7 +295,7 @@ add("C06-wrong-completion", "C6 wrong completion, missing newTotal, then valid, 
     {"expect": {"sheet": {"outstanding": "shippingcontactselected"}}},
     {"page": "completePaymentMethodSelection", "update": UPD}, IA(),
     {"page": "completeShippingContactSelection", "update": {}},
-    {"expect": {"threw": te("Member ApplePayShippingContactUpdate.newTotal is required and must be an instance of ApplePayLineItem.")}},
+    {"expect": {"threw": te("Member ApplePayShippingContactUpdate.newTotal is required and must be an instance of ApplePayLineItem")}},
     {"expect": {"sheet": {"outstanding": "shippingcontactselected"}}},
     {"page": "completeShippingContactSelection", "update": UPD}, OK(),
     {"page": "completeShippingContactSelection", "update": UPD}, IA()])

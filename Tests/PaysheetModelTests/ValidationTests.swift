@@ -35,7 +35,7 @@ import Testing
     }
 
     @Test func conversionOrderReportsCountryCodeFirst() {
-        #expect(throws: ScriptError.typeError("Member ApplePayPaymentRequest.countryCode is required and must be an instance of DOMString.")) {
+        #expect(throws: ScriptError.typeError("Member ApplePayPaymentRequest.countryCode is required and must be an instance of DOMString")) {
             try RequestValidator().validate(JSONValue.object(JSONObject()), version: 2)
         }
     }
@@ -69,7 +69,7 @@ import Testing
 
     @Test func updateNeedsNewTotalAndDropsPendingAmounts() throws {
         let v = UpdateValidator()
-        #expect(throws: ScriptError.typeError("Member ApplePayCouponCodeUpdate.newTotal is required and must be an instance of ApplePayLineItem.")) {
+        #expect(throws: ScriptError.typeError("Member ApplePayCouponCodeUpdate.newTotal is required and must be an instance of ApplePayLineItem")) {
             try v.bindUpdate(JSONValue.object(JSONObject()), kind: .couponCode)
         }
         let u = try v.checkUpdate(try v.bindUpdate(["newTotal": ["label": "T", "amount": "1.00"],
@@ -90,7 +90,7 @@ import Testing
 
     @Test func errorsUseTheConstructorsMessages() {
         let b = WebIDLBinding(profile: .safari14)
-        #expect(throws: ScriptError.typeError("Argument 1 ('errorCode') to the ApplePayError constructor must be one of: \"unknown\", \"shippingContactInvalid\", \"billingContactInvalid\", \"addressUnserviceable\".")) {
+        #expect(throws: ScriptError.typeError("Argument 1 ('errorCode') to the ApplePayError constructor must be one of: \"unknown\", \"shippingContactInvalid\", \"billingContactInvalid\", \"addressUnserviceable\"")) {
             try b.applePayError(["code": "couponCodeInvalid"])
         }
     }

@@ -89,7 +89,7 @@ import Testing
         var p = page()
         _ = try run(&p, ["op": "construct", "version": 3, "request": Self.request, "userGesture": true])
         let a = try run(&p, ["op": "call", "session": 1, "method": "completeMerchantValidation", "args": []])
-        #expect(a["threw"] == ["name": "TypeError", "message": "Not enough arguments."])
+        #expect(a["threw"] == ["name": "TypeError", "message": "Not enough arguments"])
         let b = try run(&p, ["op": "call", "session": 1, "method": "completeEverything", "args": [1]])
         #expect(b["threw"]?["name"] == "TypeError")
         let c = try run(&p, ["op": "call", "session": 7, "method": "begin", "args": []])

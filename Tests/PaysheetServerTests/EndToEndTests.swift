@@ -271,7 +271,7 @@ import Testing
         #expect(response.status == .ok)
         #expect(response.headers.first(name: "Access-Control-Allow-Origin") == "*")
         let answer = try JSONParser.parse(Array(buffer: try await response.body.collect(upTo: 1 << 20)))
-        #expect(answer["threw"] == ["name": "TypeError", "message": "Member ApplePayPaymentRequest.countryCode is required and must be an instance of DOMString."])
+        #expect(answer["threw"] == ["name": "TypeError", "message": "Member ApplePayPaymentRequest.countryCode is required and must be an instance of DOMString"])
 
         let (badStatus, bad) = try await server.send("POST", "/paysheet/v1/pages/" + page, "{not json")
         #expect(badStatus == 400)

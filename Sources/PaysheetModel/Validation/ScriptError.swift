@@ -29,6 +29,10 @@ public struct ScriptError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A `TypeError`.
     public static func typeError(_ message: String) -> ScriptError { ScriptError(.typeError, message) }
 
+    /// WebKit's binding error for a call with too few arguments (its text has no final period:
+    /// js-test prints its own after it). The one place it is written in Swift.
+    public static let notEnoughArguments = ScriptError.typeError("Not enough arguments")
+
     /// An `InvalidAccessError`; without a message, the DOMException default text Safari prints.
     public static func invalidAccess(_ message: String = "The object does not support the operation or argument.") -> ScriptError {
         ScriptError(.invalidAccessError, message)

@@ -28,7 +28,7 @@ public struct WebIDLBinding: Sendable {
     }
 
     func missing(_ dictionary: String, _ key: String, _ type: String) -> ScriptError {
-        .typeError("Member \(dictionary).\(key) is required and must be an instance of \(type).")
+        .typeError("Member \(dictionary).\(key) is required and must be an instance of \(type)")
     }
 
     /// `boolean`: JavaScript truthiness.
@@ -63,14 +63,14 @@ public struct WebIDLBinding: Sendable {
     public func sequence(_ v: JSONValue) throws(ScriptError) -> [JSONValue] {
         switch v {
         case .array(let a): return a
-        case .object: throw .typeError("Type error.")
-        default: throw .typeError("Value is not a sequence.")
+        case .object: throw .typeError("Type error")
+        default: throw .typeError("Value is not a sequence")
         }
     }
 
     /// An enumeration value.
     func enumeration<E: RawRepresentable>(_ v: JSONValue, _ type: E.Type) throws(ScriptError) -> E where E.RawValue == String {
-        guard let e = E(rawValue: string(v)) else { throw .typeError("Type error.") }
+        guard let e = E(rawValue: string(v)) else { throw .typeError("Type error") }
         return e
     }
 
@@ -81,7 +81,7 @@ public struct WebIDLBinding: Sendable {
         case .null: return JSONObject()
         case .object(let o): return o
         case .array: return JSONObject()
-        default: throw .typeError("Type error.")
+        default: throw .typeError("Type error")
         }
     }
 
@@ -236,18 +236,18 @@ public struct WebIDLBinding: Sendable {
 
     /// `new ApplePayError(code, contactField, message)` from `{"code", "contactField", "message"}`.
     public func applePayError(_ v: JSONValue) throws(ScriptError) -> ApplePayError {
-        guard case .object(let o) = v else { throw .typeError("Type error.") }
-        guard let c = o["code"] else { throw .typeError("Not enough arguments.") }
+        guard case .object(let o) = v else { throw .typeError("Type error") }
+        guard let c = o["code"] else { throw .notEnoughArguments }
         let codes = profile.errorCodes
         guard let code = ApplePayErrorCode(rawValue: string(c)), codes.contains(code) else {
             let list = codes.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
-            throw .typeError("Argument 1 ('errorCode') to the ApplePayError constructor must be one of: \(list).")
+            throw .typeError("Argument 1 ('errorCode') to the ApplePayError constructor must be one of: \(list)")
         }
         var field: ApplePayErrorContactField?
         if let f = o["contactField"], !f.isNull {
             guard let cf = ApplePayErrorContactField(rawValue: string(f)) else {
                 let list = ApplePayErrorContactField.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
-                throw .typeError("Argument 2 ('contactField') to the ApplePayError constructor must be one of: \(list).")
+                throw .typeError("Argument 2 ('contactField') to the ApplePayError constructor must be one of: \(list)")
             }
             field = cf
         }

@@ -65,7 +65,7 @@ struct BrowserPage: Sendable {
             if let call = Self.pageCall(method, args) {
                 r = machine.call(call, session: session)
             } else if method.hasPrefix("complete") || method == "begin" || method == "abort" {
-                r = PageResult(threw: .typeError("Not enough arguments."))
+                r = PageResult(threw: .notEnoughArguments)
             } else {
                 r = PageResult(threw: .typeError("session.\(method) is not a function."))
             }
@@ -78,7 +78,7 @@ struct BrowserPage: Sendable {
             let r: PageResult
             switch method {
             case "supportsVersion":
-                if args.isEmpty { r = PageResult(threw: .typeError("Not enough arguments.")) } else {
+                if args.isEmpty { r = PageResult(threw: .notEnoughArguments) } else {
                     r = machine.supportsVersion(Int(WebIDLBinding(profile: machine.configuration.profile).unsignedLong(args[0]) & 0xFFFF_FFFF))
                 }
             case "canMakePayments": r = machine.canMakePayments()

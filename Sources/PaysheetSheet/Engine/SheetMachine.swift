@@ -94,7 +94,7 @@ public struct SheetMachine: Sendable {
     /// `new ApplePayError(code, contactField, message)` with the page's arguments; `nil` is an
     /// argument the page passed as `undefined` (an optional argument left out).
     public func makeError(arguments: [JSONValue?]) -> PageResult {
-        guard let first = arguments.first else { return PageResult(threw: .typeError("Not enough arguments.")) }
+        guard let first = arguments.first else { return PageResult(threw: .notEnoughArguments) }
         var o = JSONObject()
         o["code"] = first ?? .string("undefined")
         if arguments.count > 1, let f = arguments[1] { o["contactField"] = f }
@@ -180,7 +180,7 @@ public struct SheetMachine: Sendable {
         guard sessions[s].state == .active, sessions[s].validation == .validating else { throw .invalidAccess() }
         guard case .object = value else {
             if case .array = value { throw .invalidAccess() }
-            throw .typeError("Type error.")
+            throw .typeError("Type error")
         }
         sessions[s].validation = .complete
         sheet?.outstanding = nil
@@ -226,7 +226,7 @@ public struct SheetMachine: Sendable {
 
     private mutating func legacy(_ s: Int, _ method: String, _ args: [JSONValue], events: inout [DispatchedEvent]) throws(ScriptError) {
         let b = WebIDLBinding(profile: configuration.profile)
-        func need(_ n: Int) throws(ScriptError) { if args.count < n { throw .typeError("Not enough arguments.") } }
+        func need(_ n: Int) throws(ScriptError) { if args.count < n { throw .notEnoughArguments } }
         switch method {
         case "completePayment":
             try need(1)

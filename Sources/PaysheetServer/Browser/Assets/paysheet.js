@@ -182,6 +182,9 @@
   var internal = new WeakMap();
 
   class ApplePaySession extends EventTarget {
+    // "[object ApplePaySession]", as in Safari (not "[object EventTarget]").
+    get [Symbol.toStringTag]() { return "ApplePaySession"; }
+
     constructor(version, paymentRequest) {
       if (arguments.length < 2) throw new TypeError("Not enough arguments");
       var request = wireRequest(paymentRequest);
