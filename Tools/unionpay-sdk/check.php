@@ -5,16 +5,7 @@
 // Usage (see unionpay_php_sdk.sh): php check.php SDK_DIR GATEWAY_URL NOTIFY_URL NOTIFY_LOG MER_ID
 namespace com\unionpay\acp\sdk;
 error_reporting(E_ERROR | E_PARSE);
-// The SDK was written for PHP 5 and 7: each() left PHP in 8.0. The same behaviour, for its loops.
-function each(array &$array) {
-    $key = key($array);
-    if ($key === null) { return false; }
-    $value = current($array);
-    next($array);
-    return array(1 => $value, 'value' => $value, 0 => $key, 'key' => $key);
-}
-// And count() of a string was 1 (PHP 7), which its createLinkString relies on.
-function count($value) { return is_array($value) || $value instanceof \Countable ? \count($value) : ($value === null ? 0 : 1); }
+include_once __DIR__ . '/compat.php';
 [$_, $sdk, $gateway, $notifyUrl, $notifyLog, $merId] = $argv;
 include_once $sdk . '/sdk/acp_service.php';
 $passed = 0; $failed = 0;

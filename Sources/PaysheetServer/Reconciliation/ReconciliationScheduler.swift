@@ -15,10 +15,7 @@ struct ReconciliationScheduler: Service {
     let logger: Logger
 
     func run() async throws {
-        while await !ready.isOpen {
-            if Task.isCancelled || Task.isShuttingDownGracefully { return }
-            try? await Task.sleep(for: .milliseconds(100))
-        }
+        guard await ready.waitUntilOpen() else { return }  // after the migrations; or shut down first
         await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
                 let now = service.now()

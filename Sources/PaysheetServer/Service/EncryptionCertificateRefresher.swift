@@ -13,10 +13,7 @@ struct EncryptionCertificateRefresher: Service {
     var interval: Double = 86_400
 
     func run() async throws {
-        while await !ready.isOpen {
-            if Task.isCancelled || Task.isShuttingDownGracefully { return }
-            try? await Task.sleep(for: .milliseconds(100))
-        }
+        guard await ready.waitUntilOpen() else { return }  // after the migrations; or shut down first
         await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
                 let before = client.encryption.current?.certId

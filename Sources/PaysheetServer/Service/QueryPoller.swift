@@ -12,11 +12,7 @@ struct QueryPoller: Service {
     let logger: Logger
 
     func run() async throws {
-        // Wait for the migrations; a shutdown (or a failed start) ends the wait.
-        while await !ready.isOpen {
-            if Task.isCancelled || Task.isShuttingDownGracefully { return }
-            try? await Task.sleep(for: .milliseconds(50))
-        }
+        guard await ready.waitUntilOpen() else { return }  // after the migrations; or shut down first
         await cancelWhenGracefulShutdown {
             var lastPrune = Date.distantPast
             while !Task.isCancelled {
@@ -41,4 +37,13 @@ struct QueryPoller: Service {
 actor Readiness {
     private(set) var isOpen = false
     func signal() { isOpen = true }
+
+    /// Waits until open (`true`), or until the service is cancelled or shutting down (`false`).
+    nonisolated func waitUntilOpen() async -> Bool {
+        while await !isOpen {
+            if Task.isCancelled || Task.isShuttingDownGracefully { return false }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        return true
+    }
 }

@@ -14,14 +14,9 @@ extension SandboxGateway {
     public func fileTransfer(_ body: String, now clock: Date = Date()) -> Reply {
         let now = clock.addingTimeInterval(fileClockOffset)
         let request: ACPMessage
-        do { request = try ACPMessage(formEncoded: body) } catch {
-            return Reply(status: 200, body: answer(ACPMessage(), ["respCode": "10", "respMsg": "报文格式错误 (\(error.message))"]))
-        }
-        if request["version"] != "5.1.0" {
-            return Reply(status: 200, body: answer(request, ["respCode": "10", "respMsg": "报文格式错误 (version \(request["version"] ?? "(none)"): this gateway speaks 5.1.0)"]))
-        }
-        do { try verify(request, now: now) } catch {
-            return Reply(status: 200, body: answer(request, ["respCode": "11", "respMsg": "验证签名失败 (\(error.message))"]))
+        switch verifiedRequest(body, now: now) {
+        case .failure(let refusal): return refusal.reply
+        case .success(let r): request = r
         }
         guard request["txnType"] == TransactionType.fileTransfer.rawValue, let merId = request["merId"],
               let settleDate = request["settleDate"], settleDate.utf8.count == 4, settleDate.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }),

@@ -125,18 +125,33 @@ public actor SandboxGateway {
         try verifier.verify(request, now: now)
     }
 
+    /// A refusal of a request, as the answer to send.
+    struct Refusal: Error { var reply: Reply }
+
+    /// `body` parsed, of version 5.1.0 and signed by a known merchant; otherwise the signed answer
+    /// that says why (`10` format, `11` signature).
+    func verifiedRequest(_ body: String, now: Date) -> Result<ACPMessage, Refusal> {
+        let request: ACPMessage
+        do { request = try ACPMessage(formEncoded: body) } catch {
+            return .failure(Refusal(reply: Reply(status: 200, body: answer(ACPMessage(), ["respCode": "10", "respMsg": "报文格式错误 (\(error.message))"]))))
+        }
+        if request["version"] != "5.1.0" {
+            return .failure(Refusal(reply: Reply(status: 200, body: answer(request, [
+                "respCode": "10", "respMsg": "报文格式错误 (version \(request["version"] ?? "(none)"): this gateway speaks 5.1.0)"]))))
+        }
+        do { try verify(request, now: now) } catch {
+            return .failure(Refusal(reply: Reply(status: 200, body: answer(request, ["respCode": "11", "respMsg": "验证签名失败 (\(error.message))"]))))
+        }
+        return .success(request)
+    }
+
     /// Handles a post to `backTransReq.do`.
     public func backTransaction(_ body: String, now: Date = Date()) -> Reply {
         if random.chance(faults.serverErrorBefore) { return Reply(status: 503, body: "sandbox fault: service unavailable") }
         let request: ACPMessage
-        do { request = try ACPMessage(formEncoded: body) } catch {
-            return Reply(status: 200, body: answer(ACPMessage(), ["respCode": "10", "respMsg": "报文格式错误 (\(error.message))"]))
-        }
-        if request["version"] != "5.1.0" {
-            return Reply(status: 200, body: answer(request, ["respCode": "10", "respMsg": "报文格式错误 (version \(request["version"] ?? "(none)"): this gateway speaks 5.1.0)"]))
-        }
-        do { try verify(request, now: now) } catch {
-            return Reply(status: 200, body: answer(request, ["respCode": "11", "respMsg": "验证签名失败 (\(error.message))"]))
+        switch verifiedRequest(body, now: now) {
+        case .failure(let refusal): return refusal.reply
+        case .success(let r): request = r
         }
         if request["txnType"] == TransactionType.encryptionCertificate.rawValue {
             guard let pem = encryptionCertificatePEM, request["certType"] == "01" else {
@@ -219,14 +234,9 @@ public actor SandboxGateway {
     /// Handles a post to `queryTrans.do`.
     public func query(_ body: String, now: Date = Date()) -> Reply {
         let request: ACPMessage
-        do { request = try ACPMessage(formEncoded: body) } catch {
-            return Reply(status: 200, body: answer(ACPMessage(), ["respCode": "10", "respMsg": "报文格式错误 (\(error.message))"]))
-        }
-        if request["version"] != "5.1.0" {
-            return Reply(status: 200, body: answer(request, ["respCode": "10", "respMsg": "报文格式错误 (version \(request["version"] ?? "(none)"): this gateway speaks 5.1.0)"]))
-        }
-        do { try verify(request, now: now) } catch {
-            return Reply(status: 200, body: answer(request, ["respCode": "11", "respMsg": "验证签名失败 (\(error.message))"]))
+        switch verifiedRequest(body, now: now) {
+        case .failure(let refusal): return refusal.reply
+        case .success(let r): request = r
         }
         let delay = random.chance(faults.slowQuery) ? faults.slowQuerySeconds : 0
         if let orderId = request["orderId"], let txnTime = request["txnTime"] {
