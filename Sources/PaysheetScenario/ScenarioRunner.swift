@@ -78,8 +78,19 @@ public struct ScenarioRunner: Sendable {
         do throws(ScenarioError) {
             return run(try ScenarioParser.parse(text, file: file))
         } catch {
-            return ScenarioOutcome(name: file, file: file, failure: "scenario error: \(error)", transcript: [])
+            return ScenarioOutcome(name: Self.name(of: text, file: file), file: file, failure: "scenario error: \(error)", transcript: [])
         }
+    }
+
+    /// The name of a scenario that cannot be run: its `name` when the file is JSON with one,
+    /// else the file's name without folder and extension (`FAIL name: …`, as for the others).
+    static func name(of text: String, file: String) -> String {
+        if let json = try? JSONParser.parse(text), case .object(let object) = json, case .string(let name)? = object["name"], !name.isEmpty {
+            return name
+        }
+        var base = Substring(file.split(separator: "/").last ?? Substring(file))
+        if let dot = base.lastIndex(of: "."), dot != base.startIndex { base = base[..<dot] }
+        return String(base)
     }
 
     /// Runs a parsed scenario.

@@ -15,7 +15,7 @@ struct ContactCommand: ParsableCommand {
         @Option(help: "redacted (before authorization) or full (after it).")
         var phase: String = "full"
 
-        @Option(help: "Comma-separated requested fields: email, name, phone, phoneticName, postalAddress (default: all).")
+        @Option(help: "Comma-separated requested fields: email, name, phone, phoneticName, postalAddress, or an error's names (emailAddress, phoneNumber, …) (default: all).")
         var required: String = "email,name,phone,phoneticName,postalAddress"
 
         @Option(help: "billing or shipping.")
@@ -39,8 +39,8 @@ struct ContactCommand: ParsableCommand {
             guard let role = ContactRole(rawValue: role) else { throw usage("--role must be shipping or billing") }
             var fields = Set<ApplePayContactField>()
             for name in required.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !name.isEmpty {
-                guard let field = ApplePayContactField(rawValue: name) else {
-                    throw usage("--required: unknown field \(name) (known: email, name, phone, phoneticName, postalAddress)")
+                guard let field = ApplePayContactField(requestOrErrorName: name) else {
+                    throw usage("--required: unknown field \(name) (known: email, name, phone, phoneticName, postalAddress, or emailAddress, phoneNumber, …)")
                 }
                 fields.insert(field)
             }

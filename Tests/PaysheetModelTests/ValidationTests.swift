@@ -103,3 +103,14 @@ import Testing
         #expect(p.jsonValue["token"]?["paymentData"]?["version"] == "EC_v1")
     }
 }
+
+@Suite struct ContactFieldNameTests {
+    @Test func aFieldIsNamedAsTheRequestOrAsAnErrorNamesIt() {
+        #expect(ApplePayContactField(requestOrErrorName: "email") == .email)
+        #expect(ApplePayContactField(requestOrErrorName: "emailAddress") == .email)
+        #expect(ApplePayContactField(requestOrErrorName: "phoneNumber") == .phone)
+        #expect(ApplePayContactField(requestOrErrorName: "postalCode") == .postalAddress)
+        #expect(ApplePayContactField(requestOrErrorName: "phoneticName") == .phoneticName)
+        #expect(ApplePayContactField(requestOrErrorName: "telephone") == nil)
+    }
+}

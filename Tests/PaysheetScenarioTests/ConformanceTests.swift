@@ -34,6 +34,14 @@ import Testing
         #expect(failure("{\"name\": \"x\",\n \"version\": }") == "scenario error: s.json: broken JSON at line 2, column 13: unexpected character '}'")
     }
 
+    @Test func aScenarioThatCannotRunIsNamedAsTheOthersAre() {
+        let runner = ScenarioRunner()
+        // Its name when the file is JSON with one; else the file's name without folder and extension.
+        #expect(runner.run(text: #"{"name": "A99 broken steps", "version": 3, "request": {}, "steps": [{"user": "dance"}]}"#,
+                           file: "Conformance/x/A99.json").name == "A99 broken steps")
+        #expect(runner.run(text: "{\"name\": ", file: "Conformance/x/A98-bad.json").name == "A98-bad")
+    }
+
     @Test func unknownStepAndKeysNameStepAndField() {
         let base = #"{"name": "x", "version": 3, "request": {}, "steps": [STEPS]}"#
         #expect(failure(base.replacingOccurrences(of: "STEPS", with: #"{"page": "begin"}, {"user": "dance"}"#))

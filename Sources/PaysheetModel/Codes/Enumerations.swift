@@ -6,6 +6,20 @@ public enum ApplePayMerchantCapability: String, Codable, Sendable, CaseIterable 
 /// A contact field a request may require (`ApplePayContactField`).
 public enum ApplePayContactField: String, Codable, Sendable, CaseIterable {
     case email, name, phone, phoneticName, postalAddress
+
+    /// The field a name stands for: the request's (`email`, `phone`, …) or an error's
+    /// `contactField` (`emailAddress`, `phoneNumber`, and the parts of an address, which stand for
+    /// `postalAddress`).
+    public init?(requestOrErrorName name: String) {
+        if let field = Self(rawValue: name) { self = field; return }
+        switch name {
+        case "emailAddress": self = .email
+        case "phoneNumber": self = .phone
+        case "addressLines", "subLocality", "locality", "postalCode", "subAdministrativeArea", "administrativeArea", "country", "countryCode":
+            self = .postalAddress
+        default: return nil
+        }
+    }
 }
 
 /// Whether a line item's amount is final or pending (`ApplePayLineItemType`).
