@@ -48,9 +48,8 @@ extension PaymentService {
         Counter(label: "paysheet_authorizations_total").increment()
         var snapshot = preloaded
         for _ in 0..<4 {
-            let read = snapshot
+            var loaded = snapshot
             snapshot = nil
-            var loaded = read
             if loaded == nil { loaded = try await store.orderAndPayments(orderId) }
             guard let (order, payments) = loaded else { throw APIError.notFound("order \(orderId)") }
             let charges = payments.filter { $0.kind == .charge }

@@ -45,12 +45,20 @@ struct ReconciliationService: Sendable {
             let nextDay = String(TransactionTime.format(dayStart.addingTimeInterval(86_400 + 3_600)).prefix(8))
             if case .file(_, let transactions) = await acquirer.settlementFile(day: nextDay, now: at) { next = transactions }
         }
+        // The file's transactions were sent that day or, near the cut-off, the day before: read
+        // both days at once; only a transaction in neither is looked up by itself.
+        let sentThatDay = try await store.payments(sentOn: day)
         var known: [TransactionIdentity: PaymentRecord] = [:]
+        for p in sentThatDay { known[p.identity] = p }
+        if let dayStart = TransactionTime.parse(day + "000000") {
+            let dayBefore = String(TransactionTime.format(dayStart.addingTimeInterval(-3_600)).prefix(8))
+            for p in try await store.payments(sentOn: dayBefore) { known[p.identity] = p }
+        }
         for t in file.transactions where known[t.identity] == nil {
             if let p = try await store.payment(t.identity) { known[t.identity] = p }
         }
         let report = Reconciliation.compare(day: day, fileName: file.name, file: file.transactions, nextDay: next, known: known,
-                                            sentThatDay: try await store.payments(sentOn: day), at: at)
+                                            sentThatDay: sentThatDay, at: at)
         try await store.save(report)
         if report.differences.isEmpty {
             logger.info("reconciliation \(day): \(report.matched) of \(report.fileTransactions) transactions balance")

@@ -100,12 +100,15 @@ public enum MerchantServer {
         } else {
             gatewayMiddles = [try sandboxPKI().gatewayCA]
         }
-        // UnionPay's encryption certificate for card data: the configured file, or the sandbox's.
+        // UnionPay's encryption certificate for card data: the configured file, or the sandbox's
+        // (whose key the built-in sandbox gateway decrypts with), read once.
+        let sandboxEncryption: ACPCredentials? = c.acquirer.encryptionCertificateFile == nil || c.acquirer.gatewayURL == nil
+            ? try sandboxPKI().encryptionCredentials(folder: data + "/unionpay-sandbox") : nil
         let encryptionCertificate: Certificate
         if let file = c.acquirer.encryptionCertificateFile {
             encryptionCertificate = try Certificate(pemEncoded: String(contentsOfFile: file, encoding: .utf8))
         } else {
-            encryptionCertificate = try sandboxPKI().encryptionCredentials(folder: data + "/unionpay-sandbox").certificate
+            encryptionCertificate = sandboxEncryption!.certificate
         }
         let encryptor = try SensitiveDataEncryptor(certificate: encryptionCertificate)
         let gatewayOwners = Set(c.acquirer.gatewayOwners ?? [c.mode == .production ? ACPVerifier.unionPayOwner : UnionPaySandboxPKI.gatewayOwner])
@@ -120,7 +123,7 @@ public enum MerchantServer {
             let (sh, sp) = try ServerConfiguration.hostPort(c.acquirer.sandboxListen, what: "sandbox acquirer listen address")
             let gateway = try SandboxGateway(pki: try sandboxPKI(), merchants: [merchantACP], http: http, paymentDataField: c.acquirer.paymentDataField,
                                              secureKeys: secureKey.map { [c.acquirer.merchantId: $0] } ?? [:],
-                                             encryption: try sandboxPKI().encryptionCredentials(folder: data + "/unionpay-sandbox"), logger: logger)
+                                             encryption: sandboxEncryption, logger: logger)
             sandboxURL = "http://\(sh == "0.0.0.0" ? "127.0.0.1" : sh):\(sp)"
             services.append(Application(router: gateway.router(), configuration: .init(address: .hostname(sh, port: sp), serverName: "paysheet-acquirer-sandbox"),
                                         logger: logger))

@@ -164,15 +164,9 @@ public struct PaymentStore: Sendable {
     /// The payment the acquirer knows as `identity`, with its order and all the order's payments,
     /// in one statement (a notification is applied, and its order repriced, from them).
     public func paymentWithOrder(_ identity: TransactionIdentity) async throws -> (payment: PaymentRecord, order: OrderRecord, payments: [PaymentRecord])? {
-        let rows = try await database.read("""
-            SELECT CAST(part AS TEXT), body FROM (
-                SELECT 0 AS part, '' AS created_at, '' AS id, body FROM orders
-                    WHERE id = (SELECT order_id FROM payments WHERE acquirer_order_id = $1 AND acquirer_txn_time = $2)
-                UNION ALL
-                SELECT 1, created_at, id, body FROM payments
-                    WHERE order_id = (SELECT order_id FROM payments WHERE acquirer_order_id = $1 AND acquirer_txn_time = $2)) AS u
-            ORDER BY u.part, u.created_at, u.id
-            """, [.text(identity.orderId), .text(identity.txnTime)])
+        let rows = try await database.read(
+            PaymentStore.orderAndPaymentsSQL(orderId: "(SELECT order_id FROM payments WHERE acquirer_order_id = $1 AND acquirer_txn_time = $2)"),
+            [.text(identity.orderId), .text(identity.txnTime)])
         guard let (order, payments) = try PaymentStore.orderAndPayments(from: rows),
               let payment = payments.first(where: { $0.identity == identity }) else { return nil }
         return (payment, order, payments)
@@ -193,13 +187,18 @@ public struct PaymentStore: Sendable {
         try orderAndPayments(from: try await db.execute(orderAndPaymentsSQL, [.text(orderId)]))
     }
 
-    static let orderAndPaymentsSQL = """
+    static let orderAndPaymentsSQL = orderAndPaymentsSQL(orderId: "$1")
+
+    /// The order whose id is `orderId` (an SQL expression) and its payments, oldest first.
+    static func orderAndPaymentsSQL(orderId: String) -> String {
+        """
         SELECT CAST(part AS TEXT), body FROM (
-            SELECT 0 AS part, '' AS created_at, '' AS id, body FROM orders WHERE id = $1
+            SELECT 0 AS part, '' AS created_at, '' AS id, body FROM orders WHERE id = \(orderId)
             UNION ALL
-            SELECT 1, created_at, id, body FROM payments WHERE order_id = $1) AS u
+            SELECT 1, created_at, id, body FROM payments WHERE order_id = \(orderId)) AS u
         ORDER BY u.part, u.created_at, u.id
         """
+    }
 
     static func orderAndPayments(from rows: [[String?]]) throws -> (order: OrderRecord, payments: [PaymentRecord])? {
         guard let first = rows.first, first[0] == "0" else { return nil }

@@ -39,6 +39,21 @@ public final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
         self.logger = logger
     }
 
+    /// The per-statement counter of `sql`, made once per statement text (the texts are the
+    /// store's constants, a few dozen), not tokenized again on every execution.
+    static func statementCounter(_ sql: String) -> Counter {
+        if let counter = statementCounters.lock.withLock({ statementCounters.bySQL[sql] }) { return counter }
+        let counter = Counter(label: "paysheet_database_statements_total", dimensions: [("statement", statementKind(sql))])
+        statementCounters.lock.withLock { if statementCounters.bySQL.count < 1_000 { statementCounters.bySQL[sql] = counter } }
+        return counter
+    }
+
+    private final class CounterCache: @unchecked Sendable {
+        let lock = NSLock()
+        var bySQL: [String: Counter] = [:]
+    }
+    private static let statementCounters = CounterCache()
+
     /// A statement's kind for the per-statement counter: its verb and first table
     /// (`INSERT payments`, `SELECT orders`, `BEGIN`), so that the label set stays small.
     static func statementKind(_ sql: String) -> String {
@@ -60,7 +75,7 @@ public final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
         let logger: Logger
         func execute(_ sql: String, _ binds: [SQLValue]) async throws -> [[String?]] {
             PostgresDatabase.roundTrips.increment()
-            Counter(label: "paysheet_database_statements_total", dimensions: [("statement", PostgresDatabase.statementKind(sql))]).increment()
+            PostgresDatabase.statementCounter(sql).increment()
             var bindings = PostgresBindings()
             for b in binds {
                 switch b {

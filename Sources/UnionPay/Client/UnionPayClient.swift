@@ -111,13 +111,13 @@ public struct UnionPayClient: Sendable {
     /// Downloads and reads the reconciliation file of the clearing day `settleDate` (`MMDD`):
     /// a file transfer (`txnType=76`, `fileType=00`) to the configured file download URL.
     public func reconciliation(settleDate: String, txnTime: String) async -> ReconciliationDownload {
-        var m = ACPMessage([
+        let m = ACPMessage([
             "version": "5.1.0", "encoding": "UTF-8", "txnType": TransactionType.fileTransfer.rawValue, "txnSubType": "01",
             "bizType": "000000", "accessType": configuration.accessType, "merId": configuration.merchantId,
             "settleDate": settleDate, "txnTime": txnTime, "fileType": "00",
         ])
-        m["version"] = "5.1.0"
-        switch await post(ACPPath.fileTransfer, m, to: configuration.fileDownloadURL) {
+        // A busy merchant's day is megabytes; other answers are small.
+        switch await post(ACPPath.fileTransfer, m, to: configuration.fileDownloadURL, upTo: 96 << 20) {
         case .noAnswer(let why): return .failed(why)
         case .message(let answer):
             let code = answer["respCode"] ?? "(none)"
@@ -142,7 +142,7 @@ public struct UnionPayClient: Sendable {
         return m
     }
 
-    func post(_ path: String, _ message: ACPMessage, to base: String? = nil) async -> Answer {
+    func post(_ path: String, _ message: ACPMessage, to base: String? = nil, upTo limit: Int = 1 << 20) async -> Answer {
         var m = message
         signer.sign(&m)
         var request = HTTPClientRequest(url: base.map { $0.hasSuffix("/") ? String($0.dropLast()) + path : $0 + path }
@@ -152,7 +152,7 @@ public struct UnionPayClient: Sendable {
         request.body = .bytes(ByteBuffer(string: m.formEncoded))
         do {
             let response = try await http.execute(request, timeout: .milliseconds(Int64(configuration.timeout * 1000)))
-            let body = try await response.body.collect(upTo: 96 << 20)
+            let body = try await response.body.collect(upTo: limit)
             guard response.status == .ok else { return .noAnswer("HTTP \(response.status.code) from \(path)") }
             // UnionPay answers raw key=value pairs (not percent-encoded), as its SDKs read them.
             let answer = try ACPMessage(raw: String(buffer: body))
