@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import Logging
 import NIOCore
 import PaysheetModel
 import Testing
@@ -53,6 +54,14 @@ import UnionPay
         let balanced = Reconciliation.compare(day: "20261122", fileName: "f.zip", file: [settled(ok), settled(refund)], nextDay: [],
                                               known: known, sentThatDay: [ok, refund, failedHere], at: Self.at)
         #expect(balanced.differences.isEmpty && balanced.matched == 2)
+    }
+
+    @Test func aReconcileHourOutsideTheDayIsRefusedAtStart() async throws {
+        var c = ServerConfiguration()
+        c.dataFolder = NSTemporaryDirectory() + "paysheet-hour-" + UUID().uuidString
+        c.acquirer.reconcileHour = 30
+        let configuration = c
+        await #expect(throws: ConfigurationError.self) { try await MerchantServer.run(configuration, logger: Logger(label: "test")) }
     }
 
     func database(_ server: TestServer, _ sql: String) async throws {

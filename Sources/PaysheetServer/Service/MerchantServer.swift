@@ -76,6 +76,9 @@ public enum MerchantServer {
         guard c.acquirer.signMethod == "01" || c.acquirer.signMethod == "11" else {
             throw ConfigurationError("acquirer.signMethod \(c.acquirer.signMethod) is neither 01 (RSA certificate) nor 11 (secure key)")
         }
+        guard (-1...23).contains(c.acquirer.reconcileHour) else {
+            throw ConfigurationError("acquirer.reconcileHour \(c.acquirer.reconcileHour) is neither -1 (off) nor an hour 0 to 23")
+        }
         let merchantFolder = data + "/unionpay-sandbox/merchant-" + c.acquirer.merchantId
         let secureKey: String? = c.acquirer.signMethod == "11"
             ? try c.acquirer.secureKeyFile.map { try KeyFile.readPrivateKeyText($0, policy: .refuse).trimmingCharacters(in: .whitespacesAndNewlines) }
