@@ -580,6 +580,292 @@ def _(env):
 
 
 # ---------------------------------------------------------------------------------------------
+# The Payment Request API with the Apple Pay method. WebKit's PaymentRequest.https.html expects,
+# for each setup below (applied to its valid method `pm`, details `det` and options `opts`), that
+# the constructor throws ("threw") or show() in a click rejects ("rejected") with this exception.
+
+PR_SETUP = """
+var pm = {supportedMethods: 'https://apple.com/apple-pay', data: {version: 2, merchantIdentifier: '', countryCode: 'US',
+          supportedNetworks: ['visa', 'masterCard'], merchantCapabilities: ['supports3DS']}};
+var det = {total: {label: 'Your label', amount: {currency: 'USD', value: '10.00'}}};
+var opts = undefined;
+"""
+
+NOT_SEQ = ("TypeError", "Value is not a sequence")
+TYPE = ("TypeError", "Type error")
+AMOUNT_REQUIRED = ("TypeError", "Member PaymentItem.amount is required and must be an instance of PaymentCurrencyAmount")
+MISMATCH = ("TypeError", '"EUR" does not match the expected currency of "USD". Apple Pay requires all PaymentCurrencyAmounts to use the same currency code.')
+
+
+def _member(dictionary, name, t):
+    return ("TypeError", f"Member {dictionary}.{name} is required and must be an instance of {t}")
+
+
+PR_CASES = [
+    ("pm.data.version = 0", "rejected", ("InvalidAccessError", '"0" is not a supported version.')),
+    ("pm.data.version = 1000", "rejected", ("InvalidAccessError", '"1000" is not a supported version.')),
+    ("delete pm.data.countryCode", "rejected", _member("ApplePayRequest", "countryCode", "DOMString")),
+    ("pm.data.countryCode = 'invalid'", "rejected", ("TypeError", '"invalid" is not a valid country code.')),
+    ("pm.data.countryCode = ''", "rejected", ("TypeError", '"" is not a valid country code.')),
+    ("pm.data.countryCode = null", "rejected", ("TypeError", '"null" is not a valid country code.')),
+    ("pm.data.countryCode = undefined", "rejected", _member("ApplePayRequest", "countryCode", "DOMString")),
+    ("pm.data.countryCode = 7", "rejected", ("TypeError", '"7" is not a valid country code.')),
+    ("delete pm.data.supportedNetworks", "rejected", _member("ApplePayRequest", "supportedNetworks", "sequence")),
+    ("pm.data.supportedNetworks = ''", "rejected", NOT_SEQ),
+    ("pm.data.supportedNetworks = null", "rejected", NOT_SEQ),
+    ("pm.data.supportedNetworks = 7", "rejected", NOT_SEQ),
+    ("pm.data.supportedNetworks = []", "rejected", ("TypeError", "At least one supported network must be provided.")),
+    ("pm.data.supportedNetworks = ['invalidNetwork', 'visa']", "rejected", ("TypeError", '"invalidNetwork" is not a valid payment network.')),
+    ("delete pm.data.merchantCapabilities", "rejected", _member("ApplePayRequest", "merchantCapabilities", "sequence")),
+    ("pm.data.merchantCapabilities = 7", "rejected", NOT_SEQ),
+    ("pm.data.merchantCapabilities = []", "rejected", ("TypeError", "At least one merchant capability must be provided.")),
+    ("pm.data.merchantCapabilities = ['invalidCapability', 'supports3DS']", "rejected", TYPE),
+    ("pm.data.requiredBillingContactFields = ''", "rejected", NOT_SEQ),
+    ("pm.data.requiredBillingContactFields = { }", "rejected", TYPE),
+    ("pm.data.requiredBillingContactFields = [undefined]", "rejected", TYPE),
+    ("pm.data.requiredShippingContactFields = ['invalid']", "rejected", TYPE),
+    ("pm.data.requiredShippingContactFields = null", "rejected", NOT_SEQ),
+    ("delete det.total", "threw", _member("PaymentDetailsInit", "total", "PaymentItem")),
+    ("det.total = ''", "threw", TYPE),
+    ("det.total = null", "threw", AMOUNT_REQUIRED),
+    ("det.total = []", "threw", AMOUNT_REQUIRED),
+    ("det.total = { label: 'label' }", "threw", AMOUNT_REQUIRED),
+    ("det.total = { label: 'label', amount: 'amount' }", "threw", TYPE),
+    ("det.total = { label: 'label', amount: { currency: '', value: '0' } }", "threw", ("RangeError", '"" is not a valid currency code.')),
+    ("det.total = { label: 'label', amount: { currency: 'USD', value: '-10.00' } }", "threw", ("TypeError", "Total currency values cannot be negative.")),
+    ("det.displayItems = 7", "threw", NOT_SEQ),
+    ("det.displayItems = { }", "threw", TYPE),
+    ("det.displayItems = ['']", "threw", TYPE),
+    ("det.displayItems = [undefined]", "threw", AMOUNT_REQUIRED),
+    ("det.displayItems = [{ label: 'label', amount: '10.00', type: 'invalid' }]", "threw", TYPE),
+    ("det.displayItems = [{ label: 'label', amount: { currency: 'EUR', value: '10.00' } }]", "rejected", MISMATCH),
+    ("det.shippingOptions = 'invalid'", "threw", NOT_SEQ),
+    ("det.shippingOptions = [{ }]", "threw", ("TypeError", "Member PaymentShippingOption.amount is required and must be an instance of PaymentCurrencyAmount")),
+    ("det.shippingOptions = [{ amount: '-1', detail: '', identifier: '', label: '' }]", "threw", TYPE),
+    ("det.shippingOptions = [{ amount: { currency: 'EUR', value: '10.00' }, id: '', label: '' }]", "rejected", MISMATCH),
+    ("opts = {shippingType: 'invalid'}", "threw", TYPE),
+    ("opts = {shippingType: null}", "threw", TYPE),
+]
+
+
+@case("PaymentRequest: WebKit's constructor and show() exceptions, case by case")
+def _(env):
+    env.page()
+    failures = []
+    run = """
+    %s
+    eval(args[0]);
+    var req;
+    try { req = new PaymentRequest([pm], det, opts); } catch (e) { window.__outcome = ['threw', e.name, e.message]; return; }
+    req.show().then(function () { window.__outcome = ['resolved']; }, function (e) { window.__outcome = ['rejected', e.name, e.message]; });
+    """ % PR_SETUP
+    for setup, kind, (name, message) in PR_CASES:
+        env.driver.execute_script("window.__outcome = null;")
+        env.gesture(run, setup)
+        got = env.wait("window.__outcome", setup)
+        if got != [kind, name, message]:
+            failures.append(f"{setup}: expected {[kind, name, message]}, got {got}")
+        env.driver.execute_script("if (paysheet.snapshot().visible) paysheet.cancel();")
+    check(not failures, "\n".join(failures))
+    r = env.script("new PaymentRequest(null, null)")
+    equal(r.get("threw"), {"name": "TypeError", "message": "Value is not a sequence"}, "new PaymentRequest(null, null)")
+
+
+PR_PAGE = PR_SETUP + """
+window.__pr = new PaymentRequest([pm], args[0] || det, args[1]);
+window.__prEvents = [];
+var plan = args[2] || {};
+__pr.onmerchantvalidation = function (e) {
+  __prEvents.push({type: e.type, validationURL: e.validationURL, methodName: e.methodName});
+  if (plan.validate !== false) e.complete(Promise.resolve({merchantSessionIdentifier: 'test'}));
+};
+__pr.onshippingaddresschange = function (e) {
+  __prEvents.push({type: e.type, country: __pr.shippingAddress.country});
+  if (plan.addressUpdate !== undefined) e.updateWith(plan.addressUpdate === 'reject' ? Promise.reject(new Error('no')) : Promise.resolve(plan.addressUpdate));
+};
+__pr.onpaymentmethodchange = function (e) {
+  __prEvents.push({type: e.type, methodType: e.methodDetails.type});
+  if (plan.methodUpdate) e.updateWith(plan.methodUpdate);
+};
+window.__shown = null;
+__pr.show().then(function (r) { window.__response = r; window.__shown = {ok: true}; },
+                 function (e) { window.__shown = {name: e.name, message: e.message}; });
+return __pr.id;
+"""
+
+
+def pr_start(env, details=None, options=None, plan=None, drawn=True):
+    r = env.gesture(PR_PAGE, details, options, plan or {})
+    check(r and "ok" in r, f"the PaymentRequest was not shown: {r}")
+    if drawn:
+        env.wait("document.querySelector('#paysheet-sheet:not([hidden])') !== null", "the sheet to be drawn")
+
+
+@case("PaymentRequest: merchant validation, the user pays, show() resolves, complete('success') closes the sheet")
+def _(env):
+    env.page()
+    pr_start(env)
+    env.wait("__prEvents.length > 0", "merchantvalidation")
+    ev = env.driver.execute_script("return __prEvents[0]")
+    equal(ev["methodName"], "https://apple.com/apple-pay", "methodName")
+    check(ev["validationURL"].startswith("https://"), f"validationURL {ev['validationURL']!r}")
+    env.wait("paysheet.snapshot().outstanding === null", "merchant validation to complete")
+    env.shot("payment-request-sheet")
+    env.click_sheet("authorize")
+    env.wait("window.__shown", "show() to settle")
+    d = env.driver
+    equal(d.execute_script("return window.__shown"), {"ok": True}, "show()")
+    equal(d.execute_script("return String(__response)"), "[object PaymentResponse]", "the response")
+    equal(d.execute_script("return __response.methodName"), "https://apple.com/apple-pay", "methodName")
+    equal(d.execute_script("return __response.requestId === __pr.id"), True, "requestId")
+    check(d.execute_script("return !!__response.details.token.paymentData"), "the response's details carry the token")
+    equal(d.execute_script("return __response.shippingAddress"), None, "no shipping address asked for")
+    d.execute_script("window.__done = null; __response.complete('success').then(function () { window.__done = 'ok'; });")
+    equal(env.wait("window.__done", "complete()"), "ok", "complete()")
+    equal(d.execute_script("return paysheet.paid()"), True, "paid")
+    r = d.execute_async_script("var cb = arguments[0]; __response.complete('success').then(function(){cb('resolved')}, function(e){cb(e.name)});")
+    equal(r, "InvalidStateError", "a second complete()")
+
+
+@case("PaymentRequest: show() outside a gesture, twice, after abort(); the user cancels; canMakePayment()")
+def _(env):
+    env.page()
+    d = env.driver
+    r = d.execute_async_script("var cb = arguments[0];" + PR_SETUP.replace("\n", " ") +
+                               " var q = new PaymentRequest([pm], det); q.show().then(function(){cb('resolved')}, function(e){cb([e.name, e.message])});")
+    equal(r, ["SecurityError", "show() must be triggered by user activation."], "show() outside a gesture")
+    r = d.execute_async_script("var cb = arguments[0];" + PR_SETUP.replace("\n", " ") +
+                               " new PaymentRequest([pm], det).canMakePayment().then(cb, function(e){cb(e.name)});")
+    equal(r, True, "canMakePayment()")
+    pr_start(env, plan={"validate": False})
+    r = d.execute_async_script("var cb = arguments[0]; __pr.show().then(function(){cb('resolved')}, function(e){cb(e.name)});")
+    equal(r, "SecurityError", "show() again outside a gesture (the gesture is checked first)")
+    r = d.execute_async_script("var cb = arguments[0]; __pr.canMakePayment().then(function(){cb('resolved')}, function(e){cb(e.name)});")
+    equal(r, "InvalidStateError", "canMakePayment() once shown")
+    r = d.execute_async_script("var cb = arguments[0]; __pr.abort().then(function(){cb('resolved')}, function(e){cb(e.name)});")
+    equal(r, "resolved", "abort()")
+    equal(env.wait("window.__shown", "show() to settle"), {"name": "AbortError", "message": "The operation was aborted."}, "show() after abort()")
+    r = d.execute_async_script("var cb = arguments[0]; __pr.abort().then(function(){cb('resolved')}, function(e){cb(e.name)});")
+    equal(r, "InvalidStateError", "abort() again")
+    env.gesture("window.__again = null; __pr.show().then(function(){ window.__again = 'resolved'; }, function(e){ window.__again = e.name; });")
+    equal(env.wait("window.__again", "show() again"), "InvalidStateError", "show() again in a gesture, once closed")
+    pr_start(env)
+    env.wait("paysheet.snapshot().outstanding === null", "merchant validation")
+    env.click_sheet("cancel")
+    equal(env.wait("window.__shown", "show() to settle")["name"], "AbortError", "show() when the user cancels")
+
+
+@case("PaymentRequest: the merchant-validation event completes once; a rejected promise aborts")
+def _(env):
+    env.page()
+    d = env.driver
+    pr_start(env, plan={"validate": False})
+    env.wait("__prEvents.length > 0", "merchantvalidation")
+    d.execute_script("""__pr.onmerchantvalidation = null;""")
+    # The event object is gone; use a fresh request whose listener completes twice.
+    d.execute_script("paysheet.cancel()")
+    env.wait("window.__shown", "show() to settle")
+    r = env.gesture(PR_SETUP + """
+        window.__twice = null;
+        var q = new PaymentRequest([pm], det);
+        q.onmerchantvalidation = function (e) {
+          e.complete(Promise.reject(new Error('no session')));
+          try { e.complete({}); window.__twice = 'no exception'; } catch (x) { window.__twice = x.name; }
+        };
+        window.__shown = null;
+        q.show().then(function(){ window.__shown = 'resolved'; }, function (e) { window.__shown = e.name; });""")
+    equal(env.wait("window.__twice", "the second complete()"), "InvalidStateError", "complete() twice")
+    equal(env.wait("window.__shown", "show() to settle"), "AbortError", "show() when the merchant session promise rejects")
+
+
+@case("PaymentRequest: shippingaddresschange with updateWith; WebKit's address and payer errors reach the sheet")
+def _(env):
+    env.page()
+    d = env.driver
+    usd = lambda v: {"currency": "USD", "value": v}
+    update = {"total": {"label": "Total", "amount": usd("12.00")},
+              "shippingAddressErrors": {"addressLine": "error", "city": "error", "country": "error", "dependentLocality": "error",
+                                        "phone": "error", "postalCode": "error", "recipient": "error", "region": "error"}}
+    pr_start(env, options={"requestShipping": True}, plan={"addressUpdate": update})
+    env.wait("__prEvents.some(function (e) { return e.type === 'shippingaddresschange'; })", "shippingaddresschange")
+    equal(d.execute_script("return __prEvents.filter(function (e) { return e.type === 'shippingaddresschange'; })[0].country"), "US", "shippingAddress.country")
+    env.wait("paysheet.snapshot().outstanding === null", "the update")
+    errors = d.execute_script("return paysheet.mockPaymentCoordinator.errors")
+    equal([e["contactField"] for e in errors],
+          ["addressLines", "locality", "country", "subLocality", "phoneNumber", "postalCode", "name", "administrativeArea"], "contact fields")
+    check(all(e["code"] == "shippingContactInvalid" and e["message"] == "error" for e in errors), f"errors {errors}")
+    equal(d.execute_script("return paysheet.snapshot().modules.summary.total.amount"), "12.00", "the update's total")
+    d.execute_script("paysheet.cancel()")
+    env.wait("window.__shown", "show() to settle")
+    # With shipping options the address errors are not reported (WebKit's computeErrors).
+    pr_start(env, options={"requestShipping": True},
+             plan={"addressUpdate": {"total": {"label": "Total", "amount": usd("10.00")}, "error": "single error",
+                                     "shippingOptions": [{"id": "o1", "label": "option 1", "amount": usd("1.00")}]}})
+    env.wait("__prEvents.some(function (e) { return e.type === 'shippingaddresschange'; }) && paysheet.snapshot().outstanding === null", "the update")
+    equal(d.execute_script("return paysheet.mockPaymentCoordinator.errors.length"), 0, "errors with shipping options")
+    equal(d.execute_script("return paysheet.choices().shippingMethods.map(function (m) { return m.identifier; })"), ["o1"], "the update's shipping options")
+    d.execute_script("paysheet.cancel()")
+    env.wait("window.__shown", "show() to settle")
+    # An update whose promise rejects aborts the request.
+    pr_start(env, options={"requestShipping": True}, plan={"addressUpdate": "reject"}, drawn=False)
+    equal(env.wait("window.__shown", "show() to settle")["name"], "AbortError", "show() when updateWith's promise rejects")
+    # An update with a line in another currency than its total aborts it with WebKit's message.
+    pr_start(env, options={"requestShipping": True}, plan={"addressUpdate": {"total": {"label": "Total", "amount": usd("10.00")},
+                                     "displayItems": [{"label": "Item", "amount": {"currency": "EUR", "value": "1.00"}}]}}, drawn=False)
+    equal(env.wait("window.__shown", "show() to settle"), {"name": MISMATCH[0], "message": MISMATCH[1]}, "show() when the update's currency differs")
+
+
+@case("PaymentRequest: modifiers change the total for the selected card type (WebKit's mock flow)")
+def _(env):
+    env.page({"wallet": {"cards": [{"network": "visa", "type": "credit", "displayName": "Visa 1234"},
+                                   {"network": "masterCard", "type": "debit", "displayName": "MasterCard 9876"}]}})
+    usd = lambda v: {"currency": "USD", "value": v}
+    details = {"total": {"label": "Total", "amount": usd("10.00")}, "displayItems": [{"label": "Item", "amount": usd("10.00")}],
+               "modifiers": [{"supportedMethods": "https://apple.com/apple-pay", "total": {"label": "Credit total override", "amount": usd("15.00")},
+                              "additionalDisplayItems": [{"label": "Credit surcharge", "amount": usd("5.00")}], "data": {"paymentMethodType": "credit"}},
+                             {"supportedMethods": "https://apple.com/apple-pay", "total": {"label": "Debit total override", "amount": usd("13.00")},
+                              "additionalDisplayItems": [{"label": "Debit surcharge", "amount": usd("3.00")}], "data": {"paymentMethodType": "debit"}}]}
+    d = env.driver
+    for kind, label, amount in [("debit", "Debit total override", "13.00"), ("credit", "Credit total override", "15.00")]:
+        r = env.gesture(PR_SETUP + """
+            var q = new PaymentRequest([pm], args[0]);
+            window.__shown = null;
+            q.show().then(function (resp) {
+              var m = paysheet.mockPaymentCoordinator;
+              window.__shown = {label: m.total.label, amount: m.total.amount, lines: m.lineItems.map(function (i) { return i.label; })};
+              resp.complete('success');
+            }, function (e) { window.__shown = {name: e.name, message: e.message}; });
+            paysheet.mockPaymentCoordinator.changePaymentMethod({type: args[1]});
+            paysheet.mockPaymentCoordinator.acceptPayment();""", details, kind)
+        check(r and "ok" in r, f"show: {r}")
+        got = env.wait("window.__shown", "show() to settle")
+        equal(got, {"label": label, "amount": amount, "lines": ["Item", label.split(" ")[0] + " surcharge"]}, f"{kind} card")
+
+
+@case("PaymentRequest: retry() shows the payer's error; the user pays again; retry() resolves")
+def _(env):
+    env.page()
+    d = env.driver
+    pr_start(env, options={"requestPayerEmail": True})
+    env.wait("paysheet.snapshot().outstanding === null", "merchant validation")
+    env.click_sheet("authorize")
+    env.wait("window.__shown", "show()")
+    equal(d.execute_script("return __response.payerEmail"), d.execute_script("return paysheet.snapshot().modules.contact.email"), "payerEmail")
+    d.execute_script("window.__retried = null; __response.retry({payer: {email: 'Use your work address'}}).then(function () { window.__retried = 'resolved'; }, function (e) { window.__retried = e.name; });")
+    env.wait("paysheet.snapshot().modules.contact.error", "the contact error on the sheet")
+    equal(d.execute_script("return paysheet.snapshot().modules.contact.error.message"), "Use your work address", "the page's message")
+    r = d.execute_async_script("var cb = arguments[0]; __response.complete('success').then(function(){cb('resolved')}, function(e){cb(e.name)});")
+    equal(r, "InvalidStateError", "complete() while retrying")
+    d.execute_script("paysheet.editContact({email: 'me@work.example'})")
+    env.click_sheet("authorize")
+    equal(env.wait("window.__retried", "retry()"), "resolved", "retry()")
+    equal(d.execute_script("return __response.payerEmail"), "me@work.example", "the response's new payerEmail")
+    d.execute_script("__response.complete('fail')")
+    env.wait("!paysheet.snapshot().visible", "the sheet to close")
+    equal(d.execute_script("return paysheet.paid()"), False, "complete('fail') does not pay")
+
+
+# ---------------------------------------------------------------------------------------------
 # Accessibility and layout
 
 @case("keyboard: focus starts on Pay; Enter authorizes; Escape cancels")

@@ -19,7 +19,26 @@ public struct RequestValidator: Sendable {
         let b = binding
         let o = try b.dictionary(json)
         let d = "ApplePayPaymentRequest"
-        // ApplePayRequestBase members, lexicographic order.
+        var r = try bindBase(o, dictionary: d)
+        // ApplePayPaymentRequest members, lexicographic order.
+        r.automaticReloadPaymentRequest = try b.optionalDictionary(o, "automaticReloadPaymentRequest").map { v throws(ScriptError) in try b.automaticReload(v) }
+        guard let cur = o["currencyCode"] else { throw b.missing(d, "currencyCode", "DOMString") }
+        r.currencyCode = b.string(cur)
+        r.deferredPaymentRequest = try b.optionalDictionary(o, "deferredPaymentRequest").map { v throws(ScriptError) in try b.deferred(v) }
+        r.lineItems = try o["lineItems"].map { v throws(ScriptError) in try b.lineItems(v) }
+        r.multiTokenContexts = try o["multiTokenContexts"].map { v throws(ScriptError) in try b.tokenContexts(v) }
+        r.recurringPaymentRequest = try b.optionalDictionary(o, "recurringPaymentRequest").map { v throws(ScriptError) in try b.recurring(v) }
+        r.shippingMethods = try o["shippingMethods"].map { v throws(ScriptError) in try b.shippingMethods(v) }
+        r.shippingType = try o["shippingType"].map { v throws(ScriptError) in try b.enumeration(v, ApplePayShippingType.self) }
+        guard let totalValue = o["total"] else { throw b.missing(d, "total", "ApplePayLineItem") }
+        r.total = try b.lineItem(totalValue)
+        return r
+    }
+
+    /// The `ApplePayRequestBase` members of dictionary `d` (lexicographic order, as WebKit's
+    /// binding converts them), in a request whose own members are still empty.
+    func bindBase(_ o: JSONObject, dictionary d: String) throws(ScriptError) -> ApplePayPaymentRequest {
+        let b = binding
         let later = try o["applePayLaterAvailability"].map { v throws(ScriptError) in try b.enumeration(v, ApplePayLaterAvailability.self) }
         let applicationData = o["applicationData"].map(b.string)
         let billingContact = try b.optionalDictionary(o, "billingContact").map { v throws(ScriptError) in try b.contact(.object(v)) }
@@ -41,21 +60,9 @@ public struct RequestValidator: Sendable {
         guard let nets = o["supportedNetworks"] else { throw b.missing(d, "supportedNetworks", "sequence") }
         let networks = try b.sequence(nets).map(b.string)
         let supportsCoupon = o["supportsCouponCode"].map(b.boolean)
-        // ApplePayPaymentRequest members, lexicographic order.
-        let reload = try b.optionalDictionary(o, "automaticReloadPaymentRequest").map { v throws(ScriptError) in try b.automaticReload(v) }
-        guard let cur = o["currencyCode"] else { throw b.missing(d, "currencyCode", "DOMString") }
-        let currencyCode = b.string(cur)
-        let deferred = try b.optionalDictionary(o, "deferredPaymentRequest").map { v throws(ScriptError) in try b.deferred(v) }
-        let lineItems = try o["lineItems"].map { v throws(ScriptError) in try b.lineItems(v) }
-        let contexts = try o["multiTokenContexts"].map { v throws(ScriptError) in try b.tokenContexts(v) }
-        let recurring = try b.optionalDictionary(o, "recurringPaymentRequest").map { v throws(ScriptError) in try b.recurring(v) }
-        let methods = try o["shippingMethods"].map { v throws(ScriptError) in try b.shippingMethods(v) }
-        let shippingType = try o["shippingType"].map { v throws(ScriptError) in try b.enumeration(v, ApplePayShippingType.self) }
-        guard let totalValue = o["total"] else { throw b.missing(d, "total", "ApplePayLineItem") }
-        let total = try b.lineItem(totalValue)
 
-        var r = ApplePayPaymentRequest(countryCode: countryCode, currencyCode: currencyCode, supportedNetworks: networks,
-                                       merchantCapabilities: capabilities, total: total)
+        var r = ApplePayPaymentRequest(countryCode: countryCode, currencyCode: "", supportedNetworks: networks,
+                                       merchantCapabilities: capabilities, total: ApplePayLineItem(label: nil, amount: nil))
         r.applePayLaterAvailability = later
         r.applicationData = applicationData
         r.billingContact = billingContact
@@ -69,13 +76,6 @@ public struct RequestValidator: Sendable {
         r.shippingContactEditingMode = editing
         r.supportedCountries = countries
         r.supportsCouponCode = supportsCoupon
-        r.automaticReloadPaymentRequest = reload
-        r.deferredPaymentRequest = deferred
-        r.lineItems = lineItems
-        r.multiTokenContexts = contexts
-        r.recurringPaymentRequest = recurring
-        r.shippingMethods = methods
-        r.shippingType = shippingType
         return r
     }
 
@@ -83,8 +83,16 @@ public struct RequestValidator: Sendable {
     /// request as Safari stores it: networks in canonical spelling, pending amounts dropped,
     /// `supportedCountries` dropped below version 3, phonetic names dropped below version 3.
     public func check(_ request: ApplePayPaymentRequest, version: Int) throws(ScriptError) -> ApplePayPaymentRequest {
+        var r = try checkBase(request, version: version)
+        try checkSessionMembers(&r)
+        try checkPaymentRequestValidator(r)
+        return r
+    }
+
+    /// `ApplePayRequestBase`'s checks (the version, capabilities, networks, contact fields), shared
+    /// by `ApplePaySession` and the Payment Request API's Apple Pay method.
+    func checkBase(_ request: ApplePayPaymentRequest, version: Int) throws(ScriptError) -> ApplePayPaymentRequest {
         var r = request
-        // ApplePayRequestBase
         if version == 0 || version > profile.currentAPIVersion { throw .invalidAccess("\"\(version)\" is not a supported version.") }
         if r.merchantCapabilities.isEmpty { throw .typeError("At least one merchant capability must be provided.") }
         if r.supportedNetworks.isEmpty, !(version >= 8 && r.installmentConfiguration != nil) {
@@ -103,8 +111,11 @@ public struct RequestValidator: Sendable {
         if let f = r.requiredShippingContactFields { try checkContactFields(f, version: version) }
         if version < 3 { r.shippingContact = r.shippingContact.map(Self.withoutPhonetics) }
         if version < 3 { r.supportedCountries = nil }
+        return r
+    }
 
-        // ApplePaySession::convertAndValidate
+    /// `ApplePaySession::convertAndValidate`: the amounts and the payment kinds of version 14.
+    func checkSessionMembers(_ r: inout ApplePayPaymentRequest) throws(ScriptError) {
         r.total = try checkTotal(r.total)
         if let items = r.lineItems { r.lineItems = try checkLineItems(items) }
         if let methods = r.shippingMethods { try checkMethodAmounts(methods) }
@@ -138,8 +149,10 @@ public struct RequestValidator: Sendable {
             if def.paymentDescription.isEmpty { throw .typeError("Missing 'paymentDescription'.") }
             if let t = def.tokenNotificationURL { try checkURL(t) }
         }
+    }
 
-        // PaymentRequestValidator::validate
+    /// WebKit's `PaymentRequestValidator::validate`, the last checks of both APIs.
+    func checkPaymentRequestValidator(_ r: ApplePayPaymentRequest) throws(ScriptError) {
         if !ISOCodes.countryCodes.contains(r.countryCode) { throw .typeError("\"\(r.countryCode)\" is not a valid country code.") }
         if !ISOCodes.currencyCodes.contains(r.currencyCode) { throw .typeError("\"\(r.currencyCode)\" is not a valid currency code.") }
         if r.supportedNetworks.isEmpty, r.installmentConfiguration == nil { throw .typeError("Missing supported networks.") }
@@ -155,7 +168,6 @@ public struct RequestValidator: Sendable {
         for c in r.supportedCountries ?? [] where !ISOCodes.countryCodes.contains(c) {
             throw .typeError("\"\(c)\" is not a valid country code.")
         }
-        return r
     }
 
     /// Both phases: what `new ApplePaySession(version, request)` does to a page's value, minus the

@@ -13,6 +13,12 @@ public struct ScriptError: Error, Sendable, Hashable, CustomStringConvertible {
         case invalidStateError = "InvalidStateError"
         /// A `DOMException` named `SecurityError`.
         case securityError = "SecurityError"
+        /// A JavaScript `RangeError` (the Payment Request API's currency and identifier checks).
+        case rangeError = "RangeError"
+        /// A `DOMException` named `AbortError`.
+        case abortError = "AbortError"
+        /// A `DOMException` named `NotSupportedError`.
+        case notSupportedError = "NotSupportedError"
     }
 
     /// The exception's name.
@@ -42,6 +48,9 @@ public struct ScriptError: Error, Sendable, Hashable, CustomStringConvertible {
     public static func invalidState(_ message: String = "The object is in an invalid state.") -> ScriptError {
         ScriptError(.invalidStateError, message)
     }
+
+    /// An `AbortError` with the DOMException default text.
+    public static let aborted = ScriptError(.abortError, "The operation was aborted.")
 
     public var description: String { "\(name.rawValue): \(message)" }
 

@@ -96,17 +96,30 @@ struct BrowserPage: Sendable {
             default: throw BridgeError(field: "method", message: "unknown static member \"\(method)\"")
             }
             record(r, into: &answer)
+        case "paymentRequest":
+            guard let methodData = op["methodData"], let details = op["details"] else {
+                throw BridgeError(field: "methodData", message: "required: the constructor's methodData and details")
+            }
+            record(machine.constructPaymentRequest(methodData: methodData, details: details, options: op["options"]), into: &answer)
+        case "paymentRequestCall":
+            guard case .number(let n)? = op["request"], let request = Int(n) else {
+                throw BridgeError(field: "request", message: "required: the PaymentRequest's number")
+            }
+            let r = machine.call(try Self.paymentRequestCall(op), paymentRequest: request)
+            record(r, into: &answer)
+            events += r.events
         case "user":
             let action: UserAction
             do throws(ScenarioError) {
                 var step = op
                 step["op"] = nil
                 step["listeners"] = nil
+                step["mock"] = nil
                 action = try ScenarioParser.userAction(.object(step))
             } catch {
                 throw BridgeError(field: error.field, message: error.message)
             }
-            let out = machine.perform(action)
+            let out = machine.perform(action, asMock: op["mock"]?.boolValue ?? false)
             for e in out {
                 if case .ignored(_, let reason) = e.event { answer["ignored"] = .string(reason) }
             }
@@ -114,7 +127,7 @@ struct BrowserPage: Sendable {
         case "navigate":
             events += machine.navigate()
         default:
-            throw BridgeError(field: "op", message: "unknown operation \"\(name)\" (known: construct, call, static, user, advance, tick, state, navigate)")
+            throw BridgeError(field: "op", message: "unknown operation \"\(name)\" (known: construct, call, static, paymentRequest, paymentRequestCall, user, advance, tick, state, navigate)")
         }
         // Each event as JSON once: all go to the log, all but ignored actions to the page.
         var toPage: [JSONValue] = []
@@ -134,6 +147,7 @@ struct BrowserPage: Sendable {
         answer["clock"] = .string(virtualClock ? "virtual" : "real")
         answer["sessions"] = .array((0..<machine.sessionCount).map { .string(machine.state(of: $0 + 1)?.pageVisible ?? "idle") })
         answer["paid"] = .bool(machine.paid)
+        answer["pageErrors"] = .array(machine.lastPageErrors.map(\.jsonValue))
         return answer
     }
 
@@ -153,6 +167,25 @@ struct BrowserPage: Sendable {
         case "completePayment", "completePaymentMethodSelection", "completeShippingMethodSelection", "completeShippingContactSelection":
             return args.isEmpty ? nil : .legacy(method: method, arguments: args)
         default: return nil
+        }
+    }
+
+    /// The engine's call for a `paymentRequestCall` operation.
+    static func paymentRequestCall(_ op: JSONObject) throws(BridgeError) -> PaymentRequestCall {
+        let settled = op["rejected"]?.boolValue == true ? nil : (op["value"] ?? .null)
+        switch op["method"]?.stringValue {
+        case "show": return .show(userGesture: op["userGesture"]?.boolValue ?? false)
+        case "abort": return .abort
+        case "canMakePayment": return .canMakePayment
+        case "completeMerchantValidation": return .completeMerchantValidation
+        case "merchantSessionSettled": return .merchantSessionSettled(settled)
+        case "updateWith": return .updateWith
+        case "detailsSettled": return .detailsSettled(settled)
+        case "notUpdated": return .notUpdated
+        case "complete": return .complete(op["value"])
+        case "retry": return .retry(op["value"])
+        default:
+            throw BridgeError(field: "method", message: "unknown PaymentRequest method \(op["method"]?.compactText ?? "(none)")")
         }
     }
 

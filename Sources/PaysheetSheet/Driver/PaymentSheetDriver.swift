@@ -132,7 +132,7 @@ public actor PaymentSheetDriver {
             case .couponCodeChanged(let c): call = .completeCouponCodeChange(await delegate.paymentSheet(self, didChangeCouponCode: c).jsonValue)
             case .paymentAuthorized(let p): call = .completePayment(await delegate.paymentSheet(self, didAuthorizePayment: p).jsonValue)
             case .cancel(let err): await delegate.paymentSheetDidCancel(self, error: err); call = nil
-            case .ignored: call = nil
+            case .ignored, .paymentRequest: call = nil
             }
             guard let call else { continue }
             // Time the delegate spent (it may have advanced the clock) counts against the deadline.

@@ -17,6 +17,9 @@ public enum SheetEvent: Sendable, Hashable {
     case cancel(ApplePaySessionError)
     /// A user action the sheet could not take now (not dispatched to the page).
     case ignored(action: String, reason: String)
+    /// What a `PaymentRequest` (its number, 1-based) learns: an event to dispatch, or its
+    /// `show()` (or `retry()`) promise settled.
+    case paymentRequest(request: Int, PaymentRequestEvent)
 
     /// The event's `type` string.
     public var type: String {
@@ -29,6 +32,7 @@ public enum SheetEvent: Sendable, Hashable {
         case .paymentAuthorized: return "paymentauthorized"
         case .cancel: return "cancel"
         case .ignored: return "ignored"
+        case .paymentRequest(_, let e): return e.type
         }
     }
 
@@ -47,6 +51,9 @@ public enum SheetEvent: Sendable, Hashable {
         case .ignored(let action, let reason):
             o["action"] = .string(action)
             o["reason"] = .string(reason)
+        case .paymentRequest(let n, let e):
+            o["paymentRequest"] = .number(String(n))
+            for (k, v) in e.members { o[k] = v }
         }
         return .object(o)
     }

@@ -19,6 +19,9 @@ public struct SheetMachine: Sendable {
     public private(set) var paid = false
 
     var sessions: [SessionRecord] = []
+    /// The errors the page passed with its last completion (what WebKit's mock coordinator reports
+    /// as `errors`).
+    public internal(set) var lastPageErrors: [ApplePayError] = []
     var sheet: SheetState?
     var tokenSequence = 0
 
@@ -27,7 +30,11 @@ public struct SheetMachine: Sendable {
         var request: ApplePayPaymentRequest
         var state: SessionState = .idle
         var validation: MerchantValidationState = .idle
+        /// The `PaymentRequest` (its index) that showed this session, if it was not an `ApplePaySession`.
+        var paymentRequest: Int?
     }
+
+    var paymentRequests: [PaymentRequestRecord] = []
 
     /// A new page with no session.
     public init(configuration: SheetConfiguration = SheetConfiguration()) {
@@ -156,7 +163,7 @@ public struct SheetMachine: Sendable {
         }
     }
 
-    private mutating func begin(_ s: Int, events: inout [DispatchedEvent]) throws(ScriptError) {
+    mutating func begin(_ s: Int, events: inout [DispatchedEvent]) throws(ScriptError) {
         guard sessions[s].state == .idle else { throw .invalidAccess("Payment session is already active.") }
         if sessions.indices.contains(where: { $0 != s && !sessions[$0].state.isFinal && sessions[$0].state != .idle }) {
             throw .invalidAccess("Page already has an active payment session.")
@@ -169,14 +176,14 @@ public struct SheetMachine: Sendable {
         emit(.validateMerchant(validationURL: configuration.validationURL), to: s, events: &events)
     }
 
-    private mutating func abort(_ s: Int) throws(ScriptError) {
+    mutating func abort(_ s: Int) throws(ScriptError) {
         let st = sessions[s].state
         guard st != .idle, !st.isFinal else { throw .invalidAccess() }
         sessions[s].state = .aborted
         if sheet?.session == s, sheet?.visible == true { close(result: "aborted") }
     }
 
-    private mutating func completeMerchantValidation(_ s: Int, _ value: JSONValue, events: inout [DispatchedEvent]) throws(ScriptError) {
+    mutating func completeMerchantValidation(_ s: Int, _ value: JSONValue, events: inout [DispatchedEvent]) throws(ScriptError) {
         guard sessions[s].state == .active, sessions[s].validation == .validating else { throw .invalidAccess() }
         guard case .object = value else {
             if case .array = value { throw .invalidAccess() }
@@ -187,7 +194,7 @@ public struct SheetMachine: Sendable {
         continueInitialEvents(events: &events)
     }
 
-    private mutating func completeUpdate(_ s: Int, _ bound: ApplePayUpdate, kind: UpdateValidator.Kind,
+    mutating func completeUpdate(_ s: Int, _ bound: ApplePayUpdate, kind: UpdateValidator.Kind,
                                          events: inout [DispatchedEvent]) throws(ScriptError) {
         let expected: SessionState
         switch kind {
@@ -198,6 +205,7 @@ public struct SheetMachine: Sendable {
         }
         guard sessions[s].state == expected else { throw .invalidAccess() }
         let update = try updateValidator.checkUpdate(bound, kind: kind)
+        lastPageErrors = update.errors ?? []
         sessions[s].state = .active
         guard sheet?.session == s, sheet?.visible == true else { return }
         sheet!.outstanding = nil
@@ -205,10 +213,11 @@ public struct SheetMachine: Sendable {
         continueInitialEvents(events: &events)
     }
 
-    private mutating func completePayment(_ s: Int, _ bound: ApplePayPaymentAuthorizationResult,
+    mutating func completePayment(_ s: Int, _ bound: ApplePayPaymentAuthorizationResult,
                                           events: inout [DispatchedEvent]) throws(ScriptError) {
         guard sessions[s].state == .authorized else { throw .invalidAccess() }
         let checked = try updateValidator.checkResult(bound)
+        lastPageErrors = bound.errors ?? []
         guard sheet?.session == s, sheet?.visible == true else {
             sessions[s].state = checked.isFinal ? .completed : .active
             return
@@ -311,9 +320,12 @@ public struct SheetMachine: Sendable {
 
     /// The simulated user does `action`. An action the sheet cannot take now is reported as an
     /// ``SheetEvent/ignored(action:reason:)`` event and changes nothing.
-    public mutating func perform(_ action: UserAction) -> [DispatchedEvent] {
+    ///
+    /// With `asMock`, the action comes from the stand-in for WebKit's `MockPaymentCoordinator`,
+    /// which reports the user's choices to the page without waiting for merchant validation.
+    public mutating func perform(_ action: UserAction, asMock: Bool = false) -> [DispatchedEvent] {
         var events: [DispatchedEvent] = []
-        if let reason = userBlockReason(for: action) {
+        if let reason = userBlockReason(for: action, asMock: asMock) {
             events.append(DispatchedEvent(session: (sheet?.session ?? 0) + 1, event: .ignored(action: action.name, reason: reason)))
             return events
         }
@@ -366,15 +378,15 @@ public struct SheetMachine: Sendable {
     }
 
     /// Why `action` cannot be taken now, or `nil`.
-    func userBlockReason(for action: UserAction) -> String? {
+    func userBlockReason(for action: UserAction, asMock: Bool = false) -> String? {
         guard let sh = sheet, sh.visible else { return "the sheet is not shown" }
         let rec = sessions[sh.session]
         if case .cancel = action { return nil }
-        if rec.validation != .complete { return "merchant validation is not complete" }
+        if rec.validation != .complete, !asMock { return "merchant validation is not complete" }
         if case .editContact = action {
             return rec.state == .authorized ? "the payment is being authorized" : nil
         }
-        if let o = sh.outstanding { return "waiting for the page to complete \(o.event.rawValue)" }
+        if let o = sh.outstanding, !(asMock && o.event == .validatemerchant) { return "waiting for the page to complete \(o.event.rawValue)" }
         switch action {
         case .selectPaymentMethod(let i):
             if !sh.usableCards.contains(i) { return "no usable card at index \(i)" }
@@ -397,12 +409,17 @@ public struct SheetMachine: Sendable {
 
     // MARK: - Dispatch helpers
 
-    private mutating func setOutstanding(_ e: SheetEventType) {
+    mutating func setOutstanding(_ e: SheetEventType) {
         let deadline = now + configuration.timeoutSeconds
         sheet?.outstanding = (e, deadline)
     }
 
-    private func emit(_ event: SheetEvent, to s: Int, events: inout [DispatchedEvent]) {
+    mutating func emit(_ event: SheetEvent, to s: Int, events: inout [DispatchedEvent]) {
+        if let p = sessions[s].paymentRequest {
+            // A PaymentRequest always learns of the payment and of the sheet closing.
+            if let e = paymentRequestEvent(for: event, request: p) { events.append(DispatchedEvent(session: s + 1, event: e)) }
+            return
+        }
         if let t = SheetEventType(rawValue: event.type), !configuration.listeners.contains(t) { return }
         events.append(DispatchedEvent(session: s + 1, event: event))
     }
@@ -421,6 +438,14 @@ public struct SheetMachine: Sendable {
     @discardableResult
     private mutating func dispatchPaymentMethod(_ s: Int, version: Int, events: inout [DispatchedEvent]) -> Bool {
         guard let card = sheet!.selectedCard else { return false }
+        if let p = sessions[s].paymentRequest {
+            paymentRequests[p].selectedType = card.type
+            if !configuration.listeners.contains(.paymentmethodselected) {
+                // No `paymentmethodchange` listener: the handler applies the modifiers itself.
+                applyPaymentRequestTotals(p, events: &events)
+                return false
+            }
+        }
         var method = ApplePayPaymentMethod(displayName: card.displayName, network: card.pageNetworkName, type: card.type,
                                            paymentPass: card.paymentPass)
         if version >= 10, !sheet!.requestsShipping, let b = card.billingContact { method.billingContact = Redaction.redacted(b) }
@@ -476,7 +501,7 @@ public struct SheetMachine: Sendable {
         return ApplePayPayment(token: token, billingContact: billing, shippingContact: shipping)
     }
 
-    private mutating func close(result: String) {
+    mutating func close(result: String) {
         sheet?.visible = false
         sheet?.outstanding = nil
         sheet?.result = result

@@ -81,6 +81,7 @@
   /** The page's exception for the engine's `{name, message}`. */
   function exception(t) {
     if (t.name === "TypeError") return new TypeError(t.message);
+    if (t.name === "RangeError") return new RangeError(t.message);
     return new DOMException(t.message, t.name);
   }
 
@@ -164,7 +165,9 @@
   }
   function deliverNext() {
     var e = eventQueue.shift();
-    if (e) {
+    if (e && e.paymentRequest) {
+      deliverToRequest(e);
+    } else if (e) {
       var target = sessions[e.session];
       var spec = EVENT_CLASSES[e.type];
       if (target && spec) target.dispatchEvent(new spec[0](e.type, e[spec[1]]));
@@ -258,6 +261,7 @@
 
   /** The event types the session has listeners for (on* properties or addEventListener). */
   function listeners(session) {
+    if (prInternal.has(session)) return requestListeners(session);
     var d = internal.get(session);
     if (!d) return EVENT_TYPES;
     return EVENT_TYPES.filter(function (t) { return typeof d.handlers[t] === "function" || d.counts[t] > 0; });
@@ -297,6 +301,248 @@
 
   window.ApplePaySession = ApplePaySession;
   window.ApplePayError = ApplePayError;
+
+  // ---- The Payment Request API, Apple Pay method -----------------------------------------------
+  //
+  // The engine checks and keeps each PaymentRequest (its constructor, show(), the updates, the
+  // response); here are only the objects, their promises and the events it says to dispatch.
+
+  var APPLE_PAY = "https://apple.com/apple-pay";
+  var REQUEST_EVENTS = { shippingaddresschange: "shippingcontactselected", shippingoptionchange: "shippingmethodselected",
+    paymentmethodchange: "paymentmethodselected" };
+  var requests = {}; // engine request number -> PaymentRequest
+  var prInternal = new WeakMap();
+  var eventInternal = new WeakMap();
+
+  function invalidState() { return new DOMException("The object is in an invalid state.", "InvalidStateError"); }
+
+  function requestCall(request, method, extra) {
+    var d = prInternal.get(request);
+    var op = Object.assign({ op: "paymentRequestCall", request: d.number, method: method, listeners: requestListeners(request) }, extra || {});
+    return bridge(op);
+  }
+
+  function requestPromise(request, method, extra) {
+    return new Promise(function (resolve, reject) {
+      try { resolve(result(requestCall(request, method, extra))); } catch (e) { reject(e); }
+    });
+  }
+
+  function requestListeners(request) {
+    var d = prInternal.get(request);
+    var out = ["validatemerchant", "paymentauthorized", "cancel"];
+    Object.keys(REQUEST_EVENTS).forEach(function (t) {
+      if (typeof d.handlers[t] === "function" || d.counts[t] > 0) out.push(REQUEST_EVENTS[t]);
+    });
+    return out;
+  }
+
+  function readOnly(target, values) {
+    Object.keys(values).forEach(function (k) { Object.defineProperty(target, k, { value: values[k], enumerable: true }); });
+  }
+
+  class PaymentAddress {
+    constructor(a) {
+      readOnly(this, { country: a.country, addressLine: Object.freeze((a.addressLine || []).slice()), region: a.region, city: a.city,
+        dependentLocality: a.dependentLocality, postalCode: a.postalCode, sortingCode: a.sortingCode, organization: a.organization,
+        recipient: a.recipient, phone: a.phone });
+    }
+    toJSON() {
+      var o = {};
+      ["country", "addressLine", "region", "city", "dependentLocality", "postalCode", "sortingCode", "organization", "recipient", "phone"]
+        .forEach(function (k) { o[k] = this[k]; }, this);
+      return o;
+    }
+  }
+
+  class PaymentRequestUpdateEvent extends Event {
+    constructor(type, init) { super(type, init); }
+    updateWith(detailsPromise) {
+      var d = eventInternal.get(this);
+      if (arguments.length < 1) throw new TypeError("Not enough arguments");
+      if (!d || d.waitForUpdate) throw invalidState();
+      result(requestCall(d.request, "updateWith"));
+      d.waitForUpdate = true;
+      this.stopPropagation();
+      this.stopImmediatePropagation();
+      var request = d.request;
+      Promise.resolve(detailsPromise).then(function (v) {
+        var value;
+        try { value = wire(v); } catch (e) { requestCall(request, "detailsSettled", { rejected: true }); return; }
+        requestCall(request, "detailsSettled", { value: value });
+      }, function () { requestCall(request, "detailsSettled", { rejected: true }); });
+    }
+  }
+
+  class PaymentMethodChangeEvent extends PaymentRequestUpdateEvent {
+    constructor(type, init) {
+      super(type, init);
+      readOnly(this, { methodName: (init && init.methodName) || "", methodDetails: (init && init.methodDetails) || null });
+    }
+  }
+
+  class MerchantValidationEvent extends Event {
+    constructor(type, init) {
+      super(type, init);
+      readOnly(this, { methodName: (init && init.methodName) || "", validationURL: (init && init.validationURL) || "" });
+    }
+    complete(merchantSessionPromise) {
+      var d = eventInternal.get(this);
+      if (arguments.length < 1) throw new TypeError("Not enough arguments");
+      if (!d) throw invalidState();
+      result(requestCall(d.request, "completeMerchantValidation"));
+      this.stopPropagation();
+      this.stopImmediatePropagation();
+      var request = d.request;
+      Promise.resolve(merchantSessionPromise).then(function (v) {
+        var value;
+        try { value = wire(v); } catch (e) { requestCall(request, "merchantSessionSettled", { rejected: true }); return; }
+        requestCall(request, "merchantSessionSettled", { value: value });
+      }, function () { requestCall(request, "merchantSessionSettled", { rejected: true }); });
+    }
+  }
+
+  class PaymentResponse extends EventTarget {
+    constructor(request, r) { super(); prInternal.set(this, { request: request }); setResponse(this, r); }
+    get [Symbol.toStringTag]() { return "PaymentResponse"; }
+    get requestId() { return prInternal.get(this).r.requestId; }
+    get methodName() { return prInternal.get(this).r.methodName; }
+    get details() { return prInternal.get(this).details; }
+    get shippingAddress() { return prInternal.get(this).address; }
+    get shippingOption() { return prInternal.get(this).r.shippingOption; }
+    get payerName() { return prInternal.get(this).r.payerName; }
+    get payerEmail() { return prInternal.get(this).r.payerEmail; }
+    get payerPhone() { return prInternal.get(this).r.payerPhone; }
+    complete(result) {
+      var request = prInternal.get(this).request;
+      return requestPromise(request, "complete", arguments.length && result !== undefined ? { value: wire(result) } : {}).then(function () { return undefined; });
+    }
+    retry(errors) {
+      var request = prInternal.get(this).request;
+      var rd = prInternal.get(request);
+      return new Promise(function (resolve, reject) {
+        try { result(requestCall(request, "retry", errors === undefined ? {} : { value: wire(errors) })); } catch (e) { reject(e); return; }
+        rd.pending = { resolve: function () { resolve(undefined); }, reject: reject, retry: true };
+      });
+    }
+    toJSON() {
+      var r = prInternal.get(this).r;
+      return { requestId: r.requestId, methodName: r.methodName, details: this.details, shippingAddress: this.shippingAddress,
+        shippingOption: r.shippingOption, payerName: r.payerName, payerEmail: r.payerEmail, payerPhone: r.payerPhone };
+    }
+  }
+
+  function setResponse(response, r) {
+    var d = prInternal.get(response);
+    d.r = r;
+    d.details = r.details;
+    d.address = r.shippingAddress ? new PaymentAddress(r.shippingAddress) : null;
+  }
+
+  class PaymentRequest extends EventTarget {
+    get [Symbol.toStringTag]() { return "PaymentRequest"; }
+
+    constructor(methodData, details, options) {
+      if (arguments.length < 2) throw new TypeError("Not enough arguments");
+      var body = bridge({ op: "paymentRequest", methodData: methodData === undefined ? "undefined" : wire(methodData),
+        details: wire(details), options: options === undefined ? null : wire(options) });
+      var value = result(body);
+      super();
+      var d = { number: Number(value.request), id: value.id, shippingOption: value.shippingOption, shippingType: value.shippingType,
+        shippingAddress: null, handlers: {}, counts: {}, pending: null, response: null };
+      prInternal.set(this, d);
+      requests[d.number] = this;
+      var self = this;
+      ["merchantvalidation"].concat(Object.keys(REQUEST_EVENTS)).forEach(function (type) {
+        EventTarget.prototype.addEventListener.call(self, type, function (event) {
+          var h = d.handlers[type];
+          if (typeof h === "function") h.call(self, event);
+        });
+      });
+    }
+
+    get id() { return prInternal.get(this).id; }
+    get shippingAddress() { return prInternal.get(this).shippingAddress; }
+    get shippingOption() { return prInternal.get(this).shippingOption; }
+    get shippingType() { return prInternal.get(this).shippingType; }
+
+    addEventListener(type, listener, options) {
+      var d = prInternal.get(this);
+      if (d && listener) d.counts[type] = (d.counts[type] || 0) + 1;
+      return super.addEventListener(type, listener, options);
+    }
+
+    removeEventListener(type, listener, options) {
+      var d = prInternal.get(this);
+      if (d && listener && d.counts[type]) d.counts[type]--;
+      return super.removeEventListener(type, listener, options);
+    }
+
+    show(detailsPromise) {
+      var self = this, d = prInternal.get(this);
+      return new Promise(function (resolve, reject) {
+        try { result(requestCall(self, "show", { userGesture: inGesture() })); } catch (e) { reject(e); return; }
+        d.pending = { resolve: resolve, reject: reject, retry: false };
+        activeSession = self;
+        startClock();
+      });
+    }
+
+    abort() { return requestPromise(this, "abort").then(function () { return undefined; }); }
+    canMakePayment() { return requestPromise(this, "canMakePayment"); }
+  }
+
+  ["merchantvalidation"].concat(Object.keys(REQUEST_EVENTS)).forEach(function (type) {
+    Object.defineProperty(PaymentRequest.prototype, "on" + type, {
+      configurable: true, enumerable: true,
+      get: function () { var d = prInternal.get(this); return d ? d.handlers[type] || null : null; },
+      set: function (h) { var d = prInternal.get(this); if (d) d.handlers[type] = typeof h === "function" ? h : null; },
+    });
+  });
+
+  function deliverToRequest(e) {
+    var request = requests[e.paymentRequest];
+    if (!request) return;
+    var d = prInternal.get(request);
+    var event = null;
+    switch (e.type) {
+      case "merchantvalidation":
+        event = new MerchantValidationEvent(e.type, { methodName: e.methodName, validationURL: e.validationURL });
+        break;
+      case "shippingaddresschange":
+        d.shippingAddress = new PaymentAddress(e.shippingAddress);
+        event = new PaymentRequestUpdateEvent(e.type);
+        break;
+      case "shippingoptionchange":
+        d.shippingOption = e.shippingOption;
+        event = new PaymentRequestUpdateEvent(e.type);
+        break;
+      case "paymentmethodchange":
+        event = new PaymentMethodChangeEvent(e.type, { methodName: e.methodName, methodDetails: e.methodDetails });
+        break;
+      case "accepted":
+        if (d.pending && d.pending.retry && d.response) setResponse(d.response, e.response);
+        else d.response = new PaymentResponse(request, e.response);
+        if (d.pending) { var ok = d.pending; d.pending = null; ok.resolve(ok.retry ? undefined : d.response); }
+        return;
+      case "rejected":
+        if (d.pending) { var p = d.pending; d.pending = null; p.reject(exception(e.error)); }
+        return;
+      default:
+        return;
+    }
+    var state = { request: request, waitForUpdate: false };
+    eventInternal.set(event, state);
+    request.dispatchEvent(event);
+    if (event instanceof PaymentRequestUpdateEvent && !state.waitForUpdate) requestCall(request, "notUpdated");
+  }
+
+  window.PaymentRequest = PaymentRequest;
+  window.PaymentResponse = PaymentResponse;
+  window.PaymentAddress = PaymentAddress;
+  window.PaymentRequestUpdateEvent = PaymentRequestUpdateEvent;
+  window.PaymentMethodChangeEvent = PaymentMethodChangeEvent;
+  window.MerchantValidationEvent = MerchantValidationEvent;
 
   // ---- The clock ---------------------------------------------------------------------------
 
@@ -505,8 +751,9 @@
     setTimeout(function () { note.remove(); }, 4000);
   }
 
-  function userAction(action) {
+  function userAction(action, mock) {
     var op = Object.assign({ op: "user" }, action);
+    if (mock) op.mock = true;
     if (activeSession) op.listeners = listeners(activeSession);
     var body = bridge(op);
     return { ok: !body.ignored, ignored: body.ignored || null, sheet: body.sheet };
@@ -558,26 +805,25 @@
   };
 
   // A shim with the names of WebKit's internals.mockPaymentCoordinator, for tests written against it.
+  // Its actions are the mock coordinator's: they reach the page without waiting for merchant validation.
   api.mockPaymentCoordinator = {
     setCanMakePayments: function (b) { var o = Object.assign({}, config.options || {}, { canMakePayments: !!b }); configure({ options: o }); },
     setCanMakePaymentsWithActiveCard: function (b) { api.mockPaymentCoordinator.setCanMakePayments(b); },
-    setShippingAddress: function (contact) { return api.editShippingContact(contact); },
-    changeShippingOption: function (identifier) { return api.selectShippingMethod(identifier); },
+    setShippingAddress: function (contact) { return userAction({ user: "editShippingContact", contact: contact }, true); },
+    changeShippingOption: function (identifier) { return userAction({ user: "selectShippingMethod", identifier: identifier }, true); },
     changePaymentMethod: function (m) {
       var cards = api.choices().cards || [];
       var want = m && m.type, found = cards.filter(function (c) { return c.usable && (!want || c.type === want); })[0];
-      return found ? api.selectPaymentMethod(found.index) : { ok: false, ignored: "no usable " + (want || "") + " card in the wallet" };
+      return found ? userAction({ user: "selectPaymentMethod", index: found.index }, true) : { ok: false, ignored: "no usable " + (want || "") + " card in the wallet" };
     },
-    changeCouponCode: function (code) { return api.enterCouponCode(code); },
-    acceptPayment: function () { return api.authorize(); },
-    cancelPayment: function () { return api.cancel(); },
+    changeCouponCode: function (code) { return userAction({ user: "enterCouponCode", code: code }, true); },
+    acceptPayment: function () { return userAction({ user: "authorize" }, true); },
+    cancelPayment: function () { return userAction({ user: "cancel" }, true); },
     get total() { var s = api.snapshot(); return s.modules ? s.modules.summary.total : null; },
     get lineItems() { var s = api.snapshot(); return s.modules ? s.modules.summary.lineItems : []; },
     get shippingMethods() { var s = api.snapshot(); return s.modules ? s.modules.method.options : []; },
-    get errors() {
-      var s = api.snapshot(); if (!s.modules) return [];
-      return Object.keys(s.modules).map(function (k) { return s.modules[k].error; }).filter(Boolean);
-    },
+    /** The errors the page passed with its last completion (as WebKit's mock reports them). */
+    get errors() { return readSheet().pageErrors || []; },
   };
 
   window.paysheet = api;

@@ -1,0 +1,101 @@
+import PaysheetModel
+
+/// One `PaymentRequest` of the page: what its constructor kept and where it stands (WebKit's
+/// `PaymentRequest` and `PaymentResponse` states).
+struct PaymentRequestRecord: Sendable {
+    enum State: String, Sendable { case created, interactive, closed }
+
+    var methods: [PaymentMethodData]
+    var details: PaymentDetails
+    var options: PaymentOptions
+    var shippingOption: String?
+    var state: State = .created
+    /// The engine session (0-based) the request showed.
+    var session: Int?
+    /// The selection event the page was told of and has not answered (`updateWith`) yet.
+    var awaitingUpdate: UpdateValidator.Kind?
+    /// Whether `updateWith` was called and its promise has not settled.
+    var updating = false
+    /// The user canceled while an update was pending: abort once it settles.
+    var cancelPending = false
+    /// The kind of card selected last (for the modifiers).
+    var selectedType: ApplePayPaymentMethodType?
+    /// Whether the merchant-validation event's `complete()` was called.
+    var merchantValidationCompleted = false
+    /// The response's state: none yet, waiting for `complete()`/`retry()`, retrying, completed.
+    var response: ResponseState = .none
+    /// The address and payer the response carries.
+    var shippingAddress: JSONValue?
+
+    enum ResponseState: String, Sendable { case none, open, retrying, completed }
+}
+
+/// What a `PaymentRequest` learns from the sheet.
+public enum PaymentRequestEvent: Sendable, Hashable {
+    /// `merchantvalidation` (`MerchantValidationEvent`).
+    case merchantValidation(validationURL: String)
+    /// `shippingaddresschange`; the request's `shippingAddress` is now this `PaymentAddress`.
+    case shippingAddressChange(JSONValue)
+    /// `shippingoptionchange`; the request's `shippingOption` is now this identifier.
+    case shippingOptionChange(String)
+    /// `paymentmethodchange` (`PaymentMethodChangeEvent`, its `methodDetails`).
+    case paymentMethodChange(ApplePayPaymentMethod)
+    /// The user authorized: `show()` resolves (or a pending `retry()`) with this `PaymentResponse`.
+    case accepted(JSONValue)
+    /// `show()` (or a pending `retry()`) rejects with this exception.
+    case rejected(ScriptError)
+
+    /// The event's `type`.
+    public var type: String {
+        switch self {
+        case .merchantValidation: return "merchantvalidation"
+        case .shippingAddressChange: return "shippingaddresschange"
+        case .shippingOptionChange: return "shippingoptionchange"
+        case .paymentMethodChange: return "paymentmethodchange"
+        case .accepted: return "accepted"
+        case .rejected: return "rejected"
+        }
+    }
+
+    var members: JSONObject {
+        var o = JSONObject()
+        o["type"] = .string(type)
+        switch self {
+        case .merchantValidation(let url):
+            o["validationURL"] = .string(url)
+            o["methodName"] = .string(PaymentRequestBinding.applePayMethod)
+        case .shippingAddressChange(let a): o["shippingAddress"] = a
+        case .shippingOptionChange(let id): o["shippingOption"] = .string(id)
+        case .paymentMethodChange(let m):
+            o["methodName"] = .string(PaymentRequestBinding.applePayMethod)
+            o["methodDetails"] = m.jsonValue
+        case .accepted(let r): o["response"] = r
+        case .rejected(let e): o["error"] = e.json
+        }
+        return o
+    }
+}
+
+/// A call the page makes on a `PaymentRequest`, its events or its `PaymentResponse`.
+public enum PaymentRequestCall: Sendable, Hashable {
+    /// `show()`; `userGesture` says whether the page is handling a user gesture.
+    case show(userGesture: Bool)
+    /// `abort()`.
+    case abort
+    /// `canMakePayment()`.
+    case canMakePayment
+    /// `MerchantValidationEvent.complete(promise)`, when called.
+    case completeMerchantValidation
+    /// That promise settled: with the merchant session, or rejected (`nil`).
+    case merchantSessionSettled(JSONValue?)
+    /// `PaymentRequestUpdateEvent.updateWith(promise)`, when called.
+    case updateWith
+    /// That promise settled: with the `PaymentDetailsUpdate`, or rejected (`nil`).
+    case detailsSettled(JSONValue?)
+    /// The event was dispatched and no listener called `updateWith`.
+    case notUpdated
+    /// `PaymentResponse.complete(result)` (`nil`: no argument).
+    case complete(JSONValue?)
+    /// `PaymentResponse.retry(errors)` (`nil`: no argument).
+    case retry(JSONValue?)
+}
