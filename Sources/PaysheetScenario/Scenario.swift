@@ -41,6 +41,11 @@ public enum PageStep: Sendable {
     case openPaymentSetup(userGesture: Bool)
     case newApplePayError([JSONValue])
     case navigate
+    /// `new PaymentRequest(methodData, details, options)` (instance: the request's number).
+    case newPaymentRequest(methodData: JSONValue, details: JSONValue, options: JSONValue?)
+    /// Calls on a `PaymentRequest`, its events or its response, made in one step (`updateWith`
+    /// and its promise settling, for example); the step stops at the first exception.
+    case request(name: String, [PaymentRequestCall])
 }
 
 /// The checks of an `expect` step; `nil` members are not checked.

@@ -225,6 +225,27 @@ public enum ScenarioParser {
                 guard case .array(let a)? = o["args"] else { throw fail("args", "required: the constructor's arguments") }
                 step = .newApplePayError(a)
             case "navigate": try allow(["page"]); step = .navigate
+            case "newPaymentRequest":
+                try allow(["page", "instance", "methodData", "details", "options"])
+                guard let m = o["methodData"] else { throw fail("methodData", "required: the constructor's first argument") }
+                guard let d = o["details"] else { throw fail("details", "required: the constructor's second argument") }
+                step = .newPaymentRequest(methodData: m, details: d, options: o["options"])
+            case "request.show":
+                try allow(["page", "instance", "userGesture"])
+                step = .request(name: name, [.show(userGesture: o["userGesture"]?.boolValue ?? true)])
+            case "request.abort": try allow(["page", "instance"]); step = .request(name: name, [.abort])
+            case "request.canMakePayment": try allow(["page", "instance"]); step = .request(name: name, [.canMakePayment])
+            case "request.completeMerchantValidation":
+                try allow(["page", "instance", "session", "rejected"])
+                let settled: JSONValue? = o["rejected"]?.boolValue == true ? nil : (o["session"] ?? .null)
+                step = .request(name: name, [.completeMerchantValidation, .merchantSessionSettled(settled)])
+            case "request.updateWith":
+                try allow(["page", "instance", "details", "rejected"])
+                let settled: JSONValue? = o["rejected"]?.boolValue == true ? nil : (o["details"] ?? .null)
+                step = .request(name: name, [.updateWith, .detailsSettled(settled)])
+            case "request.notUpdated": try allow(["page", "instance"]); step = .request(name: name, [.notUpdated])
+            case "response.complete": try allow(["page", "instance", "result"]); step = .request(name: name, [.complete(o["result"])])
+            case "response.retry": try allow(["page", "instance", "errors"]); step = .request(name: name, [.retry(o["errors"])])
             default: throw fail("page", "unknown page call \"\(name)\"")
             }
             return .page(step, instance: instance)
@@ -250,7 +271,7 @@ public enum ScenarioParser {
             guard case .array(let a) = ev else { throw fail("expect.events", "must be an array of event objects") }
             for (i, x) in a.enumerated() {
                 guard case .object(let eo) = x, let type = eo["type"]?.stringValue else { throw fail("expect.events[\(i)]", "an event object needs a \"type\"") }
-                if SheetEventType(rawValue: type) == nil, type != "ignored" { throw fail("expect.events[\(i)].type", "unknown event type \"\(type)\"") }
+                if SheetEventType(rawValue: type) == nil, type != "ignored", !paymentRequestEventTypes.contains(type) { throw fail("expect.events[\(i)].type", "unknown event type \"\(type)\"") }
                 try checkMatchers(x, path: "expect.events[\(i)]", fail: fail)
             }
             e.events = a
@@ -278,6 +299,9 @@ public enum ScenarioParser {
         return e
     }
 
+    static let paymentRequestEventTypes: Set<String> = [
+        "merchantvalidation", "shippingaddresschange", "shippingoptionchange", "paymentmethodchange", "accepted", "rejected",
+    ]
     static let snapshotKeys: Set<String> = ["visible", "status", "canAuthorize", "popup", "modules", "outstanding", "secondsLeft", "result", "rule"]
     static let moduleKeys: Set<String> = ["card", "shipping", "method", "contact", "coupon", "summary"]
 

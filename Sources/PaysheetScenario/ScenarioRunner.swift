@@ -104,6 +104,7 @@ public struct ScenarioRunner: Sendable {
         var lastPageStepWasCall = false
         var currentSession = 1
         var constructed: [Int: Int] = [:]   // scenario instance → machine session
+        var requests: [Int: Int] = [:]      // scenario instance → PaymentRequest number
         var transcript: [TranscriptEntry] = []
 
         func record(_ events: [DispatchedEvent], into log: inout [JSONValue], multi: Bool) -> [JSONValue] {
@@ -151,6 +152,19 @@ public struct ScenarioRunner: Sendable {
                 case .openPaymentSetup(let g): let r = machine.openPaymentSetup(userGesture: g); threw = r.threw; returned = r.returned
                 case .newApplePayError(let args): let r = machine.makeError(arguments: args); threw = r.threw; returned = r.returned
                 case .navigate: stepEvents = machine.navigate()
+                case .newPaymentRequest(let m, let d, let o):
+                    let r = machine.constructPaymentRequest(methodData: m, details: d, options: o)
+                    threw = r.threw
+                    returned = r.returned
+                    if r.threw == nil, let n = r.returned?.objectValue?["request"]?.doubleValue { requests[instance] = Int(n) }
+                case .request(_, let calls):
+                    for call in calls {
+                        let r = machine.call(call, paymentRequest: requests[instance] ?? 0)
+                        stepEvents += r.events
+                        threw = r.threw
+                        returned = r.returned
+                        if r.threw != nil { break }
+                    }
                 }
                 lastThrew = threw
                 lastReturned = returned
@@ -230,6 +244,8 @@ public struct ScenarioRunner: Sendable {
         case .openPaymentSetup: return "openPaymentSetup"
         case .newApplePayError: return "newApplePayError"
         case .navigate: return "navigate"
+        case .newPaymentRequest: return "newPaymentRequest"
+        case .request(let name, _): return name
         }
     }
 }
