@@ -1010,6 +1010,31 @@ def _(env):
     check(any("WELCOME10" in i["label"] or "iscount" in i["label"] for i in order["lineItems"]), f"the coupon on the order: {order['lineItems']}")
 
 
+@case("demo store: the same checkout through the Payment Request API, paid; a canceled one leaves the order unpaid")
+def _(env):
+    d = env.driver
+    order_id = store_checkout(env)
+    d.find_element(By.ID, "pay-request").click()
+    env.wait("document.querySelector('#paysheet-sheet:not([hidden]) [data-action=authorize]:not([disabled])')", "the sheet, ready to pay")
+    Select(d.find_element(By.ID, "paysheet-method")).select_by_value("express")
+    env.wait("document.querySelector('#paysheet-sheet [data-action=authorize]:not([disabled])') && paysheet.snapshot().modules.method.selected.identifier === 'express' && paysheet.snapshot().outstanding === null", "express shipping")
+    shown_total = d.execute_script("return paysheet.snapshot().modules.summary.total.amount")
+    env.shot("store-payment-request-sheet")
+    env.click_sheet("authorize")
+    env.wait("location.pathname === '/store/order'", "the confirmation page", timeout=30)
+    env.wait("document.querySelector('[data-field=status]') && document.querySelector('[data-field=status]').textContent === 'paid'", "the order to be paid", timeout=30)
+    order = env.api("GET", "/v1/orders/" + order_id)
+    equal(order["status"], "paid", "the order on the server")
+    equal(order["amount"], shown_total, "charged the total the sheet showed")
+    check(any(i["label"] == "Express" for i in order["lineItems"]), "express shipping on the order")
+    second = store_checkout(env)
+    d.find_element(By.ID, "pay-request").click()
+    env.wait("document.querySelector('#paysheet-sheet:not([hidden]) [data-action=cancel]')", "the sheet")
+    env.click_sheet("cancel")
+    env.wait("document.getElementById('message').textContent.indexOf('AbortError') >= 0", "the store's cancel message")
+    equal(env.api("GET", "/v1/orders/" + second)["status"], "canceled", "the canceled order")
+
+
 @case("demo store: a declined card shows Try Again on the sheet, the order stays unpaid")
 def _(env):
     d = env.driver

@@ -99,6 +99,98 @@
     b.textContent = "Pay with wallet (simulated)";
     b.addEventListener("click", startPayment);
     area.appendChild(b);
+    if (window.PaymentRequest) {
+      var w = document.createElement("button");
+      w.type = "button";
+      w.id = "pay-request";
+      w.className = "pay-button secondary";
+      w.textContent = "Pay through the Payment Request API (simulated)";
+      w.addEventListener("click", startPaymentRequest);
+      area.appendChild(w);
+    }
+  }
+
+  // The same order through the W3C Payment Request API, whose Apple Pay method a cross-browser
+  // checkout uses. The store's update endpoints speak the ApplePaySession shapes; this converts.
+  function paymentRequestFor(req) {
+    var cur = req.currencyCode;
+    function amount(v) { return { currency: cur, value: v || "0.00" }; }
+    function item(i) { return { label: i.label, amount: amount(i.amount), pending: i.type === "pending" }; }
+    var fields = req.requiredShippingContactFields || [];
+    var data = { version: 14, merchantIdentifier: req.merchantIdentifier || "merchant.paysheet.demo", countryCode: req.countryCode,
+      supportedNetworks: req.supportedNetworks, merchantCapabilities: req.merchantCapabilities };
+    // applicationData binds the token to this order; the server checks it.
+    ["requiredBillingContactFields", "applicationData", "supportedCountries", "supportsCouponCode"].forEach(function (k) {
+      if (req[k] !== undefined) data[k] = req[k];
+    });
+    return {
+      methods: [{ supportedMethods: "https://apple.com/apple-pay", data: data }],
+      details: function (u, methods) {
+        return { total: item(u.newTotal), displayItems: (u.newLineItems || []).map(item),
+          shippingOptions: (methods || []).map(function (m, i) { return { id: m.identifier, label: m.label, amount: amount(m.amount), selected: i === 0 }; }) };
+      },
+      options: { requestShipping: fields.indexOf("postalAddress") >= 0, requestPayerEmail: fields.indexOf("email") >= 0,
+        requestPayerPhone: fields.indexOf("phone") >= 0, requestPayerName: fields.indexOf("name") >= 0 },
+    };
+  }
+
+  function startPaymentRequest() {
+    if (!order) return;
+    var id = order.id, secret = order.clientSecret, base = "/v1/orders/" + encodeURIComponent(id);
+    var shape = paymentRequestFor(order.paymentRequest);
+    var methods = order.paymentRequest.shippingMethods || [];
+    var last = { newTotal: order.paymentRequest.total, newLineItems: order.paymentRequest.lineItems || [] };
+    var request;
+    try {
+      request = new PaymentRequest(shape.methods, shape.details(last, methods), shape.options);
+    } catch (e) {
+      say("The payment request was refused: " + e.name + ": " + e.message);
+      return;
+    }
+    function update(event, path, body) {
+      event.updateWith(api("POST", base + path, body, secret).then(function (u) {
+        last = u;
+        if (u.newShippingMethods) methods = u.newShippingMethods;
+        return shape.details(u, methods);
+      }));
+    }
+    request.onmerchantvalidation = function (event) {
+      event.complete(api("POST", base + "/merchant-session", { validationURL: event.validationURL }, secret));
+    };
+    request.onpaymentmethodchange = function (event) { update(event, "/payment-method", { paymentMethod: event.methodDetails }); };
+    request.onshippingaddresschange = function (event) {
+      var a = request.shippingAddress;
+      update(event, "/shipping-contact", { shippingContact: { countryCode: a.country, administrativeArea: a.region, locality: a.city,
+        subLocality: a.dependentLocality, postalCode: a.postalCode, addressLines: a.addressLine.slice() } });
+    };
+    request.onshippingoptionchange = function (event) {
+      var m = methods.filter(function (x) { return x.identifier === request.shippingOption; })[0] || { identifier: request.shippingOption };
+      update(event, "/shipping-method", { shippingMethod: m });
+    };
+    request.show().then(function (response) {
+      say("Authorizing the payment…");
+      return api("POST", base + "/authorize", { payment: response.details }, secret).then(function (answer) {
+        var paid = answer.result.status === 0;
+        return response.complete(paid ? "success" : "fail").then(function () {
+          if (paid) {
+            say("Paid. Showing your order…");
+            setTimeout(function () { location.href = "/store/order?id=" + encodeURIComponent(id) + "#secret=" + encodeURIComponent(secret); }, 800);
+          } else {
+            say("The payment was not completed: " + ((answer.result.errors || [])[0] || {}).message);
+          }
+        });
+      }, function (e) {
+        response.complete("fail");
+        say("The payment could not be authorized: " + e.message);
+      });
+    }, function (e) {
+      // Dismissed, timed out or aborted: cancel any payment in progress, as for a session.
+      api("POST", base + "/cancel", {}, secret).then(function () {
+        say("Payment canceled (" + e.name + "); nothing was charged. Your cart is still here.");
+        order = null;
+        $("checkout-panel").hidden = true;
+      }).catch(function (x) { say("Payment canceled, but the store could not confirm it: " + x.message); });
+    });
   }
 
   // Called in the click handler: the session must be created inside the user gesture.
