@@ -355,6 +355,15 @@
     }
   }
 
+  /** Tells the engine how the page's promise settled: its value as JSON, or rejected. */
+  function whenSettled(request, promise, method) {
+    Promise.resolve(promise).then(function (v) {
+      var value;
+      try { value = wire(v); } catch (e) { requestCall(request, method, { rejected: true }); return; }
+      requestCall(request, method, { value: value });
+    }, function () { requestCall(request, method, { rejected: true }); });
+  }
+
   class PaymentRequestUpdateEvent extends Event {
     constructor(type, init) { super(type, init); }
     updateWith(detailsPromise) {
@@ -365,12 +374,7 @@
       d.waitForUpdate = true;
       this.stopPropagation();
       this.stopImmediatePropagation();
-      var request = d.request;
-      Promise.resolve(detailsPromise).then(function (v) {
-        var value;
-        try { value = wire(v); } catch (e) { requestCall(request, "detailsSettled", { rejected: true }); return; }
-        requestCall(request, "detailsSettled", { value: value });
-      }, function () { requestCall(request, "detailsSettled", { rejected: true }); });
+      whenSettled(d.request, detailsPromise, "detailsSettled");
     }
   }
 
@@ -393,12 +397,7 @@
       result(requestCall(d.request, "completeMerchantValidation"));
       this.stopPropagation();
       this.stopImmediatePropagation();
-      var request = d.request;
-      Promise.resolve(merchantSessionPromise).then(function (v) {
-        var value;
-        try { value = wire(v); } catch (e) { requestCall(request, "merchantSessionSettled", { rejected: true }); return; }
-        requestCall(request, "merchantSessionSettled", { value: value });
-      }, function () { requestCall(request, "merchantSessionSettled", { rejected: true }); });
+      whenSettled(d.request, merchantSessionPromise, "merchantSessionSettled");
     }
   }
 

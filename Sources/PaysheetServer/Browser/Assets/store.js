@@ -92,22 +92,17 @@
       area.appendChild(p);
       return;
     }
-    var b = document.createElement("button");
-    b.type = "button";
-    b.id = "pay";
-    b.className = "pay-button";
-    b.textContent = "Pay with wallet (simulated)";
-    b.addEventListener("click", startPayment);
-    area.appendChild(b);
-    if (window.PaymentRequest) {
-      var w = document.createElement("button");
-      w.type = "button";
-      w.id = "pay-request";
-      w.className = "pay-button secondary";
-      w.textContent = "Pay through the Payment Request API (simulated)";
-      w.addEventListener("click", startPaymentRequest);
-      area.appendChild(w);
+    function button(id, className, text, onClick) {
+      var b = document.createElement("button");
+      b.type = "button";
+      b.id = id;
+      b.className = className;
+      b.textContent = text;
+      b.addEventListener("click", onClick);
+      area.appendChild(b);
     }
+    button("pay", "pay-button", "Pay with wallet (simulated)", startPayment);
+    if (window.PaymentRequest) button("pay-request", "pay-button secondary", "Pay through the Payment Request API (simulated)", startPaymentRequest);
   }
 
   // The same order through the W3C Payment Request API, whose Apple Pay method a cross-browser
