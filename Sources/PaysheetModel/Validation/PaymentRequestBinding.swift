@@ -38,8 +38,8 @@ public struct PaymentRequestBinding: Sendable {
             guard let id = o["supportedMethods"] else { throw b.missing("PaymentMethodData", "supportedMethods", "DOMString") }
             methods.append(PaymentMethodData(supportedMethods: b.string(id), data: data))
         }
-        var d = try detailsBase(try b.dictionary(details))
         let o = try b.dictionary(details)
+        var d = try detailsBase(o)
         d.id = o["id"].map(b.string)
         guard let total = o["total"] else { throw b.missing("PaymentDetailsInit", "total", "PaymentItem") }
         d.total = try item(total)
@@ -204,7 +204,7 @@ public struct PaymentRequestBinding: Sendable {
         }
     }
 
-    func amount(_ v: JSONValue, in d: String) throws(ScriptError) -> PaymentCurrencyAmount {
+    func amount(_ v: JSONValue) throws(ScriptError) -> PaymentCurrencyAmount {
         let o = try b.dictionary(v)
         guard let c = o["currency"] else { throw b.missing("PaymentCurrencyAmount", "currency", "DOMString") }
         guard let value = o["value"] else { throw b.missing("PaymentCurrencyAmount", "value", "DOMString") }
@@ -214,7 +214,7 @@ public struct PaymentRequestBinding: Sendable {
     func item(_ v: JSONValue) throws(ScriptError) -> PaymentItem {
         let o = try b.dictionary(v)
         guard let a = o["amount"] else { throw b.missing("PaymentItem", "amount", "PaymentCurrencyAmount") }
-        let amount = try amount(a, in: "PaymentItem")
+        let amount = try amount(a)
         guard let label = o["label"] else { throw b.missing("PaymentItem", "label", "DOMString") }
         return PaymentItem(label: b.string(label), amount: amount, pending: o["pending"].map(b.boolean) ?? false)
     }
@@ -241,7 +241,7 @@ public struct PaymentRequestBinding: Sendable {
             d.shippingOptions = try b.sequence(v).map { x throws(ScriptError) in
                 let s = try b.dictionary(x)
                 guard let a = s["amount"] else { throw b.missing("PaymentShippingOption", "amount", "PaymentCurrencyAmount") }
-                let amount = try amount(a, in: "PaymentShippingOption")
+                let amount = try amount(a)
                 guard let id = s["id"] else { throw b.missing("PaymentShippingOption", "id", "DOMString") }
                 guard let label = s["label"] else { throw b.missing("PaymentShippingOption", "label", "DOMString") }
                 return PaymentShippingOption(id: b.string(id), label: b.string(label), amount: amount, selected: s["selected"].map(b.boolean) ?? false)

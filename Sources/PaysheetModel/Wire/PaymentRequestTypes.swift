@@ -117,9 +117,3 @@ public struct PaymentMethodData: Sendable, Hashable {
     /// The method's data (JSON, as `JSON.stringify` left it).
     public var data: JSONValue?
 }
-
-/// `ApplePayModifier` (a modifier's `data` for Apple Pay).
-public struct ApplePayModifier: Sendable, Hashable {
-    /// The kind of card the modifier applies to.
-    public var paymentMethodType: ApplePayPaymentMethodType?
-}

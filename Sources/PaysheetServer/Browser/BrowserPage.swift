@@ -140,14 +140,16 @@ struct BrowserPage: Sendable {
         }
         if log.count > Self.logLimit { log.removeFirst(log.count - Self.logLimit) }
         answer["events"] = .array(toPage)
-        if name == "state" { answer["log"] = .array(log) }
+        if name == "state" {
+            answer["log"] = .array(log)
+            answer["pageErrors"] = .array(machine.lastPageErrors.map(\.jsonValue))
+        }
         answer["sheet"] = machine.snapshot()
         answer["choices"] = machine.choices()
         answer["now"] = .number(JSONValue.javaScriptNumberString(String(machine.now)))
         answer["clock"] = .string(virtualClock ? "virtual" : "real")
         answer["sessions"] = .array((0..<machine.sessionCount).map { .string(machine.state(of: $0 + 1)?.pageVisible ?? "idle") })
         answer["paid"] = .bool(machine.paid)
-        answer["pageErrors"] = .array(machine.lastPageErrors.map(\.jsonValue))
         return answer
     }
 

@@ -15,24 +15,19 @@ struct ReconciliationScheduler: Service {
     let logger: Logger
 
     func run() async throws {
-        guard await ready.waitUntilOpen() else { return }  // after the migrations; or shut down first
-        await cancelWhenGracefulShutdown {
-            while !Task.isCancelled {
-                let now = service.now()
-                let beijingHour = Int(TransactionTime.format(now).dropFirst(8).prefix(2)) ?? 0
-                let day = ReconciliationService.previousDay(now)
-                if beijingHour >= hour {
-                    do {
-                        if try await store.reconciliation(day: day) == nil {
-                            if case .notReady = try await service.run(day: day) {
-                                logger.info("reconciliation \(day): the acquirer's file is not ready yet")
-                            }
-                        }
-                    } catch {
-                        logger.error("reconciliation \(day) failed: \(error)")
+        await ready.repeatedly(every: interval) {
+            let now = service.now()
+            let beijingHour = Int(TransactionTime.format(now).dropFirst(8).prefix(2)) ?? 0
+            let day = ReconciliationService.previousDay(now)
+            guard beijingHour >= hour else { return }
+            do {
+                if try await store.reconciliation(day: day) == nil {
+                    if case .notReady = try await service.run(day: day) {
+                        logger.info("reconciliation \(day): the acquirer's file is not ready yet")
                     }
                 }
-                try? await Task.sleep(for: .milliseconds(Int(interval * 1000)))
+            } catch {
+                logger.error("reconciliation \(day) failed: \(error)")
             }
         }
     }

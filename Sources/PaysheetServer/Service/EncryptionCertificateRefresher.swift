@@ -13,17 +13,13 @@ struct EncryptionCertificateRefresher: Service {
     var interval: Double = 86_400
 
     func run() async throws {
-        guard await ready.waitUntilOpen() else { return }  // after the migrations; or shut down first
-        await cancelWhenGracefulShutdown {
-            while !Task.isCancelled {
-                let before = client.encryption.current?.certId
-                do {
-                    let now = try await client.updateEncryptionCertificate(txnTime: TransactionTime.format(Date()))
-                    if now != before { logger.info("UnionPay's encryption certificate is now \(now) (was \(before ?? "none"))") }
-                } catch {
-                    logger.warning("the encryption certificate could not be updated (still using \(before ?? "none")): \(error)")
-                }
-                try? await Task.sleep(for: .seconds(interval))
+        await ready.repeatedly(every: interval) {
+            let before = client.encryption.current?.certId
+            do {
+                let now = try await client.updateEncryptionCertificate(txnTime: TransactionTime.format(Date()))
+                if now != before { logger.info("UnionPay's encryption certificate is now \(now) (was \(before ?? "none"))") }
+            } catch {
+                logger.warning("the encryption certificate could not be updated (still using \(before ?? "none")): \(error)")
             }
         }
     }

@@ -12,22 +12,17 @@ struct QueryPoller: Service {
     let logger: Logger
 
     func run() async throws {
-        guard await ready.waitUntilOpen() else { return }  // after the migrations; or shut down first
-        await cancelWhenGracefulShutdown {
-            var lastPrune = Date.distantPast
-            while !Task.isCancelled {
-                do {
-                    let n = try await payments.runDueQueries()
-                    if n > 0 { logger.debug("queried \(n) payments") }
-                    try await payments.runCancellations()
-                    if Date().timeIntervalSince(lastPrune) > 3600 {
-                        try await store.pruneIdempotency(now: Date())
-                        lastPrune = Date()
-                    }
-                } catch {
-                    logger.error("query scan failed: \(error)")
+        await ready.repeatedly(every: interval, state: Date.distantPast) { lastPrune in
+            do {
+                let n = try await payments.runDueQueries()
+                if n > 0 { logger.debug("queried \(n) payments") }
+                try await payments.runCancellations()
+                if Date().timeIntervalSince(lastPrune) > 3600 {
+                    try await store.pruneIdempotency(now: Date())
+                    lastPrune = Date()
                 }
-                try? await Task.sleep(for: .milliseconds(Int(interval * 1000)))
+            } catch {
+                logger.error("query scan failed: \(error)")
             }
         }
     }
@@ -45,5 +40,25 @@ actor Readiness {
             try? await Task.sleep(for: .milliseconds(50))
         }
         return true
+    }
+
+    /// The shape of every periodic service here: once open, `tick` runs, then `seconds` pass,
+    /// again and again until the service is cancelled or the server shuts down gracefully.
+    /// `state` carries what one tick leaves for the next.
+    nonisolated func repeatedly<State: Sendable>(every seconds: Double, state initial: State,
+                                                 _ tick: @escaping @Sendable (inout State) async -> Void) async {
+        guard await waitUntilOpen() else { return }  // after the migrations; or shut down first
+        await cancelWhenGracefulShutdown {
+            var state = initial
+            while !Task.isCancelled {
+                await tick(&state)
+                try? await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
+            }
+        }
+    }
+
+    /// ``repeatedly(every:state:_:)`` with nothing carried from one tick to the next.
+    nonisolated func repeatedly(every seconds: Double, _ tick: @escaping @Sendable () async -> Void) async {
+        await repeatedly(every: seconds, state: ()) { _ in await tick() }
     }
 }

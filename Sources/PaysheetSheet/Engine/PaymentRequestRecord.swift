@@ -24,8 +24,6 @@ struct PaymentRequestRecord: Sendable {
     var merchantValidationCompleted = false
     /// The response's state: none yet, waiting for `complete()`/`retry()`, retrying, completed.
     var response: ResponseState = .none
-    /// The address and payer the response carries.
-    var shippingAddress: JSONValue?
 
     enum ResponseState: String, Sendable { case none, open, retrying, completed }
 }

@@ -131,7 +131,10 @@ extension SheetMachine {
                 paymentRequests[p].shippingOption = selected
             }
             paymentRequests[p].details.modifiers = update.modifiers
-            let errors = kind == .shippingContact ? pageErrors(p, update) : []
+            // An update's invalid `paymentMethodErrors` are ignored (WebKit clears that exception).
+            let methodErrors = update.paymentMethodErrors.flatMap { try? WebIDLBinding(profile: configuration.profile).errors($0) } ?? []
+            let errors = kind == .shippingContact
+                ? pageErrors(p, update, addressErrors: paymentRequests[p].details.shippingOptions.isEmpty, methodErrors: methodErrors) : []
             try detailsUpdated(p, kind: kind, errors: errors, events: &events)
         } catch {
             abortPaymentRequest(p, with: error, events: &events)
@@ -164,16 +167,16 @@ extension SheetMachine {
         }
     }
 
-    /// The errors a `PaymentDetailsUpdate` asks the sheet to show (`computeErrors`): the address's
-    /// (only when shipping is requested and there are no shipping options), the payer's (only the
-    /// requested ones), and the method's `ApplePayError`s.
-    private func pageErrors(_ p: Int, _ d: PaymentDetails) -> [ApplePayError] {
+    /// The errors a `PaymentDetailsUpdate` or a `retry()` asks the sheet to show (`computeErrors`):
+    /// the address's (only when shipping is requested, and when `addressErrors`), the payer's (only
+    /// the requested ones), then the method's `ApplePayError`s.
+    private func pageErrors(_ p: Int, _ d: PaymentDetails, addressErrors: Bool, methodErrors: [ApplePayError]) -> [ApplePayError] {
         let options = paymentRequests[p].options
         var out: [ApplePayError] = []
         func add(_ message: String?, _ field: ApplePayErrorContactField?) {
             if let message { out.append(ApplePayError(.shippingContactInvalid, contactField: field, message: message)) }
         }
-        if options.requestShipping, paymentRequests[p].details.shippingOptions.isEmpty {
+        if options.requestShipping, addressErrors {
             add(d.error, nil)
             let a = d.shippingAddressErrors
             add(a?.addressLine, .addressLines)
@@ -188,8 +191,7 @@ extension SheetMachine {
         if options.requestPayerName { add(d.payerErrors?.name, .name) }
         if options.requestPayerEmail { add(d.payerErrors?.email, .emailAddress) }
         if options.requestPayerPhone { add(d.payerErrors?.phone, .phoneNumber) }
-        if let m = d.paymentMethodErrors, let list = try? WebIDLBinding(profile: configuration.profile).errors(m) { out += list }
-        return out
+        return out + methodErrors
     }
 
     // MARK: PaymentResponse
@@ -207,13 +209,11 @@ extension SheetMachine {
     private mutating func retryResponse(_ p: Int, _ value: JSONValue?, events: inout [DispatchedEvent]) throws(ScriptError) {
         guard paymentRequests[p].response == .open else { throw .invalidState() }
         let d = try paymentRequestBinding.validationErrors(value)
-        if let m = d.paymentMethodErrors { _ = try WebIDLBinding(profile: configuration.profile).errors(m) }
+        // Here an invalid `paymentMethod` is the page's exception.
+        let methodErrors = try d.paymentMethodErrors.map { m throws(ScriptError) in try WebIDLBinding(profile: configuration.profile).errors(m) } ?? []
         guard let s = paymentRequests[p].session, sessions[s].state == .authorized else { throw .aborted }
         // `retry` reports the address errors whatever the shipping options.
-        let saved = paymentRequests[p].details.shippingOptions
-        paymentRequests[p].details.shippingOptions = []
-        var errors = pageErrors(p, d)
-        paymentRequests[p].details.shippingOptions = saved
+        var errors = pageErrors(p, d, addressErrors: true, methodErrors: methodErrors)
         if errors.isEmpty { errors = [ApplePayError(.unknown)] }
         paymentRequests[p].state = .interactive
         paymentRequests[p].response = .retrying
@@ -247,9 +247,7 @@ extension SheetMachine {
             e = .paymentMethodChange(m)
         case .shippingContactSelected(let c):
             paymentRequests[p].awaitingUpdate = .shippingContact
-            let address = Self.paymentAddress(c)
-            paymentRequests[p].shippingAddress = address
-            e = .shippingAddressChange(address)
+            e = .shippingAddressChange(Self.paymentAddress(c))
         case .shippingMethodSelected(let m):
             paymentRequests[p].awaitingUpdate = .shippingMethod
             paymentRequests[p].shippingOption = m.identifier

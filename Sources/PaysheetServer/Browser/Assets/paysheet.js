@@ -182,40 +182,77 @@
     STATUS_INVALID_SHIPPING_CONTACT: 4, STATUS_PIN_REQUIRED: 5, STATUS_PIN_INCORRECT: 6, STATUS_PIN_LOCKOUT: 7,
   };
 
-  var internal = new WeakMap();
+  // ---- Targets whose listeners the engine is told of ------------------------------------------
+  // A selection event nobody listens to is completed by the sheet itself, so the engine must know
+  // which `on*` handlers and `addEventListener` listeners a session or request has.
 
-  class ApplePaySession extends EventTarget {
-    // "[object ApplePaySession]", as in Safari (not "[object EventTarget]").
-    get [Symbol.toStringTag]() { return "ApplePaySession"; }
+  var listened = new WeakMap(); // target -> { handlers: {type: function}, counts: {type: n} }
 
-    constructor(version, paymentRequest) {
-      if (arguments.length < 2) throw new TypeError("Not enough arguments");
-      var request = wireRequest(paymentRequest);
+  class ListenedTarget extends EventTarget {
+    constructor(types) {
       super();
-      var body = bridge({ op: "construct", version: wire(version), request: request, userGesture: inGesture() });
-      var number = result(body);
+      var l = { handlers: {}, counts: {} };
+      listened.set(this, l);
       var self = this;
-      var data = { number: number, handlers: {}, counts: {} };
-      internal.set(this, data);
-      sessions[number] = this;
-      EVENT_TYPES.forEach(function (type) {
+      types.forEach(function (type) {
         EventTarget.prototype.addEventListener.call(self, type, function (event) {
-          var h = data.handlers[type];
+          var h = l.handlers[type];
           if (typeof h === "function") h.call(self, event);
         });
       });
     }
 
     addEventListener(type, listener, options) {
-      var d = internal.get(this);
-      if (d && listener) d.counts[type] = (d.counts[type] || 0) + 1;
+      var l = listened.get(this);
+      if (l && listener) l.counts[type] = (l.counts[type] || 0) + 1;
       return super.addEventListener(type, listener, options);
     }
 
     removeEventListener(type, listener, options) {
-      var d = internal.get(this);
-      if (d && listener && d.counts[type]) d.counts[type]--;
+      var l = listened.get(this);
+      if (l && listener && l.counts[type]) l.counts[type]--;
       return super.removeEventListener(type, listener, options);
+    }
+  }
+
+  /** `on<type>` properties for each of `types` on class `C`. */
+  function handlerProperties(C, types) {
+    types.forEach(function (type) {
+      Object.defineProperty(C.prototype, "on" + type, {
+        configurable: true, enumerable: true,
+        get: function () { var l = listened.get(this); return l ? l.handlers[type] || null : null; },
+        set: function (h) { var l = listened.get(this); if (l) l.handlers[type] = typeof h === "function" ? h : null; },
+      });
+    });
+  }
+
+  /** Whether `target` has a handler or a listener for `type`. */
+  function isListening(target, type) {
+    var l = listened.get(target);
+    return !!l && (typeof l.handlers[type] === "function" || l.counts[type] > 0);
+  }
+
+  /** A promise of `f()`'s value, rejected with what it throws. */
+  function promised(f) {
+    return new Promise(function (resolve, reject) {
+      try { resolve(f()); } catch (e) { reject(e); }
+    });
+  }
+
+  var internal = new WeakMap();
+
+  class ApplePaySession extends ListenedTarget {
+    // "[object ApplePaySession]", as in Safari (not "[object EventTarget]").
+    get [Symbol.toStringTag]() { return "ApplePaySession"; }
+
+    constructor(version, paymentRequest) {
+      if (arguments.length < 2) throw new TypeError("Not enough arguments");
+      var request = wireRequest(paymentRequest);
+      super(EVENT_TYPES);
+      var body = bridge({ op: "construct", version: wire(version), request: request, userGesture: inGesture() });
+      var number = result(body);
+      internal.set(this, { number: number });
+      sessions[number] = this;
     }
 
     begin() { return callSession(this, "begin", arguments, true); }
@@ -239,32 +276,21 @@
     static applePayCapabilities(merchantIdentifier) { return staticPromise("applePayCapabilities", arguments, false); }
   }
 
-  EVENT_TYPES.forEach(function (type) {
-    Object.defineProperty(ApplePaySession.prototype, "on" + type, {
-      configurable: true, enumerable: true,
-      get: function () { var d = internal.get(this); return d ? d.handlers[type] || null : null; },
-      set: function (h) { var d = internal.get(this); if (d) d.handlers[type] = typeof h === "function" ? h : null; },
-    });
-  });
+  handlerProperties(ApplePaySession, EVENT_TYPES);
   Object.keys(STATUS).forEach(function (k) {
     Object.defineProperty(ApplePaySession, k, { value: STATUS[k], enumerable: true });
     Object.defineProperty(ApplePaySession.prototype, k, { value: STATUS[k], enumerable: true });
   });
 
   function staticPromise(method, list, userGesture) {
-    return new Promise(function (resolve, reject) {
-      try {
-        resolve(result(bridge({ op: "static", method: method, args: args(list), userGesture: userGesture })));
-      } catch (e) { reject(e); }
-    });
+    return promised(function () { return result(bridge({ op: "static", method: method, args: args(list), userGesture: userGesture })); });
   }
 
   /** The event types the session has listeners for (on* properties or addEventListener). */
   function listeners(session) {
     if (prInternal.has(session)) return requestListeners(session);
-    var d = internal.get(session);
-    if (!d) return EVENT_TYPES;
-    return EVENT_TYPES.filter(function (t) { return typeof d.handlers[t] === "function" || d.counts[t] > 0; });
+    if (!internal.has(session)) return EVENT_TYPES;
+    return EVENT_TYPES.filter(function (t) { return isListening(session, t); });
   }
 
   var activeSession = null;
@@ -323,16 +349,13 @@
   }
 
   function requestPromise(request, method, extra) {
-    return new Promise(function (resolve, reject) {
-      try { resolve(result(requestCall(request, method, extra))); } catch (e) { reject(e); }
-    });
+    return promised(function () { return result(requestCall(request, method, extra)); });
   }
 
   function requestListeners(request) {
-    var d = prInternal.get(request);
     var out = ["validatemerchant", "paymentauthorized", "cancel"];
     Object.keys(REQUEST_EVENTS).forEach(function (t) {
-      if (typeof d.handlers[t] === "function" || d.counts[t] > 0) out.push(REQUEST_EVENTS[t]);
+      if (isListening(request, t)) out.push(REQUEST_EVENTS[t]);
     });
     return out;
   }
@@ -438,7 +461,9 @@
     d.address = r.shippingAddress ? new PaymentAddress(r.shippingAddress) : null;
   }
 
-  class PaymentRequest extends EventTarget {
+  var REQUEST_EVENT_TYPES = ["merchantvalidation"].concat(Object.keys(REQUEST_EVENTS));
+
+  class PaymentRequest extends ListenedTarget {
     get [Symbol.toStringTag]() { return "PaymentRequest"; }
 
     constructor(methodData, details, options) {
@@ -446,36 +471,17 @@
       var body = bridge({ op: "paymentRequest", methodData: methodData === undefined ? "undefined" : wire(methodData),
         details: wire(details), options: options === undefined ? null : wire(options) });
       var value = result(body);
-      super();
+      super(REQUEST_EVENT_TYPES);
       var d = { number: Number(value.request), id: value.id, shippingOption: value.shippingOption, shippingType: value.shippingType,
-        shippingAddress: null, handlers: {}, counts: {}, pending: null, response: null };
+        shippingAddress: null, pending: null, response: null };
       prInternal.set(this, d);
       requests[d.number] = this;
-      var self = this;
-      ["merchantvalidation"].concat(Object.keys(REQUEST_EVENTS)).forEach(function (type) {
-        EventTarget.prototype.addEventListener.call(self, type, function (event) {
-          var h = d.handlers[type];
-          if (typeof h === "function") h.call(self, event);
-        });
-      });
     }
 
     get id() { return prInternal.get(this).id; }
     get shippingAddress() { return prInternal.get(this).shippingAddress; }
     get shippingOption() { return prInternal.get(this).shippingOption; }
     get shippingType() { return prInternal.get(this).shippingType; }
-
-    addEventListener(type, listener, options) {
-      var d = prInternal.get(this);
-      if (d && listener) d.counts[type] = (d.counts[type] || 0) + 1;
-      return super.addEventListener(type, listener, options);
-    }
-
-    removeEventListener(type, listener, options) {
-      var d = prInternal.get(this);
-      if (d && listener && d.counts[type]) d.counts[type]--;
-      return super.removeEventListener(type, listener, options);
-    }
 
     show(detailsPromise) {
       var self = this, d = prInternal.get(this);
@@ -491,13 +497,7 @@
     canMakePayment() { return requestPromise(this, "canMakePayment"); }
   }
 
-  ["merchantvalidation"].concat(Object.keys(REQUEST_EVENTS)).forEach(function (type) {
-    Object.defineProperty(PaymentRequest.prototype, "on" + type, {
-      configurable: true, enumerable: true,
-      get: function () { var d = prInternal.get(this); return d ? d.handlers[type] || null : null; },
-      set: function (h) { var d = prInternal.get(this); if (d) d.handlers[type] = typeof h === "function" ? h : null; },
-    });
-  });
+  handlerProperties(PaymentRequest, REQUEST_EVENT_TYPES);
 
   function deliverToRequest(e) {
     var request = requests[e.paymentRequest];
