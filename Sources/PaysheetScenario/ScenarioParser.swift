@@ -303,7 +303,7 @@ public enum ScenarioParser {
         "merchantvalidation", "shippingaddresschange", "shippingoptionchange", "paymentmethodchange", "accepted", "rejected",
     ]
     static let snapshotKeys: Set<String> = ["visible", "status", "canAuthorize", "popup", "modules", "outstanding", "secondsLeft", "result", "rule"]
-    static let moduleKeys: Set<String> = ["card", "shipping", "method", "contact", "coupon", "summary"]
+    static let moduleKeys: Set<String> = ["card", "shipping", "method", "contact", "coupon", "summary", "billing"]
 
     /// Rejects unknown `$` matchers anywhere in an expected value.
     static func checkMatchers(_ v: JSONValue, path: String, fail: (String?, String) -> ScenarioError) throws(ScenarioError) {

@@ -94,6 +94,13 @@ struct TokenCommand: AsyncParsableCommand {
         @Option(name: .customLong("cardholder-name"), help: "Cardholder name to include.")
         var cardholderName: String?
 
+        @Flag(name: .customLong("merchant-token"),
+              help: "Carry a merchant token (MPAN) with merchantTokenIdentifier and merchantTokenMetadata, as recurring, automatic-reload and deferred payments do; stable per --card and merchant.")
+        var merchantToken = false
+
+        @Option(help: "The card's identity, for a merchant token that is the same each time this card pays this merchant.")
+        var card: String = "sandbox-card-1"
+
         @Option(help: "Signing time, ISO 8601 (default: now).")
         var at: String?
 
@@ -113,8 +120,12 @@ struct TokenCommand: AsyncParsableCommand {
                     appData = bytes
                 }
                 let recipient = try TokenRecipient(certificate: MerchantKey.certificate(file: certificate))
-                let payment = try SandboxPayment.sample(network: network, amount: amount, currency: currency,
+                var payment = try SandboxPayment.sample(network: network, amount: amount, currency: currency,
                                                         cardholderName: cardholderName, now: time)
+                if merchantToken {
+                    payment = SandboxMerchantToken.apply(to: payment, cardIdentity: card, merchantIdentifierHash: recipient.merchantIdentifierHash,
+                                                         fpanSuffix: nil, network: network)
+                }
                 let token = try SandboxTokenIssuer(pki: data.pki()).issue(payment, to: recipient, applicationData: appData,
                                                                           signingTime: time)
                 let text = token.jsonValue.prettyText + "\n"

@@ -38,6 +38,11 @@ extension SheetMachine {
             "coupon": ["error": err(.coupon), "code": opt(sh.couponCode)],
             "summary": ["lineItems": .array(sh.lineItems.map(item)), "total": item(sh.total)],
         ]
+        // Only for payments that continue after today (absent otherwise, as the module is on the sheet).
+        if let billing = SheetBilling.module(sh.request, currency: sh.request.currencyCode), case .object(var modules) = o["modules"] {
+            modules["billing"] = billing
+            o["modules"] = .object(modules)
+        }
         o["outstanding"] = sh.visible ? opt(sh.outstanding?.event.rawValue) : .null
         if sh.visible, let d = sh.outstanding?.deadline {
             o["secondsLeft"] = .number(JSONValue.javaScriptNumberString(String(max(0, d - now))))

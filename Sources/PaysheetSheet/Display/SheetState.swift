@@ -92,6 +92,11 @@ struct SheetState: Sendable {
     mutating func apply(update: ApplePayUpdate, kind: UpdateValidator.Kind) {
         if let t = update.newTotal { total = t }
         lineItems = update.newLineItems ?? []
+        // What continues after today, as the update replaces it (the token is made from it).
+        if let r = update.newRecurringPaymentRequest { request.recurringPaymentRequest = r }
+        if let r = update.newAutomaticReloadPaymentRequest { request.automaticReloadPaymentRequest = r }
+        if let r = update.newDeferredPaymentRequest { request.deferredPaymentRequest = r }
+        if let c = update.newMultiTokenContexts { request.multiTokenContexts = c }
         if let m = update.newShippingMethods {
             methods = m
             if let sel = m.first(where: { $0.selected == true }) {

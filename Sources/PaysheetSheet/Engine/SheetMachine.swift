@@ -172,6 +172,14 @@ public struct SheetMachine: Sendable {
         sessions[s].validation = .validating
         sheet = SheetState(session: s, request: sessions[s].request, wallet: configuration.wallet,
                            initialEvents: configuration.initialEvents)
+        if let reason = SheetBilling.conflict(sessions[s].request) {
+            // Apple: such a request "results in an error and cancels the payment request".
+            sheet!.status = reason
+            sessions[s].state = .canceled
+            close(result: "canceled")
+            emit(.cancel(ApplePaySessionError()), to: s, events: &events)
+            return
+        }
         setOutstanding(.validatemerchant)
         emit(.validateMerchant(validationURL: configuration.validationURL), to: s, events: &events)
     }
@@ -492,7 +500,7 @@ public struct SheetMachine: Sendable {
         let rec = sessions[s]
         tokenSequence += 1
         let card = sh.selectedCard!
-        var token = configuration.tokenFactory.makeToken(for: TokenContext(card: card, request: rec.request, total: sh.total, sequence: tokenSequence))
+        var token = configuration.tokenFactory.makeToken(for: TokenContext(card: card, request: sh.request, total: sh.total, sequence: tokenSequence))
         let billing = Redaction.authorized(card.billingContact, fields: rec.request.requiredBillingContactFields?.filter { $0 == .postalAddress || $0 == .name || $0 == .phoneticName },
                                            email: nil, phone: nil, version: rec.version)
         let shipping = Redaction.authorized(sh.selectedContact, fields: rec.request.requiredShippingContactFields,

@@ -29,6 +29,13 @@ public struct DecryptedPaymentData: Sendable, Equatable {
         public var authenticationData: String
         /// `transactionAmount`, as Apple writes it (a string).
         public var transactionAmount: String
+
+        /// A response.
+        public init(merchantIdentifier: String, authenticationData: String, transactionAmount: String) {
+            self.merchantIdentifier = merchantIdentifier
+            self.authenticationData = authenticationData
+            self.transactionAmount = transactionAmount
+        }
     }
 
     /// `applicationPrimaryAccountNumber`: the device account number (DPAN) or merchant token.
@@ -51,10 +58,15 @@ public struct DecryptedPaymentData: Sendable, Equatable {
     public var authenticationResponses: [AuthenticationResponse]?
     /// `merchantTokenIdentifier` (merchant-token requests).
     public var merchantTokenIdentifier: String?
-    /// `merchantTokenMetadata`, as sent.
-    public var merchantTokenMetadata: JSONValue?
+    /// `merchantTokenMetadata` (merchant-token requests): card art, the funding card's suffix and expiry.
+    public var merchantTokenMetadata: MerchantTokenMetadata?
     /// The decrypted JSON exactly as it was (member order kept), including members not listed here.
     public var json: JSONValue
+
+    /// Whether this is a merchant token (MPAN): the account number is the merchant's own token,
+    /// which the merchant may charge later without the shopper (recurring, automatic reload,
+    /// deferred payments), and must protect as a card credential.
+    public var isMerchantToken: Bool { merchantTokenIdentifier != nil }
 
     /// The last four digits of the account number.
     public var accountNumberSuffix: String { String(applicationPrimaryAccountNumber.suffix(4)) }
@@ -126,7 +138,7 @@ public struct DecryptedPaymentData: Sendable, Equatable {
             authenticationResponses = responses
         }
         merchantTokenIdentifier = try string("merchantTokenIdentifier", in: object)
-        merchantTokenMetadata = object["merchantTokenMetadata"]
+        merchantTokenMetadata = try object["merchantTokenMetadata"].map { v throws(PaymentTokenError) in try MerchantTokenMetadata(json: v) }
         json = value
     }
 }
@@ -134,7 +146,7 @@ public struct DecryptedPaymentData: Sendable, Equatable {
 extension DecryptedPaymentData: CustomStringConvertible, CustomDebugStringConvertible {
     /// A summary without the account number or cryptogram.
     public var description: String {
-        "DecryptedPaymentData(account: ••••\(accountNumberSuffix), amount: \(transactionAmount), currency: \(currencyCode), type: \(paymentDataType.rawValue))"
+        "DecryptedPaymentData(account: ••••\(accountNumberSuffix), amount: \(transactionAmount), currency: \(currencyCode), type: \(paymentDataType.rawValue)\(isMerchantToken ? ", merchant token" : ""))"
     }
     public var debugDescription: String { description }
 }

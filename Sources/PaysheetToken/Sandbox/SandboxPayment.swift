@@ -21,6 +21,10 @@ public struct SandboxPayment: Sendable, Equatable {
     public var details: DecryptedPaymentData.Details
     /// `merchantTokenIdentifier`, for merchant-token requests.
     public var merchantTokenIdentifier: String?
+    /// `merchantTokenMetadata`, for merchant-token requests.
+    public var merchantTokenMetadata: MerchantTokenMetadata?
+    /// `authenticationResponses`, for multi-merchant requests: one cryptogram per token context.
+    public var authenticationResponses: [DecryptedPaymentData.AuthenticationResponse]?
 
     /// A payment from its parts.
     public init(accountNumber: String, expirationDate: String, currencyCode: String, transactionAmount: Int,
@@ -140,7 +144,14 @@ public struct SandboxPayment: Sendable, Equatable {
             if let pin { d["encryptedPINData"] = .string(pin) }
             o["paymentData"] = .object(d)
         }
+        if let authenticationResponses {
+            o["authenticationResponses"] = .array(authenticationResponses.map { r in
+                ["merchantIdentifier": .string(r.merchantIdentifier), "authenticationData": .string(r.authenticationData),
+                 "transactionAmount": .string(r.transactionAmount)]
+            })
+        }
         if let merchantTokenIdentifier { o["merchantTokenIdentifier"] = .string(merchantTokenIdentifier) }
+        if let merchantTokenMetadata { o["merchantTokenMetadata"] = merchantTokenMetadata.jsonValue }
         return .object(o)
     }
 }
