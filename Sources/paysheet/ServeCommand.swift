@@ -43,7 +43,7 @@ struct ServeCommand: AsyncParsableCommand {
         logger.logLevel = Logger.Level(rawValue: configuration.logLevel) ?? .info
         let demo = !noDemoOrder && configuration.mode == .sandbox
         do {
-            try await MerchantServer.run(configuration, logger: logger) { started in
+            try await MerchantServer.run(configuration, logger: logger, onStarted: { started in
                 let tools = started.sandboxTools ? """
 
                       demo store        \(started.url)/   (open it in a browser: the simulated payment sheet)
@@ -60,7 +60,7 @@ struct ServeCommand: AsyncParsableCommand {
                     """)
                 guard demo, started.sandboxTools else { return }
                 Task { await Self.demoOrder(started) }
-            }
+            })
         } catch let refusal as ProductionRefusal {
             FileHandle.standardError.write(Data((refusal.description + "\n").utf8))
             throw ExitCodes.usage

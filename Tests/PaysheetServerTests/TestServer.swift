@@ -23,6 +23,8 @@ final class TestServer: @unchecked Sendable {
     var merchantKey = ""
     /// The database the server uses (`nil`: the data folder's SQLite).
     var databaseURL: String?
+    /// Seconds the server's clock runs ahead of the real one (``advanceClock(by:)``).
+    private var offset: Double = 0
     /// The client secrets of the orders this test created, by order id.
     private let lock = NSLock()
     private var secrets: [String: String] = [:]
@@ -86,7 +88,7 @@ final class TestServer: @unchecked Sendable {
             server.merchantKey = try await APIKeys.withDatabase(c.databaseURL, dataFolder: data) { try await $0.create(name: "tests").key }
             let logger = server.logs.logger
             let configuration = c
-            server.task = Task { try await MerchantServer.run(configuration, logger: logger) }
+            server.task = Task { try await MerchantServer.run(configuration, logger: logger, clock: { [server] in server.clockNow }) }
             for _ in 0..<300 {
                 if let r = try? await server.http.execute(HTTPClientRequest(url: server.url + "/health"), timeout: .seconds(1)), r.status == .ok { return server }
                 try await Task.sleep(for: .milliseconds(50))
@@ -100,6 +102,12 @@ final class TestServer: @unchecked Sendable {
         let log = server.logs.all.suffix(5).joined(separator: " | ")
         throw RemoteCheckout.CallError(description: "the test server on port \(port) did not start: \(log)")
     }
+
+    /// The server's time: real time plus the offset a test moved it by.
+    var clockNow: Date { lock.withLock { Date().addingTimeInterval(offset) } }
+
+    /// Moves the server's clock (orders, payments, agreements) `seconds` ahead.
+    func advanceClock(by seconds: Double) { lock.withLock { offset += seconds } }
 
     func stop() async {
         task?.cancel()
@@ -150,6 +158,15 @@ final class TestServer: @unchecked Sendable {
         r.method = .PUT
         r.body = .bytes(ByteBuffer(string: json))
         _ = try await http.execute(r, timeout: .seconds(5))
+    }
+
+    /// Tells the sandbox gateway that the merchant tokens ending in `suffix` are `status` (`deleted`, `expired`, `active`).
+    func setMerchantToken(suffix: String, status: String) async throws {
+        var r = HTTPClientRequest(url: gatewayURL + "/sandbox/merchant-tokens")
+        r.method = .PUT
+        r.body = .bytes(ByteBuffer(string: #"{"suffix":"\#(suffix)","status":"\#(status)"}"#))
+        let response = try await http.execute(r, timeout: .seconds(5))
+        #expect(response.status == .ok)
     }
 
     func queries() async throws -> [JSONValue] {

@@ -94,7 +94,42 @@ struct SandboxRoundTripTests {
         #expect(data.details == .emv(emvData: "AAEC", encryptedPINData: "0A0B"))
         #expect(data.merchantTokenIdentifier == "DNITHE000000000001")
         #expect(data.authenticationResponses?.first?.transactionAmount == "1999")
-        #expect(data.merchantTokenMetadata?["cardMetadata"]?["fpanSuffix"]?.stringValue == "1234")
+        #expect(data.merchantTokenMetadata?.fpanSuffix == "1234")
+        #expect(data.merchantTokenMetadata?.expirationDate == "2912")
+        #expect(data.isMerchantToken)
+    }
+
+    @Test("sandbox merchant tokens: one MPAN per card and merchant, a valid card number, carried and read back")
+    func sandboxMerchantTokens() async throws {
+        let payment = try SandboxPayment.sample(network: "masterCard", amount: "29.00", currency: "CNY", now: Fixture.now)
+        let merchantA = [UInt8](repeating: 1, count: 32), merchantB = [UInt8](repeating: 2, count: 32)
+        let a1 = SandboxMerchantToken.apply(to: payment, cardIdentity: "card-1", merchantIdentifierHash: merchantA, fpanSuffix: "1234", network: "masterCard")
+        let again = SandboxMerchantToken.apply(to: try SandboxPayment.sample(network: "masterCard", amount: "5.00", currency: "CNY", now: Fixture.now),
+                                               cardIdentity: "card-1", merchantIdentifierHash: merchantA, fpanSuffix: "1234", network: "masterCard")
+        let b1 = SandboxMerchantToken.apply(to: payment, cardIdentity: "card-1", merchantIdentifierHash: merchantB, fpanSuffix: "1234", network: "masterCard")
+        let a2 = SandboxMerchantToken.apply(to: payment, cardIdentity: "card-2", merchantIdentifierHash: merchantA, fpanSuffix: "9876", network: "masterCard")
+        #expect(a1.accountNumber == again.accountNumber && a1.merchantTokenIdentifier == again.merchantTokenIdentifier)
+        #expect(a1.accountNumber != b1.accountNumber && a1.accountNumber != a2.accountNumber)
+        #expect(a1.accountNumber != payment.accountNumber)
+        for p in [a1, b1, a2] {
+            #expect(SandboxPayment.isLuhnValid(p.accountNumber) && p.accountNumber.count == payment.accountNumber.count)
+            #expect(p.accountNumber.hasPrefix(String(payment.accountNumber.prefix(4))))
+            #expect(!p.accountNumber.dropLast(2).hasSuffix("00"), "a decline ending for a card that is not a decline test card")
+        }
+        // A decline test card keeps its ending, so that the sandbox acquirer declines its later charges too.
+        let declining = try SandboxPayment.sample(network: "visa", amount: "1.00", currency: "USD", accountSuffix: "0064", now: Fixture.now)
+        let mpan = SandboxMerchantToken.apply(to: declining, cardIdentity: "card-3", merchantIdentifierHash: merchantA, fpanSuffix: nil, network: "visa")
+        #expect(mpan.accountNumber.hasSuffix("0064") && SandboxPayment.isLuhnValid(mpan.accountNumber))
+
+        // Issued and decrypted: typed metadata, the identifier, the MPAN.
+        let token = try Fixture.issuer.issue(a1, to: TokenRecipient(certificate: Fixture.rsa.certificate), signingTime: Fixture.now)
+        let data = try await Fixture.decryptor().decrypt(token, at: Fixture.now).paymentData
+        #expect(data.applicationPrimaryAccountNumber == a1.accountNumber)
+        #expect(data.merchantTokenIdentifier == a1.merchantTokenIdentifier)
+        #expect(data.merchantTokenIdentifier?.hasPrefix("SBXMT") == true && data.merchantTokenIdentifier?.count == 32)
+        #expect(data.merchantTokenMetadata?.fpanSuffix == "1234")
+        #expect(data.merchantTokenMetadata?.cardArt.first?.url?.hasSuffix(".invalid/mastercard.png") == true)
+        #expect(!data.description.contains(a1.accountNumber))
     }
 
     @Test("several keys at once: each token finds its key by publicKeyHash (rotation)")

@@ -85,6 +85,17 @@ public struct ApplePayRecurringPaymentRequest: Codable, Sendable, Hashable {
     public var managementURL: String
     /// Where Apple notifies token changes.
     public var tokenNotificationURL: String?
+
+    /// A recurring payment.
+    public init(paymentDescription: String, regularBilling: ApplePayLineItem, trialBilling: ApplePayLineItem? = nil,
+                billingAgreement: String? = nil, managementURL: String, tokenNotificationURL: String? = nil) {
+        self.paymentDescription = paymentDescription
+        self.regularBilling = regularBilling
+        self.trialBilling = trialBilling
+        self.billingAgreement = billingAgreement
+        self.managementURL = managementURL
+        self.tokenNotificationURL = tokenNotificationURL
+    }
 }
 
 /// An automatic reload payment (`ApplePayAutomaticReloadPaymentRequest`).
@@ -99,6 +110,16 @@ public struct ApplePayAutomaticReloadPaymentRequest: Codable, Sendable, Hashable
     public var managementURL: String
     /// Where Apple notifies token changes.
     public var tokenNotificationURL: String?
+
+    /// An automatic reload payment.
+    public init(paymentDescription: String, automaticReloadBilling: ApplePayLineItem, billingAgreement: String? = nil,
+                managementURL: String, tokenNotificationURL: String? = nil) {
+        self.paymentDescription = paymentDescription
+        self.automaticReloadBilling = automaticReloadBilling
+        self.billingAgreement = billingAgreement
+        self.managementURL = managementURL
+        self.tokenNotificationURL = tokenNotificationURL
+    }
 }
 
 /// A deferred payment (`ApplePayDeferredPaymentRequest`).

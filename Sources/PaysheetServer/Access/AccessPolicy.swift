@@ -34,8 +34,11 @@ enum Credential: Sendable, Equatable {
 ///   there), the sandbox's published certificate, `paysheet.js`, its bridge and the demo store;
 /// - **the order's client secret or a merchant key**: the sheet's endpoints of that order, its
 ///   shopper's view, its cancel;
+/// - **the first order's client secret or a merchant key**: an agreement's view and its cancel
+///   (the shopper's subscription page);
 /// - **a merchant key**: orders with free-form lines or their own shipping methods, the full
-///   order view, listing orders, refunds, voids, `/metrics`.
+///   order view, listing orders, refunds, voids, merchant-initiated charges of an agreement,
+///   reconciliations, `/metrics`.
 ///
 /// A missing or unusable credential is 401 and nothing changes; another order's client secret is
 /// 404, as if the order did not exist (ids are not confirmed to someone without its secret).
@@ -84,6 +87,25 @@ struct AccessPolicy: Sendable {
     func order(_ id: String, _ request: Request) async throws -> (OrderRecord, OrderCaller) {
         let (order, _, caller) = try await orderAndPayments(id, request)
         return (order, caller)
+    }
+
+    /// The agreement `id` if `request` may see or cancel it: a merchant key, or the client secret
+    /// of the order that started it (another secret: 404, as for orders).
+    func agreement(_ id: String, _ request: Request) async throws -> (AgreementRecord, OrderCaller) {
+        switch Credential(request) {
+        case .clientSecret:
+            guard let agreement = try await store.agreement(id) else { throw APIError.notFound("agreement \(id)") }
+            do { _ = try await order(agreement.orderId, request) } catch let e as APIError where e.status == 404 {
+                throw APIError.notFound("agreement \(id)")
+            }
+            return (agreement, .shopper)
+        case .none:
+            throw APIError.unauthorized("this call needs the client secret of the agreement's order (or a merchant API key): Authorization: Bearer pcs_…")
+        case .merchantKey, .unusable:
+            let key = try await merchant(request)
+            guard let agreement = try await store.agreement(id) else { throw APIError.notFound("agreement \(id)") }
+            return (agreement, .merchant(key))
+        }
     }
 
     /// The caller of an order route, with the order and its payments as read to check it (one

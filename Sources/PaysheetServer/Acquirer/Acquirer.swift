@@ -67,6 +67,20 @@ public struct ChargeRequest: Sendable {
     public var paymentData: String
     /// Our order id, echoed back (`reqReserved`).
     public var reference: String
+    /// For a merchant-initiated charge of a stored merchant token: the token (MPAN) and its
+    /// expiry (`YYMMDD`); ``paymentData`` is then empty. Never stored or logged.
+    public var merchantToken: (token: String, expiration: String)?
+
+    /// A request.
+    public init(identity: TransactionIdentity, amount: Int, currencyNumeric: String, paymentData: String, reference: String,
+                merchantToken: (token: String, expiration: String)? = nil) {
+        self.identity = identity
+        self.amount = amount
+        self.currencyNumeric = currencyNumeric
+        self.paymentData = paymentData
+        self.reference = reference
+        self.merchantToken = merchantToken
+    }
 }
 
 /// An acquirer: charge, query, refund, void, and notifications.

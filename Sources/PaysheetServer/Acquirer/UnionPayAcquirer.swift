@@ -43,7 +43,12 @@ public struct UnionPayAcquirer: Acquirer {
     }
 
     public func charge(_ request: ChargeRequest) async -> SubmitAnswer {
-        submitAnswer(await client.consume(orderId: request.identity.orderId, txnTime: request.identity.txnTime, amount: request.amount,
+        if let stored = request.merchantToken {
+            return submitAnswer(await client.consumeWithToken(orderId: request.identity.orderId, txnTime: request.identity.txnTime,
+                                                              amount: request.amount, currencyCode: request.currencyNumeric, token: stored.token,
+                                                              expiration: stored.expiration, reserved: request.reference))
+        }
+        return submitAnswer(await client.consume(orderId: request.identity.orderId, txnTime: request.identity.txnTime, amount: request.amount,
                                           currencyCode: request.currencyNumeric, paymentData: request.paymentData, reserved: request.reference))
     }
 

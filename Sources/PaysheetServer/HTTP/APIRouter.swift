@@ -238,6 +238,29 @@ public struct APIRouter: Sendable {
             _ = try await payments.void(orderId: id)
             return try APIAnswer(try await view(id, for: .merchant))
         }
+        // The first order's client secret or a merchant key: an agreement, and its cancel (the
+        // shopper's subscription page; the merchant's back office).
+        router.get("/v1/agreements/:id") { request, context -> Response in
+            let (agreement, _) = try await access.agreement(context.parameters.get("id") ?? "", request)
+            return try JSONBody.response(try await payments.agreementView(agreement))
+        }
+        mutating(router, "/v1/agreements/:id/cancel", authorize: { request, context in
+            try await access.agreement(context.parameters.get("id") ?? "", request)
+        }, scope: { Self.scope($0.1) }) { _, _, caller in
+            let canceled = try await payments.cancelAgreement(caller.0.id)
+            return try APIAnswer(try await payments.agreementView(canceled))
+        }
+        // A merchant key: a merchant-initiated charge of the agreement's plan.
+        mutating(router, "/v1/agreements/:id/charges", authorize: { request, context in
+            _ = try await access.merchant(request)
+            let id = context.parameters.get("id") ?? ""
+            guard try await store.agreement(id) != nil else { throw APIError.notFound("agreement \(id)") }
+            return id
+        }, scope: { _ in "merchant" }) { _, _, id in
+            let (agreement, outcome) = try await payments.chargeAgreement(id)
+            let charge = try await OrderView.make(outcome.order, service: orders, store: store, withRequest: false, for: .merchant)
+            return try APIAnswer(AgreementChargeView(agreement: try await payments.agreementView(agreement), charge: charge), status: 201)
+        }
         // A merchant key: reconcile a clearing day against the acquirer's file, and read the report.
         mutating(router, "/v1/reconciliations", authorize: { request, _ in try await access.merchant(request) },
                  scope: { _ in "merchant" }) { body, _, _ in

@@ -49,6 +49,10 @@ struct OrderView: Encodable {
     var createdAt: Date
     var payments: [PaymentView]
     var paymentRequest: ApplePayPaymentRequest?
+    /// The plan the order buys: its first payment starts the agreement `agreementId`.
+    var plan: String?
+    /// The agreement the order starts (a plan's first payment) or charges (a merchant-initiated charge).
+    var agreementId: String?
     /// The order's client secret: in the answer that created the order, and nowhere else.
     var clientSecret: String?
 
@@ -81,7 +85,8 @@ struct OrderView: Encodable {
             currencyCode: order.currencyCode, countryCode: order.countryCode, total: pricing.total, lineItems: pricing.lineItems,
             paid: currency?.format(order.paid) ?? String(order.paid), refunded: currency?.format(order.refunded) ?? String(order.refunded),
             createdAt: order.createdAt, payments: payments,
-            paymentRequest: withRequest ? service.paymentRequest(order, pricing: pricing) : nil)
+            paymentRequest: withRequest ? service.paymentRequest(order, pricing: pricing) : nil, plan: order.planId,
+            agreementId: order.agreementId ?? order.planId.map { _ in AgreementRecord.id(forOrder: order.id) })
     }
 }
 

@@ -104,6 +104,16 @@ extension PaymentService {
                 return failure("The total changed to \(currency.format(order.amount)) \(order.currencyCode) after you approved \(currency.format(decrypted.paymentData.transactionAmount)); review it and pay again", order)
             }
 
+            // A plan's first payment starts an agreement: it needs a merchant token to charge later.
+            let plan = order.planId.flatMap { id in settings.plans.first { $0.id == id } }
+            if order.planId != nil {
+                guard plan != nil else { return failure("This plan is no longer offered", order) }
+                guard decrypted.paymentData.isMerchantToken else {
+                    logger.warning("order \(orderId): a plan's payment without a merchant token; nothing charged")
+                    return failure("This card cannot be used for a subscription; choose another card", order)
+                }
+            }
+
             // The charge: persisted before anything is sent, for the order's amount (never the token's).
             let id = IDs.make("pay_", now: started)
             let data = decrypted.paymentData
@@ -123,6 +133,9 @@ extension PaymentService {
             case .tokenReplayed:
                 Counter(label: "paysheet_tokens_rejected_total", dimensions: [("code", "replayed")]).increment()
                 return failure("Payment was already used", order)
+            }
+            if let plan {
+                try await startAgreement(order, plan: plan, payment: record, data: data, network: method.network)
             }
             let paymentData: String
             switch data.details {

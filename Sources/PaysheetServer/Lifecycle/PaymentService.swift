@@ -29,11 +29,15 @@ public final class PaymentService: Sendable {
     /// the merchant's to refund (its key may cancel at any time).
     let shopperCancelWindow: Double
     let now: @Sendable () -> Date
+    /// Seals the merchant tokens of agreements (``CredentialVault``); `nil`: no plan can be sold.
+    let vault: CredentialVault?
 
     /// A service.
     public init(store: PaymentStore, acquirer: any Acquirer, decryptor: PaymentTokenDecryptor, settings: MerchantSettings,
                 lifecycle: LifecycleConfiguration = LifecycleConfiguration(), authorizeWait: Double = 20, shopperCancelWindow: Double = 120,
-                logger: Logger = Logger(label: "paysheet.payments"), now: @escaping @Sendable () -> Date = { Date() }) {
+                logger: Logger = Logger(label: "paysheet.payments"), now: @escaping @Sendable () -> Date = { Date() },
+                vault: CredentialVault? = nil) {
+        self.vault = vault
         self.store = store
         self.acquirer = acquirer
         self.decryptor = decryptor

@@ -33,6 +33,16 @@ public struct MerchantSettings: Sendable, Codable, Equatable {
     public var taxRates: [String: Rate] = ["US-CA": try! Rate(percent: "7.25"), "US-NY": Rate(wholePercent: 4), "US-WA": try! Rate(percent: "6.5")]
     /// Surcharge by card type (`credit`): percent of the total.
     public var surcharges: [String: Rate] = [:]
+    /// Plans sold as payments that continue after today (subscriptions, automatic reloads): an
+    /// order names one with `"plan"`.
+    public var plans: [SubscriptionPlan] = [
+        SubscriptionPlan(id: "tea-monthly", kind: "recurring", description: "Tea of the month club", label: "Tea of the month",
+                         amount: "29.00", currencyCode: "CNY", trialLabel: "First month", trialAmount: "1.00",
+                         billingAgreement: "1.00 CNY for the first month, then 29.00 CNY a month. Cancel at any time from the subscription page."),
+    ]
+    /// Where a shopper manages a plan's agreement (the sheet's `managementURL`); by default the
+    /// demo store's subscription page on the server's public URL.
+    public var managementURL: String?
     /// Where the merchant ships, and P.O. box rules (the contact validator's policy).
     public var shipping: ContactValidationPolicy = ContactValidationPolicy()
 

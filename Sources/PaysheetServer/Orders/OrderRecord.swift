@@ -39,6 +39,10 @@ public struct OrderRecord: Sendable, Codable, Equatable {
     /// SHA-256 of the order's client secret (the shopper's page's credential for this order);
     /// `nil` for orders made before client secrets existed, which only a merchant key reaches.
     public var clientSecretHash: String?
+    /// The plan the order buys (its first payment starts an agreement), by id.
+    public var planId: String?
+    /// For a merchant-initiated charge: the agreement it charges.
+    public var agreementId: String?
     /// Optimistic-concurrency version.
     public var version: Int = 0
 }

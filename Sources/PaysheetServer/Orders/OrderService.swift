@@ -30,6 +30,9 @@ public struct CreateOrderRequest: Sendable, Codable {
     /// `ship` (the merchant's shipping methods for the order's currency, from the settings) or
     /// `none` (the default).
     public var delivery: String?
+    /// A plan of the merchant's settings (`tea-monthly`) instead of line items: the order is its
+    /// first payment, and the sheet asks for a merchant token to charge the next ones.
+    public var plan: String?
 }
 
 /// Who creates an order: the merchant (a verified key) may write lines and shipping prices; a
@@ -71,6 +74,7 @@ public struct OrderService: Sendable {
                 throw APIError.unauthorized("lineItems[\(i)]: lines with a label and an amount need a merchant API key; a shopper's page sends {\"sku\", \"quantity\"}")
             }
         }
+        if let plan = request.plan { return try await create(plan: plan, request) }
         guard let code = request.currencyCode else { throw APIError.invalid("currencyCode", "currencyCode is required (ISO 4217, such as CNY)") }
         guard let currency = Currency(code), currency.code == code.uppercased(), code.count == 3, !code.allSatisfy(\.isNumber) else {
             throw APIError.invalid("currencyCode", "\(code) is not an ISO 4217 alphabetic currency code")
@@ -147,6 +151,40 @@ public struct OrderService: Sendable {
         return (order, secret)
     }
 
+    /// An order for the first payment of `planId` (anyone may create one: every amount comes
+    /// from the merchant's settings).
+    func create(plan planId: String, _ request: CreateOrderRequest) async throws -> (order: OrderRecord, clientSecret: String) {
+        guard let plan = settings.plans.first(where: { $0.id == planId }) else {
+            throw APIError.invalid("plan", "\(planId) is not one of this merchant's plans")
+        }
+        guard request.lineItems == nil, request.shippingMethods == nil, request.delivery == nil || request.delivery == "none" else {
+            throw APIError.invalid("plan", "an order for a plan has no line items or shipping: the plan sets its amounts")
+        }
+        if let code = request.currencyCode, code.uppercased() != plan.currencyCode {
+            throw APIError.invalid("currencyCode", "the plan \(planId) is priced in \(plan.currencyCode)")
+        }
+        guard let currency = Currency(plan.currencyCode), let regular = try? currency.minor(plan.amount), regular > 0,
+              plan.isRecurring ? plan.interval != nil : plan.kind == "automaticReload" else {
+            throw APIError.invalid("plan", "the plan \(planId) is not well formed in the merchant's settings")
+        }
+        let first = plan.trialAmount.flatMap { try? currency.minor($0) } ?? regular
+        let label = plan.trialAmount != nil ? (plan.trialLabel ?? plan.label) : plan.label
+        let at = now()
+        let id = IDs.make("ord_", now: at, randomDigits: 24)
+        let secret = AccessPolicy.newClientSecret()
+        var order = OrderRecord(
+            id: id, status: .created, currencyCode: currency.code, countryCode: settings.countryCode.uppercased(),
+            lineItems: [ApplePayLineItem(label: label, amount: currency.format(first))], shippingMethods: [], shippingMethod: nil,
+            amount: 0, applicationData: Data(#"{"orderId":"\#(id)"}"#.utf8).base64EncodedString(), createdAt: at,
+            clientSecretHash: Secrets.hash(secret))
+        order.planId = plan.id
+        let pricing = try Pricing.price(order, settings: settings)
+        guard pricing.amount > 0 else { throw APIError.invalid("plan", "the plan's first payment must be more than zero") }
+        order.amount = pricing.amount
+        try await store.insert(order)
+        return (order, secret)
+    }
+
     /// The order's shipping methods: the merchant's own (`shippingMethods`) or the settings'
     /// for `delivery: "ship"`.
     func shippingMethods(_ request: CreateOrderRequest, currency: Currency) throws -> [ApplePayShippingMethod] {
@@ -189,7 +227,46 @@ public struct OrderService: Sendable {
         r.applicationData = order.applicationData
         r.supportsCouponCode = settings.coupons.isEmpty ? nil : true
         r.couponCode = order.couponCode
+        if let planId = order.planId, let plan = settings.plans.first(where: { $0.id == planId }) {
+            r.supportsCouponCode = nil
+            r.couponCode = nil
+            addBilling(plan, to: &r, startingAt: order.createdAt)
+        }
         return r
+    }
+
+    /// The plan's recurring or automatic-reload request: what the sheet shows and why its token
+    /// carries a merchant token.
+    func addBilling(_ plan: SubscriptionPlan, to r: inout ApplePayPaymentRequest, startingAt start: Date) {
+        let management = settings.managementURL ?? "http://localhost/subscription.html"
+        func day(_ d: Date) -> String { String(PaymentStore.timestamp(d).prefix(10)) }
+        if plan.isRecurring {
+            var regular = ApplePayLineItem(label: plan.label, amount: plan.amount)
+            regular.paymentTiming = .recurring
+            regular.recurringPaymentIntervalUnit = ApplePayRecurringPaymentDateUnit(rawValue: plan.intervalUnit)
+            regular.recurringPaymentIntervalCount = plan.intervalCount
+            let firstRegular = plan.trialAmount != nil ? plan.date(after: 1, from: start) : start
+            regular.recurringPaymentStartDate = day(firstRegular)
+            var request = ApplePayRecurringPaymentRequest(paymentDescription: plan.description, regularBilling: regular,
+                                                          billingAgreement: plan.billingAgreement, managementURL: management)
+            if let trial = plan.trialAmount {
+                var t = ApplePayLineItem(label: plan.trialLabel ?? plan.label, amount: trial)
+                t.paymentTiming = .recurring
+                t.recurringPaymentIntervalUnit = regular.recurringPaymentIntervalUnit
+                t.recurringPaymentIntervalCount = plan.intervalCount
+                t.recurringPaymentStartDate = day(start)
+                t.recurringPaymentEndDate = day(firstRegular)
+                request.trialBilling = t
+            }
+            r.recurringPaymentRequest = request
+        } else {
+            var reload = ApplePayLineItem(label: plan.label, amount: plan.amount)
+            reload.paymentTiming = .automaticReload
+            reload.automaticReloadPaymentThresholdAmount = plan.thresholdAmount ?? plan.amount
+            r.automaticReloadPaymentRequest = ApplePayAutomaticReloadPaymentRequest(
+                paymentDescription: plan.description, automaticReloadBilling: reload, billingAgreement: plan.billingAgreement,
+                managementURL: management)
+        }
     }
 
     /// Loads `id` for an update: it must exist and not be paid or in payment.

@@ -40,9 +40,11 @@ public enum MerchantServer {
     }()
 
     /// Runs the server with `configuration` until shutdown; `onStarted` is called once it listens.
-    public static func run(_ configuration: ServerConfiguration, logger: Logger,
+    /// `clock` is the time of orders, payments and agreements (tests move it to charge a
+    /// subscription's later periods).
+    public static func run(_ configuration: ServerConfiguration, logger: Logger, clock: @escaping @Sendable () -> Date = { Date() },
                            onStarted: @escaping @Sendable (Started) async -> Void = { _ in }) async throws {
-        let c = configuration
+        var c = configuration
         if c.mode == .production {
             let problems = ProductionCheck.problems(c)
             if !problems.isEmpty { throw ProductionRefusal(problems: problems) }
@@ -71,6 +73,8 @@ public enum MerchantServer {
         // The acquirer.
         let (host, port) = try ServerConfiguration.hostPort(c.listen, what: "listen address")
         let publicURL = c.publicURL ?? "http://\(host == "0.0.0.0" ? "127.0.0.1" : host):\(port)"
+        if c.merchant.managementURL == nil { c.merchant.managementURL = publicURL + "/subscription.html" }
+        let vault = try CredentialVault.loadOrCreate(path: c.credentialKeyFile ?? data + "/credential-key")
         // The UnionPay sandbox PKI is made only when a sandbox part needs it (never in production).
         let sandboxPKI: @Sendable () throws -> UnionPaySandboxPKI = { try UnionPaySandboxPKI.loadOrCreate(folder: data + "/unionpay-sandbox") }
         guard c.acquirer.signMethod == "01" || c.acquirer.signMethod == "11" else {
@@ -161,12 +165,12 @@ public enum MerchantServer {
         let store = PaymentStore(database: database)
 
         // Services.
-        let orders = OrderService(store: store, settings: c.merchant)
+        let orders = OrderService(store: store, settings: c.merchant, now: clock)
         let acquirer = UnionPayAcquirer(client: client)
         let reconciliation = ReconciliationService(store: store, acquirer: acquirer, logger: logger, now: { Date() })
         let payments = PaymentService(store: store, acquirer: acquirer, decryptor: decryptor, settings: c.merchant,
                                       lifecycle: c.lifecycle, authorizeWait: c.authorizeWait, shopperCancelWindow: c.shopperCancelWindow,
-                                      logger: logger)
+                                      logger: logger, now: clock, vault: vault)
         let validation: MerchantValidator.Mode
         if c.merchantValidation == "apple" {
             guard let cert = c.identityCertificateFile, let key = c.identityKeyFile else {
@@ -191,9 +195,10 @@ public enum MerchantServer {
                               logger: logger)
         let started = Started(url: publicURL, sandboxGatewayURL: sandboxURL, gatewayURL: gatewayURL, database: databaseLabel,
                               dataFolder: data, paymentCertificate: paymentCertificate, mode: c.mode, sandboxTools: tools)
+        let mode = c.mode
         app.beforeServerStarts {
             try await store.migrate()
-            if c.mode == .production {
+            if mode == .production {
                 let problems = ProductionCheck.problems(activeAPIKeys: try await APIKeys(store: store).activeCount())
                 if !problems.isEmpty { throw ProductionRefusal(problems: problems) }
             }

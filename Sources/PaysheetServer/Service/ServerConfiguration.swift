@@ -20,6 +20,10 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
     /// with `?sslmode=disable|prefer|require|verify-ca|verify-full&sslrootcert=CA_FILE` as libpq
     /// reads them (default `prefer`). `PAYSHEET_DATABASE_URL`.
     public var databaseURL: String?
+    /// The key that seals stored merchant tokens (agreements): a file holding 32 bytes in Base64,
+    /// mode 600; made when absent. By default `<data>/credential-key`; several servers on one
+    /// database need the same file. `PAYSHEET_CREDENTIAL_KEY`.
+    public var credentialKeyFile: String?
 
     /// The acquirer.
     public struct AcquirerSettings: Sendable, Codable, Equatable {
@@ -131,6 +135,7 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
         if let v = environment["PAYSHEET_SANDBOX_TOOLS"] { sandboxTools = bool(v) }
         if let v = environment["PAYSHEET_LISTEN"] { listen = v }
         if let v = environment["PAYSHEET_PUBLIC_URL"] { publicURL = v }
+        if let v = environment["PAYSHEET_CREDENTIAL_KEY"] { credentialKeyFile = v }
         if let v = environment["PAYSHEET_DATA"] { dataFolder = v }
         if let v = environment["PAYSHEET_DATABASE_URL"] { databaseURL = v }
         if let v = environment["PAYSHEET_ACQUIRER_URL"] { acquirer.gatewayURL = v }
@@ -201,7 +206,7 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
     }
 
     static let optionalSettings: Set<String> = [
-        "publicURL", "databaseURL", "identityCertificateFile", "identityKeyFile", "acquirer.gatewayURL", "acquirer.signingKeyFile",
+        "publicURL", "databaseURL", "credentialKeyFile", "merchant.managementURL", "identityCertificateFile", "identityKeyFile", "acquirer.gatewayURL", "acquirer.signingKeyFile",
         "acquirer.signingCertificateFile", "acquirer.trustedRootFiles", "acquirer.intermediateFiles", "acquirer.gatewayOwners", "acquirer.secureKeyFile", "acquirer.fileDownloadURL", "acquirer.encryptionCertificateFile", "tokens.certificateFile", "tokens.keyFile",
         "merchant.shipping.countries", "merchant.shipping.regions",
     ]

@@ -40,5 +40,11 @@ enum Migrations {
             "CREATE TABLE reconciliations (day TEXT PRIMARY KEY, body TEXT NOT NULL, checked_ms BIGINT NOT NULL)",
             "CREATE INDEX payments_txn_time ON payments (acquirer_txn_time)",
         ]),
+        (4, [
+            """
+            CREATE TABLE agreements (id TEXT PRIMARY KEY, order_id TEXT NOT NULL, status TEXT NOT NULL, version BIGINT NOT NULL,
+                body TEXT NOT NULL, created_ms BIGINT NOT NULL)
+            """,
+        ]),
     ]
 }

@@ -28,8 +28,8 @@ public enum SandboxMerchantToken {
         let mac = Array(HMAC<SHA256>.authenticationCode(for: Data(("mpan|" + cardIdentity).utf8), using: key))
         let dpan = payment.accountNumber
         let length = dpan.count
-        // The network's prefix (the device number's first six digits), digits from the MAC, a Luhn digit.
-        var digits = dpan.prefix(6).map { Int(String($0))! }
+        // The network's prefix (the device number's first four digits), digits from the MAC, a Luhn digit.
+        var digits = dpan.prefix(4).map { Int(String($0))! }
         var i = 0
         while digits.count < length - 1 {
             digits.append(Int(mac[i % mac.count]) % 10)
@@ -40,7 +40,7 @@ public enum SandboxMerchantToken {
             digits = Array(digits.prefix(length - 4)) + suffix.map { Int(String($0))! }
             // One middle digit chosen so that the number passes the Luhn check.
             for d in 0...9 {
-                digits[6] = d
+                digits[4] = d
                 if SandboxPayment.luhnCheckDigit(Array(digits.dropLast())) == digits.last! { break }
             }
         } else {

@@ -60,6 +60,22 @@ public struct UnionPayClient: Sendable {
         return await post(ACPPath.backTransaction, m)
     }
 
+    /// A merchant-initiated consume of a stored token (a merchant token kept under an agreement
+    /// the shopper made): UnionPay's token payment product, `bizType` `000902`, the token in
+    /// `tokenPayData` (`{token=…&trId=…&tokenType=01}`, as UnionPay's SDK demos send it) with its
+    /// expiry as `tokenEnd`, and no cryptogram: the shopper is not present.
+    public func consumeWithToken(orderId: String, txnTime: String, amount: Int, currencyCode: String, token: String,
+                                 expiration: String, reserved: String? = nil) async -> Answer {
+        var m = base(.consume, subType: "01", orderId: orderId, txnTime: txnTime)
+        m["bizType"] = "000902"
+        m["txnAmt"] = String(amount)
+        m["currencyCode"] = currencyCode
+        m["backUrl"] = configuration.notificationURL
+        m["tokenPayData"] = "{token=\(token)&trId=\(configuration.tokenRequestorId)&tokenType=01&tokenEnd=20\(expiration)235959}"
+        m["reqReserved"] = reserved
+        return await post(ACPPath.backTransaction, m)
+    }
+
     /// Refund (`04`) or void (`31`) of the consume `originalQueryId`.
     public func reverse(_ type: TransactionType, orderId: String, txnTime: String, amount: Int, currencyCode: String,
                         originalQueryId: String) async -> Answer {

@@ -19,6 +19,10 @@ public struct UnionPayConfiguration: Sendable, Codable, Equatable {
     public var paymentDataField: String
     /// Seconds to wait for the gateway's synchronous answer.
     public var timeout: Double
+    /// `trId`: the token requestor id UnionPay assigns for its token payment product (`bizType`
+    /// `000902`), sent with merchant-initiated charges of stored merchant tokens; UnionPay's
+    /// demos use `62000000001`.
+    public var tokenRequestorId: String = "62000000001"
     /// Where file transfers (the reconciliation file) go: UnionPay's file download host
     /// (`https://filedownload.95516.com/`, `https://filedownload.test.95516.com/`); by default
     /// the gateway's URL (the sandbox serves both).

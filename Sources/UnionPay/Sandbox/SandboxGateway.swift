@@ -30,6 +30,10 @@ public actor SandboxGateway {
     /// Seconds added to the clock of file transfers: a test (or a merchant trying reconciliation)
     /// asks for today's file as if the day had ended. `PUT /sandbox/clock`.
     var fileClockOffset: Double = 0
+    /// Merchant tokens the network no longer honours, by their last four digits: `deleted` (the
+    /// shopper removed the card or ended the agreement in the wallet: `63`) or `expired` (`73`).
+    /// `PUT /sandbox/merchant-tokens`.
+    var tokenStates: [String: String] = [:]
     /// Every query, as (orderId|txnTime, received, answered), the latest 10,000.
     var queries: [(key: String, received: Date, answered: Date)] = []
 
@@ -70,6 +74,11 @@ public actor SandboxGateway {
     }
 
     /// The ledger in arrival order.
+    /// Sets the state of the merchant tokens ending in `suffix` (`deleted`, `expired`, or `active` to clear it).
+    public func setTokenState(suffix: String, state: String) {
+        if state == "active" { tokenStates.removeValue(forKey: suffix) } else { tokenStates[suffix] = state }
+    }
+
     public func entries() -> [SandboxLedgerEntry] { order.compactMap { ledger[$0] } }
 
     /// Notifications posted so far (duplicates included).
@@ -178,6 +187,31 @@ public actor SandboxGateway {
         entry.reserved = request["reqReserved"]
         var synchronous = "00"
         switch type {
+        case .consume where request["bizType"] == "000902":
+            // UnionPay's token payment: a stored token, no cryptogram (merchant-initiated).
+            guard let data = request["tokenPayData"], data.hasPrefix("{"), data.hasSuffix("}") else {
+                return Reply(status: 200, body: answer(request, ["respCode": "13", "respMsg": "报文交易要素缺失 (bizType 000902 needs tokenPayData {token=…&trId=…})"]))
+            }
+            var values: [String: String] = [:]
+            for pair in data.dropFirst().dropLast().split(separator: "&") {
+                if let eq = pair.firstIndex(of: "=") { values[String(pair[..<eq])] = String(pair[pair.index(after: eq)...]) }
+            }
+            guard let token = values["token"], values["trId"]?.isEmpty == false else {
+                return Reply(status: 200, body: answer(request, ["respCode": "13", "respMsg": "报文交易要素缺失 (tokenPayData needs token and trId)"]))
+            }
+            entry.maskedAccount = PaymentDataField(["accNo": token]).maskedAccount
+            var decision = SandboxDeclineRules.decide(accountNumber: token, expiry: nil, amount: amount, now: now)
+            if let end = values["tokenEnd"], end.count == 14, let txnTime = request["txnTime"], end < txnTime {
+                decision = SandboxDeclineRules.Decision(synchronous: "73", final: "73")
+            }
+            switch tokenStates[String(token.suffix(4))] {
+            case "deleted"?: decision = SandboxDeclineRules.Decision(synchronous: "63", final: "63")
+            case "expired"?: decision = SandboxDeclineRules.Decision(synchronous: "73", final: "73")
+            default: break
+            }
+            synchronous = decision.synchronous
+            entry.respCode = decision.final
+            if ResponseCode.classify(synchronous) == .failure { entry.finalAt = now }
         case .consume:
             var field: PaymentDataField?
             if let raw = request[paymentDataField] { field = try? PaymentDataField(encoded: raw) }

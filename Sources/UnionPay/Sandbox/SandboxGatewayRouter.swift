@@ -4,7 +4,8 @@ import NIOCore
 
 extension SandboxGateway {
     /// The gateway's HTTP routes: the three ACP endpoints (transactions, queries, file transfer at `/`), `GET /sandbox/ledger`, `GET /sandbox/queries`,
-    /// `GET`/`PUT /sandbox/faults`, `PUT /sandbox/clock` (file transfers' clock) and `GET /health`.
+    /// `GET`/`PUT /sandbox/faults`, `PUT /sandbox/clock` (file transfers' clock),
+    /// `PUT /sandbox/merchant-tokens` (a stored token deleted or expired) and `GET /health`.
     public nonisolated func router() -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self)
         router.post(RouterPath(ACPPath.backTransaction)) { request, _ -> Response in
@@ -54,6 +55,18 @@ extension SandboxGateway {
             }
             await self.setFileClockOffset(offset)
             return Self.json(try JSONSerialization.data(withJSONObject: ["fileOffsetSeconds": offset]))
+        }
+        // A merchant token the network stops honouring (the shopper deleted it, or it expired).
+        router.put("/sandbox/merchant-tokens") { request, _ -> Response in
+            let body = try await request.body.collect(upTo: 1 << 12)
+            guard let object = try? JSONSerialization.jsonObject(with: Data(buffer: body)) as? [String: Any],
+                  let suffix = object["suffix"] as? String, suffix.count == 4, suffix.allSatisfy(\.isNumber),
+                  let state = object["status"] as? String, ["deleted", "expired", "active"].contains(state) else {
+                return Response(status: .badRequest, headers: [.contentType: "text/plain"],
+                                body: .init(byteBuffer: ByteBuffer(string: "the body must be {\"suffix\": \"1234\", \"status\": \"deleted\" | \"expired\" | \"active\"}")))
+            }
+            await self.setTokenState(suffix: suffix, state: state)
+            return Self.json(try JSONSerialization.data(withJSONObject: ["suffix": suffix, "status": state]))
         }
         router.get("/health") { _, _ in "ok" }
         return router

@@ -1,0 +1,190 @@
+import Foundation
+import Metrics
+import PaysheetModel
+import PaysheetToken
+
+/// An agreement as its owners see it.
+struct AgreementView: Encodable {
+    /// The card behind the merchant token: network and last digits only.
+    struct Card: Encodable {
+        var network: String?
+        var tokenSuffix: String
+        var cardSuffix: String?
+    }
+    /// One merchant-initiated charge.
+    struct Charge: Encodable {
+        var orderId: String
+        var status: String
+    }
+    var id: String
+    var orderId: String
+    var plan: String
+    var kind: String
+    var description: String
+    var amount: String
+    var currencyCode: String
+    var interval: String?
+    /// `pending` (its first payment is not certain yet), `active`, `incomplete` (its first payment
+    /// failed: nothing to charge) or `canceled`.
+    var status: String
+    var card: Card
+    var startedAt: Date
+    /// When the next charge may be made (recurring, active).
+    var nextChargeDue: Date?
+    var charges: [Charge]
+    var canceledAt: Date?
+}
+
+/// `POST /v1/agreements/{id}/charges` answer: the agreement after the charge, and the charge's order.
+struct AgreementChargeView: Encodable {
+    var agreement: AgreementView
+    var charge: OrderView
+}
+
+extension PaymentService {
+    /// Starts (or, after a failed first payment, restarts) the agreement of the plan order `order`
+    /// with the merchant token of `data`, for the first payment `payment`. Called after the
+    /// payment is stored and before it is sent, so that a payment that succeeds always has its
+    /// agreement.
+    func startAgreement(_ order: OrderRecord, plan: SubscriptionPlan, payment: PaymentRecord, data: DecryptedPaymentData,
+                        network: String?) async throws {
+        guard let vault else { throw APIError(status: 503, code: "credentials_unavailable", message: "this server cannot store merchant tokens") }
+        let id = AgreementRecord.id(forOrder: order.id)
+        let sealed = try vault.seal(MerchantTokenCredential(accountNumber: data.applicationPrimaryAccountNumber, expiration: data.applicationExpirationDate,
+                                                            tokenIdentifier: data.merchantTokenIdentifier ?? ""), for: id)
+        var agreement = AgreementRecord(id: id, orderId: order.id, plan: plan, firstPaymentId: payment.id, startedAt: payment.createdAt,
+                                        credential: sealed, tokenSuffix: data.accountNumberSuffix,
+                                        cardSuffix: data.merchantTokenMetadata?.fpanSuffix, network: network)
+        if try await store.insert(agreement) { return }
+        // A first payment that failed before: this payment (the only open one of the order) replaces it.
+        for _ in 0..<4 {
+            guard let existing = try await store.agreement(id) else { break }
+            agreement.version = existing.version
+            if try await store.update(agreement) != nil { return }
+        }
+        throw APIError.conflict("the agreement of order \(order.id) kept changing; try again")
+    }
+
+    /// The agreement `id` as its owners see it.
+    func agreementView(_ a: AgreementRecord) async throws -> AgreementView {
+        let first = try await store.payment(a.firstPaymentId)
+        let status: String
+        if a.canceledAt != nil {
+            status = "canceled"
+        } else {
+            switch first?.lifecycle.state {
+            case .succeeded?: status = "active"
+            case .failed?, nil: status = "incomplete"
+            default: status = "pending"
+            }
+        }
+        var charges: [AgreementView.Charge] = []
+        for orderId in a.chargeOrderIds {
+            if let o = try await store.order(orderId) { charges.append(AgreementView.Charge(orderId: o.id, status: o.status.rawValue)) }
+        }
+        var due: Date?
+        if status == "active", a.plan.isRecurring { due = try await nextPeriod(a).due }
+        return AgreementView(id: a.id, orderId: a.orderId, plan: a.plan.id, kind: a.plan.kind, description: a.plan.description,
+                             amount: a.plan.amount, currencyCode: a.plan.currencyCode,
+                             interval: a.plan.isRecurring ? "\(a.plan.intervalCount) \(a.plan.intervalUnit)" : nil, status: status,
+                             card: .init(network: a.network, tokenSuffix: a.tokenSuffix, cardSuffix: a.cardSuffix),
+                             startedAt: a.startedAt, nextChargeDue: due, charges: charges, canceledAt: a.canceledAt)
+    }
+
+    /// The period the next charge pays (1 = the first after the start) and when it is due.
+    /// Throws when a charge of the agreement is still with the acquirer.
+    func nextPeriod(_ a: AgreementRecord) async throws -> (period: Int, due: Date) {
+        var paid = 0
+        if let last = a.lastChargePaymentId, let period = a.lastChargePeriod {
+            guard let p = try await store.payment(last) else { throw APIError.conflict("agreement \(a.id): its last charge is not stored yet; try again") }
+            switch p.lifecycle.state {
+            case .succeeded: paid = period
+            case .failed: paid = period - 1
+            default:
+                throw APIError(status: 409, code: "charge_in_progress",
+                               message: "agreement \(a.id): the charge of order \(p.orderId) is \(p.lifecycle.state.rawValue); wait for its outcome")
+            }
+        }
+        return (paid + 1, a.plan.date(after: paid + 1, from: a.startedAt))
+    }
+
+    /// A merchant-initiated charge of the agreement `id`: the plan's amount, through the acquirer
+    /// with the stored merchant token, as an order of its own with the lifecycle of any payment.
+    /// A subscription is charged once per period, when the period is due; an automatic reload
+    /// whenever the merchant asks, one charge at a time. Waits (as an authorization does) for a
+    /// certain outcome.
+    func chargeAgreement(_ id: String) async throws -> (agreement: AgreementRecord, outcome: AuthorizationOutcome) {
+        let started = now()
+        let deadline = started.addingTimeInterval(authorizeWait)
+        for _ in 0..<4 {
+            guard var a = try await store.agreement(id) else { throw APIError.notFound("agreement \(id)") }
+            if let at = a.canceledAt {
+                Counter(label: "paysheet_agreement_charges_total", dimensions: [("result", "refused")]).increment()
+                throw APIError(status: 409, code: "agreement_canceled",
+                               message: "agreement \(id) was canceled at \(PaymentStore.timestamp(at)); it takes no charge")
+            }
+            guard let first = try await store.payment(a.firstPaymentId), first.lifecycle.state == .succeeded else {
+                throw APIError(status: 409, code: "agreement_not_active", message: "agreement \(id): its first payment has not succeeded")
+            }
+            let (period, due) = try await nextPeriod(a)
+            if a.plan.isRecurring, started < due {
+                throw APIError(status: 409, code: "charge_not_due",
+                               message: "agreement \(id): charge \(period) is due at \(PaymentStore.timestamp(due)), not before")
+            }
+            guard let vault else { throw APIError(status: 503, code: "credentials_unavailable", message: "this server cannot open merchant tokens") }
+            let credential = try vault.open(a.credential, for: a.id)
+            guard let currency = Currency(a.plan.currencyCode), let amount = try? currency.minor(a.plan.amount), amount > 0 else {
+                throw APIError.conflict("agreement \(id): its plan's amount is not valid")
+            }
+            // The charge's own order, then its payment (stored before anything is sent).
+            var order = OrderRecord(
+                id: IDs.make("ord_", now: started, randomDigits: 24), status: .created, currencyCode: currency.code,
+                countryCode: settings.countryCode.uppercased(), lineItems: [ApplePayLineItem(label: a.plan.label, amount: currency.format(amount))],
+                shippingMethods: [], shippingMethod: nil, amount: amount, applicationData: "", createdAt: started)
+            order.planId = a.plan.id
+            order.agreementId = a.id
+            try await store.insert(order)
+            let paymentId = IDs.make("pay_", now: started)
+            let record = PaymentRecord(
+                id: paymentId, orderId: order.id, kind: .charge, identity: acquirer.newIdentity(paymentId: paymentId, now: started),
+                amount: amount, currencyNumeric: currency.numeric,
+                lifecycle: PaymentLifecycle(expectedAmount: amount, submittedAt: started, configuration: lifecycle),
+                card: CardSummary(network: a.network, type: nil, displayName: nil, suffix: a.tokenSuffix), createdAt: started)
+            guard case .inserted = try await store.insert(record, cause: "merchant-initiated charge \(period) of agreement \(id)",
+                                                         order: OrderSettlement.settle(order, [record])) else {
+                throw APIError.conflict("agreement \(id): the charge's order changed; try again")
+            }
+            // The period is claimed by the agreement's version: of two charges at once, one is sent.
+            a.lastChargePaymentId = paymentId
+            a.lastChargePeriod = period
+            a.chargeOrderIds.append(order.id)
+            guard let claimed = try await store.update(a) else {
+                try await advance(paymentId, .answer(.declined(code: "NS", message: "not sent: another charge of the agreement was first")), loaded: record)
+                continue
+            }
+            let answer = await acquirer.charge(ChargeRequest(identity: record.identity, amount: amount, currencyNumeric: currency.numeric,
+                                                             paymentData: "", reference: order.id,
+                                                             merchantToken: (credential.accountNumber, credential.expiration)))
+            let after = try await advance(paymentId, .answer(answer), loaded: record) ?? record
+            let outcome = try await outcome(of: after, deadline: deadline)
+            let result = outcome.payment?.lifecycle.state.rawValue ?? "unknown"
+            Counter(label: "paysheet_agreement_charges_total", dimensions: [("result", result)]).increment()
+            return (claimed, outcome)
+        }
+        throw APIError(status: 409, code: "charge_in_progress", message: "agreement \(id): another charge was made at the same time")
+    }
+
+    /// Cancels the agreement `id` (no further charge is made); a canceled one stays canceled.
+    func cancelAgreement(_ id: String) async throws -> AgreementRecord {
+        for _ in 0..<4 {
+            guard var a = try await store.agreement(id) else { throw APIError.notFound("agreement \(id)") }
+            if a.canceledAt != nil { return a }
+            a.canceledAt = now()
+            if let stored = try await store.update(a) {
+                logger.info("agreement \(id) canceled")
+                return stored
+            }
+        }
+        throw APIError.conflict("agreement \(id) kept changing; try again")
+    }
+}

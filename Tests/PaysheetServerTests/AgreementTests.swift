@@ -1,0 +1,140 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import PaysheetModel
+import PaysheetSheet
+import PaysheetToken
+import Testing
+@testable import PaysheetServer
+
+/// A subscription end to end: a recurring request on the sheet, the token's merchant token kept
+/// (sealed) by the server, the first payment, merchant-initiated charges on a virtual clock, a
+/// decline, a cancel, a refused charge; on SQLite and (in CI) PostgreSQL.
+@Suite(.serialized) struct AgreementTests {
+    static let month: Double = 31 * 86_400
+
+    @Test(arguments: TestDatabases.kinds) func aSubscriptionIsPaidChargedDeclinedAndCanceled(kind: String) async throws {
+        let server = try await TestServer.start(database: kind)
+        defer { Task { await server.stop() } }
+        let factory = try await server.tokenFactory()
+
+        // The order for the plan: the sheet is asked for a recurring payment with a trial.
+        let order = try await server.createOrder(["plan": "tea-monthly"])
+        let orderId = try #require(order["id"]?.stringValue)
+        let recurring = try #require(order["paymentRequest"]?["recurringPaymentRequest"])
+        #expect(recurring["regularBilling"]?["amount"] == "29.00")
+        #expect(recurring["regularBilling"]?["paymentTiming"] == "recurring")
+        #expect(recurring["trialBilling"]?["amount"] == "1.00")
+        #expect(recurring["managementURL"]?.stringValue?.hasSuffix("/subscription.html") == true)
+        #expect(order["amount"] == "1.00")
+        let agreementId = try #require(order["agreementId"]?.stringValue)
+
+        // The shopper pays; the sheet showed the agreement.
+        let sheet = try await server.pay(order, factory: factory)
+        #expect(await sheet.paid)
+        let shown = await sheet.snapshot
+        #expect(shown["modules"]?["billing"]?["kind"] == "recurring")
+        #expect(shown["modules"]?["billing"]?["regular"]?["text"]?.stringValue?.hasPrefix("29.00 CNY every month") == true)
+
+        // The token carried a merchant token; the agreement knows its last digits only.
+        let merchant = try SandboxMerchant.loadOrCreate(dataFolder: server.data, merchantIdentifier: "merchant.dev.paysheet.sandbox")
+        let decryptor = PaymentTokenDecryptor(keys: MerchantKeyring([merchant]),
+                                              verifier: PaymentTokenVerifier(trust: try SandboxMerchant.pki(dataFolder: server.data).trustAnchors),
+                                              replayGuard: nil)
+        let token = try #require(factory.tokens.last)
+        let decrypted = try await decryptor.decrypt(json: Array(token.paymentData.compactText.utf8)).paymentData
+        let mpan = decrypted.applicationPrimaryAccountNumber
+        #expect(decrypted.isMerchantToken)
+        #expect(decrypted.merchantTokenMetadata?.fpanSuffix == "1234")
+        var agreement = try await server.api.get("/v1/agreements/\(agreementId)")
+        #expect(agreement["status"] == "active")
+        #expect(agreement["card"]?["tokenSuffix"]?.stringValue == String(mpan.suffix(4)))
+        #expect(agreement["card"]?["cardSuffix"] == "1234")
+
+        // Not due yet: refused, nothing sent.
+        let (early, earlyBody) = try await server.send("POST", "/v1/agreements/\(agreementId)/charges", nil)
+        #expect(early == 409 && earlyBody["error"]?["code"] == "charge_not_due")
+        // The shopper's client secret cannot charge.
+        let secret = try #require(server.secret(orderId))
+        let (asShopper, _) = try await server.send("POST", "/v1/agreements/\(agreementId)/charges", nil, auth: secret)
+        #expect(asShopper == 401)
+
+        // A month later: charged with the stored token, paid.
+        server.advanceClock(by: Self.month)
+        let (s1, c1) = try await server.send("POST", "/v1/agreements/\(agreementId)/charges", nil, key: "charge-1")
+        #expect(s1 == 201)
+        #expect(c1["charge"]?["status"] == "paid")
+        #expect(c1["charge"]?["amount"] == "29.00")
+        #expect(c1["charge"]?["agreementId"]?.stringValue == agreementId)
+        // The same idempotency key answers the same, and charges nothing more; the period is paid.
+        let (again, c1again) = try await server.send("POST", "/v1/agreements/\(agreementId)/charges", nil, key: "charge-1")
+        #expect(again == 201 && c1again["charge"]?["id"] == c1["charge"]?["id"])
+        let (twice, twiceBody) = try await server.send("POST", "/v1/agreements/\(agreementId)/charges", nil)
+        #expect(twice == 409 && twiceBody["error"]?["code"] == "charge_not_due")
+
+        // Another month: paid again.
+        server.advanceClock(by: Self.month)
+        let (s2, c2) = try await server.send("POST", "/v1/agreements/\(agreementId)/charges", nil)
+        #expect(s2 == 201 && c2["charge"]?["status"] == "paid")
+
+        // The next month the shopper's card was removed from the wallet: the network declines.
+        server.advanceClock(by: Self.month)
+        try await server.setMerchantToken(suffix: String(mpan.suffix(4)), status: "deleted")
+        let (s3, c3) = try await server.send("POST", "/v1/agreements/\(agreementId)/charges", nil)
+        #expect(s3 == 201 && c3["charge"]?["status"] == "failed")
+        #expect(c3["charge"]?["payments"]?.arrayValue?.first?["resultCode"] == "63")
+        // A declined period may be tried again (once the token works again): it is still the one due.
+        try await server.setMerchantToken(suffix: String(mpan.suffix(4)), status: "active")
+        let (s4, c4) = try await server.send("POST", "/v1/agreements/\(agreementId)/charges", nil)
+        #expect(s4 == 201 && c4["charge"]?["status"] == "paid")
+
+        // The shopper cancels from the subscription page (the order's client secret); no charge after it.
+        let (cancel, canceled) = try await server.send("POST", "/v1/agreements/\(agreementId)/cancel", nil, auth: secret)
+        #expect(cancel == 200 && canceled["status"] == "canceled")
+        server.advanceClock(by: Self.month)
+        let (s5, refused) = try await server.send("POST", "/v1/agreements/\(agreementId)/charges", nil)
+        #expect(s5 == 409 && refused["error"]?["code"] == "agreement_canceled")
+
+        // The acquirer charged exactly: the first payment with the device's cryptogram, then three
+        // token payments (one declined) of 29.00.
+        let consumes = try await server.ledger().filter { $0["txnType"] == "01" }
+        #expect(consumes.count == 5)
+        #expect(consumes.compactMap { $0["amount"]?.compactText }.sorted() == ["100", "2900", "2900", "2900", "2900"])
+        agreement = try await server.api.get("/v1/agreements/\(agreementId)")
+        #expect(agreement["charges"]?.arrayValue?.compactMap { $0["status"]?.stringValue } == ["paid", "paid", "failed", "paid"])
+
+        // The merchant token is nowhere in clear: not in the logs, not in an answer.
+        #expect(!server.logs.all.joined(separator: "\n").contains(mpan))
+        #expect(!agreement.compactText.contains(mpan))
+        #expect(!c1.compactText.contains(mpan))
+    }
+
+    @Test func anAgreementHasOwners() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        let factory = try await server.tokenFactory()
+        let order = try await server.createOrder(["plan": "tea-monthly"])
+        let agreementId = try #require(order["agreementId"]?.stringValue)
+        _ = try await server.pay(order, factory: factory)
+        let other = try await server.createOrder(["plan": "tea-monthly"])
+        let otherSecret = try #require(server.secret(other["id"]?.stringValue ?? ""))
+        // Nobody: 401. Another order's secret: 404 (as if it did not exist). A client secret cannot charge.
+        for (method, path) in [("GET", ""), ("POST", "/cancel"), ("POST", "/charges")] {
+            let (none, _) = try await server.send(method, "/v1/agreements/\(agreementId)\(path)", nil, auth: "")
+            #expect(none == 401, "\(method) \(path) without a credential")
+        }
+        let (foreign, _) = try await server.send("GET", "/v1/agreements/\(agreementId)", nil, auth: otherSecret)
+        #expect(foreign == 404)
+        let (foreignCancel, _) = try await server.send("POST", "/v1/agreements/\(agreementId)/cancel", nil, auth: otherSecret)
+        #expect(foreignCancel == 404)
+        let (unknown, _) = try await server.send("GET", "/v1/agreements/agr_nothing", nil)
+        #expect(unknown == 404)
+        let (stillActive, view) = try await server.send("GET", "/v1/agreements/\(agreementId)", nil)
+        #expect(stillActive == 200 && view["status"] == "active")
+        // A plan order is priced only by the plan.
+        let (mixed, mixedBody) = try await server.send("POST", "/v1/orders", #"{"plan":"tea-monthly","lineItems":[{"label":"x","amount":"0.01"}]}"#)
+        #expect(mixed == 400 && mixedBody["error"]?["field"] == "plan")
+        let (unknownPlan, _) = try await server.send("POST", "/v1/orders", #"{"plan":"gold"}"#, auth: "")
+        #expect(unknownPlan == 400)
+    }
+}
