@@ -21,6 +21,7 @@ import tempfile
 import threading
 import time
 import traceback
+import urllib.error
 import urllib.request
 
 from selenium import webdriver
@@ -176,11 +177,18 @@ class Env:
     def shot(self, name):
         self.driver.save_screenshot(os.path.join(self.screenshots, name + ".png"))
 
-    def api(self, method, path, body=None, auth=None):
+    def api(self, method, path, body=None, auth=None, expect_error=False):
         req = urllib.request.Request(self.base + path, method=method, data=None if body is None else json.dumps(body).encode(),
                                      headers={"Content-Type": "application/json", "Authorization": "Bearer " + (auth or self.api_key)})
-        with urllib.request.urlopen(req, timeout=30) as r:
-            return json.loads(r.read())
+        try:
+            with urllib.request.urlopen(req, timeout=30) as r:
+                answer = json.loads(r.read())
+        except urllib.error.HTTPError as e:
+            if not expect_error:
+                raise
+            return json.loads(e.read())
+        check(not expect_error, f"{method} {path} was expected to be refused: {answer}")
+        return answer
 
 
 class QuietHandler(http.server.SimpleHTTPRequestHandler):
@@ -1033,6 +1041,42 @@ def _(env):
     env.click_sheet("cancel")
     env.wait("document.getElementById('message').textContent.indexOf('AbortError') >= 0", "the store's cancel message")
     equal(env.api("GET", "/v1/orders/" + second)["status"], "canceled", "the canceled order")
+
+
+@case("demo store: the tea subscription — the sheet shows the billing agreement, the first month is paid with a merchant token, the subscription page cancels it")
+def _(env):
+    d = env.driver
+    d.get(env.base + "/")
+    env.wait("document.querySelector('button[data-plan=tea-monthly]')", "the plans")
+    d.find_element(By.CSS_SELECTOR, "button[data-plan=tea-monthly]").click()
+    env.wait("document.getElementById('order-id').textContent", "the subscription's order")
+    order_id = d.find_element(By.ID, "order-id").text
+    d.find_element(By.ID, "pay").click()
+    env.wait("document.querySelector('#paysheet-sheet:not([hidden]) [data-action=authorize]:not([disabled])')", "the sheet, ready to pay")
+    billing = d.find_element(By.CSS_SELECTOR, "#paysheet-sheet [data-module=billing]").text
+    check("Tea of the month club" in billing, f"the description on the sheet: {billing!r}")
+    check("29.00 CNY every month" in billing, f"the regular billing on the sheet: {billing!r}")
+    check("First month: 1.00 CNY every month" in billing, f"the trial on the sheet: {billing!r}")
+    check("then 29.00 CNY a month" in billing, f"the billing agreement on the sheet: {billing!r}")
+    check("/subscription.html" in billing, f"the management URL on the sheet: {billing!r}")
+    env.shot("store-subscription-sheet")
+    env.click_sheet("authorize")
+    env.wait("location.pathname === '/subscription.html'", "the subscription page", timeout=30)
+    env.wait("document.querySelector('[data-field=status]') && document.querySelector('[data-field=status]').textContent === 'active'", "an active subscription", timeout=30)
+    equal(d.find_element(By.CSS_SELECTOR, "[data-field=card]").text, "Visa ••••1234", "the funding card's last digits")
+    order = env.api("GET", "/v1/orders/" + order_id)
+    equal(order["status"], "paid", "the first month on the server")
+    equal(order["amount"], "1.00", "the trial's amount")
+    agreement_id = order["agreementId"]
+    # The next month is not due yet: the server refuses to charge it early.
+    early = env.api("POST", "/v1/agreements/" + agreement_id + "/charges", {}, expect_error=True)
+    equal(early.get("error", {}).get("code"), "charge_not_due", "a charge before its period")
+    env.shot("store-subscription-page")
+    d.find_element(By.CSS_SELECTOR, "[data-action=cancel]").click()
+    env.wait("document.querySelector('[data-field=status]') && document.querySelector('[data-field=status]').textContent === 'canceled'", "the canceled subscription")
+    equal(env.api("GET", "/v1/agreements/" + agreement_id)["status"], "canceled", "the agreement on the server")
+    refused = env.api("POST", "/v1/agreements/" + agreement_id + "/charges", {}, expect_error=True)
+    equal(refused.get("error", {}).get("code"), "agreement_canceled", "a charge after the cancel")
 
 
 @case("demo store: a declined card shows Try Again on the sheet, the order stays unpaid")

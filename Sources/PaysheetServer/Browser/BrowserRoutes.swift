@@ -19,6 +19,7 @@ enum BrowserRoutes {
         Asset(path: "/store/store.js", file: "store.js", contentType: "text/javascript; charset=utf-8"),
         Asset(path: "/store/store.css", file: "store.css", contentType: "text/css; charset=utf-8"),
         Asset(path: "/store/order", file: "order.html", contentType: "text/html; charset=utf-8"),
+        Asset(path: "/subscription.html", file: "subscription.html", contentType: "text/html; charset=utf-8"),
     ]
 
     /// The text of asset `file`, read from the resource bundle.

@@ -296,7 +296,7 @@ public struct APIRouter: Sendable {
         }
         // Anyone.
         router.get("/v1/catalog") { _, _ -> Response in
-            try JSONBody.response(["products": orders.settings.catalog])
+            try JSONBody.response(CatalogView(products: orders.settings.catalog, plans: orders.settings.plans))
         }
         if let sandboxMerchantCertificate {
             router.get("/v1/sandbox/merchant") { _, _ -> Response in

@@ -114,6 +114,12 @@ struct RefundBody: Decodable { var amount: String? }
 /// `POST /v1/reconciliations` body: the clearing day, `YYYYMMDD`.
 struct ReconcileBody: Decodable { var day: String }
 
+/// `GET /v1/catalog` answer: products for a cart, plans for an order of their own.
+struct CatalogView: Encodable {
+    var products: [Product]
+    var plans: [SubscriptionPlan]
+}
+
 /// `GET /v1/orders` answer.
 struct OrderListView: Encodable {
     var orders: [OrderView]

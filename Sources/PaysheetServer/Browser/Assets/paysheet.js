@@ -716,6 +716,21 @@
       h("td", { "data-part": "total", text: m.summary.total.type === "pending" ? "Amount pending" : money(m.summary.total.amount, cur) })]));
     panel.appendChild(h("section", { "data-module": "summary" }, [h("h3", { text: "SUMMARY" }), h("table", {}, [h("tbody", {}, rows)])]));
 
+    // BILLING: what continues after today (the engine's words; no rule here).
+    if (m.billing) {
+      var b = m.billing;
+      var lines = [];
+      ["trial", "regular", "reload", "deferred"].forEach(function (k) {
+        if (b[k]) lines.push(h("p", { "data-part": "billing-" + k, text: (b[k].label ? b[k].label + ": " : "") + b[k].text }));
+      });
+      (b.merchants || []).forEach(function (x) { lines.push(h("p", { "data-part": "billing-merchant", text: x.text })); });
+      if (b.freeCancellation) lines.push(h("p", { "data-part": "billing-cancellation", text: b.freeCancellation }));
+      if (b.agreement) lines.push(h("p", { "data-part": "billing-agreement", text: b.agreement }));
+      if (b.managementURL) lines.push(h("p", { "data-part": "billing-management", text: "Manage at " + b.managementURL }));
+      panel.appendChild(h("section", { "data-module": "billing", "data-kind": b.kind }, [h("h3", { text: "BILLING" }),
+        h("p", { "data-part": "billing-description", text: b.description || "" })].concat(lines)));
+    }
+
     // Authorization area: status, popup, countdown, pay.
     panel.appendChild(h("div", { class: "ps-status", "data-part": "status", role: "status", "aria-live": "polite", text: sheet.status || "" }));
     if (sheet.popup) panel.appendChild(h("div", { class: "ps-popup", "data-part": "popup", role: "alert", text: sheet.popup }));

@@ -62,6 +62,50 @@
     order = null;
   }
 
+  // A plan is an order of its own: the server prices it and asks the sheet for a recurring payment.
+  function renderPlans(plans) {
+    var list = $("plans");
+    list.innerHTML = "";
+    plans.forEach(function (p) {
+      var li = document.createElement("li");
+      var text = p.trialAmount ? p.description + ": " + p.trialAmount + " " + p.currencyCode + " the first " + p.intervalUnit + ", then " + p.amount + " " + p.currencyCode + " a " + p.intervalUnit
+        : p.description + ": " + p.amount + " " + p.currencyCode;
+      li.appendChild(document.createTextNode(text + " "));
+      var b = document.createElement("button");
+      b.type = "button";
+      b.textContent = "Subscribe";
+      b.setAttribute("data-plan", p.id);
+      b.addEventListener("click", function () { subscribe(p.id); });
+      li.appendChild(b);
+      list.appendChild(li);
+    });
+  }
+
+  function subscribe(plan) {
+    api("POST", "/v1/orders", { plan: plan }).then(function (o) {
+      order = o;
+      $("order-id").textContent = o.id;
+      $("order-total").textContent = o.amount + " " + o.currencyCode + " today";
+      $("checkout-panel").hidden = false;
+      renderPayButton();
+    }).catch(function (e) { say("Could not create the subscription: " + e.message); });
+  }
+
+  // Where a paid order goes: a subscription's page (its agreement), else the order's. The
+  // secret travels in the fragment, which is never sent to a server or written in its logs; a
+  // subscription's is also kept in this browser for its management page.
+  function afterPaid(o, secret) {
+    if (o.agreementId) {
+      try {
+        var kept = JSON.parse(localStorage.getItem("paysheet-subscriptions") || "[]");
+        kept.push({ id: o.agreementId, secret: secret });
+        localStorage.setItem("paysheet-subscriptions", JSON.stringify(kept));
+      } catch (e) { /* private mode: the fragment still carries it */ }
+      return "/subscription.html?id=" + encodeURIComponent(o.agreementId) + "#secret=" + encodeURIComponent(secret);
+    }
+    return "/store/order?id=" + encodeURIComponent(o.id) + "#secret=" + encodeURIComponent(secret);
+  }
+
   // Checkout: the page names products and a delivery choice; the server prices everything
   // (shipping included) and returns the order, its ApplePayPaymentRequest and its client secret.
   function checkout() {
@@ -115,7 +159,7 @@
     var data = { version: 14, merchantIdentifier: req.merchantIdentifier || "merchant.paysheet.demo", countryCode: req.countryCode,
       supportedNetworks: req.supportedNetworks, merchantCapabilities: req.merchantCapabilities };
     // applicationData binds the token to this order; the server checks it.
-    ["requiredBillingContactFields", "applicationData", "supportedCountries", "supportsCouponCode"].forEach(function (k) {
+    ["requiredBillingContactFields", "applicationData", "supportedCountries", "supportsCouponCode", "recurringPaymentRequest", "automaticReloadPaymentRequest"].forEach(function (k) {
       if (req[k] !== undefined) data[k] = req[k];
     });
     return {
@@ -169,7 +213,8 @@
         return response.complete(paid ? "success" : "fail").then(function () {
           if (paid) {
             say("Paid. Showing your order…");
-            setTimeout(function () { location.href = "/store/order?id=" + encodeURIComponent(id) + "#secret=" + encodeURIComponent(secret); }, 800);
+            var paidOrder = order;
+            setTimeout(function () { location.href = afterPaid(paidOrder, secret); }, 800);
           } else {
             say("The payment was not completed: " + ((answer.result.errors || [])[0] || {}).message);
           }
@@ -230,7 +275,8 @@
         if (answer.result.status === ApplePaySession.STATUS_SUCCESS) {
           say("Paid. Showing your order…");
           // The secret travels in the fragment, which is never sent to a server or written in its logs.
-          setTimeout(function () { location.href = "/store/order?id=" + encodeURIComponent(id) + "#secret=" + encodeURIComponent(secret); }, 800);
+          var paidOrder = order;
+          setTimeout(function () { location.href = afterPaid(paidOrder, secret); }, 800);
         } else {
           say("The payment was not completed: " + ((answer.result.errors || [])[0] || {}).message);
         }
@@ -256,6 +302,7 @@
   $("delivery").addEventListener("change", function () { $("checkout-panel").hidden = true; order = null; });
   api("GET", "/v1/catalog").then(function (c) {
     catalog = c.products || [];
+    renderPlans(c.plans || []);
     if (catalog.length) currency = catalog[0].currencyCode;
     renderCatalog();
     renderCart();
