@@ -46,6 +46,23 @@ with tempfile.TemporaryDirectory() as d:
         print("FAIL sandbox round trip", made.stderr, issued.stderr, back.stderr); failures += 1
     else:
         print("ok   sandbox RSA_v1 round trip")
+    # A merchant token: the same MPAN for the same card and merchant, its identifier and metadata decrypted.
+    mpans = []
+    for n in range(2):
+        out = os.path.join(d, f"m{n}.json")
+        issued = run(["token", "issue", "--certificate", cert, "--amount", "29.00", "--currency", "CNY", "--merchant-token",
+                      "--card", "ci-card", "--out", out] + data)
+        back = run(["token", "decrypt", "--token", out, "--certificate", cert, "--private-key", key,
+                    "--root", os.path.join(d, "sandbox-ca", "root.pem")])
+        plain = json.loads(back.stdout or "{}") if back.returncode == 0 else {}
+        mpans.append(plain.get("applicationPrimaryAccountNumber"))
+        if issued.returncode or not plain.get("merchantTokenIdentifier", "").startswith("SBXMT") \
+                or "fpanSuffix" not in json.dumps(plain.get("merchantTokenMetadata", {})) and "cardArt" not in plain.get("merchantTokenMetadata", {}):
+            print("FAIL merchant token round trip", issued.stderr, back.stderr, sorted(plain)); failures += 1
+    if mpans[0] is None or mpans[0] != mpans[1]:
+        print("FAIL merchant token: not the same MPAN for the same card and merchant"); failures += 1
+    else:
+        print("ok   merchant token round trip (MPAN stable per card and merchant, identifier and metadata decrypted)")
     if oct(os.stat(key).st_mode & 0o777) != "0o600":
         print("FAIL key mode", oct(os.stat(key).st_mode)); failures += 1
 sys.exit(1 if failures else 0)
