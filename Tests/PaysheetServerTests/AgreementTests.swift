@@ -109,6 +109,42 @@ import Testing
         #expect(!c1.compactText.contains(mpan))
     }
 
+    @Test func anAutomaticReloadIsChargedWhenTheMerchantAsksOneChargeAtATime() async throws {
+        let server = try await TestServer.start { c in
+            c.merchant.plans.append(SubscriptionPlan(id: "card-top-up", kind: "automaticReload", description: "Tea card top-up",
+                                                     label: "Top-up", amount: "50.00", currencyCode: "CNY", thresholdAmount: "10.00",
+                                                     billingAgreement: "50.00 CNY whenever your tea card falls below 10.00 CNY."))
+        }
+        defer { Task { await server.stop() } }
+        let factory = try await server.tokenFactory()
+        let order = try await server.createOrder(["plan": "card-top-up"])
+        let reload = try #require(order["paymentRequest"]?["automaticReloadPaymentRequest"])
+        #expect(reload["automaticReloadBilling"]?["paymentTiming"] == "automaticReload")
+        #expect(reload["automaticReloadBilling"]?["automaticReloadPaymentThresholdAmount"] == "10.00")
+        #expect(order["paymentRequest"]?["recurringPaymentRequest"] == nil)
+        #expect(order["amount"] == "50.00")
+        let sheet = try await server.pay(order, factory: factory)
+        #expect(await sheet.paid)
+        #expect(await sheet.snapshot["modules"]?["billing"]?["reload"]?["text"] == "50.00 CNY when the balance falls below 10.00 CNY")
+        let agreementId = try #require(order["agreementId"]?.stringValue)
+        // No period: the merchant reloads when the balance is low, at once and again.
+        for n in 1...2 {
+            let (status, charged) = try await server.send("POST", "/v1/agreements/\(agreementId)/charges", nil)
+            #expect(status == 201 && charged["charge"]?["status"] == "paid", "reload \(n)")
+        }
+        // Two at once: one is charged, the other is refused or never sent; the acquirer charges one.
+        let before = try await server.ledger().filter { $0["txnType"] == "01" }.count
+        try await server.setFaults(#"{"seed":5,"processingSeconds":1}"#)
+        async let a = server.send("POST", "/v1/agreements/\(agreementId)/charges", nil)
+        async let b = server.send("POST", "/v1/agreements/\(agreementId)/charges", nil)
+        let (ra, rb) = try await (a, b)
+        let codes = [ra, rb].map { $0.1["error"]?["code"]?.stringValue ?? $0.1["charge"]?["status"]?.stringValue ?? "?" }
+        #expect(codes.filter { $0 == "paid" || $0 == "pending" }.count == 1, "\(codes)")
+        #expect(codes.contains("charge_in_progress"), "\(codes)")
+        let after = try await server.ledger().filter { $0["txnType"] == "01" }.count
+        #expect(after == before + 1)
+    }
+
     @Test func anAgreementHasOwners() async throws {
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }

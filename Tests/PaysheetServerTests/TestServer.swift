@@ -44,12 +44,26 @@ final class TestServer: @unchecked Sendable {
         while true {
             attempt += 1
             do {
-                return try await startOnce(database: kind, port: chosen ?? Int.random(in: 20_000...40_000), joining: other, configure: configure)
+                return try await startOnce(database: kind, port: chosen ?? Self.nextPorts(), joining: other, configure: configure)
             } catch let error as RemoteCheckout.CallError where chosen == nil && attempt < 3 {
                 print("test server: \(error.description); trying another port")
             }
         }
     }
+
+    /// Two free-looking ports for one server (merchant, gateway): consecutive pairs from a random
+    /// start, so that the servers of one test process (suites run in parallel) never share one;
+    /// another process's port is caught at start and tried again.
+    static func nextPorts() -> Int {
+        portLock.withLock {
+            if portCursor == 0 { portCursor = 2 * Int.random(in: 10_000...19_000) }
+            portCursor += 2
+            if portCursor > 40_000 { portCursor = 20_002 }
+            return portCursor
+        }
+    }
+    nonisolated(unsafe) static var portCursor = 0
+    static let portLock = NSLock()
 
     static func startOnce(database kind: String, port: Int, joining other: TestServer?,
                           configure: (inout ServerConfiguration) -> Void) async throws -> TestServer {
@@ -90,7 +104,16 @@ final class TestServer: @unchecked Sendable {
             let configuration = c
             server.task = Task { try await MerchantServer.run(configuration, logger: logger, clock: { [server] in server.clockNow }) }
             for _ in 0..<300 {
-                if let r = try? await server.http.execute(HTTPClientRequest(url: server.url + "/health"), timeout: .seconds(1)), r.status == .ok { return server }
+                if let r = try? await server.http.execute(HTTPClientRequest(url: server.url + "/health"), timeout: .seconds(1)), r.status == .ok {
+                    // The gateway is this server's own sandbox (its /health says a plain "ok"), not another server on that port.
+                    if other != nil { return server }
+                    if let g = try? await server.http.execute(HTTPClientRequest(url: server.gatewayURL + "/health"), timeout: .seconds(1)),
+                       g.status == .ok, String(buffer: try await g.body.collect(upTo: 1024)) == "ok", server.task?.isCancelled == false {
+                        try await Task.sleep(for: .milliseconds(100))
+                        if let g2 = try? await server.http.execute(HTTPClientRequest(url: server.gatewayURL + "/health"), timeout: .seconds(1)),
+                           g2.status == .ok { return server }
+                    }
+                }
                 try await Task.sleep(for: .milliseconds(50))
             }
         } catch {
