@@ -280,6 +280,25 @@ def part1():
     check(u.get("respCode") == "00" and verify_as_sdk(u, root, middle) and served is not None and served.serial_number == enc_cert.serial_number
           and issued_by(served, middle), "txnType 95 serves the encryption certificate, issued by the middle certificate, in a verified answer")
 
+    # UnionPay's token payment (bizType 000902), as its SDK demos send a merchant-initiated charge of a
+    # stored token: tokenPayData {token=…&trId=…}, no cryptogram. Accepted; a token marked deleted at the network: 63.
+    token = luhn_complete("621234" + "".join(random.choice("0123456789") for _ in range(9)))
+    if token[-4:-2] == "00":
+        token = luhn_complete("621234" + "1" * 9)
+    mit = {k: v for k, v in consume.items() if k not in ("cardTransData", "encryptCertId")}
+    mit.update(orderId=order_id + "T", txnTime=txn_time(), bizType="000902", txnAmt="2900",
+               tokenPayData="{token=" + token + "&trId=62000000001&tokenType=01}")
+    tanswer = parse_raw(post_form(base + "backTransReq.do", sign_01(mit, mkey, mcert)))
+    check(tanswer.get("respCode") == "00" and verify_as_sdk(tanswer, root, middle),
+          f"a token payment (bizType 000902, tokenPayData) is accepted in a verified answer ({tanswer.get('respCode')} {tanswer.get('respMsg')})")
+    req = urllib.request.Request(f"http://127.0.0.1:{port}/sandbox/merchant-tokens", method="PUT",
+                                 data=json.dumps({"suffix": token[-4:], "status": "deleted"}).encode())
+    urllib.request.urlopen(req, timeout=10).read()
+    deleted = parse_raw(post_form(base + "backTransReq.do", sign_01(dict(mit, orderId=order_id + "D", txnTime=txn_time()), mkey, mcert)))
+    check(deleted.get("respCode") == "63" and verify_as_sdk(deleted, root, middle), f"a deleted token is declined 63 ({deleted.get('respCode')})")
+    notoken = parse_raw(post_form(base + "backTransReq.do", sign_01(dict(mit, orderId=order_id + "N", txnTime=txn_time(), tokenPayData="{trId=62000000001}"), mkey, mcert)))
+    check(notoken.get("respCode") == "13", f"tokenPayData without a token is refused 13 ({notoken.get('respCode')})")
+
     # Version 5.0.0 gets a clear answer.
     old = parse_raw(post_form(base + "queryTrans.do", sign_01(dict(consume, version="5.0.0", txnType="00"), mkey, mcert)))
     check(old.get("respCode") == "10" and "5.1.0" in old.get("respMsg", ""), f"version 5.0.0 is answered clearly ({old.get('respMsg')})")

@@ -136,11 +136,13 @@ public enum MerchantServer {
                                         logger: logger))
         }
         let gatewayURL = c.acquirer.gatewayURL ?? sandboxURL!
+        var unionPay = UnionPayConfiguration(gatewayURL: gatewayURL, merchantId: c.acquirer.merchantId,
+                                             notificationURL: publicURL + "/v1/notifications/unionpay", bizType: c.acquirer.bizType,
+                                             paymentDataField: c.acquirer.paymentDataField, timeout: c.acquirer.timeout,
+                                             fileDownloadURL: c.acquirer.fileDownloadURL)
+        unionPay.tokenRequestorId = c.acquirer.tokenRequestorId
         let client = UnionPayClient(
-            configuration: UnionPayConfiguration(gatewayURL: gatewayURL, merchantId: c.acquirer.merchantId,
-                                                 notificationURL: publicURL + "/v1/notifications/unionpay", bizType: c.acquirer.bizType,
-                                                 paymentDataField: c.acquirer.paymentDataField, timeout: c.acquirer.timeout,
-                                                 fileDownloadURL: c.acquirer.fileDownloadURL),
+            configuration: unionPay,
             http: http, signer: try secureKey.map { try ACPSecureKeySigner(secureKey: $0) as any ACPMessageSigning } ?? merchantACP.signer(),
             verifier: ACPVerifier(roots: gatewayRoots, intermediates: gatewayMiddles, owners: gatewayOwners, secureKey: secureKey),
             encryptor: encryptor)

@@ -58,6 +58,10 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
         public var paymentDataField: String = "cardTransData"
         /// `bizType`.
         public var bizType: String = "000802"
+        /// `trId`: the token requestor id UnionPay assigns for its token payment product, sent with
+        /// merchant-initiated charges of stored merchant tokens (UnionPay's demo value by default).
+        /// `PAYSHEET_ACQUIRER_TOKEN_REQUESTOR_ID`.
+        public var tokenRequestorId: String = "62000000001"
         /// Seconds to wait for a synchronous answer. `PAYSHEET_ACQUIRER_TIMEOUT`.
         public var timeout: Double = 10
         /// UnionPay's encryption certificate (PEM; `acp_prod_enc.cer`): card data is encrypted to it
@@ -151,6 +155,7 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
         if let v = environment["PAYSHEET_ACQUIRER_PAYMENT_DATA_FIELD"] { acquirer.paymentDataField = v }
         if let v = try double("PAYSHEET_ACQUIRER_TIMEOUT") { acquirer.timeout = v }
         if let v = environment["PAYSHEET_ACQUIRER_FILE_URL"] { acquirer.fileDownloadURL = v }
+        if let v = environment["PAYSHEET_ACQUIRER_TOKEN_REQUESTOR_ID"] { acquirer.tokenRequestorId = v }
         if let v = environment["PAYSHEET_ACQUIRER_ENCRYPTION_CERTIFICATE"] { acquirer.encryptionCertificateFile = v }
         if let v = environment["PAYSHEET_RECONCILE_HOUR"] {
             guard let h = Int(v), (-1...23).contains(h) else { throw ConfigurationError("PAYSHEET_RECONCILE_HOUR=\(v) is not -1 or an hour 0 to 23") }
