@@ -108,11 +108,7 @@ final class TestServer: @unchecked Sendable {
                     // The gateway is this server's own sandbox (its /health says a plain "ok"), not another server on that port.
                     if other != nil { return server }
                     if let g = try? await server.http.execute(HTTPClientRequest(url: server.gatewayURL + "/health"), timeout: .seconds(1)),
-                       g.status == .ok, String(buffer: try await g.body.collect(upTo: 1024)) == "ok", server.task?.isCancelled == false {
-                        try await Task.sleep(for: .milliseconds(100))
-                        if let g2 = try? await server.http.execute(HTTPClientRequest(url: server.gatewayURL + "/health"), timeout: .seconds(1)),
-                           g2.status == .ok { return server }
-                    }
+                       g.status == .ok, String(buffer: try await g.body.collect(upTo: 1024)) == "ok" { return server }
                 }
                 try await Task.sleep(for: .milliseconds(50))
             }

@@ -15,20 +15,11 @@ public struct CredentialVault: Sendable {
     init(key: Data) { self.keyBytes = key }
 
     /// The vault of the key file `path`; made (32 random bytes, mode 600) when absent. Several
-    /// servers started at once on one folder agree on one key: it is written aside and moved into
-    /// place in one rename, and a server that loses the race reads the winner's.
+    /// servers started at once on one folder agree on one key (``KeyFile/privateKeyTextCreatingOnce(_:make:)``).
     public static func loadOrCreate(path: String) throws -> CredentialVault {
-        if !FileManager.default.fileExists(atPath: path) {
-            let bytes = (0..<32).map { _ in UInt8.random(in: 0...255) }
-            let aside = path + ".\(UUID().uuidString).tmp"
-            try KeyFile.write(Data(bytes).base64EncodedString() + "\n", to: aside, mode: 0o600)
-            if link(aside, path) != 0 && errno != EEXIST {
-                unlink(aside)
-                throw StorageError("cannot create the credential key \(path): errno \(errno)")
-            }
-            unlink(aside)
+        let text = try KeyFile.privateKeyTextCreatingOnce(path) {
+            Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString() + "\n"
         }
-        let text = try KeyFile.readPrivateKeyText(path, policy: .refuse)
         guard let data = Data(base64Encoded: text.trimmingCharacters(in: .whitespacesAndNewlines)), data.count == 32 else {
             throw StorageError("the credential key \(path) is not 32 bytes in Base64")
         }

@@ -1,3 +1,4 @@
+import Foundation
 import PaysheetModel
 
 /// A plan the merchant sells as a payment that continues after today: a subscription
@@ -49,6 +50,11 @@ public struct SubscriptionPlan: Sendable, Codable, Equatable {
         self.billingAgreement = billingAgreement
     }
 
+    /// The first payment's line: the trial's, or a regular one when there is no trial.
+    var firstLine: (label: String, amount: String) {
+        trialAmount.map { (trialLabel ?? label, $0) } ?? (label, amount)
+    }
+
     /// Whether this is a subscription (a charge per period) rather than an automatic reload.
     var isRecurring: Bool { kind == "recurring" }
 
@@ -74,5 +80,3 @@ public struct SubscriptionPlan: Sendable, Codable, Equatable {
         return calendar.date(byAdding: component, value: count * periods, to: start) ?? start
     }
 }
-
-import Foundation

@@ -144,12 +144,9 @@ extension PaymentService {
             order.planId = a.plan.id
             order.agreementId = a.id
             try await store.insert(order)
-            let paymentId = IDs.make("pay_", now: started)
-            let record = PaymentRecord(
-                id: paymentId, orderId: order.id, kind: .charge, identity: acquirer.newIdentity(paymentId: paymentId, now: started),
-                amount: amount, currencyNumeric: currency.numeric,
-                lifecycle: PaymentLifecycle(expectedAmount: amount, submittedAt: started, configuration: lifecycle),
-                card: CardSummary(network: a.network, type: nil, displayName: nil, suffix: a.tokenSuffix), createdAt: started)
+            let record = newPayment(.charge, orderId: order.id, amount: amount, currencyNumeric: currency.numeric, at: started,
+                                    card: CardSummary(network: a.network, type: nil, displayName: nil, suffix: a.tokenSuffix))
+            let paymentId = record.id
             guard case .inserted = try await store.insert(record, cause: "merchant-initiated charge \(period) of agreement \(id)",
                                                          order: OrderSettlement.settle(order, [record])) else {
                 throw APIError.conflict("agreement \(id): the charge's order changed; try again")

@@ -115,15 +115,12 @@ extension PaymentService {
             }
 
             // The charge: persisted before anything is sent, for the order's amount (never the token's).
-            let id = IDs.make("pay_", now: started)
             let data = decrypted.paymentData
             let method = payment.token.paymentMethod
-            let record = PaymentRecord(
-                id: id, orderId: orderId, kind: .charge, identity: acquirer.newIdentity(paymentId: id, now: started),
-                amount: order.amount, currencyNumeric: currency.numeric,
-                lifecycle: PaymentLifecycle(expectedAmount: order.amount, submittedAt: started, configuration: lifecycle),
-                card: CardSummary(network: method.network, type: method.type?.rawValue, displayName: method.displayName, suffix: data.accountNumberSuffix),
-                createdAt: started)
+            let record = newPayment(.charge, orderId: orderId, amount: order.amount, currencyNumeric: currency.numeric, at: started,
+                                    card: CardSummary(network: method.network, type: method.type?.rawValue, displayName: method.displayName,
+                                                      suffix: data.accountNumberSuffix))
+            let id = record.id
             let pending = OrderSettlement.settle(order, payments + [record])  // same version: the insert checks it
             // The token's first use, the charge and the order's new status commit together.
             switch try await store.insert(record, cause: "authorized by the shopper; charging \(order.amount) \(order.currencyCode)", order: pending,

@@ -43,12 +43,9 @@ extension PaymentService {
                                    message: "refunds would total more than was paid; at most \(left) \(order.currencyCode) can still be refunded")
                 }
             }
-            let id = IDs.make(kind == .void ? "void_" : "ref_", now: at)
-            let record = PaymentRecord(
-                id: id, orderId: orderId, kind: kind, identity: acquirer.newIdentity(paymentId: id, now: at), amount: value,
-                currencyNumeric: charge.currencyNumeric,
-                lifecycle: PaymentLifecycle(expectedAmount: value, submittedAt: at, configuration: lifecycle),
-                originalReference: reference, originalPaymentId: charge.id, createdAt: at)
+            let record = newPayment(kind, orderId: orderId, amount: value, currencyNumeric: charge.currencyNumeric, at: at,
+                                    original: (reference, charge.id))
+            let id = record.id
             guard case .inserted = try await store.insert(record, cause: "\(kind.rawValue) of \(value) requested" + (cause.map { ": " + $0 } ?? ""), order: order) else { continue }
             let answer = kind == .void
                 ? await acquirer.void(record.identity, amount: value, currencyNumeric: record.currencyNumeric, originalReference: reference)

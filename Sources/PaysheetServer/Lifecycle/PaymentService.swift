@@ -49,6 +49,17 @@ public final class PaymentService: Sendable {
         self.now = now
     }
 
+    /// A new payment of `kind` (id prefixed `pay_`, `ref_` or `void_`) for `amount` of the order
+    /// `orderId`, with a new acquirer identity, submitted at `at`: stored before anything is sent.
+    func newPayment(_ kind: PaymentKind, orderId: String, amount: Int, currencyNumeric: String, at: Date, card: CardSummary? = nil,
+                    original: (reference: String, paymentId: String)? = nil) -> PaymentRecord {
+        let id = IDs.make(kind == .charge ? "pay_" : kind == .void ? "void_" : "ref_", now: at)
+        return PaymentRecord(
+            id: id, orderId: orderId, kind: kind, identity: acquirer.newIdentity(paymentId: id, now: at), amount: amount,
+            currencyNumeric: currencyNumeric, lifecycle: PaymentLifecycle(expectedAmount: amount, submittedAt: at, configuration: lifecycle),
+            originalReference: original?.reference, originalPaymentId: original?.paymentId, card: card, createdAt: at)
+    }
+
     // MARK: Feeding the lifecycle
 
     /// Feeds `input` to the payment `id`, storing the result (retrying when another writer was

@@ -136,6 +136,14 @@ public struct OrderService: Sendable {
                 throw APIError.invalid("shippingMethods[\(i)]", "a shipping method's label, detail and identifier are at most \(Self.maxLabelBytes) bytes each")
             }
         }
+        return try await insertNew(currency: currency, country: country, lines: lines, methods: methods, ifZero: APIError.invalid("lineItems", "the order's total must be greater than zero"))
+    }
+
+    /// Stores a new order of `lines` (and shipping `methods`), priced by the settings, with a
+    /// new client secret (only its hash is stored); `configure` sets what else it carries. A
+    /// total of zero is refused with `ifZero`.
+    func insertNew(currency: Currency, country: String, lines: [ApplePayLineItem], methods: [ApplePayShippingMethod] = [],
+                   ifZero: APIError, configure: (inout OrderRecord) -> Void = { _ in }) async throws -> (order: OrderRecord, clientSecret: String) {
         let at = now()
         let id = IDs.make("ord_", now: at, randomDigits: 24)
         let secret = AccessPolicy.newClientSecret()
@@ -144,8 +152,9 @@ public struct OrderService: Sendable {
             shippingMethods: methods, shippingMethod: methods.first(where: { $0.selected == true })?.identifier ?? methods.first?.identifier,
             amount: 0, applicationData: Data(#"{"orderId":"\#(id)"}"#.utf8).base64EncodedString(), createdAt: at,
             clientSecretHash: Secrets.hash(secret))
+        configure(&order)
         let pricing = try Pricing.price(order, settings: settings)
-        guard pricing.amount > 0 else { throw APIError.invalid("lineItems", "the order's total must be greater than zero") }
+        guard pricing.amount > 0 else { throw ifZero }
         order.amount = pricing.amount
         try await store.insert(order)
         return (order, secret)
@@ -163,26 +172,13 @@ public struct OrderService: Sendable {
         if let code = request.currencyCode, code.uppercased() != plan.currencyCode {
             throw APIError.invalid("currencyCode", "the plan \(planId) is priced in \(plan.currencyCode)")
         }
+        let (label, amount) = plan.firstLine
         guard let currency = Currency(plan.currencyCode), let regular = try? currency.minor(plan.amount), regular > 0,
-              plan.isRecurring ? plan.interval != nil : plan.kind == "automaticReload" else {
+              let first = try? currency.minor(amount), plan.isRecurring ? plan.interval != nil : plan.kind == "automaticReload" else {
             throw APIError.invalid("plan", "the plan \(planId) is not well formed in the merchant's settings")
         }
-        let first = plan.trialAmount.flatMap { try? currency.minor($0) } ?? regular
-        let label = plan.trialAmount != nil ? (plan.trialLabel ?? plan.label) : plan.label
-        let at = now()
-        let id = IDs.make("ord_", now: at, randomDigits: 24)
-        let secret = AccessPolicy.newClientSecret()
-        var order = OrderRecord(
-            id: id, status: .created, currencyCode: currency.code, countryCode: settings.countryCode.uppercased(),
-            lineItems: [ApplePayLineItem(label: label, amount: currency.format(first))], shippingMethods: [], shippingMethod: nil,
-            amount: 0, applicationData: Data(#"{"orderId":"\#(id)"}"#.utf8).base64EncodedString(), createdAt: at,
-            clientSecretHash: Secrets.hash(secret))
-        order.planId = plan.id
-        let pricing = try Pricing.price(order, settings: settings)
-        guard pricing.amount > 0 else { throw APIError.invalid("plan", "the plan's first payment must be more than zero") }
-        order.amount = pricing.amount
-        try await store.insert(order)
-        return (order, secret)
+        return try await insertNew(currency: currency, country: settings.countryCode, lines: [ApplePayLineItem(label: label, amount: currency.format(first))],
+                                   ifZero: APIError.invalid("plan", "the plan's first payment must be more than zero")) { $0.planId = plan.id }
     }
 
     /// The order's shipping methods: the merchant's own (`shippingMethods`) or the settings'
@@ -250,7 +246,7 @@ public struct OrderService: Sendable {
             var request = ApplePayRecurringPaymentRequest(paymentDescription: plan.description, regularBilling: regular,
                                                           billingAgreement: plan.billingAgreement, managementURL: management)
             if let trial = plan.trialAmount {
-                var t = ApplePayLineItem(label: plan.trialLabel ?? plan.label, amount: trial)
+                var t = ApplePayLineItem(label: plan.firstLine.label, amount: trial)
                 t.paymentTiming = .recurring
                 t.recurringPaymentIntervalUnit = regular.recurringPaymentIntervalUnit
                 t.recurringPaymentIntervalCount = plan.intervalCount

@@ -43,6 +43,22 @@ public enum KeyFile {
         return try readText(path, what: "private key")
     }
 
+    /// The text of the private key file at `path` (policy ``PermissionPolicy/refuse``), written
+    /// first with `make()` and mode 0600 when it does not exist. Of several processes that make
+    /// it at once, one wins: each writes its own file aside and links it into place (`link`
+    /// never overwrites), so all of them read the same key.
+    public static func privateKeyTextCreatingOnce(_ path: String, make: () -> String) throws(PaymentTokenError) -> String {
+        if !FileManager.default.fileExists(atPath: path) {
+            let staging = path + ".new-" + UUID().uuidString
+            try write(make(), to: staging, mode: 0o600)
+            defer { unlink(staging) }
+            if link(staging, path) != 0 && errno != EEXIST {
+                throw PaymentTokenError(.invalidKey, "cannot create \(path): \(String(cString: strerror(errno)))")
+            }
+        }
+        return try readPrivateKeyText(path, policy: .refuse)
+    }
+
     /// The PEM blocks of `text`, in order.
     static func pemDocuments(_ text: String, what: String) throws(PaymentTokenError) -> [PEMDocument] {
         do {

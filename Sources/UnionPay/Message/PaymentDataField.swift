@@ -25,10 +25,17 @@ public struct PaymentDataField: Sendable, Equatable {
               text.hasPrefix("{"), text.hasSuffix("}") else {
             throw ACPError(.malformed, "the payment data field is not Base64 of {key=value&…}")
         }
+        try self.init(braced: text, name: "the payment data field")
+    }
+
+    /// Reads UnionPay's `{key=value&…}` syntax as written in a field (as `tokenPayData` is);
+    /// `name` says which field in an error.
+    public init(braced text: String, name: String) throws(ACPError) {
+        guard text.hasPrefix("{"), text.hasSuffix("}") else { throw ACPError(.malformed, "\(name) is not {key=value&…}") }
         var values: [String: String] = [:]
         for pair in text.dropFirst().dropLast().split(separator: "&") {
             guard let eq = pair.firstIndex(of: "=") else {
-                throw ACPError(.malformed, "the payment data field has a pair without '='")
+                throw ACPError(.malformed, "\(name) has a pair without '='")
             }
             values[String(pair[..<eq])] = String(pair[pair.index(after: eq)...])
         }

@@ -189,12 +189,8 @@ public actor SandboxGateway {
         switch type {
         case .consume where request["bizType"] == "000902":
             // UnionPay's token payment: a stored token, no cryptogram (merchant-initiated).
-            guard let data = request["tokenPayData"], data.hasPrefix("{"), data.hasSuffix("}") else {
+            guard let data = request["tokenPayData"], let values = try? PaymentDataField(braced: data, name: "tokenPayData").values else {
                 return Reply(status: 200, body: answer(request, ["respCode": "13", "respMsg": "报文交易要素缺失 (bizType 000902 needs tokenPayData {token=…&trId=…})"]))
-            }
-            var values: [String: String] = [:]
-            for pair in data.dropFirst().dropLast().split(separator: "&") {
-                if let eq = pair.firstIndex(of: "=") { values[String(pair[..<eq])] = String(pair[pair.index(after: eq)...]) }
             }
             guard let token = values["token"], values["trId"]?.isEmpty == false else {
                 return Reply(status: 200, body: answer(request, ["respCode": "13", "respMsg": "报文交易要素缺失 (tokenPayData needs token and trId)"]))

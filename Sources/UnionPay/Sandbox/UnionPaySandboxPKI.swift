@@ -158,18 +158,10 @@ public struct UnionPaySandboxPKI: Sendable {
     /// first use (64 hexadecimal digits); the sandbox gateway and the merchant server read the
     /// same file. Of two processes that make it at once, one wins (`link` refuses to overwrite).
     public static func secureKey(folder: String) throws -> String {
-        let path = folder + "/secure-key"
-        if let text = try? KeyFile.readPrivateKeyText(path, policy: .refuse) { return text.trimmingCharacters(in: .whitespacesAndNewlines) }
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        var generator = SystemRandomNumberGenerator()
-        let key = (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
-        let staging = path + ".new-" + UUID().uuidString
-        try KeyFile.write(key + "\n", to: staging, mode: 0o600)
-        defer { unlink(staging) }
-        if link(staging, path) != 0 && errno != EEXIST {
-            throw ACPError(.credentials, "cannot write the secure key \(path): errno \(errno)")
+        let text = try KeyFile.privateKeyTextCreatingOnce(folder + "/secure-key") {
+            (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined() + "\n"
         }
-        return try KeyFile.readPrivateKeyText(path, policy: .refuse).trimmingCharacters(in: .whitespacesAndNewlines)
+        return text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// The gateway's encryption credentials (UnionPay's `acp_…_enc.cer` and its key) in

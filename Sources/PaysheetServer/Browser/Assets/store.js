@@ -82,13 +82,17 @@
   }
 
   function subscribe(plan) {
-    api("POST", "/v1/orders", { plan: plan }).then(function (o) {
-      order = o;
-      $("order-id").textContent = o.id;
-      $("order-total").textContent = o.amount + " " + o.currencyCode + " today";
-      $("checkout-panel").hidden = false;
-      renderPayButton();
-    }).catch(function (e) { say("Could not create the subscription: " + e.message); });
+    api("POST", "/v1/orders", { plan: plan }).then(function (o) { showCheckout(o, " today"); })
+      .catch(function (e) { say("Could not create the subscription: " + e.message); });
+  }
+
+  // The checkout panel for a new order (a cart's or a plan's), with the payment buttons.
+  function showCheckout(o, note) {
+    order = o;
+    $("order-id").textContent = o.id;
+    $("order-total").textContent = o.amount + " " + o.currencyCode + note;
+    $("checkout-panel").hidden = false;
+    renderPayButton();
   }
 
   // Where a paid order goes: a subscription's page (its agreement), else the order's. The
@@ -116,11 +120,7 @@
     };
     $("checkout").disabled = true;
     api("POST", "/v1/orders", body).then(function (o) {
-      order = o;
-      $("order-id").textContent = o.id;
-      $("order-total").textContent = o.amount + " " + o.currencyCode;
-      $("checkout-panel").hidden = false;
-      renderPayButton();
+      showCheckout(o, "");
       $("checkout").disabled = false;
     }).catch(function (e) { say("Could not create the order: " + e.message); $("checkout").disabled = false; });
   }
