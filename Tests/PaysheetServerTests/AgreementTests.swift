@@ -72,10 +72,27 @@ import Testing
         let (twice, twiceBody) = try await server.send("POST", "/v1/agreements/\(agreementId)/charges", nil)
         #expect(twice == 409 && twiceBody["error"]?["code"] == "charge_not_due")
 
-        // Another month: paid again.
+        // Another month: paid again. While the charge is with the acquirer, the agreement is still
+        // readable (its next charge unknown) and a second charge is refused.
         server.advanceClock(by: Self.month)
-        let (s2, c2) = try await server.send("POST", "/v1/agreements/\(agreementId)/charges", nil)
+        try await server.setFaults(#"{"seed":7,"processingSeconds":1.5}"#)
+        let inFlight = Task { try await server.send("POST", "/v1/agreements/\(agreementId)/charges", nil) }
+        var sawInFlight = false
+        for _ in 0..<40 where !sawInFlight {
+            let (readStatus, read) = try await server.send("GET", "/v1/agreements/\(agreementId)", nil, auth: secret)
+            #expect(readStatus == 200, "the agreement while a charge is in flight: \(readStatus) \(read.compactText)")
+            if read["charges"]?.arrayValue?.count == 2 {
+                sawInFlight = true
+                #expect(read["status"] == "active" && read["nextChargeDue"] == nil)
+                let (busy, busyBody) = try await server.send("POST", "/v1/agreements/\(agreementId)/charges", nil)
+                #expect(busy == 409 && busyBody["error"]?["code"] == "charge_in_progress")
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(sawInFlight)
+        let (s2, c2) = try await inFlight.value
         #expect(s2 == 201 && c2["charge"]?["status"] == "paid")
+        try await server.setFaults(#"{"seed":7}"#)
 
         // The next month the shopper's card was removed from the wallet: the network declines.
         server.advanceClock(by: Self.month)

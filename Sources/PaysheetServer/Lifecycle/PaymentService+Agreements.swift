@@ -83,7 +83,7 @@ extension PaymentService {
             if let o = try await store.order(orderId) { charges.append(AgreementView.Charge(orderId: o.id, status: o.status.rawValue)) }
         }
         var due: Date?
-        if status == "active", a.plan.isRecurring { due = try await nextPeriod(a).due }
+        if status == "active", a.plan.isRecurring, case .due(_, let at) = try await nextCharge(a) { due = at }
         return AgreementView(id: a.id, orderId: a.orderId, plan: a.plan.id, kind: a.plan.kind, description: a.plan.description,
                              amount: a.plan.amount, currencyCode: a.plan.currencyCode,
                              interval: a.plan.isRecurring ? "\(a.plan.intervalCount) \(a.plan.intervalUnit)" : nil, status: status,
@@ -91,21 +91,26 @@ extension PaymentService {
                              startedAt: a.startedAt, nextChargeDue: due, charges: charges, canceledAt: a.canceledAt)
     }
 
-    /// The period the next charge pays (1 = the first after the start) and when it is due.
-    /// Throws when a charge of the agreement is still with the acquirer.
-    func nextPeriod(_ a: AgreementRecord) async throws -> (period: Int, due: Date) {
+    /// What the agreement's next charge is.
+    enum NextCharge {
+        /// The period it pays (1 = the first after the start) and when it is due.
+        case due(period: Int, at: Date)
+        /// The last charge (its payment) is still with the acquirer: no next one until it ends.
+        case afterCharge(PaymentRecord)
+    }
+
+    /// The agreement's next charge, from its last one.
+    func nextCharge(_ a: AgreementRecord) async throws -> NextCharge {
         var paid = 0
         if let last = a.lastChargePaymentId, let period = a.lastChargePeriod {
             guard let p = try await store.payment(last) else { throw APIError.conflict("agreement \(a.id): its last charge is not stored yet; try again") }
             switch p.lifecycle.state {
             case .succeeded: paid = period
             case .failed: paid = period - 1
-            default:
-                throw APIError(status: 409, code: "charge_in_progress",
-                               message: "agreement \(a.id): the charge of order \(p.orderId) is \(p.lifecycle.state.rawValue); wait for its outcome")
+            default: return .afterCharge(p)
             }
         }
-        return (paid + 1, a.plan.date(after: paid + 1, from: a.startedAt))
+        return .due(period: paid + 1, at: a.plan.date(after: paid + 1, from: a.startedAt))
     }
 
     /// A merchant-initiated charge of the agreement `id`: the plan's amount, through the acquirer
@@ -126,7 +131,13 @@ extension PaymentService {
             guard let first = try await store.payment(a.firstPaymentId), first.lifecycle.state == .succeeded else {
                 throw APIError(status: 409, code: "agreement_not_active", message: "agreement \(id): its first payment has not succeeded")
             }
-            let (period, due) = try await nextPeriod(a)
+            let period: Int, due: Date
+            switch try await nextCharge(a) {
+            case .due(let p, let at): (period, due) = (p, at)
+            case .afterCharge(let p):
+                throw APIError(status: 409, code: "charge_in_progress",
+                               message: "agreement \(id): the charge of order \(p.orderId) is \(p.lifecycle.state.rawValue); wait for its outcome")
+            }
             if a.plan.isRecurring, started < due {
                 throw APIError(status: 409, code: "charge_not_due",
                                message: "agreement \(id): charge \(period) is due at \(PaymentStore.timestamp(due)), not before")
