@@ -124,6 +124,20 @@ import Testing
         #expect(!server.logs.all.joined(separator: "\n").contains(mpan))
         #expect(!agreement.compactText.contains(mpan))
         #expect(!c1.compactText.contains(mpan))
+        // Nor in the database: every table, read raw (SQLite; the same rows are written on PostgreSQL).
+        if kind == "sqlite" {
+            await server.stop()
+            let db = try await SQLiteDatabase.open(path: server.data + "/paysheet.sqlite")
+            var dump = ""
+            for table in ["orders", "payments", "payment_events", "notifications", "token_uses", "agreements"] {
+                let rows = try await db.transaction { try await $0.execute("SELECT * FROM \(table)", []) }
+                dump += rows.map { $0.map { $0 ?? "" }.joined(separator: "|") }.joined(separator: "\n")
+            }
+            await db.close()
+            #expect(dump.contains(agreementId) && dump.contains("credential"))  // the dump is real
+            #expect(!dump.contains(mpan), "the merchant token in the database")
+            #expect(!dump.contains(decrypted.merchantTokenIdentifier ?? "-"), "the merchant token identifier in the database")
+        }
     }
 
     @Test func anAutomaticReloadIsChargedWhenTheMerchantAsksOneChargeAtATime() async throws {
