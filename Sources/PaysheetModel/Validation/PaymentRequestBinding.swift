@@ -63,7 +63,8 @@ public struct PaymentRequestBinding: Sendable {
         var d = try detailsBase(o)
         d.error = o["error"].map(b.string)
         if let v = o["payerErrors"], !v.isNull { d.payerErrors = try payerErrors(v) }
-        if let v = o["paymentMethodErrors"] { d.paymentMethodErrors = try object(v) }
+        // `object? paymentMethodErrors` (WebKit's test: a null list is no errors).
+        if let v = o["paymentMethodErrors"], !v.isNull { d.paymentMethodErrors = try object(v) }
         if let v = o["shippingAddressErrors"], !v.isNull { d.shippingAddressErrors = try addressErrors(v) }
         if let t = o["total"], !t.isNull { d.total = try item(t) }
         if d.total != nil { try checkTotal(&d.total!.amount) }

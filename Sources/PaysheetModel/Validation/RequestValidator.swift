@@ -46,8 +46,8 @@ public struct RequestValidator: Sendable {
         guard let cc = o["countryCode"] else { throw b.missing(d, "countryCode", "DOMString") }
         let countryCode = b.string(cc)
         let features = try o["features"].map { v throws(ScriptError) in try b.sequence(v).map(b.string) }
-        let installment = o["installmentConfiguration"].flatMap { $0.isNull ? nil : $0 }
-        if let installment { _ = try b.dictionary(installment) }
+        let installment = try o["installmentConfiguration"].flatMap { $0.isNull ? nil : $0 }
+            .map { v throws(ScriptError) in try b.installmentConfiguration(v) }
         guard let caps = o["merchantCapabilities"] else { throw b.missing(d, "merchantCapabilities", "sequence") }
         var capabilities: [ApplePayMerchantCapability] = []
         for c in try b.sequence(caps) { capabilities.append(try b.enumeration(c, ApplePayMerchantCapability.self)) }

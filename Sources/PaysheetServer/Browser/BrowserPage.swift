@@ -20,6 +20,9 @@ struct BrowserPage: Sendable {
     /// ``logLimit``), for the scripting API's `events()`.
     var log: [JSONValue] = []
     static let logLimit = 200
+    /// Events of a page that left (`navigate`, sent as a beacon whose answer nobody reads): the
+    /// page gets them with its next operation, when it is restored from the back/forward cache.
+    var held: [JSONValue] = []
 
     init(configuration: SheetConfiguration, wall: Double) {
         machine = SheetMachine(configuration: configuration)
@@ -40,6 +43,9 @@ struct BrowserPage: Sendable {
         }
         lastWall = wall
         if let l = op["listeners"] { machine.setListeners(try Self.listeners(l)) }
+        // The page tells, when it constructs a session or a request, whether it runs under
+        // WebKit's test runner (`window.internals`), whose mock coordinator stands in for the sheet.
+        if let mock = op["webKitMock"]?.boolValue { machine.setWebKitMock(mock) }
         var answer = JSONObject()
         guard let name = op["op"]?.stringValue else { throw BridgeError(field: "op", message: "required: the operation's name") }
         switch name {
@@ -93,6 +99,14 @@ struct BrowserPage: Sendable {
                 let undefinedAt = Set(op["undefinedAt"]?.arrayValue?.compactMap { $0.doubleValue.map { Int($0) } } ?? [])
                 let given: [JSONValue?] = args.enumerated().map { undefinedAt.contains($0.offset) ? Optional<JSONValue>.none : .some($0.element) }
                 r = machine.makeError(arguments: given)
+            case "ApplePaySetup": r = machine.makeSetup(configuration: args.first)
+            case "getSetupFeatures": r = machine.getSetupFeatures(configuration: args.first ?? .object(JSONObject()))
+            case "beginSetup":
+                r = machine.beginSetup(configuration: args.first ?? .object(JSONObject()), features: args.count > 1 ? args[1] : nil,
+                                       userGesture: gesture || !requireUserGesture)
+            case "addSetupFeature":
+                r = machine.addSetupFeature(state: args.first ?? .null, type: args.count > 1 ? args[1] : .null,
+                                            supportsInstallments: args.count > 2 ? args[2] : .null)
             default: throw BridgeError(field: "method", message: "unknown static member \"\(method)\"")
             }
             record(r, into: &answer)
@@ -124,25 +138,37 @@ struct BrowserPage: Sendable {
                 if case .ignored(_, let reason) = e.event { answer["ignored"] = .string(reason) }
             }
             events += out
+        case "mockChangePaymentMethod":
+            guard let m = op["paymentMethod"], let method = try? decodeJSONValue(ApplePayPaymentMethod.self, from: m) else {
+                throw BridgeError(field: "paymentMethod", message: "required: an ApplePayPaymentMethod")
+            }
+            let out = machine.mockChangePaymentMethod(method)
+            for e in out {
+                if case .ignored(_, let reason) = e.event { answer["ignored"] = .string(reason) }
+            }
+            events += out
         case "navigate":
             events += machine.navigate()
         default:
-            throw BridgeError(field: "op", message: "unknown operation \"\(name)\" (known: construct, call, static, paymentRequest, paymentRequestCall, user, advance, tick, state, navigate)")
+            throw BridgeError(field: "op", message: "unknown operation \"\(name)\" (known: construct, call, static, paymentRequest, paymentRequestCall, user, mockChangePaymentMethod, advance, tick, state, navigate)")
         }
         // Each event as JSON once: all go to the log, all but ignored actions to the page.
-        var toPage: [JSONValue] = []
+        var toPage: [JSONValue] = name == "navigate" ? [] : held
+        if name != "navigate" { held = [] }
         for e in events {
             var o = e.event.json.objectValue ?? JSONObject()
             o["session"] = .number(String(e.session))
             log.append(.object(o))
             if case .ignored = e.event { continue }
-            toPage.append(.object(o))
+            if name == "navigate" { held.append(.object(o)) } else { toPage.append(.object(o)) }
         }
         if log.count > Self.logLimit { log.removeFirst(log.count - Self.logLimit) }
         answer["events"] = .array(toPage)
         if name == "state" {
             answer["log"] = .array(log)
             answer["pageErrors"] = .array(machine.lastPageErrors.map(\.jsonValue))
+            answer["installmentConfiguration"] = machine.shownRequest?.installmentConfiguration ?? .null
+            answer["setupConfiguration"] = machine.setupConfiguration ?? .null
         }
         answer["sheet"] = machine.snapshot()
         answer["choices"] = machine.choices()
@@ -181,6 +207,7 @@ struct BrowserPage: Sendable {
         case "canMakePayment": return .canMakePayment
         case "completeMerchantValidation": return .completeMerchantValidation
         case "merchantSessionSettled": return .merchantSessionSettled(settled)
+        case "completeMerchantValidationNow": return .completeMerchantValidationNow(op["value"] ?? .null)
         case "updateWith": return .updateWith
         case "detailsSettled": return .detailsSettled(settled)
         case "notUpdated": return .notUpdated

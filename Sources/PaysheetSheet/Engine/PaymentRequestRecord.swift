@@ -86,6 +86,9 @@ public enum PaymentRequestCall: Sendable, Hashable {
     case completeMerchantValidation
     /// That promise settled: with the merchant session, or rejected (`nil`).
     case merchantSessionSettled(JSONValue?)
+    /// `ApplePayMerchantValidationEvent.complete(merchantSession)` of WebKit's first Payment Request
+    /// support (the `applepayvalidatemerchant` event, 2017–2018): the session itself, checked at once.
+    case completeMerchantValidationNow(JSONValue)
     /// `PaymentRequestUpdateEvent.updateWith(promise)`, when called.
     case updateWith
     /// That promise settled: with the `PaymentDetailsUpdate`, or rejected (`nil`).

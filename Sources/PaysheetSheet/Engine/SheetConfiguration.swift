@@ -20,6 +20,13 @@ public struct SheetConfiguration: Sendable {
     public var canMakePayments: Bool?
     /// Makes the token of an authorized payment.
     public var tokenFactory: any PaymentTokenFactory
+    /// Whether the page runs under WebKit's test runner, whose `MockPaymentCoordinator` stands in
+    /// for the wallet's sheet: `validatemerchant` carries `https://webkit.org/`; after merchant
+    /// validation the mock reports its shipping contact (the request's `shippingContact`, or an
+    /// empty one) whether or not an address was asked for, and nothing else; `acceptPayment`
+    /// authorizes with that contact, whatever the sheet would have required
+    /// (`MockPaymentCoordinator.cpp`). Off for every ordinary page.
+    public var webKitMock = false
 
     /// A configuration; every argument has the scenario format's default.
     public init(wallet: Wallet = .default, timeoutSeconds: Double = 30,

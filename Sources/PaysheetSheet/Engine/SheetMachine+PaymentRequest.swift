@@ -58,6 +58,12 @@ extension SheetMachine {
             if paymentRequests[p].merchantValidationCompleted || paymentRequests[p].state != .interactive { throw .invalidState() }
             paymentRequests[p].merchantValidationCompleted = true
         case .merchantSessionSettled(let value): merchantSessionSettled(p, value, events: &events)
+        case .completeMerchantValidationNow(let value):
+            // `ApplePayPaymentHandler::merchantValidationCompleted`: state first, then an object.
+            if paymentRequests[p].merchantValidationCompleted || paymentRequests[p].state != .interactive { throw .invalidState() }
+            guard case .object = value else { throw .typeError("Type error") }
+            paymentRequests[p].merchantValidationCompleted = true
+            merchantSessionSettled(p, value, events: &events)
         case .updateWith:
             let r = paymentRequests[p]
             if r.awaitingUpdate == nil || r.updating || r.state != .interactive { throw .invalidState() }

@@ -24,6 +24,14 @@ public struct SheetMachine: Sendable {
     public internal(set) var lastPageErrors: [ApplePayError] = []
     var sheet: SheetState?
     var tokenSequence = 0
+    /// The shipping contact of WebKit's mock coordinator (``SheetConfiguration/webKitMock``).
+    var mockContact = ApplePayPaymentContact()
+    /// The setup features the simulated wallet offers (`ApplePaySetup`).
+    var setupFeatures: [JSONValue] = []
+    /// The configuration of the last `ApplePaySetup` call (what WebKit's mock reports).
+    public internal(set) var setupConfiguration: JSONValue?
+    /// The request of the sheet shown last (what WebKit's mock reports of it).
+    public var shownRequest: ApplePayPaymentRequest? { sheet?.request }
 
     struct SessionRecord: Sendable {
         var version: Int
@@ -45,6 +53,9 @@ public struct SheetMachine: Sendable {
     var updateValidator: UpdateValidator { UpdateValidator(profile: configuration.profile) }
 
     // MARK: - Queries
+
+    /// Whether the page runs under WebKit's test runner (``SheetConfiguration/webKitMock``).
+    public mutating func setWebKitMock(_ on: Bool) { configuration.webKitMock = on }
 
     /// The number of sessions constructed so far.
     public var sessionCount: Int { sessions.count }
@@ -181,6 +192,13 @@ public struct SheetMachine: Sendable {
             return
         }
         setOutstanding(.validatemerchant)
+        if configuration.webKitMock {
+            // WebKit's mock: its own URL, and no sheet events but its shipping contact.
+            mockContact = sessions[s].request.shippingContact ?? ApplePayPaymentContact()
+            sheet!.pendingInitial = []
+            emit(.validateMerchant(validationURL: "https://webkit.org/"), to: s, events: &events)
+            return
+        }
         emit(.validateMerchant(validationURL: configuration.validationURL), to: s, events: &events)
     }
 
@@ -199,7 +217,49 @@ public struct SheetMachine: Sendable {
         }
         sessions[s].validation = .complete
         sheet?.outstanding = nil
+        if configuration.webKitMock, sheet?.session == s, sheet?.visible == true {
+            // `MockPaymentCoordinator::completeMerchantValidation` reports its shipping contact.
+            dispatch(.shippingcontactselected, state: .shippingContactSelected,
+                     event: .shippingContactSelected(Self.mockVersioned(mockContact, version: sessions[s].version)),
+                     session: s, events: &events)
+            return
+        }
         continueInitialEvents(events: &events)
+    }
+
+    /// A contact as WebKit converts it for a page of API `version` (phonetic names from version 3).
+    static func mockVersioned(_ c: ApplePayPaymentContact, version: Int) -> ApplePayPaymentContact {
+        var c = c
+        if version < 3 {
+            c.phoneticGivenName = nil
+            c.phoneticFamilyName = nil
+        }
+        return c
+    }
+
+    /// WebKit's mock coordinator's `changePaymentMethod`: the page is told of `method` as given
+    /// (no card of the wallet behind it, no redaction); a `PaymentRequest`'s modifiers follow its
+    /// `type`. Reported like a user action that cannot be taken when the sheet is not waiting.
+    public mutating func mockChangePaymentMethod(_ method: ApplePayPaymentMethod) -> [DispatchedEvent] {
+        var events: [DispatchedEvent] = []
+        guard let sh = sheet, sh.visible else {
+            events.append(DispatchedEvent(session: (sheet?.session ?? 0) + 1, event: .ignored(action: "changePaymentMethod", reason: "the sheet is not shown")))
+            return events
+        }
+        if let o = sh.outstanding, o.event != .validatemerchant {
+            events.append(DispatchedEvent(session: sh.session + 1, event: .ignored(action: "changePaymentMethod", reason: "waiting for the page to complete \(o.event.rawValue)")))
+            return events
+        }
+        let s = sh.session
+        if let p = sessions[s].paymentRequest {
+            paymentRequests[p].selectedType = method.type
+            if !configuration.listeners.contains(.paymentmethodselected) {
+                applyPaymentRequestTotals(p, events: &events)
+                return events
+            }
+        }
+        dispatch(.paymentmethodselected, state: .paymentMethodSelected, event: .paymentMethodSelected(method), session: s, events: &events)
+        return events
     }
 
     mutating func completeUpdate(_ s: Int, _ bound: ApplePayUpdate, kind: UpdateValidator.Kind,
@@ -391,6 +451,11 @@ public struct SheetMachine: Sendable {
         let rec = sessions[sh.session]
         if case .cancel = action { return nil }
         if rec.validation != .complete, !asMock { return "merchant validation is not complete" }
+        if case .authorize = action, asMock, configuration.webKitMock {
+            // WebKit's mock accepts whatever the sheet would require.
+            guard let o = sh.outstanding, o.event != .validatemerchant else { return nil }
+            return "waiting for the page to complete \(o.event.rawValue)"
+        }
         if case .editContact = action {
             return rec.state == .authorized ? "the payment is being authorized" : nil
         }
@@ -505,6 +570,10 @@ public struct SheetMachine: Sendable {
                                            email: nil, phone: nil, version: rec.version)
         let shipping = Redaction.authorized(sh.selectedContact, fields: rec.request.requiredShippingContactFields,
                                             email: sh.email, phone: sh.phone, version: rec.version)
+        if configuration.webKitMock {
+            // `MockPaymentCoordinator::acceptPayment`: the mock's shipping contact, nothing else.
+            return ApplePayPayment(token: token, billingContact: nil, shippingContact: Self.mockVersioned(mockContact, version: rec.version))
+        }
         if rec.version >= 10, let billing { token.paymentMethod.billingContact = billing }
         return ApplePayPayment(token: token, billingContact: billing, shippingContact: shipping)
     }

@@ -101,14 +101,35 @@
   }
 
   function wireRequest(request) {
-    if (request !== null && typeof request === "object" && request.applicationData !== undefined && typeof request.applicationData !== "string") {
+    if (request === null || typeof request !== "object") return wire(request);
+    var copy = Object.assign({}, request);
+    if (request.applicationData !== undefined && typeof request.applicationData !== "string") {
       // `applicationData` is a DOMString: convert it as the binding does (this may throw the page's own error).
-      var copy = Object.assign({}, request);
       copy.applicationData = String(request.applicationData);
-      return wire(copy);
     }
-    return wire(request);
+    return wire(withMetadataText(copy));
   }
+
+  /** The binding keeps `installmentConfiguration.applicationMetadata` as the text JSON.stringify makes of it. */
+  function withMetadataText(request) {
+    var ic = request.installmentConfiguration;
+    if (ic !== null && typeof ic === "object" && ic.applicationMetadata !== undefined) {
+      request.installmentConfiguration = Object.assign({}, ic, { applicationMetadata: JSON.stringify(ic.applicationMetadata) });
+    }
+    return request;
+  }
+
+  /** A PaymentRequest's method data, each Apple Pay method's data converted as `wireRequest` does. */
+  function wireMethodData(methodData) {
+    if (!Array.isArray(methodData)) return wire(methodData);
+    return methodData.map(function (m) {
+      if (m === null || typeof m !== "object" || m.data === null || typeof m.data !== "object") return wire(m);
+      return Object.assign(wire(m), { data: wire(withMetadataText(Object.assign({}, m.data))) });
+    });
+  }
+
+  /** Whether the page runs under WebKit's test runner, whose mock coordinator stands in for the sheet. */
+  function underWebKitRunner() { return typeof window.internals === "object" && window.internals !== null; }
 
   function args(list) {
     var a = Array.prototype.slice.call(list);
@@ -249,7 +270,7 @@
       if (arguments.length < 2) throw new TypeError("Not enough arguments");
       var request = wireRequest(paymentRequest);
       super(EVENT_TYPES);
-      var body = bridge({ op: "construct", version: wire(version), request: request, userGesture: inGesture() });
+      var body = bridge({ op: "construct", version: wire(version), request: request, userGesture: inGesture(), webKitMock: underWebKitRunner() });
       var number = result(body);
       internal.set(this, { number: number });
       sessions[number] = this;
@@ -328,6 +349,44 @@
   window.ApplePaySession = ApplePaySession;
   window.ApplePayError = ApplePayError;
 
+  // ---- ApplePaySetup -----------------------------------------------------------------------
+
+  var setupInternal = new WeakMap();
+
+  class ApplePaySetupFeature {
+    constructor() { throw new TypeError("Illegal constructor"); }
+    get [Symbol.toStringTag]() { return "ApplePaySetupFeature"; }
+  }
+
+  function setupFeature(f) {
+    var o = Object.create(ApplePaySetupFeature.prototype);
+    readOnly(o, { state: f.state, type: f.type, supportsInstallments: f.supportsInstallments });
+    return o;
+  }
+
+  class ApplePaySetup {
+    constructor(configuration) {
+      if (arguments.length < 1) throw new TypeError("Not enough arguments");
+      var bound = result(bridge({ op: "static", method: "ApplePaySetup", args: [wire(configuration)] }));
+      setupInternal.set(this, bound);
+    }
+    get [Symbol.toStringTag]() { return "ApplePaySetup"; }
+    getSetupFeatures() {
+      var c = setupInternal.get(this);
+      return promised(function () {
+        return result(bridge({ op: "static", method: "getSetupFeatures", args: [c] })).map(setupFeature);
+      });
+    }
+    begin(features) {
+      var c = setupInternal.get(this), gesture = inGesture();
+      var list = Array.isArray(features) ? features.map(function (f) { return { state: f.state, type: f.type, supportsInstallments: f.supportsInstallments }; }) : wire(features);
+      return promised(function () { return result(bridge({ op: "static", method: "beginSetup", args: [c, list], userGesture: gesture })); });
+    }
+  }
+
+  window.ApplePaySetup = ApplePaySetup;
+  window.ApplePaySetupFeature = ApplePaySetupFeature;
+
   // ---- The Payment Request API, Apple Pay method -----------------------------------------------
   //
   // The engine checks and keeps each PaymentRequest (its constructor, show(), the updates, the
@@ -335,7 +394,10 @@
 
   var APPLE_PAY = "https://apple.com/apple-pay";
   var REQUEST_EVENTS = { shippingaddresschange: "shippingcontactselected", shippingoptionchange: "shippingmethodselected",
-    paymentmethodchange: "paymentmethodselected" };
+    paymentmethodchange: "paymentmethodselected", applepaypaymentmethodchanged: "paymentmethodselected" };
+  // WebKit's first Payment Request support (Safari 11.1) named two events its own way; a page that
+  // listens to those names gets them.
+  var LEGACY_EVENTS = { merchantvalidation: "applepayvalidatemerchant", paymentmethodchange: "applepaypaymentmethodchanged" };
   var requests = {}; // engine request number -> PaymentRequest
   var prInternal = new WeakMap();
   var eventInternal = new WeakMap();
@@ -424,6 +486,30 @@
     }
   }
 
+  /** `applepayvalidatemerchant`'s event: `complete(merchantSession)` takes the session itself. */
+  class ApplePayMerchantValidationEvent extends Event {
+    constructor(type, init) {
+      super(type, init);
+      readOnly(this, { validationURL: (init && init.validationURL) || "" });
+    }
+    complete(merchantSession) {
+      var d = eventInternal.get(this);
+      if (arguments.length < 1) throw new TypeError("Not enough arguments");
+      if (!d) throw invalidState();
+      var value;
+      try { value = wire(merchantSession); } catch (e) { value = null; }
+      result(requestCall(d.request, "completeMerchantValidationNow", { value: Array.isArray(merchantSession) ? [] : value }));
+    }
+  }
+
+  /** `applepaypaymentmethodchanged`'s event: the card as `paymentMethod`. */
+  class ApplePayPaymentMethodChangedEvent extends PaymentRequestUpdateEvent {
+    constructor(type, init) {
+      super(type, init);
+      readOnly(this, { paymentMethod: (init && init.paymentMethod) || null });
+    }
+  }
+
   class PaymentResponse extends EventTarget {
     constructor(request, r) { super(); prInternal.set(this, { request: request }); setResponse(this, r); }
     get [Symbol.toStringTag]() { return "PaymentResponse"; }
@@ -461,15 +547,15 @@
     d.address = r.shippingAddress ? new PaymentAddress(r.shippingAddress) : null;
   }
 
-  var REQUEST_EVENT_TYPES = ["merchantvalidation"].concat(Object.keys(REQUEST_EVENTS));
+  var REQUEST_EVENT_TYPES = ["merchantvalidation", "applepayvalidatemerchant"].concat(Object.keys(REQUEST_EVENTS));
 
   class PaymentRequest extends ListenedTarget {
     get [Symbol.toStringTag]() { return "PaymentRequest"; }
 
     constructor(methodData, details, options) {
       if (arguments.length < 2) throw new TypeError("Not enough arguments");
-      var body = bridge({ op: "paymentRequest", methodData: methodData === undefined ? "undefined" : wire(methodData),
-        details: wire(details), options: options === undefined ? null : wire(options) });
+      var body = bridge({ op: "paymentRequest", methodData: methodData === undefined ? "undefined" : wireMethodData(methodData),
+        details: wire(details), options: options === undefined ? null : wire(options), webKitMock: underWebKitRunner() });
       var value = result(body);
       super(REQUEST_EVENT_TYPES);
       var d = { number: Number(value.request), id: value.id, shippingOption: value.shippingOption, shippingType: value.shippingType,
@@ -499,6 +585,9 @@
 
   handlerProperties(PaymentRequest, REQUEST_EVENT_TYPES);
 
+  /** Whether `request` listens to the old name of event `type` and not to the standard one. */
+  function legacy(request, type) { return !isListening(request, type) && isListening(request, LEGACY_EVENTS[type]); }
+
   function deliverToRequest(e) {
     var request = requests[e.paymentRequest];
     if (!request) return;
@@ -506,7 +595,9 @@
     var event = null;
     switch (e.type) {
       case "merchantvalidation":
-        event = new MerchantValidationEvent(e.type, { methodName: e.methodName, validationURL: e.validationURL });
+        event = legacy(request, e.type)
+          ? new ApplePayMerchantValidationEvent(LEGACY_EVENTS[e.type], { validationURL: e.validationURL })
+          : new MerchantValidationEvent(e.type, { methodName: e.methodName, validationURL: e.validationURL });
         break;
       case "shippingaddresschange":
         d.shippingAddress = new PaymentAddress(e.shippingAddress);
@@ -517,7 +608,9 @@
         event = new PaymentRequestUpdateEvent(e.type);
         break;
       case "paymentmethodchange":
-        event = new PaymentMethodChangeEvent(e.type, { methodName: e.methodName, methodDetails: e.methodDetails });
+        event = legacy(request, e.type)
+          ? new ApplePayPaymentMethodChangedEvent(LEGACY_EVENTS[e.type], { paymentMethod: e.methodDetails })
+          : new PaymentMethodChangeEvent(e.type, { methodName: e.methodName, methodDetails: e.methodDetails });
         break;
       case "accepted":
         if (d.pending && d.pending.retry && d.response) setResponse(d.response, e.response);
@@ -542,6 +635,8 @@
   window.PaymentRequestUpdateEvent = PaymentRequestUpdateEvent;
   window.PaymentMethodChangeEvent = PaymentMethodChangeEvent;
   window.MerchantValidationEvent = MerchantValidationEvent;
+  window.ApplePayMerchantValidationEvent = ApplePayMerchantValidationEvent;
+  window.ApplePayPaymentMethodChangedEvent = ApplePayPaymentMethodChangedEvent;
 
   // ---- The clock ---------------------------------------------------------------------------
 
@@ -825,10 +920,12 @@
     setCanMakePaymentsWithActiveCard: function (b) { api.mockPaymentCoordinator.setCanMakePayments(b); },
     setShippingAddress: function (contact) { return userAction({ user: "editShippingContact", contact: contact }, true); },
     changeShippingOption: function (identifier) { return userAction({ user: "selectShippingMethod", identifier: identifier }, true); },
+    /** The page is told of this `ApplePayPaymentMethod` as given (WebKit's mock: no card behind it). */
     changePaymentMethod: function (m) {
-      var cards = api.choices().cards || [];
-      var want = m && m.type, found = cards.filter(function (c) { return c.usable && (!want || c.type === want); })[0];
-      return found ? userAction({ user: "selectPaymentMethod", index: found.index }, true) : { ok: false, ignored: "no usable " + (want || "") + " card in the wallet" };
+      var op = { op: "mockChangePaymentMethod", paymentMethod: wire(m || {}) };
+      if (activeSession) op.listeners = listeners(activeSession);
+      var body = bridge(op);
+      return { ok: !body.ignored, ignored: body.ignored || null, sheet: body.sheet };
     },
     changeCouponCode: function (code) { return userAction({ user: "enterCouponCode", code: code }, true); },
     acceptPayment: function () { return userAction({ user: "authorize" }, true); },
@@ -838,13 +935,25 @@
     get shippingMethods() { var s = api.snapshot(); return s.modules ? s.modules.method.options : []; },
     /** The errors the page passed with its last completion (as WebKit's mock reports them). */
     get errors() { return readSheet().pageErrors || []; },
+    /** The shown request's `installmentConfiguration`, as the platform received it. */
+    get installmentConfiguration() { return readSheet().installmentConfiguration; },
+    /** The configuration of the page's last `ApplePaySetup` call. */
+    get setupConfiguration() { return readSheet().setupConfiguration; },
+    /** A feature the simulated wallet can set up (`ApplePaySetup.getSetupFeatures`). */
+    addSetupFeature: function (state, type, supportsInstallments) {
+      result(bridge({ op: "static", method: "addSetupFeature", args: [wire(state), wire(type), wire(!!supportsInstallments)] }));
+    },
   };
 
   window.paysheet = api;
 
-  // The page leaves: active sessions are canceled (the engine's `navigate`).
+  // The page leaves: active sessions are canceled (the engine's `navigate`). A page restored from
+  // the back/forward cache then receives their `cancel` events, which the engine held for it.
   window.addEventListener("pagehide", function () {
     try { navigator.sendBeacon(endpoint, new Blob([JSON.stringify({ op: "navigate" })], { type: "text/plain" })); } catch (e) { /* leaving anyway */ }
+  });
+  window.addEventListener("pageshow", function (e) {
+    if (e.persisted) bridgeAsync({ op: "state" }).catch(function (err) { console.error(err); });
   });
 
   // Options from the <script> element.
