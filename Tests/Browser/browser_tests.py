@@ -98,6 +98,9 @@ class Env:
         page = open(os.path.join(HERE, "merchant_page.html")).read().replace("{{PAYSHEET}}", self.base)
         with open(os.path.join(site, "index.html"), "w") as f:
             f.write(page)
+        # A page that goes straight back (the back/forward cache cases).
+        with open(os.path.join(site, "back.html"), "w") as f:
+            f.write("<!doctype html><title>back</title><script>setTimeout(function () { history.back(); }, 50);</script>")
         handler = functools.partial(QuietHandler, directory=site)
         self.site = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
         threading.Thread(target=self.site.serve_forever, daemon=True).start()
@@ -1121,6 +1124,11 @@ def _(env):
     store_checkout(env, configure={"wallet": {"cards": []}})
     check(not d.find_elements(By.ID, "pay"), "a payment button was shown")
     check(d.find_element(By.ID, "no-wallet").text, "the store's explanation")
+
+
+import webkit_mock_cases  # noqa: E402 (its cases use the helpers above)
+
+webkit_mock_cases.register(sys.modules[__name__])
 
 
 def main():

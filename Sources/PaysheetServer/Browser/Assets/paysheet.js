@@ -950,7 +950,9 @@
   // The page leaves: active sessions are canceled (the engine's `navigate`). A page restored from
   // the back/forward cache then receives their `cancel` events, which the engine held for it.
   window.addEventListener("pagehide", function () {
-    try { navigator.sendBeacon(endpoint, new Blob([JSON.stringify({ op: "navigate" })], { type: "text/plain" })); } catch (e) { /* leaving anyway */ }
+    var op = { op: "navigate" };
+    if (activeSession) op.listeners = listeners(activeSession);
+    try { navigator.sendBeacon(endpoint, new Blob([JSON.stringify(op)], { type: "text/plain" })); } catch (e) { /* leaving anyway */ }
   });
   window.addEventListener("pageshow", function (e) {
     if (e.persisted) bridgeAsync({ op: "state" }).catch(function (err) { console.error(err); });
