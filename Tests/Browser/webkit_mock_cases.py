@@ -27,7 +27,7 @@ METADATA = ["TypeError", "applicationMetadata must be a JSON object"]
 # ApplePayInstallmentItems.https: (member, JS value, expected exception or None).
 INSTALLMENT_LINES = [
     ("items", "4", NOT_SEQ), ("items", "''", NOT_SEQ), ("items", "null", NOT_SEQ), ("items", "true", NOT_SEQ),
-    ("items", "['a', 'b']", TYPE), ("items", "[{type: 4}]", TYPE), ("items", "[{type: 'invalid'}]", TYPE),
+    ("items", "new Date()", TYPE), ("items", "['a', 'b']", TYPE), ("items", "[{type: 4}]", TYPE), ("items", "[{type: 'invalid'}]", TYPE),
     ("items", "undefined", None), ("items", "[]", None), ("items", "[{}]", None), ("items", "[{type: undefined}]", None),
     ("items", "[{type: 'generic'}]", None), ("items", "[{type: 'phone'}]", None), ("items", "[{type: 'pad'}]", None),
     ("items", "[{type: 'watch'}]", None), ("items", "[{type: 'mac'}]", None),
@@ -260,3 +260,59 @@ def register(m):
             else:
                 r = env.script("__s.begin(); __s.abort(); return paysheet.sessions();")
                 equal(r, {"ok": ["aborted"]}, "the idle session begins and aborts")
+
+    # ---- Merchant sessions checked as the wallet checks them (paysheet.configure({merchantSessions: "checked"})) ----
+
+    def sandbox_session(env):
+        order = env.api("POST", "/v1/orders", {"currencyCode": "CNY", "lineItems": [{"sku": "tea-set", "quantity": 1}]})
+        return env.api("POST", f"/v1/orders/{order['id']}/merchant-session",
+                       {"validationURL": "https://apple-pay-gateway.apple.com/paymentservices/startSession"})
+
+    def checked_page(env, host, clock="real"):
+        env.driver.get(env.site_url.replace("127.0.0.1", host))
+        env.driver.execute_script("paysheet.configure({merchantSessions: 'checked', clock: arguments[0]})", clock)
+
+    def begin(env, request, plan):
+        r = env.gesture("return __start(args[0], args[1], args[2]);", 14, request, plan)
+        check(r and "threw" not in r, f"the session did not begin: {r}")
+        env.wait("__events.some(function (e) { return e.type === 'validatemerchant'; })", "validatemerchant")
+
+    def outcome(env):
+        """After merchant validation: the session's state, the sheet's status, the reason in events()."""
+        return env.driver.execute_script("""
+            var reasons = paysheet.events().filter(function (e) { return e.type === 'ignored' && e.action === 'completeMerchantValidation'; })
+                                           .map(function (e) { return e.reason; });
+            return {sessions: paysheet.sessions(), status: paysheet.snapshot().status || null, reasons: reasons,
+                    cancel: __events.some(function (e) { return e.type === 'cancel'; })};""")
+
+    @case("merchant sessions (checked): a sandbox session for the page's domain is accepted once; a hand-made, reused, other-domain or expired one ends the payment, with the reason on the sheet and in events()")
+    def _(env):
+        request = m.SHIPPING_REQUEST
+        # Accepted: issued by the sandbox for `localhost` (the merchant's configured domain), on a localhost page.
+        session = sandbox_session(env)
+        equal(session["domainName"], "localhost", "the sandbox session's domain")
+        checked_page(env, "localhost")
+        begin(env, request, {"session": session})
+        env.wait("paysheet.snapshot().outstanding === null && paysheet.snapshot().visible", "the sheet to settle")
+        o = outcome(env)
+        equal([o["sessions"], o["reasons"], o["cancel"]], [["active"], [], False], "a fresh sandbox session")
+        env.driver.execute_script("paysheet.cancel()")
+
+        def refused(host, plan, why, clock="real", advance=0):
+            checked_page(env, host, clock)
+            if advance:
+                # Time passes on the page before the payment starts (the sheet's own 30 s deadline is not running).
+                env.driver.execute_script("paysheet.advanceClock(arguments[0]);", advance)
+            begin(env, request, plan)
+            env.wait("__events.some(function (e) { return e.type === 'cancel'; })", "cancel after " + why)
+            o = outcome(env)
+            equal(o["sessions"], ["canceled"], why + ": the session")
+            check(len(o["reasons"]) == 1 and why in o["reasons"][0], f"{why}: the reason in events(): {o['reasons']}")
+            check(o["status"] and why in o["status"], f"{why}: the sheet's status: {o['status']!r}")
+
+        refused("localhost", {"session": session}, "already used")
+        refused("localhost", {"session": {"merchantSessionIdentifier": "test"}}, "malformed")
+        forged = dict(sandbox_session(env), domainName="127.0.0.1")
+        refused("127.0.0.1", {"session": forged}, "not issued by merchant validation")
+        refused("127.0.0.1", {"session": sandbox_session(env)}, "not for this page's domain 127.0.0.1")
+        refused("localhost", {"session": sandbox_session(env)}, "expired", clock="virtual", advance=301)

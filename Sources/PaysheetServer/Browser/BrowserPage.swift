@@ -46,6 +46,7 @@ struct BrowserPage: Sendable {
         // The page tells, when it constructs a session or a request, whether it runs under
         // WebKit's test runner (`window.internals`), whose mock coordinator stands in for the sheet.
         if let mock = op["webKitMock"]?.boolValue { machine.setWebKitMock(mock) }
+        if let domain = op["pageDomain"]?.stringValue { machine.setPageDomain(domain) }
         var answer = JSONObject()
         guard let name = op["op"]?.stringValue else { throw BridgeError(field: "op", message: "required: the operation's name") }
         switch name {

@@ -21,12 +21,16 @@ public actor SheetHub {
     public let idleSeconds: Double
     let pki: SandboxPKI
     let defaultRecipient: TokenRecipient
+    /// Tells the sandbox's merchant sessions from others (pages that check sessions).
+    let merchantSessions: SandboxMerchantSessions
     var pages: [String: (page: BrowserPage, used: Double, client: String)] = [:]
 
     /// A hub whose pages' tokens are issued by `pki` and encrypted to `recipient` (the merchant
     /// server's own payment processing certificate), unless a page configures another certificate.
-    public init(pki: SandboxPKI, recipient: TokenRecipient, capacity: Int = 1_000, pagesPerClient: Int = 32, idleSeconds: Double = 3_600) {
+    public init(pki: SandboxPKI, recipient: TokenRecipient, merchantSessions: SandboxMerchantSessions = SandboxMerchantSessions(),
+                capacity: Int = 1_000, pagesPerClient: Int = 32, idleSeconds: Double = 3_600) {
         self.pki = pki
+        self.merchantSessions = merchantSessions
         self.defaultRecipient = recipient
         self.capacity = capacity
         self.pagesPerClient = pagesPerClient
@@ -44,7 +48,7 @@ public actor SheetHub {
             throw APIError(status: 429, code: "too_many_pages", message: "the sandbox keeps \(capacity) simulated pages at most; try again later")
         }
         let id = "pg_" + Secrets.hex(32)
-        pages[id] = (BrowserPage(configuration: SheetConfiguration(tokenFactory: defaultFactory), wall: wall), wall, client)
+        pages[id] = (BrowserPage(configuration: pageConfiguration(SheetConfiguration(tokenFactory: defaultFactory), wall: wall), wall: wall), wall, client)
         return id
     }
 
@@ -52,7 +56,15 @@ public actor SheetHub {
     var count: Int { pages.count }
 
     /// Keys a `configure` operation accepts.
-    static let configureKeys: Set<String> = ["op", "wallet", "options", "requireUserGesture", "clock", "merchantCertificate"]
+    static let configureKeys: Set<String> = ["op", "wallet", "options", "requireUserGesture", "clock", "merchantCertificate", "merchantSessions"]
+
+    /// `configuration` with what every page of this hub has: the session verifier and the page's epoch.
+    func pageConfiguration(_ configuration: SheetConfiguration, wall: Double) -> SheetConfiguration {
+        var c = configuration
+        c.merchantSessionVerifier = merchantSessions
+        c.epochMs = wall * 1000
+        return c
+    }
 
     /// Runs the operation `body` for page `id` at wall-clock time `wall` (seconds).
     func handle(page id: String, body: JSONValue, wall: Double) throws(APIError) -> JSONValue {
@@ -103,7 +115,13 @@ public actor SheetHub {
                 throw APIError.invalid("merchantCertificate", "not a usable payment processing certificate: \(error)")
             }
         }
-        var page = BrowserPage(configuration: configuration, wall: wall)
+        if let m = op["merchantSessions"], !m.isNull {
+            guard let p = m.stringValue.flatMap(MerchantSessionPolicy.init(rawValue:)) else {
+                throw APIError.invalid("merchantSessions", "must be \"any\" or \"checked\"")
+            }
+            configuration.merchantSessions = p
+        }
+        var page = BrowserPage(configuration: pageConfiguration(configuration, wall: wall), wall: wall)
         if let g = op["requireUserGesture"], !g.isNull {
             guard let b = g.boolValue else { throw APIError.invalid("requireUserGesture", "must be true or false") }
             page.requireUserGesture = b

@@ -25,11 +25,14 @@ public struct MerchantValidator: Sendable {
 
     let mode: Mode
     let settings: MerchantSettings
+    /// Signs the sandbox's sessions (the simulated wallet checks the signature).
+    let sandboxSessions: SandboxMerchantSessions
 
     /// A validator.
-    public init(mode: Mode, settings: MerchantSettings) {
+    public init(mode: Mode, settings: MerchantSettings, sandboxSessions: SandboxMerchantSessions = SandboxMerchantSessions()) {
         self.mode = mode
         self.settings = settings
+        self.sandboxSessions = sandboxSessions
     }
 
     /// Apple's validation hosts.
@@ -56,13 +59,13 @@ public struct MerchantValidator: Sendable {
         case .sandbox:
             let ms = Int(now.timeIntervalSince1970 * 1000)
             let nonce = (0..<4).map { _ in String(format: "%08x", UInt32.random(in: 0...UInt32.max)) }.joined()
-            return [
+            // Apple's members; the signature is the sandbox issuer's (not Apple's).
+            return sandboxSessions.signed([
                 "epochTimestamp": .number(String(ms)), "expiresAt": .number(String(ms + 300_000)),
                 "merchantSessionIdentifier": .string("PAYSHEET_SANDBOX_SESSION_" + nonce.uppercased()),
                 "nonce": .string(String(nonce.prefix(8))), "merchantIdentifier": .string(identifierHash),
                 "domainName": .string(settings.domain), "displayName": .string(settings.displayName),
-                "signature": .string("PAYSHEET-SANDBOX-NOT-SIGNED-BY-APPLE"),
-            ]
+            ])
         case .apple(let client):
             var request = HTTPClientRequest(url: "https://\(host)/paymentservices/paymentSession")
             request.method = .POST

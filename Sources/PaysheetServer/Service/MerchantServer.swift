@@ -187,9 +187,12 @@ public enum MerchantServer {
         // sheet can make).
         let tools = c.sandboxTools && c.tokens.trustSandbox
         let sandboxPEM = tools ? try? merchantKey.certificate?.serializeAsPEM().pemString : nil
-        let sheets = tools ? SheetHub(pki: try SandboxMerchant.pki(dataFolder: data), recipient: TokenRecipient(merchantKey)) : nil
+        let sandboxSessions = SandboxMerchantSessions()
+        let sheets = tools ? SheetHub(pki: try SandboxMerchant.pki(dataFolder: data), recipient: TokenRecipient(merchantKey),
+                                      merchantSessions: sandboxSessions) : nil
         let draining = Flag()
-        let api = APIRouter(orders: orders, payments: payments, validator: MerchantValidator(mode: validation, settings: c.merchant), store: store,
+        let validator = MerchantValidator(mode: validation, settings: c.merchant, sandboxSessions: sandboxSessions)
+        let api = APIRouter(orders: orders, payments: payments, validator: validator, store: store,
                             registry: registry, sandboxMerchantCertificate: sandboxPEM, sheets: sheets, mode: c.mode, draining: draining,
                             reconciliation: reconciliation)
         let ready = Readiness()

@@ -27,6 +27,15 @@ public struct SheetConfiguration: Sendable {
     /// authorizes with that contact, whatever the sheet would have required
     /// (`MockPaymentCoordinator.cpp`). Off for every ordinary page.
     public var webKitMock = false
+    /// Whether merchant sessions are checked as the wallet checks them (``MerchantSessionPolicy``).
+    public var merchantSessions: MerchantSessionPolicy = .any
+    /// Tells the sandbox issuer's sessions from others (``MerchantSessionPolicy/checked``).
+    public var merchantSessionVerifier: (any MerchantSessionVerifier)?
+    /// The page's domain (its host), for the merchant session's `domainName`.
+    public var pageDomain: String?
+    /// The wall-clock time when the page loaded (milliseconds since 1970): the engine's time
+    /// ``SheetMachine/now`` counts from there, for the merchant session's `expiresAt`.
+    public var epochMs: Double = 0
 
     /// A configuration; every argument has the scenario format's default.
     public init(wallet: Wallet = .default, timeoutSeconds: Double = 30,

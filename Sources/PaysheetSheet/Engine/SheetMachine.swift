@@ -57,6 +57,9 @@ public struct SheetMachine: Sendable {
     /// Whether the page runs under WebKit's test runner (``SheetConfiguration/webKitMock``).
     public mutating func setWebKitMock(_ on: Bool) { configuration.webKitMock = on }
 
+    /// The page's domain (``SheetConfiguration/pageDomain``).
+    public mutating func setPageDomain(_ domain: String?) { configuration.pageDomain = domain }
+
     /// The number of sessions constructed so far.
     public var sessionCount: Int { sessions.count }
 
@@ -214,6 +217,20 @@ public struct SheetMachine: Sendable {
         guard case .object = value else {
             if case .array = value { throw .invalidAccess() }
             throw .typeError("Type error")
+        }
+        if configuration.merchantSessions == .checked, !configuration.webKitMock, case .object(let o) = value,
+           let reason = MerchantSessionCheck.problem(o, verifier: configuration.merchantSessionVerifier,
+                                                     pageDomain: configuration.pageDomain, nowMs: configuration.epochMs + now * 1000) {
+            // The wallet refuses the session: the sheet closes and the page gets `cancel`.
+            sessions[s].validation = .complete
+            sessions[s].state = .canceled
+            events.append(DispatchedEvent(session: s + 1, event: .ignored(action: "completeMerchantValidation", reason: reason)))
+            if sheet?.session == s, sheet?.visible == true {
+                sheet!.status = reason
+                close(result: "canceled")
+            }
+            emit(.cancel(ApplePaySessionError()), to: s, events: &events)
+            return
         }
         sessions[s].validation = .complete
         sheet?.outstanding = nil

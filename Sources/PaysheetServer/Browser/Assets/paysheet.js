@@ -113,8 +113,12 @@
   /** The binding keeps `installmentConfiguration.applicationMetadata` as the text JSON.stringify makes of it. */
   function withMetadataText(request) {
     var ic = request.installmentConfiguration;
-    if (ic !== null && typeof ic === "object" && ic.applicationMetadata !== undefined) {
-      request.installmentConfiguration = Object.assign({}, ic, { applicationMetadata: JSON.stringify(ic.applicationMetadata) });
+    if (ic !== null && typeof ic === "object") {
+      var copy = Object.assign({}, ic);
+      if (ic.applicationMetadata !== undefined) copy.applicationMetadata = JSON.stringify(ic.applicationMetadata);
+      // A Date is an object to the binding (a sequence it cannot iterate), not the string JSON makes of it.
+      if (ic.items instanceof Date) copy.items = {};
+      request.installmentConfiguration = copy;
     }
     return request;
   }
@@ -270,7 +274,7 @@
       if (arguments.length < 2) throw new TypeError("Not enough arguments");
       var request = wireRequest(paymentRequest);
       super(EVENT_TYPES);
-      var body = bridge({ op: "construct", version: wire(version), request: request, userGesture: inGesture(), webKitMock: underWebKitRunner() });
+      var body = bridge({ op: "construct", version: wire(version), request: request, userGesture: inGesture(), webKitMock: underWebKitRunner(), pageDomain: location.hostname });
       var number = result(body);
       internal.set(this, { number: number });
       sessions[number] = this;
@@ -555,7 +559,7 @@
     constructor(methodData, details, options) {
       if (arguments.length < 2) throw new TypeError("Not enough arguments");
       var body = bridge({ op: "paymentRequest", methodData: methodData === undefined ? "undefined" : wireMethodData(methodData),
-        details: wire(details), options: options === undefined ? null : wire(options), webKitMock: underWebKitRunner() });
+        details: wire(details), options: options === undefined ? null : wire(options), webKitMock: underWebKitRunner(), pageDomain: location.hostname });
       var value = result(body);
       super(REQUEST_EVENT_TYPES);
       var d = { number: Number(value.request), id: value.id, shippingOption: value.shippingOption, shippingType: value.shippingType,
@@ -874,7 +878,7 @@
   function configure(options) {
     config = Object.assign({}, config, options || {});
     var op = { op: "configure" };
-    ["wallet", "options", "requireUserGesture", "clock", "merchantCertificate"].forEach(function (k) { if (config[k] !== undefined) op[k] = config[k]; });
+    ["wallet", "options", "requireUserGesture", "clock", "merchantCertificate", "merchantSessions"].forEach(function (k) { if (config[k] !== undefined) op[k] = config[k]; });
     sessions = {};
     activeSession = null;
     eventQueue = [];
@@ -967,6 +971,8 @@
     if (c) initial.clock = c;
     var w = script.getAttribute("data-wallet");
     if (w) initial.wallet = JSON.parse(w);
+    var ms = script.getAttribute("data-merchant-sessions");
+    if (ms) initial.merchantSessions = ms;
     var o = script.getAttribute("data-options");
     if (o) initial.options = JSON.parse(o);
     if (Object.keys(initial).length) configure(initial);
