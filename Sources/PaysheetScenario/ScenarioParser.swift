@@ -4,7 +4,7 @@ import PaysheetSheet
 /// Reads scenario files, strictly: an unknown key, step kind or value is a ``ScenarioError``.
 public enum ScenarioParser {
     static let topKeys: Set<String> = ["name", "description", "version", "request", "wallet", "options", "steps"]
-    static let optionKeys: Set<String> = ["timeoutSeconds", "initialEvents", "listeners", "profile", "validationURL", "canMakePayments"]
+    static let optionKeys: Set<String> = ["timeoutSeconds", "initialEvents", "listeners", "profile", "validationURL", "canMakePayments", "frame"]
     static let expectKeys: Set<String> = ["threw", "events", "session", "sheet", "paid", "returned"]
     static let sessionStates: Set<String> = ["idle", "active", "completed", "aborted", "canceled"]
     static let exceptionNames: Set<String> = Set(ScriptError.Name.allCases.map(\.rawValue))
@@ -79,6 +79,12 @@ public enum ScenarioParser {
             if let c = opts["canMakePayments"] {
                 guard let b = c.boolValue else { throw fail("options.canMakePayments", "must be true or false") }
                 config.canMakePayments = b
+            }
+            if let f = opts["frame"] {
+                guard let frame = FrameContext(json: f) else {
+                    throw fail("options.frame", "must be {\"origins\": [the document's origin, …, the top-level document's], \"paymentAllowed\": true, false or null}")
+                }
+                config.frame = frame
             }
         }
         return config

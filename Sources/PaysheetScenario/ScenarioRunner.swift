@@ -147,8 +147,8 @@ public struct ScenarioRunner: Sendable {
                     returned = r.returned
                     stepEvents = r.events
                 case .supportsVersion(let v): let r = machine.supportsVersion(v); threw = r.threw; returned = r.returned
-                case .canMakePayments: let r = machine.canMakePayments(); returned = r.returned
-                case .canMakePaymentsWithActiveCard: let r = machine.canMakePaymentsWithActiveCard(); returned = r.returned
+                case .canMakePayments: let r = machine.canMakePayments(); threw = r.threw; returned = r.returned
+                case .canMakePaymentsWithActiveCard: let r = machine.canMakePaymentsWithActiveCard(); threw = r.threw; returned = r.returned
                 case .openPaymentSetup(let g): let r = machine.openPaymentSetup(userGesture: g); threw = r.threw; returned = r.returned
                 case .newApplePayError(let args): let r = machine.makeError(arguments: args); threw = r.threw; returned = r.returned
                 case .navigate: stepEvents = machine.navigate()

@@ -101,12 +101,15 @@ class Env:
         # A page that goes straight back (the back/forward cache cases).
         with open(os.path.join(site, "back.html"), "w") as f:
             f.write("<!doctype html><title>back</title><script>setTimeout(function () { history.back(); }, 50);</script>")
+        self.site_dir = site
         handler = functools.partial(QuietHandler, directory=site)
         self.site = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
         threading.Thread(target=self.site.serve_forever, daemon=True).start()
         self.site_url = f"http://127.0.0.1:{self.site.server_address[1]}/index.html"
         options = webdriver.ChromeOptions()
-        for a in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1000,1000", "--disable-gpu"]:
+        for a in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1000,1000", "--disable-gpu",
+                  # shop.test is the loopback address under a name that is not loopback's (frame cases).
+                  "--host-resolver-rules=MAP shop.test 127.0.0.1"]:
             options.add_argument(a)
         options.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
         options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
@@ -1129,6 +1132,8 @@ def _(env):
 import webkit_mock_cases  # noqa: E402 (its cases use the helpers above)
 
 webkit_mock_cases.register(sys.modules[__name__])
+import frame_cases  # noqa: E402
+frame_cases.register(sys.modules[__name__])
 
 
 def main():

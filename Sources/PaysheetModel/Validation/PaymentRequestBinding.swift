@@ -29,7 +29,11 @@ public struct PaymentRequestBinding: Sendable {
 
     /// `new PaymentRequest(methodData, details, options)`: the binding of all three arguments,
     /// then the constructor's steps, in WebKit's order, with its exceptions.
-    public func construct(methodData: JSONValue, details: JSONValue, options: JSONValue?) throws(ScriptError) -> Constructed {
+    ///
+    /// `refusal`, if any, is thrown once the arguments are converted: why the document may not
+    /// request payments at all (its frame).
+    public func construct(methodData: JSONValue, details: JSONValue, options: JSONValue?,
+                          refusal: ScriptError? = nil) throws(ScriptError) -> Constructed {
         // WebIDL conversion of every argument first.
         var methods: [PaymentMethodData] = []
         for m in try b.sequence(methodData) {
@@ -44,6 +48,7 @@ public struct PaymentRequestBinding: Sendable {
         guard let total = o["total"] else { throw b.missing("PaymentDetailsInit", "total", "PaymentItem") }
         d.total = try item(total)
         let opts = try paymentOptions(options ?? .null)
+        if let refusal { throw refusal }
 
         // The constructor's steps.
         if methods.isEmpty { throw .typeError("At least one payment method is required.") }

@@ -47,6 +47,13 @@ struct BrowserPage: Sendable {
         // WebKit's test runner (`window.internals`), whose mock coordinator stands in for the sheet.
         if let mock = op["webKitMock"]?.boolValue { machine.setWebKitMock(mock) }
         if let domain = op["pageDomain"]?.stringValue { machine.setPageDomain(domain) }
+        // Where the page's document sits (its origin, its ancestors', the permissions policy).
+        if let f = op["frame"], !f.isNull {
+            guard let frame = FrameContext(json: f) else {
+                throw BridgeError(field: "frame", message: "must be {\"origins\": [the document's origin, …, the top's], \"paymentAllowed\": true, false or null}")
+            }
+            machine.setFrame(frame)
+        }
         var answer = JSONObject()
         guard let name = op["op"]?.stringValue else { throw BridgeError(field: "op", message: "required: the operation's name") }
         switch name {

@@ -36,6 +36,9 @@ public struct SheetConfiguration: Sendable {
     /// The wall-clock time when the page loaded (milliseconds since 1970): the engine's time
     /// ``SheetMachine/now`` counts from there, for the merchant session's `expiresAt`.
     public var epochMs: Double = 0
+    /// Where the page's document sits (its frame and those above it); `nil` for a top-level
+    /// document served securely, as scenarios and Swift tests assume.
+    public var frame: FrameContext?
 
     /// A configuration; every argument has the scenario format's default.
     public init(wallet: Wallet = .default, timeoutSeconds: Double = 30,

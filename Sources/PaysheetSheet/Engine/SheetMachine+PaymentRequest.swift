@@ -14,7 +14,10 @@ extension SheetMachine {
     /// `{"request": n, "id": …, "shippingOption": …, "shippingType": …}` (n is 1-based).
     public mutating func constructPaymentRequest(methodData: JSONValue, details: JSONValue, options: JSONValue?) -> PageResult {
         do throws(ScriptError) {
-            let c = try paymentRequestBinding.construct(methodData: methodData, details: details, options: options)
+            // The Payment Request API refuses the same documents with a SecurityError
+            // (`PaymentHandler::canCreateSession`).
+            let refusal = frameRefusal.map { ScriptError(.securityError, $0.message) }
+            let c = try paymentRequestBinding.construct(methodData: methodData, details: details, options: options, refusal: refusal)
             paymentRequests.append(PaymentRequestRecord(methods: c.methods, details: c.details, options: c.options, shippingOption: c.shippingOption))
             var o = JSONObject()
             o["request"] = .number(String(paymentRequests.count))

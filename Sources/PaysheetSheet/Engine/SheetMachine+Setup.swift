@@ -45,6 +45,7 @@ extension SheetMachine {
 
     /// `getSetupFeatures()`: the wallet's features for the configuration.
     public mutating func getSetupFeatures(configuration setup: JSONValue) -> PageResult {
+        if let refusal = frameRefusal { return PageResult(threw: refusal) }
         setupConfiguration = setup
         return PageResult(returned: .array(setupFeatures))
     }
@@ -52,6 +53,7 @@ extension SheetMachine {
     /// `begin(features)`: only in a user gesture, one at a time; resolves with whether the user set
     /// up a feature (always, here).
     public mutating func beginSetup(configuration setup: JSONValue, features: JSONValue?, userGesture: Bool) -> PageResult {
+        if let refusal = frameRefusal { return PageResult(threw: refusal) }
         guard userGesture else {
             return PageResult(threw: ScriptError(.invalidAccessError, "Must call ApplePaySetup.begin from a user gesture handler."))
         }

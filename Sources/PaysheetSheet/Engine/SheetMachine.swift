@@ -60,6 +60,12 @@ public struct SheetMachine: Sendable {
     /// The page's domain (``SheetConfiguration/pageDomain``).
     public mutating func setPageDomain(_ domain: String?) { configuration.pageDomain = domain }
 
+    /// Where the page's document sits (``SheetConfiguration/frame``).
+    public mutating func setFrame(_ frame: FrameContext?) { configuration.frame = frame }
+
+    /// Why Safari refuses to start a payment from this page's document (its frame), or `nil`.
+    var frameRefusal: ScriptError? { configuration.frame?.refusal(profile: configuration.profile) }
+
     /// The number of sessions constructed so far.
     public var sessionCount: Int { sessions.count }
 
@@ -95,12 +101,14 @@ public struct SheetMachine: Sendable {
     /// `ApplePaySession.supportsVersion(version)`.
     public func supportsVersion(_ version: Int) -> PageResult {
         if version == 0 { return PageResult(threw: .invalidAccess()) }
+        if let refusal = frameRefusal { return PageResult(threw: refusal) }
         return PageResult(returned: .bool(version <= configuration.profile.currentAPIVersion))
     }
 
     /// `ApplePaySession.canMakePayments()`.
     public func canMakePayments() -> PageResult {
-        PageResult(returned: .bool(configuration.canMakePayments ?? !configuration.wallet.cards.isEmpty))
+        if let refusal = frameRefusal { return PageResult(threw: refusal) }
+        return PageResult(returned: .bool(configuration.canMakePayments ?? !configuration.wallet.cards.isEmpty))
     }
 
     /// `ApplePaySession.canMakePaymentsWithActiveCard(merchantIdentifier)` (the promise's value).
@@ -108,6 +116,7 @@ public struct SheetMachine: Sendable {
 
     /// `ApplePaySession.openPaymentSetup(merchantIdentifier)` (the promise's value).
     public func openPaymentSetup(userGesture: Bool) -> PageResult {
+        if let refusal = frameRefusal { return PageResult(threw: refusal) }
         if !userGesture { return PageResult(threw: .invalidAccess("Must call ApplePaySession.openPaymentSetup from a user gesture handler.")) }
         return PageResult(returned: .bool(false))
     }
@@ -134,6 +143,7 @@ public struct SheetMachine: Sendable {
     public mutating func construct(version: Int, request: JSONValue, userGesture: Bool = true) -> PageResult {
         do throws(ScriptError) {
             let bound = try requestValidator.bind(request)
+            if let refusal = frameRefusal { throw refusal }
             if !userGesture { throw ScriptError.invalidAccess("Must create a new ApplePaySession from a user gesture handler.") }
             let checked = try requestValidator.check(bound, version: version)
             sessions.append(SessionRecord(version: version, request: checked))

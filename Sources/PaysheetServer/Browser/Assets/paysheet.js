@@ -44,8 +44,32 @@
   var lastRendered = 0;
   var requestSeq = 0;
 
+  /**
+   * Where this document sits, for the engine's frame rules (Safari's): its origin, its ancestors'
+   * (parent first, top last) and whether the permissions policy allows it `payment`. The browser
+   * answers; the engine decides.
+   */
+  function frameContext() {
+    var origins = [location.protocol + "//" + location.host];
+    if (window.top !== window) {
+      if (location.ancestorOrigins) {
+        for (var i = 0; i < location.ancestorOrigins.length; i++) origins.push(location.ancestorOrigins[i]);
+      } else {
+        for (var w = window; w !== w.parent; w = w.parent) {
+          try { origins.push(w.parent.location.origin); } catch (e) { origins.push(null); }
+        }
+      }
+    }
+    var policy = document.permissionsPolicy || document.featurePolicy;
+    var allowed = null;
+    try { if (policy && typeof policy.allowsFeature === "function") allowed = !!policy.allowsFeature("payment"); } catch (e) { allowed = null; }
+    return { origins: origins, paymentAllowed: allowed };
+  }
+  var FRAME_OPS = { construct: true, "static": true, paymentRequest: true };
+
   /** Sends `op` to the engine and waits for the answer (synchronous, as the API is). */
   function bridge(op) {
+    if (FRAME_OPS[op.op]) op.frame = frameContext();
     var xhr = new XMLHttpRequest();
     xhr.open("POST", endpoint, false);
     // text/plain keeps the request "simple" so that a page on another origin needs no preflight.
