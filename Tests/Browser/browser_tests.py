@@ -840,20 +840,23 @@ def _(env):
                              {"supportedMethods": "https://apple.com/apple-pay", "total": {"label": "Debit total override", "amount": usd("13.00")},
                               "additionalDisplayItems": [{"label": "Debit surcharge", "amount": usd("3.00")}], "data": {"paymentMethodType": "debit"}}]}
     d = env.driver
-    for kind, label, amount in [("debit", "Debit total override", "13.00"), ("credit", "Credit total override", "15.00")]:
+    # WebKit's ApplePayPaymentDetailsModifier: the credit, the debit, and a prepaid card no modifier names.
+    for kind, label, amount, lines in [("credit", "Credit total override", "15.00", [["Item", "10.00"], ["Credit surcharge", "5.00"]]),
+                                       ("debit", "Debit total override", "13.00", [["Item", "10.00"], ["Debit surcharge", "3.00"]]),
+                                       ("prepaid", "Total", "10.00", [["Item", "10.00"]])]:
         r = env.gesture(PR_SETUP + """
             var q = new PaymentRequest([pm], args[0]);
             window.__shown = null;
             q.show().then(function (resp) {
               var m = paysheet.mockPaymentCoordinator;
-              window.__shown = {label: m.total.label, amount: m.total.amount, lines: m.lineItems.map(function (i) { return i.label; })};
+              window.__shown = {label: m.total.label, amount: m.total.amount, lines: m.lineItems.map(function (i) { return [i.label, i.amount]; })};
               resp.complete('success');
             }, function (e) { window.__shown = {name: e.name, message: e.message}; });
             paysheet.mockPaymentCoordinator.changePaymentMethod({type: args[1]});
             paysheet.mockPaymentCoordinator.acceptPayment();""", details, kind)
         check(r and "ok" in r, f"show: {r}")
         got = env.wait("window.__shown", "show() to settle")
-        equal(got, {"label": label, "amount": amount, "lines": ["Item", label.split(" ")[0] + " surcharge"]}, f"{kind} card")
+        equal(got, {"label": label, "amount": amount, "lines": lines}, f"{kind} card")
 
 
 @case("PaymentRequest: retry() shows the payer's error; the user pays again; retry() resolves")
@@ -1134,6 +1137,8 @@ import webkit_mock_cases  # noqa: E402 (its cases use the helpers above)
 webkit_mock_cases.register(sys.modules[__name__])
 import frame_cases  # noqa: E402
 frame_cases.register(sys.modules[__name__])
+import webkit_line_cases  # noqa: E402
+webkit_line_cases.register(sys.modules[__name__])
 
 
 def main():
