@@ -132,6 +132,9 @@ let package = Package(
         ),
         .testTarget(name: "PaysheetContactTests", dependencies: ["PaysheetContact", "PaysheetModel"]),
         .testTarget(name: "PaysheetModelTests", dependencies: ["PaysheetModel"]),
+        .testTarget(name: "PaysheetTokenFormatTests", dependencies: ["PaysheetTokenFormat", "PaysheetModel"]),
+        // Runs the built `paysheet` binary as a user does (its exit codes and output).
+        .testTarget(name: "PaysheetCLITests", dependencies: ["paysheet"]),
         .testTarget(name: "PaysheetSheetTests", dependencies: ["PaysheetSheet", "PaysheetModel"]),
         .testTarget(
             name: "PaysheetScenarioTests",

@@ -1,0 +1,117 @@
+import Foundation
+import Testing
+
+/// The `paysheet` command as a user runs it: the built binary (beside this test bundle), its exit
+/// codes, what it prints on standard output and on standard error.
+@Suite struct CLITests {
+    struct Run {
+        var status: Int32
+        var out: String
+        var err: String
+    }
+
+    /// The `paysheet` binary `swift test` built beside the test bundle.
+    static var binary: URL {
+        let dir = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        for candidate in [dir, dir.deletingLastPathComponent(), dir.deletingLastPathComponent().deletingLastPathComponent()] {
+            let url = candidate.appendingPathComponent("paysheet")
+            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+        }
+        return dir.appendingPathComponent("paysheet")
+    }
+
+    static func run(_ arguments: [String], stdin: String = "") throws -> Run {
+        let p = Process()
+        p.executableURL = binary
+        p.arguments = arguments
+        let input = Pipe(), output = Pipe(), error = Pipe()
+        p.standardInput = input
+        p.standardOutput = output
+        p.standardError = error
+        try p.run()
+        input.fileHandleForWriting.write(Data(stdin.utf8))
+        try input.fileHandleForWriting.close()
+        let out = output.fileHandleForReading.readDataToEndOfFile()
+        let err = error.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return Run(status: p.terminationStatus, out: String(decoding: out, as: UTF8.self), err: String(decoding: err, as: UTF8.self))
+    }
+
+    static func temporaryFolder() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("paysheet-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    @Test func theBinaryIsThere() {
+        #expect(FileManager.default.isExecutableFile(atPath: Self.binary.path), "no paysheet binary at \(Self.binary.path)")
+    }
+
+    @Test func helpListsTheCommandsAndAnUnknownOneIsAUsageError() throws {
+        let help = try Self.run(["--help"])
+        #expect(help.status == 0)
+        for command in ["serve", "pay", "api-key", "acquirer-sandbox", "sheet", "token", "keys", "contact"] {
+            #expect(help.out.contains(command), "--help lists \(command)")
+        }
+        let unknown = try Self.run(["refund-everything"])
+        #expect(unknown.status != 0)
+        #expect(unknown.err.contains("refund-everything"))
+    }
+
+    @Test func contactValidateExitCodesAndBothFieldVocabularies() throws {
+        let good = #"{"emailAddress": "jane@example.com", "phoneNumber": "+1 408 555 0100", "givenName": "Jane", "familyName": "Doe"}"#
+        for required in ["email,phone", "emailAddress,phoneNumber"] {
+            let r = try Self.run(["contact", "validate", "--required", required, "-"], stdin: good)
+            #expect(r.status == 0, "\(required): \(r.err)")
+            #expect(r.out.contains(#""errors":[]"#), "\(r.out)")
+        }
+        let missing = try Self.run(["contact", "validate", "--required", "phoneNumber", "-"], stdin: #"{"emailAddress": "jane@example.com"}"#)
+        #expect(missing.status == 1)
+        #expect(missing.out.contains(#""contactField":"phoneNumber""#), "\(missing.out)")
+        let unknownField = try Self.run(["contact", "validate", "--required", "shoeSize", "-"], stdin: good)
+        #expect(unknownField.status == 2)
+        #expect(unknownField.err.contains("unknown field shoeSize"))
+        let notJSON = try Self.run(["contact", "validate", "-"], stdin: "{")
+        #expect(notJSON.status == 2)
+        #expect(notJSON.err.contains("is not JSON"))
+    }
+
+    @Test func sheetTestNamesEachScenarioAndFailsOnAnUnreadableOne() throws {
+        let dir = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let request = #"{"countryCode": "US", "currencyCode": "USD", "supportedNetworks": ["visa"], "merchantCapabilities": ["supports3DS"], "total": {"label": "Shop", "amount": "1.00"}}"#
+        try Data(#"{"name": "constructs", "version": 3, "request": \#(request), "steps": [{"page": "construct"}, {"expect": {"threw": null}}]}"#.utf8)
+            .write(to: dir.appendingPathComponent("a-good.json"))
+        try Data(#"{"name": "throws", "version": 3, "request": \#(request), "steps": [{"page": "construct"}, {"expect": {"threw": "TypeError"}}]}"#.utf8)
+            .write(to: dir.appendingPathComponent("b-wrong.json"))
+        try Data("{ not json".utf8).write(to: dir.appendingPathComponent("c-broken.json"))
+        let r = try Self.run(["sheet", "test", dir.path])
+        #expect(r.status == 1)
+        #expect(r.out.contains("PASS constructs"), "\(r.out)")
+        #expect(r.out.contains("FAIL throws:"), "\(r.out)")
+        #expect(r.out.contains("FAIL c-broken:"), "\(r.out)")
+        #expect(r.out.contains("1 passed, 2 failed"), "\(r.out)")
+        let one = try Self.run(["sheet", "test", dir.appendingPathComponent("a-good.json").path])
+        #expect(one.status == 0)
+        #expect(one.out.contains("1 passed, 0 failed"))
+    }
+
+    @Test func sheetRunPrintsTheLabelledSimulationAsJSONLines() throws {
+        let dir = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let request = #"{"countryCode": "US", "currencyCode": "USD", "supportedNetworks": ["visa"], "merchantCapabilities": ["supports3DS"], "total": {"label": "Shop", "amount": "1.00"}}"#
+        let file = dir.appendingPathComponent("s.json")
+        try Data(#"{"name": "begin", "version": 3, "request": \#(request), "steps": [{"page": "construct"}, {"page": "begin"}, {"expect": {"events": [{"type": "validatemerchant"}]}}]}"#.utf8).write(to: file)
+        let text = try Self.run(["sheet", "run", file.path])
+        #expect(text.status == 0, "\(text.err)")
+        #expect(text.out.contains("SIMULATED PAYMENT SHEET"), "\(text.out)")
+        let json = try Self.run(["sheet", "run", "--json", file.path])
+        #expect(json.status == 0)
+        let lines = json.out.split(separator: "\n")
+        #expect(lines.count >= 2)
+        for line in lines {
+            #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) != nil, "not JSON: \(line)")
+        }
+        #expect(lines.last?.contains(#""passed":true"#) == true, "\(json.out)")
+    }
+}
