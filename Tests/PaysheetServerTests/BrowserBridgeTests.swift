@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 import PaysheetModel
 import PaysheetSheet
 import PaysheetToken
@@ -26,6 +27,13 @@ import Testing
     struct BridgeFailure: Error { var message: String }
 
     func types(_ answer: JSONObject) -> [String] { answer["events"]?.arrayValue?.compactMap { $0["type"]?.stringValue } ?? [] }
+
+    /// The one check `paysheet.js` makes itself (too few arguments) throws the engine's message.
+    @Test func paysheetJSHasTheEnginesNotEnoughArgumentsMessage() throws {
+        let js = String(buffer: try BrowserRoutes.load("paysheet.js"))
+        #expect(js.contains("var NOT_ENOUGH_ARGUMENTS = \"\(ScriptError.notEnoughArguments.message)\";"))
+        #expect(!js.contains("new TypeError(\"Not enough"), "written once, as NOT_ENOUGH_ARGUMENTS")
+    }
 
     @Test func theGestureRuleAndItsSwitch() throws {
         var p = page()

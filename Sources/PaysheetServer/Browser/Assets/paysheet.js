@@ -67,6 +67,13 @@
   }
   var FRAME_OPS = { construct: true, "static": true, paymentRequest: true };
 
+  // The engine's message for a call with too few arguments (ScriptError.notEnoughArguments; a
+  // Swift test checks they agree). Only this check runs here, before the call reaches the engine.
+  var NOT_ENOUGH_ARGUMENTS = "Not enough arguments";
+  function requireArguments(list, count) {
+    if (list.length < count) throw new TypeError(NOT_ENOUGH_ARGUMENTS);
+  }
+
   /** Sends `op` to the engine and waits for the answer (synchronous, as the API is). */
   function bridge(op) {
     if (FRAME_OPS[op.op]) op.frame = frameContext();
@@ -295,7 +302,7 @@
     get [Symbol.toStringTag]() { return "ApplePaySession"; }
 
     constructor(version, paymentRequest) {
-      if (arguments.length < 2) throw new TypeError("Not enough arguments");
+      requireArguments(arguments, 2);
       var request = wireRequest(paymentRequest);
       super(EVENT_TYPES);
       var body = bridge({ op: "construct", version: wire(version), request: request, userGesture: inGesture(), webKitMock: underWebKitRunner(), pageDomain: location.hostname });
@@ -314,7 +321,7 @@
     completePayment() { return callSession(this, "completePayment", arguments); }
 
     static supportsVersion(version) {
-      if (arguments.length < 1) throw new TypeError("Not enough arguments");
+      requireArguments(arguments, 1);
       return result(bridge({ op: "static", method: "supportsVersion", args: [wire(version)] }));
     }
     static canMakePayments() { return result(bridge({ op: "static", method: "canMakePayments" })); }
@@ -394,7 +401,7 @@
 
   class ApplePaySetup {
     constructor(configuration) {
-      if (arguments.length < 1) throw new TypeError("Not enough arguments");
+      requireArguments(arguments, 1);
       var bound = result(bridge({ op: "static", method: "ApplePaySetup", args: [wire(configuration)] }));
       setupInternal.set(this, bound);
     }
@@ -481,7 +488,7 @@
     constructor(type, init) { super(type, init); }
     updateWith(detailsPromise) {
       var d = eventInternal.get(this);
-      if (arguments.length < 1) throw new TypeError("Not enough arguments");
+      requireArguments(arguments, 1);
       if (!d || d.waitForUpdate) throw invalidState();
       result(requestCall(d.request, "updateWith"));
       d.waitForUpdate = true;
@@ -505,7 +512,7 @@
     }
     complete(merchantSessionPromise) {
       var d = eventInternal.get(this);
-      if (arguments.length < 1) throw new TypeError("Not enough arguments");
+      requireArguments(arguments, 1);
       if (!d) throw invalidState();
       result(requestCall(d.request, "completeMerchantValidation"));
       this.stopPropagation();
@@ -522,7 +529,7 @@
     }
     complete(merchantSession) {
       var d = eventInternal.get(this);
-      if (arguments.length < 1) throw new TypeError("Not enough arguments");
+      requireArguments(arguments, 1);
       if (!d) throw invalidState();
       var value;
       try { value = wire(merchantSession); } catch (e) { value = null; }
@@ -581,7 +588,7 @@
     get [Symbol.toStringTag]() { return "PaymentRequest"; }
 
     constructor(methodData, details, options) {
-      if (arguments.length < 2) throw new TypeError("Not enough arguments");
+      requireArguments(arguments, 2);
       var body = bridge({ op: "paymentRequest", methodData: methodData === undefined ? "undefined" : wireMethodData(methodData),
         details: wire(details), options: options === undefined ? null : wire(options), webKitMock: underWebKitRunner(), pageDomain: location.hostname });
       var value = result(body);
