@@ -188,15 +188,15 @@ public enum ScenarioParser {
                 instance = try int("instance")
                 if instance < 1 { throw fail("instance", "must be 1 or more") }
             }
-            func argsOr(_ key: String, _ make: (JSONValue) -> PageCall) throws(ScenarioError) -> PageStep {
+            func argsOr(_ key: String, _ method: PageCall.Method) throws(ScenarioError) -> PageStep {
                 try allow(["page", "instance", key, "args"])
                 if let a = o["args"] {
                     guard case .array(let args) = a else { throw fail("args", "must be an array") }
                     if o[key] != nil { throw fail("args", "give either \"\(key)\" or \"args\", not both") }
-                    return .call(.legacy(method: name, arguments: args))
+                    return .call(.legacy(method: method, arguments: args))
                 }
                 guard let v = o[key] else { throw fail(key, "required (or \"args\" for the positional form)") }
-                return .call(make(v))
+                return .call(PageCall(method, argument: v))
             }
             let step: PageStep
             switch name {
@@ -215,11 +215,11 @@ public enum ScenarioParser {
                 try allow(["page", "instance", "session"])
                 guard let s = o["session"] else { throw fail("session", "required: the merchant session object") }
                 step = .call(.completeMerchantValidation(s))
-            case "completePaymentMethodSelection": step = try argsOr("update", PageCall.completePaymentMethodSelection)
-            case "completeShippingContactSelection": step = try argsOr("update", PageCall.completeShippingContactSelection)
-            case "completeShippingMethodSelection": step = try argsOr("update", PageCall.completeShippingMethodSelection)
-            case "completeCouponCodeChange": step = try argsOr("update", PageCall.completeCouponCodeChange)
-            case "completePayment": step = try argsOr("result", PageCall.completePayment)
+            case "completePaymentMethodSelection": step = try argsOr("update", .completePaymentMethodSelection)
+            case "completeShippingContactSelection": step = try argsOr("update", .completeShippingContactSelection)
+            case "completeShippingMethodSelection": step = try argsOr("update", .completeShippingMethodSelection)
+            case "completeCouponCodeChange": step = try argsOr("update", .completeCouponCodeChange)
+            case "completePayment": step = try argsOr("result", .completePayment)
             case "supportsVersion": try allow(["page", "version"]); step = .supportsVersion(try int("version"))
             case "canMakePayments": try allow(["page"]); step = .canMakePayments
             case "canMakePaymentsWithActiveCard": try allow(["page", "merchantIdentifier"]); step = .canMakePaymentsWithActiveCard

@@ -76,10 +76,8 @@ struct BrowserPage: Sendable {
             guard let method = op["method"]?.stringValue else { throw BridgeError(field: "method", message: "required: the method's name") }
             let args = op["args"]?.arrayValue ?? []
             let r: PageResult
-            if let call = Self.pageCall(method, args) {
-                r = machine.call(call, session: session)
-            } else if method.hasPrefix("complete") || method == "begin" || method == "abort" {
-                r = PageResult(threw: .notEnoughArguments)
+            if let m = PageCall.Method(rawValue: method) {
+                r = PageCall(m, arguments: args).map { machine.call($0, session: session) } ?? PageResult(threw: .notEnoughArguments)
             } else {
                 r = PageResult(threw: .typeError("session.\(method) is not a function."))
             }
@@ -190,20 +188,6 @@ struct BrowserPage: Sendable {
     private func record(_ r: PageResult, into answer: inout JSONObject) {
         if let t = r.threw { answer["threw"] = t.json }
         if let v = r.returned { answer["returned"] = v }
-    }
-
-    /// The engine's call for `method` with the page's arguments, or `nil` when the arguments are
-    /// too few for any form (or the method is unknown).
-    static func pageCall(_ method: String, _ args: [JSONValue]) -> PageCall? {
-        switch method {
-        case "begin": return .begin
-        case "abort": return .abort
-        case "completeMerchantValidation": return args.first.map(PageCall.completeMerchantValidation)
-        case "completeCouponCodeChange": return args.first.map(PageCall.completeCouponCodeChange)
-        case "completePayment", "completePaymentMethodSelection", "completeShippingMethodSelection", "completeShippingContactSelection":
-            return args.isEmpty ? nil : .legacy(method: method, arguments: args)
-        default: return nil
-        }
     }
 
     /// The engine's call for a `paymentRequestCall` operation.

@@ -13,20 +13,73 @@ public enum PageCall: Sendable, Hashable {
     /// The positional (v1/v2) forms: `completePayment(status)`,
     /// `completeShippingMethodSelection(status, newTotal, newLineItems)`, … The method is picked by
     /// name and the overload by argument count and type, as WebKit's binding does.
-    case legacy(method: String, arguments: [JSONValue])
+    case legacy(method: Method, arguments: [JSONValue])
+
+    /// The `ApplePaySession` methods a page calls, by name: the one table from names to calls that
+    /// the browser bridge and the scenario format both read.
+    public enum Method: String, Sendable, CaseIterable {
+        case begin, abort, completeMerchantValidation, completePaymentMethodSelection, completeShippingContactSelection
+        case completeShippingMethodSelection, completeCouponCodeChange, completePayment
+
+        /// Whether the method has positional overloads (API versions 1 and 2).
+        public var hasPositionalForm: Bool {
+            switch self {
+            case .completePayment, .completePaymentMethodSelection, .completeShippingMethodSelection,
+                .completeShippingContactSelection:
+                return true
+            case .begin, .abort, .completeMerchantValidation, .completeCouponCodeChange:
+                return false
+            }
+        }
+    }
+
+    /// The method called.
+    public var method: Method {
+        switch self {
+        case .begin: return .begin
+        case .abort: return .abort
+        case .completeMerchantValidation: return .completeMerchantValidation
+        case .completePaymentMethodSelection: return .completePaymentMethodSelection
+        case .completeShippingContactSelection: return .completeShippingContactSelection
+        case .completeShippingMethodSelection: return .completeShippingMethodSelection
+        case .completeCouponCodeChange: return .completeCouponCodeChange
+        case .completePayment: return .completePayment
+        case .legacy(let m, _): return m
+        }
+    }
 
     /// The method's name.
-    public var name: String {
-        switch self {
-        case .begin: return "begin"
-        case .abort: return "abort"
-        case .completeMerchantValidation: return "completeMerchantValidation"
-        case .completePaymentMethodSelection: return "completePaymentMethodSelection"
-        case .completeShippingContactSelection: return "completeShippingContactSelection"
-        case .completeShippingMethodSelection: return "completeShippingMethodSelection"
-        case .completeCouponCodeChange: return "completeCouponCodeChange"
-        case .completePayment: return "completePayment"
-        case .legacy(let m, _): return m
+    public var name: String { method.rawValue }
+
+    /// The call of `method` with one dictionary argument (`update`, `result`, the merchant session),
+    /// as the scenario format names it; `begin` and `abort` take none.
+    public init(_ method: Method, argument: JSONValue) {
+        switch method {
+        case .begin: self = .begin
+        case .abort: self = .abort
+        case .completeMerchantValidation: self = .completeMerchantValidation(argument)
+        case .completePaymentMethodSelection: self = .completePaymentMethodSelection(argument)
+        case .completeShippingContactSelection: self = .completeShippingContactSelection(argument)
+        case .completeShippingMethodSelection: self = .completeShippingMethodSelection(argument)
+        case .completeCouponCodeChange: self = .completeCouponCodeChange(argument)
+        case .completePayment: self = .completePayment(argument)
+        }
+    }
+
+    /// The call of `method` with the arguments as a page passed them, or `nil` when they are too few
+    /// for any of its forms (the page then gets "Not enough arguments").
+    public init?(_ method: Method, arguments: [JSONValue]) {
+        if method.hasPositionalForm {
+            guard !arguments.isEmpty else { return nil }
+            self = .legacy(method: method, arguments: arguments)
+            return
+        }
+        switch method {
+        case .begin, .abort:
+            self.init(method, argument: .null)
+        default:
+            guard let first = arguments.first else { return nil }
+            self.init(method, argument: first)
         }
     }
 }

@@ -328,21 +328,21 @@ public struct SheetMachine: Sendable {
         }
     }
 
-    private mutating func legacy(_ s: Int, _ method: String, _ args: [JSONValue], events: inout [DispatchedEvent]) throws(ScriptError) {
+    private mutating func legacy(_ s: Int, _ method: PageCall.Method, _ args: [JSONValue], events: inout [DispatchedEvent]) throws(ScriptError) {
         let b = WebIDLBinding(profile: configuration.profile)
         func need(_ n: Int) throws(ScriptError) { if args.count < n { throw .notEnoughArguments } }
         switch method {
-        case "completePayment":
+        case .completePayment:
             try need(1)
             if case .object = args[0] { return try completePayment(s, try updateValidator.bindResult(args[0]), events: &events) }
             let status = b.unsignedLong(args[0]) & 0xFFFF
             try completePayment(s, try updateValidator.bindResult(["status": .number(String(status))]), events: &events)
-        case "completePaymentMethodSelection":
+        case .completePaymentMethodSelection:
             if args.count == 1 { return try perform(.completePaymentMethodSelection(args[0]), on: s, events: &events) }
             try need(2)
             let total = try b.lineItem(args[0]), items = try b.lineItems(args[1])
             try completeUpdate(s, ApplePayUpdate(newTotal: total, newLineItems: items), kind: .paymentMethod, events: &events)
-        case "completeShippingMethodSelection":
+        case .completeShippingMethodSelection:
             if args.count == 1 { return try perform(.completeShippingMethodSelection(args[0]), on: s, events: &events) }
             try need(3)
             let status = b.unsignedLong(args[0]) & 0xFFFF
@@ -360,7 +360,7 @@ public struct SheetMachine: Sendable {
                 }
             default: throw .invalidAccess()
             }
-        case "completeShippingContactSelection":
+        case .completeShippingContactSelection:
             if args.count == 1 { return try perform(.completeShippingContactSelection(args[0]), on: s, events: &events) }
             try need(4)
             let status = b.unsignedLong(args[0]) & 0xFFFF
@@ -376,8 +376,10 @@ public struct SheetMachine: Sendable {
             }
             let u = ApplePayUpdate(newTotal: total, newLineItems: items, newShippingMethods: methods, errors: error.map { [$0] } ?? [])
             try completeUpdate(s, u, kind: .shippingContact, events: &events)
-        default:
-            throw .typeError("session.\(method) is not a function.")
+        case .begin, .abort, .completeMerchantValidation, .completeCouponCodeChange:
+            // No positional form: the call with its first argument.
+            guard let first = args.first else { throw .notEnoughArguments }
+            try perform(PageCall(method, argument: first), on: s, events: &events)
         }
     }
 
