@@ -13,6 +13,8 @@ why; a row no profile can honour says why (`"notHonoured"`) and is counted apart
 import json
 import os
 
+from webkit_mock_cases import INSTALLMENT_REQUEST
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 # What each WebKit page defines for its rows, in our words (the same values).
@@ -34,15 +36,11 @@ window.expectedAPR = '3.875'; window.expectedCurrencyCode = 'USD'; window.expect
 window.expectedItemType = 'mac'; window.expectedProgramIdentifier = 'programIdentifier';
 window.expectedProgramTerms = 'programTerms'; window.expectedRetailChannel = 'web';
 window.expectedApplicationMetadata = {integer: 1, float: 2.1, string: 'string', date: new Date(), bool: true, array: ['a', 'b'], null: null};
+""" + INSTALLMENT_REQUEST + """
 window.validRequest = function () {
-  return {countryCode: 'US', currencyCode: 'USD', supportedNetworks: ['visa', 'masterCard'], merchantCapabilities: ['supports3DS'],
-    total: {label: 'Your Label', amount: '10.00'},
-    installmentConfiguration: {bindingTotalAmount: '1.00', currencyCode: 'USD', merchandisingImageData: 'dGVzdA==',
-      merchantIdentifier: 'merchant', openToBuyThresholdAmount: '2.50', referrerIdentifier: 'referrer',
-      items: [{type: 'mac', amount: '31.45', currencyCode: 'USD', programIdentifier: 'programIdentifier', apr: '3.875',
-               programTerms: 'programTerms'}, {}],
-      applicationMetadata: expectedApplicationMetadata,
-      retailChannel: 'web'}};
+  var r = __installments();
+  r.installmentConfiguration.applicationMetadata = expectedApplicationMetadata;
+  return r;
 };""",
     "payment-request": """
 window.validPaymentMethod = function () {

@@ -43,6 +43,16 @@ import Testing
         return url
     }
 
+    /// Writes a version-3 scenario with a valid request and `steps` (JSON) to `dir/file`.
+    @discardableResult
+    static func writeScenario(named name: String, steps: String, to dir: URL, file: String) throws -> URL {
+        let request = #"{"countryCode": "US", "currencyCode": "USD", "supportedNetworks": ["visa"], "merchantCapabilities": ["supports3DS"], "#
+            + #""total": {"label": "Shop", "amount": "1.00"}}"#
+        let url = dir.appendingPathComponent(file)
+        try Data(#"{"name": "\#(name)", "version": 3, "request": \#(request), "steps": \#(steps)}"#.utf8).write(to: url)
+        return url
+    }
+
     @Test func theBinaryIsThere() {
         #expect(FileManager.default.isExecutableFile(atPath: Self.binary.path), "no paysheet binary at \(Self.binary.path)")
     }
@@ -79,11 +89,8 @@ import Testing
     @Test func sheetTestNamesEachScenarioAndFailsOnAnUnreadableOne() throws {
         let dir = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let request = #"{"countryCode": "US", "currencyCode": "USD", "supportedNetworks": ["visa"], "merchantCapabilities": ["supports3DS"], "total": {"label": "Shop", "amount": "1.00"}}"#
-        try Data(#"{"name": "constructs", "version": 3, "request": \#(request), "steps": [{"page": "construct"}, {"expect": {"threw": null}}]}"#.utf8)
-            .write(to: dir.appendingPathComponent("a-good.json"))
-        try Data(#"{"name": "throws", "version": 3, "request": \#(request), "steps": [{"page": "construct"}, {"expect": {"threw": "TypeError"}}]}"#.utf8)
-            .write(to: dir.appendingPathComponent("b-wrong.json"))
+        try Self.writeScenario(named: "constructs", steps: #"[{"page": "construct"}, {"expect": {"threw": null}}]"#, to: dir, file: "a-good.json")
+        try Self.writeScenario(named: "throws", steps: #"[{"page": "construct"}, {"expect": {"threw": "TypeError"}}]"#, to: dir, file: "b-wrong.json")
         try Data("{ not json".utf8).write(to: dir.appendingPathComponent("c-broken.json"))
         let r = try Self.run(["sheet", "test", dir.path])
         #expect(r.status == 1)
@@ -99,9 +106,8 @@ import Testing
     @Test func sheetRunPrintsTheLabelledSimulationAsJSONLines() throws {
         let dir = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let request = #"{"countryCode": "US", "currencyCode": "USD", "supportedNetworks": ["visa"], "merchantCapabilities": ["supports3DS"], "total": {"label": "Shop", "amount": "1.00"}}"#
-        let file = dir.appendingPathComponent("s.json")
-        try Data(#"{"name": "begin", "version": 3, "request": \#(request), "steps": [{"page": "construct"}, {"page": "begin"}, {"expect": {"events": [{"type": "validatemerchant"}]}}]}"#.utf8).write(to: file)
+        let file = try Self.writeScenario(named: "begin", steps: #"[{"page": "construct"}, {"page": "begin"}, {"expect": {"events": [{"type": "validatemerchant"}]}}]"#,
+                                          to: dir, file: "s.json")
         let text = try Self.run(["sheet", "run", file.path])
         #expect(text.status == 0, "\(text.err)")
         #expect(text.out.contains("SIMULATED PAYMENT SHEET"), "\(text.out)")
