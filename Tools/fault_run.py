@@ -12,7 +12,7 @@ gateway's log of queries).
 
 BIN_DIR holds `paysheet` and `paysheet-bench` (`swift build --show-bin-path`). Exit 0 on success.
 """
-import argparse, json, os, random, signal, subprocess, sys, tempfile, time, urllib.request
+import argparse, json, os, signal, subprocess, sys, tempfile, time, urllib.request
 
 ap = argparse.ArgumentParser()
 ap.add_argument("bin")
@@ -36,11 +36,27 @@ import atexit
 atexit.register(stop_children)
 
 data = tempfile.mkdtemp(prefix="paysheet-fault-")
-port = random.SystemRandom().randint(20000, 40000)
-server_url, gateway_url = f"http://127.0.0.1:{port}", f"http://127.0.0.1:{port + 1}"
+def free_port():
+    """A port nobody listens on now (the kernel's choice), not one of the ephemeral range's picks
+    that an outgoing connection may hold (a random one collided with a PostgreSQL client's)."""
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+def free_ports(n):
+    ports = []
+    while len(ports) < n:
+        p = free_port()
+        if p not in ports:
+            ports.append(p)
+    return ports
+
+port, gateway_port = free_ports(2)
+server_url, gateway_url = f"http://127.0.0.1:{port}", f"http://127.0.0.1:{gateway_port}"
 if args.instances > 1 and not args.database:
     sys.exit("--instances needs --database (several servers share one PostgreSQL)")
-instance_ports = [port] if args.instances == 1 else [port + 10 + i for i in range(args.instances)]
+instance_ports = [port] if args.instances == 1 else [p for p in free_ports(args.instances + 2) if p not in (port, gateway_port)][:args.instances]
 logs = open(os.path.join(data, "processes.log"), "w")
 
 faults = {"seed": args.seed, "processingSeconds": 0.3, "dropNotification": 0.15, "duplicateNotification": 0.15,
@@ -85,7 +101,7 @@ def start_server(i=0):
     wait_up(f"http://127.0.0.1:{instance_ports[i]}", f"merchant server {i}")
     return p
 
-gateway = subprocess.Popen([os.path.join(args.bin, "paysheet"), "acquirer-sandbox", "--data", data, "--listen", f"127.0.0.1:{port + 1}",
+gateway = subprocess.Popen([os.path.join(args.bin, "paysheet"), "acquirer-sandbox", "--data", data, "--listen", f"127.0.0.1:{gateway_port}",
                             "--faults", os.path.join(data, "faults.json")], stdout=logs, stderr=logs)
 children.append(gateway)
 wait_up(gateway_url, "the sandbox gateway")
