@@ -139,36 +139,35 @@ struct BrowserPage: Sendable {
             } catch {
                 throw BridgeError(field: error.field, message: error.message)
             }
-            let out = machine.perform(action, asMock: op["mock"]?.boolValue ?? false)
-            for e in out {
-                if case .ignored(_, let reason) = e.event { answer["ignored"] = .string(reason) }
-            }
-            events += out
+            events += Self.reportingIgnored(machine.perform(action, asMock: op["mock"]?.boolValue ?? false), into: &answer)
         case "mockChangePaymentMethod":
             guard let m = op["paymentMethod"], let method = try? decodeJSONValue(ApplePayPaymentMethod.self, from: m) else {
                 throw BridgeError(field: "paymentMethod", message: "required: an ApplePayPaymentMethod")
             }
-            let out = machine.mockChangePaymentMethod(method)
-            for e in out {
-                if case .ignored(_, let reason) = e.event { answer["ignored"] = .string(reason) }
-            }
-            events += out
+            events += Self.reportingIgnored(machine.mockChangePaymentMethod(method), into: &answer)
         case "navigate":
             events += machine.navigate()
         default:
             throw BridgeError(field: "op", message: "unknown operation \"\(name)\" (known: construct, call, static, paymentRequest, paymentRequestCall, user, mockChangePaymentMethod, advance, tick, state, navigate)")
         }
         // Each event as JSON once: all go to the log, all but ignored actions to the page.
-        var toPage: [JSONValue] = name == "navigate" ? [] : held
-        if name != "navigate" { held = [] }
+        var toPage: [JSONValue] = []
         for e in events {
             var o = e.event.json.objectValue ?? JSONObject()
             o["session"] = .number(String(e.session))
             log.append(.object(o))
             if case .ignored = e.event { continue }
-            if name == "navigate" { held.append(.object(o)) } else { toPage.append(.object(o)) }
+            toPage.append(.object(o))
         }
         if log.count > Self.logLimit { log.removeFirst(log.count - Self.logLimit) }
+        if name == "navigate" {
+            // Nobody reads a beacon's answer: the page gets these when it comes back.
+            held += toPage
+            toPage = []
+        } else {
+            toPage = held + toPage
+            held = []
+        }
         answer["events"] = .array(toPage)
         if name == "state" {
             answer["log"] = .array(log)
@@ -183,6 +182,14 @@ struct BrowserPage: Sendable {
         answer["sessions"] = .array((0..<machine.sessionCount).map { .string(machine.state(of: $0 + 1)?.pageVisible ?? "idle") })
         answer["paid"] = .bool(machine.paid)
         return answer
+    }
+
+    /// `events`, after putting the reason of an ignored user action (the last, if several) in `answer`.
+    private static func reportingIgnored(_ events: [DispatchedEvent], into answer: inout JSONObject) -> [DispatchedEvent] {
+        for e in events {
+            if case .ignored(_, let reason) = e.event { answer["ignored"] = .string(reason) }
+        }
+        return events
     }
 
     private func record(_ r: PageResult, into answer: inout JSONObject) {

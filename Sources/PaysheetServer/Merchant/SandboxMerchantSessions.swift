@@ -12,6 +12,7 @@ import PaysheetToken
 public final class SandboxMerchantSessions: MerchantSessionVerifier, Sendable {
     /// What a signature starts with (the rest is the MAC in base64).
     static let prefix = "PAYSHEET-SANDBOX-HMAC-SHA256:"
+    /// The key's bytes (swift-crypto's `SymmetricKey` is not `Sendable` on Linux).
     let keyBytes: [UInt8]
     let used = NIOLockedValueBox<[String: Double]>([:])
 

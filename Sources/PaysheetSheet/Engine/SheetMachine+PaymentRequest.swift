@@ -30,6 +30,15 @@ extension SheetMachine {
         }
     }
 
+    /// Marks request `p`'s merchant validation completed, once and only while it is shown
+    /// (`ApplePayPaymentHandler::merchantValidationCompleted`: the state first, then, for a session
+    /// given at once, that it is an object).
+    private mutating func completingMerchantValidation(_ p: Int, with session: JSONValue?) throws(ScriptError) {
+        if paymentRequests[p].merchantValidationCompleted || paymentRequests[p].state != .interactive { throw .invalidState() }
+        if let session, session.objectValue == nil { throw .typeError("Type error") }
+        paymentRequests[p].merchantValidationCompleted = true
+    }
+
     /// A call on `PaymentRequest` number `request` (1-based), one of its events, or its response.
     /// For the promise-returning calls, `threw` is the rejection.
     public mutating func call(_ call: PaymentRequestCall, paymentRequest request: Int) -> PageResult {
@@ -58,14 +67,10 @@ extension SheetMachine {
             }
             return .bool(false)
         case .completeMerchantValidation:
-            if paymentRequests[p].merchantValidationCompleted || paymentRequests[p].state != .interactive { throw .invalidState() }
-            paymentRequests[p].merchantValidationCompleted = true
+            try completingMerchantValidation(p, with: nil)
         case .merchantSessionSettled(let value): merchantSessionSettled(p, value, events: &events)
         case .completeMerchantValidationNow(let value):
-            // `ApplePayPaymentHandler::merchantValidationCompleted`: state first, then an object.
-            if paymentRequests[p].merchantValidationCompleted || paymentRequests[p].state != .interactive { throw .invalidState() }
-            guard case .object = value else { throw .typeError("Type error") }
-            paymentRequests[p].merchantValidationCompleted = true
+            try completingMerchantValidation(p, with: value)
             merchantSessionSettled(p, value, events: &events)
         case .updateWith:
             let r = paymentRequests[p]

@@ -198,10 +198,7 @@ public struct SheetMachine: Sendable {
                            initialEvents: configuration.initialEvents)
         if let reason = SheetBilling.conflict(sessions[s].request) {
             // Apple: such a request "results in an error and cancels the payment request".
-            sheet!.status = reason
-            sessions[s].state = .canceled
-            close(result: "canceled")
-            emit(.cancel(ApplePaySessionError()), to: s, events: &events)
+            cancel(s, status: reason, events: &events)
             return
         }
         setOutstanding(.validatemerchant)
@@ -233,13 +230,8 @@ public struct SheetMachine: Sendable {
                                                      pageDomain: configuration.pageDomain, nowMs: configuration.epochMs + now * 1000) {
             // The wallet refuses the session: the sheet closes and the page gets `cancel`.
             sessions[s].validation = .complete
-            sessions[s].state = .canceled
             events.append(DispatchedEvent(session: s + 1, event: .ignored(action: "completeMerchantValidation", reason: reason)))
-            if sheet?.session == s, sheet?.visible == true {
-                sheet!.status = reason
-                close(result: "canceled")
-            }
-            emit(.cancel(ApplePaySessionError()), to: s, events: &events)
+            cancel(s, status: reason, events: &events)
             return
         }
         sessions[s].validation = .complete
@@ -430,10 +422,7 @@ public struct SheetMachine: Sendable {
         let version = sessions[s].version
         switch action {
         case .cancel:
-            sessions[s].state = .canceled
-            sheet!.status = nil
-            close(result: "canceled")
-            emit(.cancel(ApplePaySessionError()), to: s, events: &events)
+            cancel(s, status: nil, events: &events)
         case .editContact(let email, let phone):
             if let email { sheet!.email = email }
             if let phone { sheet!.phone = phone }
@@ -605,6 +594,17 @@ public struct SheetMachine: Sendable {
         }
         if rec.version >= 10, let billing { token.paymentMethod.billingContact = billing }
         return ApplePayPayment(token: token, billingContact: billing, shippingContact: shipping)
+    }
+
+    /// Ends session `s` as canceled: its sheet, if shown, closes with `status` on it, and the page
+    /// gets `cancel`.
+    mutating func cancel(_ s: Int, status: String?, events: inout [DispatchedEvent]) {
+        sessions[s].state = .canceled
+        if sheet?.session == s, sheet?.visible == true {
+            sheet!.status = status
+            close(result: "canceled")
+        }
+        emit(.cancel(ApplePaySessionError()), to: s, events: &events)
     }
 
     mutating func close(result: String) {

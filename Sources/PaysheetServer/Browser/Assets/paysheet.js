@@ -65,7 +65,10 @@
     try { if (policy && typeof policy.allowsFeature === "function") allowed = !!policy.allowsFeature("payment"); } catch (e) { allowed = null; }
     return { origins: origins, paymentAllowed: allowed };
   }
-  var FRAME_OPS = { construct: true, "static": true, paymentRequest: true };
+  // The operations that create a session or a request or ask about the wallet: each tells the
+  // engine where the page is (its frame), its domain (for merchant sessions) and whether it runs
+  // under WebKit's test runner, whose mock coordinator stands in for the sheet.
+  var PAGE_FACT_OPS = { construct: true, "static": true, paymentRequest: true };
 
   // The engine's message for a call with too few arguments (ScriptError.notEnoughArguments; a
   // Swift test checks they agree). Only this check runs here, before the call reaches the engine.
@@ -76,7 +79,7 @@
 
   /** Sends `op` to the engine and waits for the answer (synchronous, as the API is). */
   function bridge(op) {
-    if (FRAME_OPS[op.op]) op.frame = frameContext();
+    if (PAGE_FACT_OPS[op.op]) Object.assign(op, { frame: frameContext(), webKitMock: underWebKitRunner(), pageDomain: location.hostname });
     var xhr = new XMLHttpRequest();
     xhr.open("POST", endpoint, false);
     // text/plain keeps the request "simple" so that a page on another origin needs no preflight.
@@ -305,7 +308,7 @@
       requireArguments(arguments, 2);
       var request = wireRequest(paymentRequest);
       super(EVENT_TYPES);
-      var body = bridge({ op: "construct", version: wire(version), request: request, userGesture: inGesture(), webKitMock: underWebKitRunner(), pageDomain: location.hostname });
+      var body = bridge({ op: "construct", version: wire(version), request: request, userGesture: inGesture() });
       var number = result(body);
       internal.set(this, { number: number });
       sessions[number] = this;
@@ -590,7 +593,7 @@
     constructor(methodData, details, options) {
       requireArguments(arguments, 2);
       var body = bridge({ op: "paymentRequest", methodData: methodData === undefined ? "undefined" : wireMethodData(methodData),
-        details: wire(details), options: options === undefined ? null : wire(options), webKitMock: underWebKitRunner(), pageDomain: location.hostname });
+        details: wire(details), options: options === undefined ? null : wire(options) });
       var value = result(body);
       super(REQUEST_EVENT_TYPES);
       var d = { number: Number(value.request), id: value.id, shippingOption: value.shippingOption, shippingType: value.shippingType,
@@ -898,9 +901,19 @@
   function userAction(action, mock) {
     var op = Object.assign({ op: "user" }, action);
     if (mock) op.mock = true;
-    if (activeSession) op.listeners = listeners(activeSession);
-    var body = bridge(op);
+    return sheetAction(op);
+  }
+
+  /** Sends a sheet-side operation (with the active session's listeners); `{ok, ignored, sheet}`. */
+  function sheetAction(op) {
+    var body = bridge(withListeners(op));
     return { ok: !body.ignored, ignored: body.ignored || null, sheet: body.sheet };
+  }
+
+  /** `op` with the listeners of the active session, which the engine needs to know who is told. */
+  function withListeners(op) {
+    if (activeSession) op.listeners = listeners(activeSession);
+    return op;
   }
 
   // ---- Scripting API for end-to-end tests ---------------------------------------------------
@@ -957,10 +970,7 @@
     changeShippingOption: function (identifier) { return userAction({ user: "selectShippingMethod", identifier: identifier }, true); },
     /** The page is told of this `ApplePayPaymentMethod` as given (WebKit's mock: no card behind it). */
     changePaymentMethod: function (m) {
-      var op = { op: "mockChangePaymentMethod", paymentMethod: wire(m || {}) };
-      if (activeSession) op.listeners = listeners(activeSession);
-      var body = bridge(op);
-      return { ok: !body.ignored, ignored: body.ignored || null, sheet: body.sheet };
+      return sheetAction({ op: "mockChangePaymentMethod", paymentMethod: wire(m || {}) });
     },
     changeCouponCode: function (code) { return userAction({ user: "enterCouponCode", code: code }, true); },
     acceptPayment: function () { return userAction({ user: "authorize" }, true); },
@@ -985,8 +995,7 @@
   // The page leaves: active sessions are canceled (the engine's `navigate`). A page restored from
   // the back/forward cache then receives their `cancel` events, which the engine held for it.
   window.addEventListener("pagehide", function () {
-    var op = { op: "navigate" };
-    if (activeSession) op.listeners = listeners(activeSession);
+    var op = withListeners({ op: "navigate" });
     try { navigator.sendBeacon(endpoint, new Blob([JSON.stringify(op)], { type: "text/plain" })); } catch (e) { /* leaving anyway */ }
   });
   window.addEventListener("pageshow", function (e) {
