@@ -7,11 +7,13 @@ let package = Package(
     products: [
         .library(name: "PaysheetModel", targets: ["PaysheetModel"]),
         .library(name: "PaysheetSheet", targets: ["PaysheetSheet"]),
+        .library(name: "PaysheetSheetTokens", targets: ["PaysheetSheetTokens"]),
         .library(name: "PaysheetScenario", targets: ["PaysheetScenario"]),
         .library(name: "PaysheetTokenFormat", targets: ["PaysheetTokenFormat"]),
         .library(name: "PaysheetToken", targets: ["PaysheetToken"]),
         .library(name: "PaysheetContact", targets: ["PaysheetContact"]),
         .library(name: "UnionPay", targets: ["UnionPay"]),
+        .library(name: "UnionPaySandbox", targets: ["UnionPaySandbox"]),
         .library(name: "PaysheetServer", targets: ["PaysheetServer"]),
         .executable(name: "paysheet", targets: ["paysheet"]),
     ],
@@ -30,13 +32,24 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        // `swift package generate-documentation`: the DocC catalogs in Sources/*/*.docc (CI builds them).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin.git", from: "1.5.0"),
     ],
     targets: [
         .target(name: "PaysheetModel"),
         // zlib (the system's): UnionPay's file transfers are zlib-compressed ZIP archives.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .target(name: "PaysheetSheet", dependencies: ["PaysheetModel"]),
-        .target(name: "PaysheetScenario", dependencies: ["PaysheetSheet", "PaysheetModel", "PaysheetToken", "PaysheetTokenFormat"]),
+        // Real sandbox tokens for the simulated sheet (the sheet engine and the token library
+        // meet here, so that neither depends on the other).
+        .target(
+            name: "PaysheetSheetTokens",
+            dependencies: ["PaysheetSheet", "PaysheetModel", "PaysheetToken", "PaysheetTokenFormat"]
+        ),
+        .target(
+            name: "PaysheetScenario",
+            dependencies: ["PaysheetSheet", "PaysheetModel"]
+        ),
         .target(name: "PaysheetContact", dependencies: ["PaysheetModel"]),
         .target(
             name: "PaysheetTokenFormat",
@@ -55,7 +68,22 @@ let package = Package(
         .target(
             name: "UnionPay",
             dependencies: [
-                "PaysheetModel", "PaysheetToken", "PaysheetTokenFormat", "CZlib",
+                "PaysheetModel", "CZlib",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
+        // The sandbox gateway: an HTTP server speaking ACP as UnionPay's gateway does, for tests
+        // and the sandbox mode (a UnionPay client does not need it).
+        .target(
+            name: "UnionPaySandbox",
+            dependencies: [
+                "UnionPay", "PaysheetModel",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
@@ -64,17 +92,18 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
         .target(
             name: "PaysheetServer",
             dependencies: [
-                "PaysheetModel", "PaysheetSheet", "PaysheetScenario", "PaysheetToken", "PaysheetTokenFormat", "PaysheetContact", "UnionPay",
+                "PaysheetModel", "PaysheetSheet", "PaysheetSheetTokens", "PaysheetToken", "PaysheetTokenFormat",
+                "PaysheetContact", "UnionPay", "UnionPaySandbox",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "SQLiteNIO", package: "sqlite-nio"),  // for the SQLite it vendors (module VaporCSQLite), used through its C API
+                // For the SQLite it vendors (module VaporCSQLite), used through its C API.
+                .product(name: "SQLiteNIO", package: "sqlite-nio"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -90,8 +119,10 @@ let package = Package(
         .executableTarget(
             name: "paysheet",
             dependencies: [
-                "PaysheetModel", "PaysheetSheet", "PaysheetScenario", "PaysheetToken", "PaysheetTokenFormat", "PaysheetContact",
-                "PaysheetServer", "UnionPay",
+                "PaysheetModel", "PaysheetSheet", "PaysheetSheetTokens", "PaysheetScenario", "PaysheetToken",
+                "PaysheetTokenFormat",
+                "PaysheetContact",
+                "PaysheetServer", "UnionPay", "UnionPaySandbox",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "X509", package: "swift-certificates"),
@@ -104,8 +135,10 @@ let package = Package(
         .executableTarget(
             name: "paysheet-bench",
             dependencies: [
-                "PaysheetModel", "PaysheetSheet", "PaysheetScenario", "PaysheetToken", "PaysheetTokenFormat", "PaysheetContact",
-                "PaysheetServer", "UnionPay",
+                "PaysheetModel", "PaysheetSheet", "PaysheetSheetTokens", "PaysheetScenario", "PaysheetToken",
+                "PaysheetTokenFormat",
+                "PaysheetContact",
+                "PaysheetServer", "UnionPay", "UnionPaySandbox",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -117,12 +150,18 @@ let package = Package(
         ),
         .testTarget(
             name: "UnionPayTests",
-            dependencies: ["UnionPay", "PaysheetToken", .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto")]
+            dependencies: [
+                "UnionPay", "UnionPaySandbox", "PaysheetModel", "PaysheetToken",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]
         ),
         .testTarget(
             name: "PaysheetServerTests",
             dependencies: [
-                "PaysheetServer", "UnionPay", "PaysheetModel", "PaysheetSheet", "PaysheetToken", "PaysheetTokenFormat", "PaysheetScenario",
+                "PaysheetServer", "UnionPay", "UnionPaySandbox", "PaysheetModel", "PaysheetSheet",
+                "PaysheetSheetTokens", "PaysheetToken", "PaysheetTokenFormat",
+                "PaysheetScenario",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -139,7 +178,8 @@ let package = Package(
         .testTarget(
             name: "PaysheetScenarioTests",
             dependencies: [
-                "PaysheetScenario", "PaysheetSheet", "PaysheetModel", "PaysheetToken", "PaysheetTokenFormat",
+                "PaysheetScenario", "PaysheetSheet", "PaysheetSheetTokens", "PaysheetModel", "PaysheetToken",
+                "PaysheetTokenFormat",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),

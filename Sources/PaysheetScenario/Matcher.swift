@@ -34,7 +34,8 @@ public enum Matcher {
             if e == a || Double(e) == Double(a) { return nil }
             return "\(label(path)): expected \(e), found \(a)"
         default:
-            return expected == actual ? nil : "\(label(path)): expected \(expected.compactText), found \(actual.compactText)"
+            return expected == actual
+                ? nil : "\(label(path)): expected \(expected.compactText), found \(actual.compactText)"
         }
     }
 

@@ -78,14 +78,21 @@ public struct ScenarioRunner: Sendable {
         do throws(ScenarioError) {
             return run(try ScenarioParser.parse(text, file: file))
         } catch {
-            return ScenarioOutcome(name: Self.name(of: text, file: file), file: file, failure: "scenario error: \(error)", transcript: [])
+            return ScenarioOutcome(
+                name: Self.name(of: text, file: file),
+                file: file,
+                failure: "scenario error: \(error)",
+                transcript: []
+            )
         }
     }
 
     /// The name of a scenario that cannot be run: its `name` when the file is JSON with one,
     /// else the file's name without folder and extension (`FAIL name: …`, as for the others).
     static func name(of text: String, file: String) -> String {
-        if let json = try? JSONParser.parse(text), case .object(let object) = json, case .string(let name)? = object["name"], !name.isEmpty {
+        if let json = try? JSONParser.parse(text), case .object(let object) = json,
+            case .string(let name)? = object["name"], !name.isEmpty
+        {
             return name
         }
         var base = Substring(file.split(separator: "/").last ?? Substring(file))
@@ -103,14 +110,17 @@ public struct ScenarioRunner: Sendable {
         var lastReturned: JSONValue?
         var lastPageStepWasCall = false
         var currentSession = 1
-        var constructed: [Int: Int] = [:]   // scenario instance → machine session
-        var requests: [Int: Int] = [:]      // scenario instance → PaymentRequest number
+        var constructed: [Int: Int] = [:]  // scenario instance → machine session
+        var requests: [Int: Int] = [:]  // scenario instance → PaymentRequest number
         var transcript: [TranscriptEntry] = []
 
         func record(_ events: [DispatchedEvent], into log: inout [JSONValue], multi: Bool) -> [JSONValue] {
             events.map { d in
                 var j = d.event.json
-                if multi, case .object(var o) = j { o["session"] = .number(String(d.session)); j = .object(o) }
+                if multi, case .object(var o) = j {
+                    o["session"] = .number(String(d.session))
+                    j = .object(o)
+                }
                 log.append(j)
                 return j
             }
@@ -127,7 +137,11 @@ public struct ScenarioRunner: Sendable {
                 lastPageStepWasCall = true
                 switch p {
                 case .construct(let v, let req, let gesture):
-                    let r = machine.construct(version: v ?? scenario.version, request: req ?? scenario.request, userGesture: gesture)
+                    let r = machine.construct(
+                        version: v ?? scenario.version,
+                        request: req ?? scenario.request,
+                        userGesture: gesture
+                    )
                     threw = r.threw
                     if r.threw == nil, let n = r.returned?.doubleValue { constructed[instance] = Int(n) }
                     currentSession = instance
@@ -146,17 +160,34 @@ public struct ScenarioRunner: Sendable {
                     threw = r.threw
                     returned = r.returned
                     stepEvents = r.events
-                case .supportsVersion(let v): let r = machine.supportsVersion(v); threw = r.threw; returned = r.returned
-                case .canMakePayments: let r = machine.canMakePayments(); threw = r.threw; returned = r.returned
-                case .canMakePaymentsWithActiveCard: let r = machine.canMakePaymentsWithActiveCard(); threw = r.threw; returned = r.returned
-                case .openPaymentSetup(let g): let r = machine.openPaymentSetup(userGesture: g); threw = r.threw; returned = r.returned
-                case .newApplePayError(let args): let r = machine.makeError(arguments: args); threw = r.threw; returned = r.returned
+                case .supportsVersion(let v):
+                    let r = machine.supportsVersion(v)
+                    threw = r.threw
+                    returned = r.returned
+                case .canMakePayments:
+                    let r = machine.canMakePayments()
+                    threw = r.threw
+                    returned = r.returned
+                case .canMakePaymentsWithActiveCard:
+                    let r = machine.canMakePaymentsWithActiveCard()
+                    threw = r.threw
+                    returned = r.returned
+                case .openPaymentSetup(let g):
+                    let r = machine.openPaymentSetup(userGesture: g)
+                    threw = r.threw
+                    returned = r.returned
+                case .newApplePayError(let args):
+                    let r = machine.makeError(arguments: args)
+                    threw = r.threw
+                    returned = r.returned
                 case .navigate: stepEvents = machine.navigate()
                 case .newPaymentRequest(let m, let d, let o):
                     let r = machine.constructPaymentRequest(methodData: m, details: d, options: o)
                     threw = r.threw
                     returned = r.returned
-                    if r.threw == nil, let n = r.returned?.objectValue?["request"]?.doubleValue { requests[instance] = Int(n) }
+                    if r.threw == nil, let n = r.returned?.objectValue?["request"]?.doubleValue {
+                        requests[instance] = Int(n)
+                    }
                 case .request(_, let calls):
                     for call in calls {
                         let r = machine.call(call, paymentRequest: requests[instance] ?? 0)
@@ -173,31 +204,62 @@ public struct ScenarioRunner: Sendable {
             case .wait(let s):
                 stepEvents = machine.advance(by: s)
             case .expect(let e):
-                failure = check(e, machine: machine, log: &log, lastThrew: lastThrew, lastReturned: lastReturned,
-                                hadPageStep: lastPageStepWasCall, session: constructed[currentSession])
+                failure = check(
+                    e,
+                    machine: machine,
+                    log: &log,
+                    lastThrew: lastThrew,
+                    lastReturned: lastReturned,
+                    hadPageStep: lastPageStepWasCall,
+                    session: constructed[currentSession]
+                )
             }
             let recorded = record(stepEvents, into: &log, multi: machine.sessionCount > 1)
             if recordTranscript || failure != nil {
                 let sessionState = constructed[currentSession].flatMap { machine.state(of: $0)?.pageVisible } ?? "idle"
-                transcript.append(TranscriptEntry(step: number, input: scenario.rawSteps.indices.contains(i) ? scenario.rawSteps[i] : inputJSON(step), threw: threw, returned: returned, events: recorded,
-                                                  sheet: recordTranscript ? machine.snapshot() : .null, session: sessionState, failure: failure))
+                transcript.append(
+                    TranscriptEntry(
+                        step: number,
+                        input: scenario.rawSteps.indices.contains(i) ? scenario.rawSteps[i] : inputJSON(step),
+                        threw: threw,
+                        returned: returned,
+                        events: recorded,
+                        sheet: recordTranscript ? machine.snapshot() : .null,
+                        session: sessionState,
+                        failure: failure
+                    )
+                )
             }
             if let failure {
-                return ScenarioOutcome(name: scenario.name, file: scenario.file, failure: "step \(number): \(failure)", transcript: transcript)
+                return ScenarioOutcome(
+                    name: scenario.name,
+                    file: scenario.file,
+                    failure: "step \(number): \(failure)",
+                    transcript: transcript
+                )
             }
         }
         return ScenarioOutcome(name: scenario.name, file: scenario.file, failure: nil, transcript: transcript)
     }
 
-    private func check(_ e: Expectation, machine: SheetMachine, log: inout [JSONValue], lastThrew: ScriptError?,
-                       lastReturned: JSONValue?, hadPageStep: Bool, session: Int?) -> String? {
+    private func check(
+        _ e: Expectation,
+        machine: SheetMachine,
+        log: inout [JSONValue],
+        lastThrew: ScriptError?,
+        lastReturned: JSONValue?,
+        hadPageStep: Bool,
+        session: Int?
+    ) -> String? {
         if let t = e.threw {
             let actual = lastThrew?.json ?? .null
             switch t {
             case nil:
                 if let lastThrew { return "threw: expected nothing, the last page step threw \(lastThrew)" }
             case .string(let name)?:
-                if lastThrew?.name.rawValue != name { return "threw: expected \(name), found \(lastThrew.map { "\($0)" } ?? "nothing")" }
+                if lastThrew?.name.rawValue != name {
+                    return "threw: expected \(name), found \(lastThrew.map { "\($0)" } ?? "nothing")"
+                }
             case let expected?:
                 if let m = Matcher.mismatch(expected: expected, actual: actual, path: "threw") {
                     return m + (lastThrew.map { " (threw \($0))" } ?? " (threw nothing)")
@@ -206,7 +268,9 @@ public struct ScenarioRunner: Sendable {
         }
         if let r = e.returned {
             let expected = r ?? .null
-            if let m = Matcher.mismatch(expected: expected, actual: lastReturned ?? .null, path: "returned") { return m }
+            if let m = Matcher.mismatch(expected: expected, actual: lastReturned ?? .null, path: "returned") {
+                return m
+            }
         }
         if let events = e.events {
             let actual = JSONValue.array(log)
@@ -217,7 +281,9 @@ public struct ScenarioRunner: Sendable {
             let actual = session.flatMap { machine.state(of: $0)?.pageVisible } ?? "idle"
             if actual != s { return "session: expected \(s), found \(actual)" }
         }
-        if let sh = e.sheet, let m = Matcher.mismatch(expected: sh, actual: machine.snapshot(), path: "sheet") { return m }
+        if let sh = e.sheet, let m = Matcher.mismatch(expected: sh, actual: machine.snapshot(), path: "sheet") {
+            return m
+        }
         if let p = e.paid, p != machine.paid { return "paid: expected \(p), found \(machine.paid)" }
         return nil
     }
@@ -249,4 +315,3 @@ public struct ScenarioRunner: Sendable {
         }
     }
 }
-

@@ -9,6 +9,7 @@ import PaysheetToken
 import PaysheetTokenFormat
 import Synchronization
 import UnionPay
+import UnionPaySandbox
 
 // `paysheet-bench floor-server --data FOLDER --listen HOST:PORT --gateway URL`
 //
@@ -32,7 +33,10 @@ final class FloorWaiters: Sendable {
     func wait(_ orderId: String) async -> String {
         await withCheckedContinuation { continuation in
             let code: String? = early.withLock { $0.removeValue(forKey: orderId) }
-            if let code { continuation.resume(returning: code); return }
+            if let code {
+                continuation.resume(returning: code)
+                return
+            }
             state.withLock { $0[orderId] = continuation }
         }
     }
@@ -49,7 +53,9 @@ struct FloorOrder: Sendable {
 }
 
 func runFloorServer(_ args: [String]) async -> Int32 {
-    var data = ".paysheet", listen = "127.0.0.1:8090", gateway = "http://127.0.0.1:8091"
+    var data = ".paysheet"
+    var listen = "127.0.0.1:8090"
+    var gateway = "http://127.0.0.1:8091"
     var i = 0
     while i + 1 < args.count {
         switch args[i] {
@@ -72,28 +78,51 @@ func runFloorServer(_ args: [String]) async -> Int32 {
 }
 
 @Sendable func json(_ status: HTTPResponse.Status, _ value: JSONValue) -> Response {
-    Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: value.compactText)))
+    Response(
+        status: status,
+        headers: [.contentType: "application/json"],
+        body: .init(byteBuffer: ByteBuffer(string: value.compactText))
+    )
 }
 
 func floorServer(data: String, listen: String, gateway: String) async throws {
     let parts = listen.split(separator: ":")
     guard parts.count == 2, let port = Int(parts[1]) else { throw LoadError("--listen takes HOST:PORT") }
-    let merchantKey = try SandboxMerchant.loadOrCreate(dataFolder: data, merchantIdentifier: "merchant.dev.paysheet.sandbox")
-    let decryptor = PaymentTokenDecryptor(keys: MerchantKeyring([merchantKey]),
-                                          verifier: PaymentTokenVerifier(trust: TrustAnchors([try SandboxMerchant.pki(dataFolder: data).root])),
-                                          replayGuard: nil)
+    let merchantKey = try SandboxMerchant.loadOrCreate(
+        dataFolder: data,
+        merchantIdentifier: "merchant.dev.paysheet.sandbox"
+    )
+    let decryptor = PaymentTokenDecryptor(
+        keys: MerchantKeyring([merchantKey]),
+        verifier: PaymentTokenVerifier(trust: TrustAnchors([try SandboxMerchant.pki(dataFolder: data).root])),
+        replayGuard: nil
+    )
     let unionPayPKI = try UnionPaySandboxPKI.loadOrCreate(folder: data + "/unionpay-sandbox")
     let merchantId = "777290058110048"
-    let acp = try unionPayPKI.merchantCredentials(folder: data + "/unionpay-sandbox/merchant-" + merchantId, merchantId: merchantId)
+    let acp = try unionPayPKI.merchantCredentials(
+        folder: data + "/unionpay-sandbox/merchant-" + merchantId,
+        merchantId: merchantId
+    )
     var httpConfiguration = HTTPClient.Configuration()
     httpConfiguration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 64)
     let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: httpConfiguration)
-    let client = UnionPayClient(configuration: UnionPayConfiguration(gatewayURL: gateway, merchantId: merchantId,
-                                                                     notificationURL: "http://\(listen)/v1/notifications/unionpay"),
-                                http: http, signer: try acp.signer(), verifier: ACPVerifier(roots: [unionPayPKI.root], intermediates: [unionPayPKI.gatewayCA],
-                                                                                                   owners: [UnionPaySandboxPKI.gatewayOwner]),
-                                encryptor: try SensitiveDataEncryptor(
-                                    certificate: unionPayPKI.encryptionCredentials(folder: data + "/unionpay-sandbox").certificate))
+    let client = UnionPayClient(
+        configuration: UnionPayConfiguration(
+            gatewayURL: gateway,
+            merchantId: merchantId,
+            notificationURL: "http://\(listen)/v1/notifications/unionpay"
+        ),
+        http: http,
+        signer: try acp.signer(),
+        verifier: ACPVerifier(
+            roots: [unionPayPKI.root],
+            intermediates: [unionPayPKI.gatewayCA],
+            owners: [UnionPaySandboxPKI.gatewayOwner]
+        ),
+        encryptor: try SensitiveDataEncryptor(
+            certificate: unionPayPKI.encryptionCredentials(folder: data + "/unionpay-sandbox").certificate
+        )
+    )
     let certificatePEM = try merchantKey.certificate?.serializeAsPEM().pemString ?? ""
     let orders = Mutex<[String: FloorOrder]>([:])
     let waiters = FloorWaiters()
@@ -104,36 +133,57 @@ func floorServer(data: String, listen: String, gateway: String) async throws {
     router.get("/v1/sandbox/merchant") { _, _ in json(.ok, ["paymentProcessingCertificate": .string(certificatePEM)]) }
     router.post("/v1/orders") { request, _ in
         let body = try JSONParser.parse(Array(buffer: try await request.body.collect(upTo: 1 << 20)))
-        guard let text = body["lineItems"]?.arrayValue?.first?["amount"]?.stringValue, let value = Decimal(string: text) else {
+        guard let text = body["lineItems"]?.arrayValue?.first?["amount"]?.stringValue, let value = Decimal(string: text)
+        else {
             return json(.badRequest, ["error": "lineItems[0].amount"])
         }
         let n = sequence.wrappingAdd(1, ordering: .relaxed).newValue
         let id = "ord\(n)"
         let applicationData = Array(SHA256.hash(data: Data(id.utf8)))
         let hash = Array(SHA256.hash(data: applicationData))
-        orders.withLock { $0[id] = FloorOrder(amount: NSDecimalNumber(decimal: value * 100).intValue, applicationDataHash: hash) }
-        return json(.created, ["id": .string(id), "status": "created",
-                               "paymentRequest": ["applicationData": .string(Data(applicationData).base64EncodedString())]])
+        orders.withLock {
+            $0[id] = FloorOrder(amount: NSDecimalNumber(decimal: value * 100).intValue, applicationDataHash: hash)
+        }
+        return json(
+            .created,
+            [
+                "id": .string(id), "status": "created",
+                "paymentRequest": ["applicationData": .string(Data(applicationData).base64EncodedString())],
+            ]
+        )
     }
     router.post("/v1/orders/:id/authorize") { request, context in
         let id = context.parameters.get("id") ?? ""
         guard let order = orders.withLock({ $0[id] }) else { return json(.notFound, ["error": "order"]) }
         let body = try JSONParser.parse(Array(buffer: try await request.body.collect(upTo: 1 << 20)))
-        guard let paymentData = body["payment"]?["token"]?["paymentData"] else { return json(.badRequest, ["error": "payment.token"]) }
+        guard let paymentData = body["payment"]?["token"]?["paymentData"] else {
+            return json(.badRequest, ["error": "payment.token"])
+        }
         // A token that does not verify is an outcome the load generator counts, not a 500 it retries.
         guard let decrypted = try? await decryptor.decrypt(PaymentTokenData(jsonValue: paymentData), at: Date()) else {
             return json(.ok, ["result": ["status": 1]])
         }
-        guard decrypted.verified.token.header.applicationData == order.applicationDataHash, decrypted.paymentData.currencyCode == "156" else {
+        guard decrypted.verified.token.header.applicationData == order.applicationDataHash,
+            decrypted.paymentData.currencyCode == "156"
+        else {
             return json(.ok, ["result": ["status": 1]])
         }
         let card = decrypted.paymentData
-        guard case .threeDSecure(let cryptogram, let eci) = card.details else { return json(.ok, ["result": ["status": 1]]) }
-        let field = PaymentDataField(["accNo": card.applicationPrimaryAccountNumber, "expired": String(card.applicationExpirationDate.prefix(4)),
-                                      "cryptogram": cryptogram, "eci": eci ?? ""]).encoded
+        guard case .threeDSecure(let cryptogram, let eci) = card.details else {
+            return json(.ok, ["result": ["status": 1]])
+        }
+        let field = PaymentDataField([
+            "accNo": card.applicationPrimaryAccountNumber, "expired": String(card.applicationExpirationDate.prefix(4)),
+            "cryptogram": cryptogram, "eci": eci ?? "",
+        ]).encoded
         let acpOrderId = "pay" + id.dropFirst(3) + String(repeating: "0", count: 8)
-        let answer = await client.consume(orderId: acpOrderId, txnTime: TransactionTime.format(Date()), amount: order.amount,
-                                          currencyCode: "156", paymentData: field)
+        let answer = await client.consume(
+            orderId: acpOrderId,
+            txnTime: TransactionTime.format(Date()),
+            amount: order.amount,
+            currencyCode: "156",
+            paymentData: field
+        )
         guard case .message(let m) = answer, m["respCode"] == "00" else { return json(.ok, ["result": ["status": 1]]) }
         let code = await waiters.wait(acpOrderId)
         return json(.ok, ["result": ["status": code == "00" ? 0 : 1]])
@@ -144,7 +194,10 @@ func floorServer(data: String, listen: String, gateway: String) async throws {
         if let orderId = m["orderId"] { waiters.resume(orderId, m["respCode"] ?? "") }
         return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: "ok")))
     }
-    let app = Application(router: router, configuration: .init(address: .hostname(String(parts[0]), port: port), serverName: "paysheet-floor"))
+    let app = Application(
+        router: router,
+        configuration: .init(address: .hostname(String(parts[0]), port: port), serverName: "paysheet-floor")
+    )
     try await app.runService()
     try await http.shutdown()
 }

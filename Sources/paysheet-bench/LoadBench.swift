@@ -60,7 +60,9 @@ struct LoadOptions {
             case "--api-key": apiKey = try value()
             case "--cpu-of":
                 let v = try value()
-                guard let eq = v.firstIndex(of: "=") else { throw LoadError("--cpu-of takes LABEL=PID or LABEL=name:COMMAND") }
+                guard let eq = v.firstIndex(of: "=") else {
+                    throw LoadError("--cpu-of takes LABEL=PID or LABEL=name:COMMAND")
+                }
                 let target = v[v.index(after: eq)...]
                 if target.hasPrefix("name:") {
                     watched.append((String(v[..<eq]), .named(String(target.dropFirst(5)))))
@@ -69,7 +71,9 @@ struct LoadOptions {
                     guard !pids.isEmpty else { throw LoadError("--cpu-of takes LABEL=PID,PID,…") }
                     watched.append((String(v[..<eq]), .pids(pids)))
                 } else {
-                    guard let pid = Int32(target) else { throw LoadError("--cpu-of takes LABEL=PID or LABEL=name:COMMAND") }
+                    guard let pid = Int32(target) else {
+                        throw LoadError("--cpu-of takes LABEL=PID or LABEL=name:COMMAND")
+                    }
                     watched.append((String(v[..<eq]), .pid(pid)))
                 }
             case "--metrics-from": metricsFrom.append(try value())
@@ -88,7 +92,9 @@ struct LoadError: Error, CustomStringConvertible {
 /// CPU seconds (user + system) a process has used so far, from `/proc/PID/stat`; nil off Linux.
 func cpuSeconds(pid: Int32?) -> Double? {
     let path = pid.map { "/proc/\($0)/stat" } ?? "/proc/self/stat"
-    guard let text = try? String(contentsOfFile: path, encoding: .utf8), let close = text.lastIndex(of: ")") else { return nil }
+    guard let text = try? String(contentsOfFile: path, encoding: .utf8), let close = text.lastIndex(of: ")") else {
+        return nil
+    }
     // Fields after the command name: state is field 3, utime 14 and stime 15.
     let fields = text[text.index(after: close)...].split(separator: " ")
     guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
@@ -117,9 +123,10 @@ enum ProcessSet {
             var out: [Int32: Double] = [:]
             for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
                 guard let pid = Int32(entry),
-                      let name = try? String(contentsOfFile: "/proc/\(entry)/comm", encoding: .utf8),
-                      name.trimmingCharacters(in: .whitespacesAndNewlines) == command,
-                      let seconds = paysheet_bench.cpuSeconds(pid: pid) else { continue }
+                    let name = try? String(contentsOfFile: "/proc/\(entry)/comm", encoding: .utf8),
+                    name.trimmingCharacters(in: .whitespacesAndNewlines) == command,
+                    let seconds = paysheet_bench.cpuSeconds(pid: pid)
+                else { continue }
                 out[pid] = seconds
             }
             return out
@@ -154,7 +161,10 @@ func runLoad(_ args: [String]) async -> Int32 {
     do {
         let o = try LoadOptions(args)
         var configuration = HTTPClient.Configuration()
-        configuration.connectionPool = .init(idleTimeout: .seconds(30), concurrentHTTP1ConnectionsPerHostSoftLimit: o.concurrency)
+        configuration.connectionPool = .init(
+            idleTimeout: .seconds(30),
+            concurrentHTTP1ConnectionsPerHostSoftLimit: o.concurrency
+        )
         let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         do {
             let code = try await load(o, http)
@@ -171,8 +181,16 @@ func runLoad(_ args: [String]) async -> Int32 {
 }
 
 /// One call, retried on transport errors and 5xx (same key) until `deadline`.
-func call(_ http: HTTPClient, _ method: HTTPMethod, _ url: String, _ body: String?, key: String?, auth: String? = nil, results: Results,
-          deadline: Date = Date().addingTimeInterval(180)) async throws -> (Int, JSONValue) {
+func call(
+    _ http: HTTPClient,
+    _ method: HTTPMethod,
+    _ url: String,
+    _ body: String?,
+    key: String?,
+    auth: String? = nil,
+    results: Results,
+    deadline: Date = Date().addingTimeInterval(180)
+) async throws -> (Int, JSONValue) {
     var useKey = key
     while true {
         var r = HTTPClientRequest(url: url)
@@ -188,7 +206,9 @@ func call(_ http: HTTPClient, _ method: HTTPMethod, _ url: String, _ body: Strin
             let bytes = try await response.body.collect(upTo: 1 << 22)
             let status = Int(response.status.code)
             let json = (try? JSONParser.parse(Array(buffer: bytes))) ?? .null
-            if status < 500 && !(status == 409 && json["error"]?["code"] == "idempotency_key_in_use") { return (status, json) }
+            if status < 500 && !(status == 409 && json["error"]?["code"] == "idempotency_key_in_use") {
+                return (status, json)
+            }
             // A key held by a request the server lost in a crash: the order-level guard makes a
             // retry without the key safe (it never charges an order twice).
             if status == 409 { useKey = nil }
@@ -204,7 +224,9 @@ func load(_ o: LoadOptions, _ http: HTTPClient) async throws -> Int32 {
     let results = Results()
     // 0. The server's certificate and the sandbox CA.
     let (_, merchant) = try await call(http, .GET, o.server + "/v1/sandbox/merchant", nil, key: nil, results: results)
-    guard let pem = merchant["paymentProcessingCertificate"]?.stringValue else { throw LoadError("the server publishes no sandbox merchant certificate") }
+    guard let pem = merchant["paymentProcessingCertificate"]?.stringValue else {
+        throw LoadError("the server publishes no sandbox merchant certificate")
+    }
     let recipient = try TokenRecipient(certificate: Certificate(pemEncoded: pem))
     let issuer = SandboxTokenIssuer(pki: try SandboxPKI.load(folder: o.data + "/sandbox-ca"))
 
@@ -248,11 +270,22 @@ func load(_ o: LoadOptions, _ http: HTTPClient) async throws -> Int32 {
             let decline = o.declines > 0 && Double(n % 100) < o.declines * 100
             let amount = decline ? "66.64" : "\(10 + n % 50).\(n % 10)0"
             group.addTask {
-                let body = #"{"currencyCode":"CNY","countryCode":"CN","lineItems":[{"label":"Load test item","amount":"\#(amount)"}]}"#
-                let (status, json) = try await call(http, .POST, o.server + "/v1/orders", body, key: "load-order-\(UUID().uuidString)",
-                                                    auth: o.apiKey, results: results)
+                let body =
+                    #"{"currencyCode":"CNY","countryCode":"CN","lineItems":[{"label":"Load test item","amount":"\#(amount)"}]}"#
+                let (status, json) = try await call(
+                    http,
+                    .POST,
+                    o.server + "/v1/orders",
+                    body,
+                    key: "load-order-\(UUID().uuidString)",
+                    auth: o.apiKey,
+                    results: results
+                )
                 guard status == 201, let id = json["id"]?.stringValue,
-                      let appData = json["paymentRequest"]?["applicationData"]?.stringValue.flatMap({ Data(base64Encoded: $0) }) else {
+                    let appData = json["paymentRequest"]?["applicationData"]?.stringValue.flatMap({
+                        Data(base64Encoded: $0)
+                    })
+                else {
                     throw LoadError("POST /v1/orders answered \(status): \(json.compactText)")
                 }
                 // The shopper's page authorizes with the order's client secret (the floor issues none).
@@ -272,14 +305,19 @@ func load(_ o: LoadOptions, _ http: HTTPClient) async throws -> Int32 {
     for order in orders {
         let payment = try SandboxPayment.sample(network: "visa", amount: order.amount, currency: "CNY")
         let token = try issuer.issue(payment, to: recipient, applicationData: order.applicationData)
-        let p: JSONValue = ["token": [
-            "paymentMethod": ["displayName": "Visa 4321", "network": "Visa", "type": "credit"],
-            "transactionIdentifier": .string(token.header.transactionId.uppercased()), "paymentData": token.jsonValue]]
+        let p: JSONValue = [
+            "token": [
+                "paymentMethod": ["displayName": "Visa 4321", "network": "Visa", "type": "credit"],
+                "transactionIdentifier": .string(token.header.transactionId.uppercased()),
+                "paymentData": token.jsonValue,
+            ]
+        ]
         bodies.append(JSONValue.object(["payment": p]).compactText)
     }
 
     // 4. Authorizations, timed.
-    let fixedOrders = orders, fixedBodies = bodies
+    let fixedOrders = orders
+    let fixedBodies = bodies
     let watched = o.watched.isEmpty ? [] : o.watched + [("load generator", ProcessSet.pid(nil))]
     let cpuBefore = watched.map { $0.processes.cpuSeconds() }
     let roundTripsBefore = await databaseRoundTrips(http, o)
@@ -294,20 +332,47 @@ func load(_ o: LoadOptions, _ http: HTTPClient) async throws -> Int32 {
                 // This shopper dismisses the sheet while the charge is in flight (0 to 1.5 s in).
                 group.addTask {
                     try await Task.sleep(for: .milliseconds(Int.random(in: 0...1_500)))
-                    let (status, json) = try await call(http, .POST, o.server + "/v1/orders/\(fixedOrders[i].id)/cancel", "{}",
-                                                        key: "load-cancel-\(fixedOrders[i].id)", auth: fixedOrders[i].secret, results: results)
-                    await results.add(nil, "cancel \(status == 200 ? "accepted" : "refused")",
-                                      ["order": fixedOrders[i].id, "amount": fixedOrders[i].amount, "client": "canceled",
-                                       "cancel": json["status"]?.stringValue ?? "http \(status)"])
+                    let (status, json) = try await call(
+                        http,
+                        .POST,
+                        o.server + "/v1/orders/\(fixedOrders[i].id)/cancel",
+                        "{}",
+                        key: "load-cancel-\(fixedOrders[i].id)",
+                        auth: fixedOrders[i].secret,
+                        results: results
+                    )
+                    await results.add(
+                        nil,
+                        "cancel \(status == 200 ? "accepted" : "refused")",
+                        [
+                            "order": fixedOrders[i].id, "amount": fixedOrders[i].amount, "client": "canceled",
+                            "cancel": json["status"]?.stringValue ?? "http \(status)",
+                        ]
+                    )
                 }
             }
             group.addTask {
                 let t = Date()
-                let (status, json) = try await call(http, .POST, o.server + "/v1/orders/\(fixedOrders[i].id)/authorize", fixedBodies[i],
-                                                    key: "load-pay-\(fixedOrders[i].id)", auth: fixedOrders[i].secret, results: results)
+                let (status, json) = try await call(
+                    http,
+                    .POST,
+                    o.server + "/v1/orders/\(fixedOrders[i].id)/authorize",
+                    fixedBodies[i],
+                    key: "load-pay-\(fixedOrders[i].id)",
+                    auth: fixedOrders[i].secret,
+                    results: results
+                )
                 let outcome: String
-                if status == 200 { outcome = json["result"]?["status"]?.compactText == "0" ? "paid" : "declined" } else { outcome = "http \(status)" }
-                await results.add(Date().timeIntervalSince(t), outcome, ["order": fixedOrders[i].id, "amount": fixedOrders[i].amount, "client": outcome])
+                if status == 200 {
+                    outcome = json["result"]?["status"]?.compactText == "0" ? "paid" : "declined"
+                } else {
+                    outcome = "http \(status)"
+                }
+                await results.add(
+                    Date().timeIntervalSince(t),
+                    outcome,
+                    ["order": fixedOrders[i].id, "amount": fixedOrders[i].amount, "client": outcome]
+                )
             }
         }
         for _ in 0..<min(o.concurrency, fixedOrders.count) { add() }
@@ -321,13 +386,22 @@ func load(_ o: LoadOptions, _ http: HTTPClient) async throws -> Int32 {
     if o.refunds > 0 {
         let records = await results.records
         let canceled = Set(records.filter { $0["client"] == "canceled" }.compactMap { $0["order"] })
-        let paid = records.filter { $0["client"] == "paid" && !canceled.contains($0["order"] ?? "") }.map { $0["order"]! }
+        let paid = records.filter { $0["client"] == "paid" && !canceled.contains($0["order"] ?? "") }.map {
+            $0["order"]!
+        }
         let chosen = paid.prefix(Int(Double(paid.count) * o.refunds))
         try await withThrowingTaskGroup(of: Int.self) { group in
             for id in chosen {
                 group.addTask {
-                    let (status, _) = try await call(http, .POST, o.server + "/v1/orders/\(id)/refunds", #"{"amount":"1.00"}"#, key: "load-refund-\(id)",
-                                                        auth: o.apiKey, results: results)
+                    let (status, _) = try await call(
+                        http,
+                        .POST,
+                        o.server + "/v1/orders/\(id)/refunds",
+                        #"{"amount":"1.00"}"#,
+                        key: "load-refund-\(id)",
+                        auth: o.apiKey,
+                        results: results
+                    )
                     return status == 201 ? 1 : 0
                 }
             }
@@ -338,18 +412,49 @@ func load(_ o: LoadOptions, _ http: HTTPClient) async throws -> Int32 {
     let lat = await results.latencies
     let rate = Double(orders.count) / elapsed
     let outcomes = await results.outcomes
-    print(String(format: "baseline  GET /health:              %8.0f requests/s  (concurrency %d)", baselineRate, o.concurrency))
+    print(
+        String(
+            format: "baseline  GET /health:              %8.0f requests/s  (concurrency %d)",
+            baselineRate,
+            o.concurrency
+        )
+    )
     print(String(format: "orders    POST /v1/orders:          %8.0f orders/s", orderRate))
-    print(String(format: "payments  POST …/authorize:         %8.0f authorized payments/s  = %.3f × the /health baseline", rate, rate / baselineRate))
+    print(
+        String(
+            format: "payments  POST …/authorize:         %8.0f authorized payments/s  = %.3f × the /health baseline",
+            rate,
+            rate / baselineRate
+        )
+    )
     if let before = roundTripsBefore, let after = await databaseRoundTrips(http, o), !orders.isEmpty {
         // Counted by the server (every statement it sent PostgreSQL, BEGIN and COMMIT included)
         // over the timed authorizations, whatever settled them (answer, notification, query).
-        print(String(format: "database  %.1f round trips per payment (PostgreSQL, counted by the server)", Double(after - before) / Double(orders.count)))
+        print(
+            String(
+                format: "database  %.1f round trips per payment (PostgreSQL, counted by the server)",
+                Double(after - before) / Double(orders.count)
+            )
+        )
     }
-    print(String(format: "ceiling   RSA-2048 signatures:      %8.0f /s on one core → %.0f payments/s on %.0f cores at 3 signatures each; payments = %.2f × that ceiling",
-                 rsaRate, ceiling, cores, rate / ceiling))
-    print(String(format: "latency   authorize p50 %.1f ms, p99 %.1f ms, max %.1f ms", lat.percentile(0.5) * 1000, lat.percentile(0.99) * 1000,
-                 (lat.values.max() ?? 0) * 1000))
+    print(
+        String(
+            format:
+                "ceiling   RSA-2048 signatures:      %8.0f /s on one core → %.0f payments/s on %.0f cores at 3 signatures each; payments = %.2f × that ceiling",
+            rsaRate,
+            ceiling,
+            cores,
+            rate / ceiling
+        )
+    )
+    print(
+        String(
+            format: "latency   authorize p50 %.1f ms, p99 %.1f ms, max %.1f ms",
+            lat.percentile(0.5) * 1000,
+            lat.percentile(0.99) * 1000,
+            (lat.values.max() ?? 0) * 1000
+        )
+    )
     if !watched.isEmpty {
         var parts: [String] = []
         var total = 0.0
@@ -360,14 +465,30 @@ func load(_ o: LoadOptions, _ http: HTTPClient) async throws -> Int32 {
             total += perPayment
             parts.append(String(format: "%@ %.2f", w.label, perPayment))
         }
-        print(String(format: "cpu       per payment (ms): %@; total %.2f ms → at most %.0f payments/s on %.0f cores",
-                     parts.joined(separator: ", "), total, cores * 1000 / max(total, 0.001), cores))
+        print(
+            String(
+                format: "cpu       per payment (ms): %@; total %.2f ms → at most %.0f payments/s on %.0f cores",
+                parts.joined(separator: ", "),
+                total,
+                cores * 1000 / max(total, 0.001),
+                cores
+            )
+        )
         // The issue's target, in the same unit: what 500/s leaves each payment, and the RSA share of it.
-        print(String(format: "budget    500 payments/s on %.0f cores leaves %.2f ms of CPU per payment; its 3 RSA-2048 signatures alone take %.2f ms",
-                     cores, cores * 1000 / 500, 3000 / rsaRate))
+        print(
+            String(
+                format:
+                    "budget    500 payments/s on %.0f cores leaves %.2f ms of CPU per payment; its 3 RSA-2048 signatures alone take %.2f ms",
+                cores,
+                cores * 1000 / 500,
+                3000 / rsaRate
+            )
+        )
     }
-    print("outcomes  \(outcomes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))"
-          + (o.refunds > 0 ? ", refunds \(refunded)" : "") + ", client retries \(await results.retries)")
+    print(
+        "outcomes  \(outcomes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))"
+            + (o.refunds > 0 ? ", refunds \(refunded)" : "") + ", client retries \(await results.retries)"
+    )
     if let out = o.out {
         let data = try JSONSerialization.data(withJSONObject: await results.records, options: [.sortedKeys])
         try data.write(to: URL(fileURLWithPath: out))
@@ -383,9 +504,11 @@ func databaseRoundTrips(_ http: HTTPClient, _ o: LoadOptions) async -> Int? {
         var r = HTTPClientRequest(url: server + "/metrics")
         if !o.apiKey.isEmpty { r.headers.add(name: "Authorization", value: "Bearer " + o.apiKey) }
         guard let response = try? await http.execute(r, timeout: .seconds(10)), response.status == .ok,
-              let body = try? await response.body.collect(upTo: 1 << 22) else { return nil }
+            let body = try? await response.body.collect(upTo: 1 << 22)
+        else { return nil }
         var found: Int?
-        for line in String(buffer: body).split(separator: "\n") where line.hasPrefix("paysheet_database_round_trips_total") {
+        for line in String(buffer: body).split(separator: "\n")
+        where line.hasPrefix("paysheet_database_round_trips_total") {
             if let value = line.split(separator: " ").last, let n = Double(value) { found = Int(n) }
         }
         guard let found else { return nil }

@@ -21,8 +21,11 @@ struct OpenSSLRates {
         }
         // `openssl speed` times itself with SIGALRM, which this process's threads block and a
         // child inherits blocked: unblock it in a small Python shim before exec.
-        arguments = ["python3", "-c",
-                     "import os,signal,sys; signal.pthread_sigmask(signal.SIG_UNBLOCK,[signal.SIGALRM]); os.execvp(sys.argv[1], sys.argv[1:])"]
+        arguments =
+            [
+                "python3", "-c",
+                "import os,signal,sys; signal.pthread_sigmask(signal.SIG_UNBLOCK,[signal.SIGALRM]); os.execvp(sys.argv[1], sys.argv[1:])",
+            ]
             + arguments
         process.arguments = arguments
         let pipe = Pipe()
@@ -42,7 +45,11 @@ struct OpenSSLRates {
     }
 }
 
-func tokensPerSecond(count: Int, minimumSeconds: Double = 2, _ body: (Int) async throws -> Void) async rethrows -> Double {
+func tokensPerSecond(
+    count: Int,
+    minimumSeconds: Double = 2,
+    _ body: (Int) async throws -> Void
+) async rethrows -> Double {
     var done = 0
     let start = DispatchTime.now().uptimeNanoseconds
     var elapsed = 0.0
@@ -58,19 +65,32 @@ func runTokenBenchmark() async throws {
     let now = Date()
     let pki = try SandboxPKI.generate(now: now)
     let ec = try MerchantCredentials.create(merchantIdentifier: "merchant.bench.ec", keyType: .ec, pki: pki, now: now)
-    let rsa = try MerchantCredentials.create(merchantIdentifier: "merchant.bench.rsa", keyType: .rsa, pki: pki, now: now)
+    let rsa = try MerchantCredentials.create(
+        merchantIdentifier: "merchant.bench.rsa",
+        keyType: .rsa,
+        pki: pki,
+        now: now
+    )
     let issuer = SandboxTokenIssuer(pki: pki)
     func tokens(_ credentials: MerchantCredentials, _ n: Int) throws -> [[UInt8]] {
         try (0..<n).map { _ in
             let payment = try SandboxPayment.sample(amount: "12.34", currency: "USD", now: now)
-            return Array(try issuer.issue(payment, to: TokenRecipient(certificate: credentials.certificate),
-                                          signingTime: now).jsonValue.compactText.utf8)
+            return Array(
+                try issuer.issue(
+                    payment,
+                    to: TokenRecipient(certificate: credentials.certificate),
+                    signingTime: now
+                ).jsonValue.compactText.utf8
+            )
         }
     }
     let ecTokens = try tokens(ec, 256)
     let rsaTokens = try tokens(rsa, 64)
-    let decryptor = PaymentTokenDecryptor(keys: MerchantKeyring([ec.merchantKey, rsa.merchantKey]),
-                                          verifier: PaymentTokenVerifier(trust: pki.trustAnchors), replayGuard: nil)
+    let decryptor = PaymentTokenDecryptor(
+        keys: MerchantKeyring([ec.merchantKey, rsa.merchantKey]),
+        verifier: PaymentTokenVerifier(trust: pki.trustAnchors),
+        replayGuard: nil
+    )
     var verified: [VerifiedPaymentToken] = []
     for t in ecTokens { verified.append(try await decryptor.verifier.verify(PaymentTokenData(json: t), at: now)) }
 
@@ -98,11 +118,15 @@ func runTokenBenchmark() async throws {
     }
     let ecCeiling = 1 / (1 / ssl.ecdh + 1 / ssl.ecdsaVerify)
     print("OpenSSL primitives measured now (openssl speed, one core)")
-    print("  ECDH P-256: \(f(ssl.ecdh))/s   ECDSA P-256 verify: \(f(ssl.ecdsaVerify))/s   RSA-2048 private: \(f(ssl.rsaPrivate))/s")
+    print(
+        "  ECDH P-256: \(f(ssl.ecdh))/s   ECDSA P-256 verify: \(f(ssl.ecdsaVerify))/s   RSA-2048 private: \(f(ssl.rsaPrivate))/s"
+    )
     print("Ratios")
     print("  EC_v1 decrypt only / OpenSSL ECDH:                        \(r(ecDecrypt / ssl.ecdh))")
     print("  EC_v1 verify + decrypt / OpenSSL (ECDH + ECDSA verify):   \(r(ecFull / ecCeiling))")
-    print("  RSA_v1 verify + decrypt / OpenSSL RSA-2048 private op:    \(r(rsaFull / ssl.rsaPrivate))   (target ≥ 0.80)")
+    print(
+        "  RSA_v1 verify + decrypt / OpenSSL RSA-2048 private op:    \(r(rsaFull / ssl.rsaPrivate))   (target ≥ 0.80)"
+    )
 }
 
 /// `paysheet-bench tokens-stages`: microseconds per stage of EC_v1 verify + decrypt, to see where time goes.
@@ -110,8 +134,11 @@ func runTokenStages() async throws {
     let now = Date()
     let pki = try SandboxPKI.generate(now: now)
     let ec = try MerchantCredentials.create(merchantIdentifier: "merchant.bench.ec", keyType: .ec, pki: pki, now: now)
-    let token = try SandboxTokenIssuer(pki: pki).issue(try SandboxPayment.sample(amount: "1.00", currency: "USD", now: now),
-                                                       to: TokenRecipient(certificate: ec.certificate), signingTime: now)
+    let token = try SandboxTokenIssuer(pki: pki).issue(
+        try SandboxPayment.sample(amount: "1.00", currency: "USD", now: now),
+        to: TokenRecipient(certificate: ec.certificate),
+        signingTime: now
+    )
     let json = Array(token.jsonValue.compactText.utf8)
     let verifier = PaymentTokenVerifier(trust: pki.trustAnchors)
     let keyring = MerchantKeyring([ec.merchantKey])
@@ -119,7 +146,13 @@ func runTokenStages() async throws {
     func us(_ name: String, _ body: () async throws -> Void) async rethrows {
         let start = DispatchTime.now().uptimeNanoseconds
         for _ in 0..<n { try await body() }
-        print(String(format: "  %-28@ %7.1f µs", name as NSString, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e3 / Double(n)))
+        print(
+            String(
+                format: "  %-28@ %7.1f µs",
+                name as NSString,
+                Double(DispatchTime.now().uptimeNanoseconds - start) / 1e3 / Double(n)
+            )
+        )
     }
     let parsed = try PaymentTokenData(json: json)
     let verified = try await verifier.verify(parsed, at: now)
@@ -131,7 +164,9 @@ func runTokenStages() async throws {
     let eph = parsed.header.ephemeralPublicKey!
     let pub = try P256.KeyAgreement.PublicKey(derRepresentation: eph)
     try await us("  ephemeral key from SPKI") { _ = try P256.KeyAgreement.PublicKey(derRepresentation: eph) }
-    try await us("  ephemeral key from x963") { _ = try P256.KeyAgreement.PublicKey(x963Representation: eph.suffix(65)) }
+    try await us("  ephemeral key from x963") {
+        _ = try P256.KeyAgreement.PublicKey(x963Representation: eph.suffix(65))
+    }
     try await us("  ECDH") { _ = try priv.sharedSecretFromKeyAgreement(with: pub) }
     let plain = Array(try SandboxPayment.sample(amount: "1.00", currency: "USD").jsonValue.compactText.utf8)
     try await us("  plaintext JSON + typed") { _ = try DecryptedPaymentData(json: JSONParser.parse(plain)) }

@@ -37,8 +37,13 @@ func seconds(_ body: () -> Void) -> Double {
     return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
 }
 
-let root = CommandLine.arguments.dropFirst().first.map { $0 == "sheet" ? (CommandLine.arguments.dropFirst(2).first ?? "Conformance") : $0 } ?? "Conformance"
-let files = ((FileManager.default.enumerator(atPath: root)?.allObjects as? [String]) ?? []).filter { $0.hasSuffix(".json") }.sorted()
+let root =
+    CommandLine.arguments.dropFirst().first.map {
+        $0 == "sheet" ? (CommandLine.arguments.dropFirst(2).first ?? "Conformance") : $0
+    } ?? "Conformance"
+let files = ((FileManager.default.enumerator(atPath: root)?.allObjects as? [String]) ?? []).filter {
+    $0.hasSuffix(".json")
+}.sorted()
 guard !files.isEmpty else {
     print("no scenarios under \(root)")
     exit(2)
@@ -49,12 +54,18 @@ let runner = ScenarioRunner(recordTranscript: false)
 
 // 1. Engine steps per second: a full payment driven directly on the state machine.
 let request: JSONValue = [
-    "countryCode": "US", "currencyCode": "USD", "supportedNetworks": ["visa", "masterCard"], "merchantCapabilities": ["supports3DS"],
+    "countryCode": "US", "currencyCode": "USD", "supportedNetworks": ["visa", "masterCard"],
+    "merchantCapabilities": ["supports3DS"],
     "requiredShippingContactFields": ["postalAddress", "email"],
-    "shippingMethods": [["label": "Std", "detail": "", "amount": "0.00", "identifier": "std"], ["label": "Exp", "detail": "", "amount": "9.99", "identifier": "exp"]],
+    "shippingMethods": [
+        ["label": "Std", "detail": "", "amount": "0.00", "identifier": "std"],
+        ["label": "Exp", "detail": "", "amount": "9.99", "identifier": "exp"],
+    ],
     "total": ["label": "Shop", "amount": "10.00"],
 ]
-let update: JSONValue = ["newTotal": ["label": "Shop", "amount": "10.80"], "newLineItems": [["label": "Tax", "amount": "0.80"]]]
+let update: JSONValue = [
+    "newTotal": ["label": "Shop", "amount": "10.80"], "newLineItems": [["label": "Tax", "amount": "0.80"]],
+]
 let stepsPerPayment = 10
 var payments = 0
 var sink = 0
@@ -80,15 +91,16 @@ let engineSteps = Double(payments * stepsPerPayment) / engineTime
 var scenarioSteps = 0
 let rounds = 20
 var failed = 0
-let suiteTime = seconds {
-    for _ in 0..<rounds {
-        for s in scenarios {
-            let o = runner.run(s)
-            if !o.passed { failed += 1 }
-            scenarioSteps += s.steps.count
+let suiteTime =
+    seconds {
+        for _ in 0..<rounds {
+            for s in scenarios {
+                let o = runner.run(s)
+                if !o.passed { failed += 1 }
+                scenarioSteps += s.steps.count
+            }
         }
-    }
-} / Double(rounds)
+    } / Double(rounds)
 
 // 3. The whole suite from text (parse + run), as `paysheet sheet test` does it.
 let fromTextTime = seconds {
@@ -103,11 +115,20 @@ let baselineTime = seconds {
 func f(_ x: Double) -> String { String(format: "%.0f", x) }
 func ms(_ x: Double) -> String { String(format: "%.2f ms", x * 1000) }
 print("paysheet-bench (release, one core)")
-print("engine steps/s (direct state machine, full payments):  \(f(engineSteps))   target ≥ 100000   \(engineSteps >= 100_000 ? "OK" : "BELOW TARGET")")
-print("scenario steps/s (runner, parsed scenarios):           \(f(Double(scenarioSteps) / (suiteTime * Double(rounds))))")
+print(
+    "engine steps/s (direct state machine, full payments):  \(f(engineSteps))   target ≥ 100000   \(engineSteps >= 100_000 ? "OK" : "BELOW TARGET")"
+)
+print(
+    "scenario steps/s (runner, parsed scenarios):           \(f(Double(scenarioSteps) / (suiteTime * Double(rounds))))"
+)
 print("conformance suite, \(files.count) scenarios, parsed:          \(ms(suiteTime))")
-print("conformance suite from text (parse + run):             \(ms(fromTextTime))   target < 1000 ms   \(fromTextTime < 1 ? "OK" : "ABOVE TARGET")")
+print(
+    "conformance suite from text (parse + run):             \(ms(fromTextTime))   target < 1000 ms   \(fromTextTime < 1 ? "OK" : "ABOVE TARGET")"
+)
 print("baseline: JSONSerialization of the same files:         \(ms(baselineTime))")
 print("ratio suite-from-text / baseline:                      \(String(format: "%.1f", fromTextTime / baselineTime))x")
-if failed > 0 { print("\(failed) scenario runs failed"); exit(1) }
+if failed > 0 {
+    print("\(failed) scenario runs failed")
+    exit(1)
+}
 if sink == 42 { print("") }

@@ -11,24 +11,32 @@ struct APIKeyCommand: AsyncParsableCommand {
             Keys are kept as hashes in the server's database, so every server on that database accepts them at once.
             A key goes in Authorization: Bearer psk_…; it is printed once, when it is created.
             """,
-        subcommands: [Create.self, List.self, Revoke.self])
+        subcommands: [Create.self, List.self, Revoke.self]
+    )
 
     struct DatabaseOptions: ParsableArguments {
         @OptionGroup var data: DataFolderOption
-        @Option(name: .customLong("database"), help: "sqlite:PATH or postgres://… (default: $PAYSHEET_DATABASE_URL or the data folder's SQLite file).")
+        @Option(
+            name: .customLong("database"),
+            help: "sqlite:PATH or postgres://… (default: $PAYSHEET_DATABASE_URL or the data folder's SQLite file)."
+        )
         var database: String?
 
         var url: String? { database ?? ProcessInfo.processInfo.environment["PAYSHEET_DATABASE_URL"] }
     }
 
     struct Create: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Create a key; its last line of output is the key, shown this once.")
+        static let configuration = CommandConfiguration(
+            abstract: "Create a key; its last line of output is the key, shown this once."
+        )
         @OptionGroup var options: DatabaseOptions
         @Option(name: .customLong("name"), help: "A name for people (who or what uses the key).")
         var name = "merchant"
 
         func run() async throws {
-            let (record, key) = try await APIKeys.withDatabase(options.url, dataFolder: options.data.folder) { try await $0.create(name: name) }
+            let (record, key) = try await APIKeys.withDatabase(options.url, dataFolder: options.data.folder) {
+                try await $0.create(name: name)
+            }
             say("created API key \(record.id) (\(record.name)); it is shown once, keep it secret:")
             say(key)
         }
@@ -39,23 +47,31 @@ struct APIKeyCommand: AsyncParsableCommand {
         @OptionGroup var options: DatabaseOptions
 
         func run() async throws {
-            let keys = try await APIKeys.withDatabase(options.url, dataFolder: options.data.folder) { try await $0.list() }
+            let keys = try await APIKeys.withDatabase(options.url, dataFolder: options.data.folder) {
+                try await $0.list()
+            }
             let format = Date.ISO8601FormatStyle()
             for k in keys {
-                say("\(k.id)  \(k.createdAt.formatted(format))  \(k.revokedAt.map { "revoked " + $0.formatted(format) } ?? "active")  \(k.name)")
+                say(
+                    "\(k.id)  \(k.createdAt.formatted(format))  \(k.revokedAt.map { "revoked " + $0.formatted(format) } ?? "active")  \(k.name)"
+                )
             }
             if keys.isEmpty { say("no API keys; create one with paysheet api-key create") }
         }
     }
 
     struct Revoke: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Revoke a key by its id (key_…): every server refuses it from then on.")
+        static let configuration = CommandConfiguration(
+            abstract: "Revoke a key by its id (key_…): every server refuses it from then on."
+        )
         @OptionGroup var options: DatabaseOptions
         @Argument(help: "The key's id, as paysheet api-key list shows it.")
         var id: String
 
         func run() async throws {
-            let done = try await APIKeys.withDatabase(options.url, dataFolder: options.data.folder) { try await $0.revoke(id) }
+            let done = try await APIKeys.withDatabase(options.url, dataFolder: options.data.folder) {
+                try await $0.revoke(id)
+            }
             guard done else {
                 FileHandle.standardError.write(Data("paysheet api-key revoke: no active key \(id)\n".utf8))
                 throw ExitCodes.failed

@@ -5,23 +5,34 @@ import PaysheetModel
 
 struct ContactCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "contact", abstract: "Validate and normalise contacts as Apple's guidelines ask.",
-        subcommands: [Validate.self])
+        commandName: "contact",
+        abstract: "Validate and normalise contacts as Apple's guidelines ask.",
+        subcommands: [Validate.self]
+    )
 
     struct Validate: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Read an ApplePayPaymentContact (JSON) and print {\"contact\": <normalised>, \"errors\": [...]}; exit 0 without errors, 1 with errors, 2 on unreadable input.")
+            abstract:
+                "Read an ApplePayPaymentContact (JSON) and print {\"contact\": <normalised>, \"errors\": [...]}; exit 0 without errors, 1 with errors, 2 on unreadable input."
+        )
 
         @Option(help: "redacted (before authorization) or full (after it).")
         var phase: String = "full"
 
-        @Option(help: "Comma-separated requested fields: email, name, phone, phoneticName, postalAddress, or an error's names (emailAddress, phoneNumber, …) (default: all).")
+        @Option(
+            help:
+                "Comma-separated requested fields: email, name, phone, phoneticName, postalAddress, or an error's names (emailAddress, phoneNumber, …) (default: all)."
+        )
         var required: String = "email,name,phone,phoneticName,postalAddress"
 
         @Option(help: "billing or shipping.")
         var role: String = "shipping"
 
-        @Option(name: .customLong("country-policy"), help: "A JSON policy: countries, regions, refusePOBoxes, requiredFields, fiveDigitZIP, language, defaultPhoneRegion.")
+        @Option(
+            name: .customLong("country-policy"),
+            help:
+                "A JSON policy: countries, regions, refusePOBoxes, requiredFields, fiveDigitZIP, language, defaultPhoneRegion."
+        )
         var countryPolicy: String?
 
         @Flag(help: "Read one contact per line (JSON lines) and print one result per line; exit 0.")
@@ -35,12 +46,17 @@ struct ContactCommand: ParsableCommand {
                 writeErr("error: \(message)")
                 return ExitCodes.usage
             }
-            guard let phase = ContactValidationPhase(rawValue: phase) else { throw usage("--phase must be redacted or full") }
+            guard let phase = ContactValidationPhase(rawValue: phase) else {
+                throw usage("--phase must be redacted or full")
+            }
             guard let role = ContactRole(rawValue: role) else { throw usage("--role must be shipping or billing") }
             var fields = Set<ApplePayContactField>()
-            for name in required.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !name.isEmpty {
+            for name in required.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) })
+            where !name.isEmpty {
                 guard let field = ApplePayContactField(requestOrErrorName: name) else {
-                    throw usage("--required: unknown field \(name) (known: email, name, phone, phoneticName, postalAddress, or emailAddress, phoneNumber, …)")
+                    throw usage(
+                        "--required: unknown field \(name) (known: email, name, phone, phoneticName, postalAddress, or emailAddress, phoneNumber, …)"
+                    )
                 }
                 fields.insert(field)
             }
@@ -59,7 +75,9 @@ struct ContactCommand: ParsableCommand {
             func validate(_ json: String, where place: String) throws -> ContactValidationResult {
                 let value: JSONValue
                 do { value = try JSONParser.parse(json) } catch { throw usage("\(place) is not JSON: \(error)") }
-                guard case .object = value else { throw usage("\(place) must be a JSON object (an ApplePayPaymentContact)") }
+                guard case .object = value else {
+                    throw usage("\(place) must be a JSON object (an ApplePayPaymentContact)")
+                }
                 let contact: ApplePayPaymentContact
                 do { contact = try decodeJSONValue(ApplePayPaymentContact.self, from: value) } catch {
                     throw usage("\(place) is not an ApplePayPaymentContact: \(error)")
@@ -74,10 +92,13 @@ struct ContactCommand: ParsableCommand {
                     o["message"] = .string(e.message)
                     return .object(o)
                 }
-                return JSONValue.object(JSONObject([("contact", result.contact.jsonValue), ("errors", .array(errors))])).compactText
+                return JSONValue.object(
+                    JSONObject([("contact", result.contact.jsonValue), ("errors", .array(errors))])
+                ).compactText
             }
             if lines {
-                for (i, line) in text.split(separator: "\n").enumerated() where !line.trimmingCharacters(in: .whitespaces).isEmpty {
+                for (i, line) in text.split(separator: "\n").enumerated()
+                where !line.trimmingCharacters(in: .whitespaces).isEmpty {
                     print(render(try validate(String(line), where: "line \(i + 1)")))
                 }
                 return

@@ -10,7 +10,8 @@ struct DataFolderOption: ParsableArguments {
     var path: String?
 
     var folder: String {
-        path ?? ProcessInfo.processInfo.environment["PAYSHEET_DATA"] ?? FileManager.default.currentDirectoryPath + "/.paysheet"
+        path ?? ProcessInfo.processInfo.environment["PAYSHEET_DATA"] ?? FileManager.default.currentDirectoryPath
+            + "/.paysheet"
     }
 
     var sandboxCA: String { folder + "/sandbox-ca" }

@@ -5,12 +5,16 @@ import PaysheetTokenFormat
 
 struct KeysCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "keys", abstract: "Merchant payment processing keys and the sandbox CA.",
-        subcommands: [Create.self])
+        commandName: "keys",
+        abstract: "Merchant payment processing keys and the sandbox CA.",
+        subcommands: [Create.self]
+    )
 
     struct Create: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Make a payment processing key (P-256 or RSA-2048), its CSR and a sandbox certificate naming the merchant identifier.")
+            abstract:
+                "Make a payment processing key (P-256 or RSA-2048), its CSR and a sandbox certificate naming the merchant identifier."
+        )
 
         @Option(name: .customLong("merchant-id"), help: "The merchant identifier, e.g. merchant.com.example.")
         var merchantIdentifier: String
@@ -31,9 +35,15 @@ struct KeysCommand: ParsableCommand {
                 throw ValidationError("--type must be ec or rsa, not \(type)")
             }
             do {
-                let existing = try privateKey.map { try MerchantPrivateKey(contentsOf: $0, permissions: .warn(writeErr)) }
-                let credentials = try MerchantCredentials.create(merchantIdentifier: merchantIdentifier, keyType: keyType,
-                                                                 existingKey: existing, pki: data.pki())
+                let existing = try privateKey.map {
+                    try MerchantPrivateKey(contentsOf: $0, permissions: .warn(writeErr))
+                }
+                let credentials = try MerchantCredentials.create(
+                    merchantIdentifier: merchantIdentifier,
+                    keyType: keyType,
+                    existingKey: existing,
+                    pki: data.pki()
+                )
                 let paths = try credentials.save(folder: out ?? data.merchantFolder(merchantIdentifier))
                 let key = credentials.merchantKey
                 print("merchant identifier: \(merchantIdentifier)")

@@ -6,6 +6,7 @@ import PaysheetModel
 import PaysheetScenario
 import PaysheetServer
 import PaysheetSheet
+import PaysheetSheetTokens
 import PaysheetToken
 import X509
 
@@ -13,21 +14,29 @@ import X509
 struct PayCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pay",
-        abstract: "Pay an order on a running merchant server as a shopper would: merchant validation, the update endpoints, a sandbox token, authorization.",
+        abstract:
+            "Pay an order on a running merchant server as a shopper would: merchant validation, the update endpoints, a sandbox token, authorization.",
         discussion: """
             The token is encrypted to the server's payment processing certificate (GET /v1/sandbox/merchant) and signed by the
             sandbox CA of --data, which the server must trust (it does when both use the same data folder).
             Prints what the sheet showed and the order's outcome. Exit 0 only when the order ends paid (with --cancel-after:
             canceled, its money returned).
-            """)
+            """
+    )
 
     @Option(name: .customLong("server"), help: "The merchant server's URL.")
     var server: String
     @Option(name: .customLong("order"), help: "The order id.")
     var order: String
-    @Option(name: .customLong("client-secret"), help: "The order's client secret (from the answer that created it), or a merchant API key.")
+    @Option(
+        name: .customLong("client-secret"),
+        help: "The order's client secret (from the answer that created it), or a merchant API key."
+    )
     var clientSecret: String
-    @Option(name: .customLong("wallet"), help: "A wallet JSON file (the scenario format's wallet); default: one Visa card.")
+    @Option(
+        name: .customLong("wallet"),
+        help: "A wallet JSON file (the scenario format's wallet); default: one Visa card."
+    )
     var wallet: String?
     @Option(name: .customLong("card"), help: "The wallet card to pay with (0-based).")
     var card = 0
@@ -35,8 +44,11 @@ struct PayCommand: AsyncParsableCommand {
     var coupon: String?
     @Option(name: .customLong("wait"), help: "Seconds to wait for a certain outcome after authorization.")
     var wait = 60.0
-    @Option(name: .customLong("cancel-after"),
-            help: "Cancel the order this many seconds after authorizing, as the page does when the sheet is dismissed or times out.")
+    @Option(
+        name: .customLong("cancel-after"),
+        help:
+            "Cancel the order this many seconds after authorizing, as the page does when the sheet is dismissed or times out."
+    )
     var cancelAfter: Double?
     @OptionGroup var data: DataFolderOption
 
@@ -55,7 +67,9 @@ struct PayCommand: AsyncParsableCommand {
     func pay(_ http: HTTPClient) async throws -> Bool {
         let api = RemoteCheckout(http: http, server: server, order: order, credential: clientSecret)
         let orderJSON = try await api.get("/v1/orders/\(order)")
-        guard let requestJSON = orderJSON["paymentRequest"] else { throw ValidationError("the server's order has no paymentRequest") }
+        guard let requestJSON = orderJSON["paymentRequest"] else {
+            throw ValidationError("the server's order has no paymentRequest")
+        }
         let request = try decodeJSONValue(ApplePayPaymentRequest.self, from: requestJSON)
         let merchant = try await api.get("/v1/sandbox/merchant")
         guard let pem = merchant["paymentProcessingCertificate"]?.stringValue else {
@@ -64,10 +78,20 @@ struct PayCommand: AsyncParsableCommand {
         let recipient = try TokenRecipient(certificate: Certificate(pemEncoded: pem))
         var walletValue = Wallet.default
         if let wallet { walletValue = try JSONDecoder().decode(Wallet.self, from: Data(try readInput(wallet).utf8)) }
-        guard walletValue.cards.indices.contains(card) else { throw ValidationError("--card \(card): the wallet has \(walletValue.cards.count) card(s)") }
-        let configuration = SheetConfiguration(wallet: walletValue, validationURL: "https://apple-pay-gateway-cert.apple.com/paymentservices/startSession",
-                                               tokenFactory: SandboxTokenFactory(pki: try data.pki(), recipient: recipient))
-        let sheet = try await PaymentSheetDriver.begin(version: 14, request: request, delegate: api, configuration: configuration)
+        guard walletValue.cards.indices.contains(card) else {
+            throw ValidationError("--card \(card): the wallet has \(walletValue.cards.count) card(s)")
+        }
+        let configuration = SheetConfiguration(
+            wallet: walletValue,
+            validationURL: "https://apple-pay-gateway-cert.apple.com/paymentservices/startSession",
+            tokenFactory: SandboxTokenFactory(pki: try data.pki(), recipient: recipient)
+        )
+        let sheet = try await PaymentSheetDriver.begin(
+            version: 14,
+            request: request,
+            delegate: api,
+            configuration: configuration
+        )
         if card != 0 { try await sheet.selectPaymentMethod(card) }
         if let coupon { try await sheet.enterCouponCode(coupon) }
         print("sheet before authorization:")
@@ -100,12 +124,15 @@ struct PayCommand: AsyncParsableCommand {
             try await Task.sleep(for: .milliseconds(500))
         } while Date() < deadline
         let payments = final["payments"]?.arrayValue ?? []
-        print("order \(order): \(status) (\(final["amount"]?.stringValue ?? "") \(final["currencyCode"]?.stringValue ?? ""))")
+        print(
+            "order \(order): \(status) (\(final["amount"]?.stringValue ?? "") \(final["currencyCode"]?.stringValue ?? ""))"
+        )
         for p in payments {
-            print("  \(p["kind"]?.stringValue ?? "") \(p["id"]?.stringValue ?? ""): \(p["state"]?.stringValue ?? "") — \(p["reason"]?.stringValue ?? "")")
+            print(
+                "  \(p["kind"]?.stringValue ?? "") \(p["id"]?.stringValue ?? ""): \(p["state"]?.stringValue ?? "") — \(p["reason"]?.stringValue ?? "")"
+            )
         }
         print(sheetPaid ? "sheet: payment completed" : "sheet: payment not completed")
         return cancelAfter == nil ? status == "paid" : status == "canceled"
     }
 }
-

@@ -8,8 +8,13 @@ import PaysheetSheet
 struct Paysheet: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "paysheet",
-        abstract: "A toolkit for merchants who accept Apple Pay: the simulated payment sheet, payment tokens and the sandbox that issues them.",
-        subcommands: [ServeCommand.self, PayCommand.self, APIKeyCommand.self, AcquirerSandboxCommand.self, SheetCommand.self, TokenCommand.self, KeysCommand.self, ContactCommand.self])
+        abstract:
+            "A toolkit for merchants who accept Apple Pay: the simulated payment sheet, payment tokens and the sandbox that issues them.",
+        subcommands: [
+            ServeCommand.self, PayCommand.self, APIKeyCommand.self, AcquirerSandboxCommand.self, SheetCommand.self,
+            TokenCommand.self, KeysCommand.self, ContactCommand.self,
+        ]
+    )
 }
 
 /// Exit codes shared by the commands.

@@ -9,11 +9,13 @@ import PaysheetServer
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Run the merchant server (orders, the sheet's update endpoints, authorization, refunds) and the sandbox UnionPay gateway beside it.",
+        abstract:
+            "Run the merchant server (orders, the sheet's update endpoints, authorization, refunds) and the sandbox UnionPay gateway beside it.",
         discussion: """
             Nothing to configure: SQLite, keys and certificates are created in the data folder on first run.
             A JSON file (--config) and then PAYSHEET_* environment variables override each setting; see the README.
-            """)
+            """
+    )
 
     @Option(name: .customLong("config"), help: "A JSON configuration file (every member optional).")
     var config: String?
@@ -23,7 +25,10 @@ struct ServeCommand: AsyncParsableCommand {
     var listen: String?
     @Option(name: .customLong("database"), help: "sqlite:PATH or postgres://user:password@host:port/database.")
     var database: String?
-    @Option(name: .customLong("mode"), help: "sandbox (the default) or production, which refuses to start with any sandbox part.")
+    @Option(
+        name: .customLong("mode"),
+        help: "sandbox (the default) or production, which refuses to start with any sandbox part."
+    )
     var mode: String?
     @Flag(name: .customLong("no-demo-order"), help: "Do not create the demo order at start.")
     var noDemoOrder = false
@@ -43,24 +48,32 @@ struct ServeCommand: AsyncParsableCommand {
         logger.logLevel = Logger.Level(rawValue: configuration.logLevel) ?? .info
         let demo = !noDemoOrder && configuration.mode == .sandbox
         do {
-            try await MerchantServer.run(configuration, logger: logger, onStarted: { started in
-                let tools = started.sandboxTools ? """
+            try await MerchantServer.run(
+                configuration,
+                logger: logger,
+                onStarted: { started in
+                    let tools =
+                        started.sandboxTools
+                        ? """
 
-                      demo store        \(started.url)/   (open it in a browser: the simulated payment sheet)
-                      drop-in           \(started.url)/paysheet.js   (ApplePaySession for your own pages' tests)
-                    """ : ""
-                say("""
-                    paysheet serve — merchant server for Apple Pay payments (\(started.mode.rawValue) mode)\(tools)
-                      merchant server   \(started.url)   (API /v1, /health; /metrics and the merchant's calls take an API key)
-                      acquirer          \(started.gatewayURL)\(started.sandboxGatewayURL != nil ? "   (sandbox UnionPay gateway, started here)" : "   (external gateway)")
-                      database          \(started.database)
-                      data folder       \(started.dataFolder)
-                      tokens decrypt to \(started.paymentCertificate)
-                      API keys          paysheet api-key create --data \(started.dataFolder)\(configuration.databaseURL != nil ? " --database URL" : "")
-                    """)
-                guard demo, started.sandboxTools else { return }
-                Task { await Self.demoOrder(started) }
-            })
+                          demo store        \(started.url)/   (open it in a browser: the simulated payment sheet)
+                          drop-in           \(started.url)/paysheet.js   (ApplePaySession for your own pages' tests)
+                        """ : ""
+                    say(
+                        """
+                        paysheet serve — merchant server for Apple Pay payments (\(started.mode.rawValue) mode)\(tools)
+                          merchant server   \(started.url)   (API /v1, /health; /metrics and the merchant's calls take an API key)
+                          acquirer          \(started.gatewayURL)\(started.sandboxGatewayURL != nil ? "   (sandbox UnionPay gateway, started here)" : "   (external gateway)")
+                          database          \(started.database)
+                          data folder       \(started.dataFolder)
+                          tokens decrypt to \(started.paymentCertificate)
+                          API keys          paysheet api-key create --data \(started.dataFolder)\(configuration.databaseURL != nil ? " --database URL" : "")
+                        """
+                    )
+                    guard demo, started.sandboxTools else { return }
+                    Task { await Self.demoOrder(started) }
+                }
+            )
         } catch let refusal as ProductionRefusal {
             FileHandle.standardError.write(Data((refusal.description + "\n").utf8))
             throw ExitCodes.usage
@@ -75,18 +88,26 @@ struct ServeCommand: AsyncParsableCommand {
             request.method = .POST
             request.headers.add(name: "Content-Type", value: "application/json")
             // As a shopper's page orders: catalog lines and a delivery choice, no key, no amounts.
-            request.body = .bytes(ByteBuffer(string: """
-                {"currencyCode":"CNY","lineItems":[{"sku":"tea-set","quantity":1},{"sku":"green-tea","quantity":1}],"delivery":"ship"}
-                """))
+            request.body = .bytes(
+                ByteBuffer(
+                    string: """
+                        {"currencyCode":"CNY","lineItems":[{"sku":"tea-set","quantity":1},{"sku":"green-tea","quantity":1}],"delivery":"ship"}
+                        """
+                )
+            )
             if let response = try? await client.execute(request, timeout: .seconds(5)), response.status == .created,
-               let body = try? await response.body.collect(upTo: 1 << 20),
-               let json = try? JSONSerialization.jsonObject(with: Data(buffer: body)) as? [String: Any], let id = json["id"] as? String,
-               let secret = json["clientSecret"] as? String {
-                say("""
-                  demo order        \(id)
-                Pay it as a shopper would (the sheet engine, a sandbox token, the sandbox acquirer):
-                  swift run paysheet pay --server \(started.url) --order \(id) --client-secret \(secret) --data \(started.dataFolder)
-                """)
+                let body = try? await response.body.collect(upTo: 1 << 20),
+                let json = try? JSONSerialization.jsonObject(with: Data(buffer: body)) as? [String: Any],
+                let id = json["id"] as? String,
+                let secret = json["clientSecret"] as? String
+            {
+                say(
+                    """
+                      demo order        \(id)
+                    Pay it as a shopper would (the sheet engine, a sandbox token, the sandbox acquirer):
+                      swift run paysheet pay --server \(started.url) --order \(id) --client-secret \(secret) --data \(started.dataFolder)
+                    """
+                )
                 try? await client.shutdown()
                 return
             }
@@ -95,7 +116,6 @@ struct ServeCommand: AsyncParsableCommand {
         try? await client.shutdown()
     }
 }
-
 
 /// Writes a line to standard output at once (unbuffered, also when piped to a file).
 func say(_ text: String) { FileHandle.standardOutput.write(Data((text + "\n").utf8)) }

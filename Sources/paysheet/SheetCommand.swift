@@ -3,17 +3,21 @@ import Foundation
 import PaysheetModel
 import PaysheetScenario
 import PaysheetSheet
+import PaysheetSheetTokens
 import PaysheetToken
 import PaysheetTokenFormat
 
 struct SheetCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "sheet", abstract: "Run payment-sheet scenarios against the simulated sheet.",
-        subcommands: [Test.self, Run.self])
+        commandName: "sheet",
+        abstract: "Run payment-sheet scenarios against the simulated sheet.",
+        subcommands: [Test.self, Run.self]
+    )
 
     struct Test: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Run scenario files (or folders of them) and report which held; ends with 'N passed, M failed'.")
+            abstract: "Run scenario files (or folders of them) and report which held; ends with 'N passed, M failed'."
+        )
 
         @Argument(help: "Scenario files, or folders whose *.json files are scenarios.")
         var files: [String]
@@ -24,13 +28,19 @@ struct SheetCommand: ParsableCommand {
             let paths = try expand(files)
             if paths.isEmpty { throw ValidationError("no scenario files found in \(files.joined(separator: " "))") }
             let runner = ScenarioRunner(recordTranscript: false, tokenFactory: try merchant.tokenFactory())
-            var passed = 0, failed = 0
+            var passed = 0
+            var failed = 0
             for p in paths {
                 let outcome: ScenarioOutcome
                 do {
                     outcome = runner.run(text: try readInput(p), file: p)
                 } catch {
-                    outcome = ScenarioOutcome(name: p, file: p, failure: "scenario error: \(p): \(error)", transcript: [])
+                    outcome = ScenarioOutcome(
+                        name: p,
+                        file: p,
+                        failure: "scenario error: \(p): \(error)",
+                        transcript: []
+                    )
                 }
                 if outcome.passed {
                     passed += 1
@@ -47,7 +57,8 @@ struct SheetCommand: ParsableCommand {
 
     struct Run: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Play one scenario and print every step: the events it caused and what the sheet shows after it.")
+            abstract: "Play one scenario and print every step: the events it caused and what the sheet shows after it."
+        )
 
         @Argument(help: "The scenario file.")
         var file: String
@@ -83,7 +94,8 @@ func expand(_ args: [String]) throws -> [String] {
     for a in args {
         var isDir: ObjCBool = false
         if fm.fileExists(atPath: a, isDirectory: &isDir), isDir.boolValue {
-            let items = (fm.enumerator(atPath: a)?.allObjects as? [String] ?? []).filter { $0.hasSuffix(".json") }.sorted()
+            let items = (fm.enumerator(atPath: a)?.allObjects as? [String] ?? []).filter { $0.hasSuffix(".json") }
+                .sorted()
             out += items.map { (a as NSString).appendingPathComponent($0) }
         } else {
             out.append(a)
@@ -126,11 +138,15 @@ enum TranscriptText {
         }
         if let sh = mods?["shipping"] {
             let sel = sh["selected"]
-            let addr = sel?.objectValue.map { c in
-                [c["givenName"]?.stringValue, c["familyName"]?.stringValue].compactMap { $0 }.joined(separator: " ")
-                    + ", " + ((c["addressLines"]?.arrayValue ?? []).compactMap(\.stringValue) + [c["locality"]?.stringValue ?? "",
-                       c["administrativeArea"]?.stringValue ?? "", c["postalCode"]?.stringValue ?? ""]).filter { !$0.isEmpty }.joined(separator: ", ")
-            } ?? "—"
+            let addr =
+                sel?.objectValue.map { c in
+                    [c["givenName"]?.stringValue, c["familyName"]?.stringValue].compactMap { $0 }.joined(separator: " ")
+                        + ", "
+                        + ((c["addressLines"]?.arrayValue ?? []).compactMap(\.stringValue) + [
+                            c["locality"]?.stringValue ?? "",
+                            c["administrativeArea"]?.stringValue ?? "", c["postalCode"]?.stringValue ?? "",
+                        ]).filter { !$0.isEmpty }.joined(separator: ", ")
+                } ?? "—"
             out.append("│ SHIPPING  \(addr)\(err(sh))")
         }
         if let m = mods?["method"], case .array(let opts)? = m["options"], !opts.isEmpty {
@@ -155,7 +171,9 @@ enum TranscriptText {
         }
         var fp = "│ AUTHORIZE " + (o["canAuthorize"] == .bool(true) ? "[ready]" : "[blocked]")
         if let st = o["status"]?.stringValue { fp += "  status: \(st)" }
-        if let w = o["outstanding"]?.stringValue { fp += "  waiting for page: \(w) (\(o["secondsLeft"]?.compactText ?? "?")s left)" }
+        if let w = o["outstanding"]?.stringValue {
+            fp += "  waiting for page: \(w) (\(o["secondsLeft"]?.compactText ?? "?")s left)"
+        }
         out.append(fp)
         if let p = o["popup"]?.stringValue { out.append("│ POPUP     \(p)") }
         out.append("└")
@@ -165,8 +183,11 @@ enum TranscriptText {
 
 /// Whom the sheet's tokens are encrypted to.
 struct MerchantOption: ParsableArguments {
-    @Option(name: .customLong("merchant-certificate"),
-            help: "Encrypt authorized payments' tokens to this payment processing certificate (default: the data folder's sandbox merchant, created on first use).")
+    @Option(
+        name: .customLong("merchant-certificate"),
+        help:
+            "Encrypt authorized payments' tokens to this payment processing certificate (default: the data folder's sandbox merchant, created on first use)."
+    )
     var certificate: String?
 
     @OptionGroup var data: DataFolderOption

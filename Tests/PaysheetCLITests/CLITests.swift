@@ -13,7 +13,9 @@ import Testing
     /// The `paysheet` binary `swift test` built beside the test bundle.
     static var binary: URL {
         let dir = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-        for candidate in [dir, dir.deletingLastPathComponent(), dir.deletingLastPathComponent().deletingLastPathComponent()] {
+        for candidate in [
+            dir, dir.deletingLastPathComponent(), dir.deletingLastPathComponent().deletingLastPathComponent(),
+        ] {
             let url = candidate.appendingPathComponent("paysheet")
             if FileManager.default.isExecutableFile(atPath: url.path) { return url }
         }
@@ -24,7 +26,9 @@ import Testing
         let p = Process()
         p.executableURL = binary
         p.arguments = arguments
-        let input = Pipe(), output = Pipe(), error = Pipe()
+        let input = Pipe()
+        let output = Pipe()
+        let error = Pipe()
         p.standardInput = input
         p.standardOutput = output
         p.standardError = error
@@ -34,7 +38,11 @@ import Testing
         let out = output.fileHandleForReading.readDataToEndOfFile()
         let err = error.fileHandleForReading.readDataToEndOfFile()
         p.waitUntilExit()
-        return Run(status: p.terminationStatus, out: String(decoding: out, as: UTF8.self), err: String(decoding: err, as: UTF8.self))
+        return Run(
+            status: p.terminationStatus,
+            out: String(decoding: out, as: UTF8.self),
+            err: String(decoding: err, as: UTF8.self)
+        )
     }
 
     static func temporaryFolder() throws -> URL {
@@ -46,7 +54,8 @@ import Testing
     /// Writes a version-3 scenario with a valid request and `steps` (JSON) to `dir/file`.
     @discardableResult
     static func writeScenario(named name: String, steps: String, to dir: URL, file: String) throws -> URL {
-        let request = #"{"countryCode": "US", "currencyCode": "USD", "supportedNetworks": ["visa"], "merchantCapabilities": ["supports3DS"], "#
+        let request =
+            #"{"countryCode": "US", "currencyCode": "USD", "supportedNetworks": ["visa"], "merchantCapabilities": ["supports3DS"], "#
             + #""total": {"label": "Shop", "amount": "1.00"}}"#
         let url = dir.appendingPathComponent(file)
         try Data(#"{"name": "\#(name)", "version": 3, "request": \#(request), "steps": \#(steps)}"#.utf8).write(to: url)
@@ -54,7 +63,10 @@ import Testing
     }
 
     @Test func theBinaryIsThere() {
-        #expect(FileManager.default.isExecutableFile(atPath: Self.binary.path), "no paysheet binary at \(Self.binary.path)")
+        #expect(
+            FileManager.default.isExecutableFile(atPath: Self.binary.path),
+            "no paysheet binary at \(Self.binary.path)"
+        )
     }
 
     @Test func helpListsTheCommandsAndAnUnknownOneIsAUsageError() throws {
@@ -69,13 +81,17 @@ import Testing
     }
 
     @Test func contactValidateExitCodesAndBothFieldVocabularies() throws {
-        let good = #"{"emailAddress": "jane@example.com", "phoneNumber": "+1 408 555 0100", "givenName": "Jane", "familyName": "Doe"}"#
+        let good =
+            #"{"emailAddress": "jane@example.com", "phoneNumber": "+1 408 555 0100", "givenName": "Jane", "familyName": "Doe"}"#
         for required in ["email,phone", "emailAddress,phoneNumber"] {
             let r = try Self.run(["contact", "validate", "--required", required, "-"], stdin: good)
             #expect(r.status == 0, "\(required): \(r.err)")
             #expect(r.out.contains(#""errors":[]"#), "\(r.out)")
         }
-        let missing = try Self.run(["contact", "validate", "--required", "phoneNumber", "-"], stdin: #"{"emailAddress": "jane@example.com"}"#)
+        let missing = try Self.run(
+            ["contact", "validate", "--required", "phoneNumber", "-"],
+            stdin: #"{"emailAddress": "jane@example.com"}"#
+        )
         #expect(missing.status == 1)
         #expect(missing.out.contains(#""contactField":"phoneNumber""#), "\(missing.out)")
         let unknownField = try Self.run(["contact", "validate", "--required", "shoeSize", "-"], stdin: good)
@@ -89,8 +105,18 @@ import Testing
     @Test func sheetTestNamesEachScenarioAndFailsOnAnUnreadableOne() throws {
         let dir = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
-        try Self.writeScenario(named: "constructs", steps: #"[{"page": "construct"}, {"expect": {"threw": null}}]"#, to: dir, file: "a-good.json")
-        try Self.writeScenario(named: "throws", steps: #"[{"page": "construct"}, {"expect": {"threw": "TypeError"}}]"#, to: dir, file: "b-wrong.json")
+        try Self.writeScenario(
+            named: "constructs",
+            steps: #"[{"page": "construct"}, {"expect": {"threw": null}}]"#,
+            to: dir,
+            file: "a-good.json"
+        )
+        try Self.writeScenario(
+            named: "throws",
+            steps: #"[{"page": "construct"}, {"expect": {"threw": "TypeError"}}]"#,
+            to: dir,
+            file: "b-wrong.json"
+        )
         try Data("{ not json".utf8).write(to: dir.appendingPathComponent("c-broken.json"))
         let r = try Self.run(["sheet", "test", dir.path])
         #expect(r.status == 1)
@@ -106,8 +132,13 @@ import Testing
     @Test func sheetRunPrintsTheLabelledSimulationAsJSONLines() throws {
         let dir = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let file = try Self.writeScenario(named: "begin", steps: #"[{"page": "construct"}, {"page": "begin"}, {"expect": {"events": [{"type": "validatemerchant"}]}}]"#,
-                                          to: dir, file: "s.json")
+        let file = try Self.writeScenario(
+            named: "begin",
+            steps:
+                #"[{"page": "construct"}, {"page": "begin"}, {"expect": {"events": [{"type": "validatemerchant"}]}}]"#,
+            to: dir,
+            file: "s.json"
+        )
         let text = try Self.run(["sheet", "run", file.path])
         #expect(text.status == 0, "\(text.err)")
         #expect(text.out.contains("SIMULATED PAYMENT SHEET"), "\(text.out)")

@@ -35,22 +35,39 @@ struct DataAndMessageTests {
     static let longestCountry: [ContactMessageLanguage: String] = {
         var out: [ContactMessageLanguage: String] = [:]
         for language in ContactMessageLanguage.allCases {
-            out[language] = AddressMetadata.countries.keys.map { Countries.name($0, language) }.max { $0.count < $1.count }
+            out[language] = AddressMetadata.countries.keys.map { Countries.name($0, language) }.max {
+                $0.count < $1.count
+            }
         }
         return out
     }()
 
-    @Test("every message template follows the guidelines' style rules, in every language, with the longest values", arguments: ContactMessageLanguage.allCases)
+    @Test(
+        "every message template follows the guidelines' style rules, in every language, with the longest values",
+        arguments: ContactMessageLanguage.allCases
+    )
     func style(_ language: ContactMessageLanguage) {
-        let fields = ["name", "phoneticName", "phoneNumber", "emailAddress", "addressLines", "locality", "countryCode", "postalCode", "administrativeArea"]
+        let fields = [
+            "name", "phoneticName", "phoneNumber", "emailAddress", "addressLines", "locality", "countryCode",
+            "postalCode", "administrativeArea",
+        ]
         let postalTypes = ["zip", "postal", "pin", "eircode"]
-        let areaTypes = ["state", "province", "prefecture", "county", "area", "department", "district", "emirate", "island", "oblast", "parish", "do_si", "other"]
+        let areaTypes = [
+            "state", "province", "prefecture", "county", "area", "department", "district", "emirate", "island",
+            "oblast", "parish", "do_si", "other",
+        ]
         for key in MessageKey.allCases {
             for field in fields {
                 for postal in postalTypes {
                     for area in areaTypes {
-                        let text = ContactMessages.render(key, language, field: field, postalType: postal, areaType: area,
-                                                          country: Self.longestCountry[language]!)
+                        let text = ContactMessages.render(
+                            key,
+                            language,
+                            field: field,
+                            postalType: postal,
+                            areaType: area,
+                            country: Self.longestCountry[language]!
+                        )
                         #expect(text.count <= 128, "\(text)")
                         #expect(!text.contains("{"), "unfilled placeholder in \(text)")
                         #expect(text == text.trimmingCharacters(in: .whitespaces), "\(text)")
@@ -58,7 +75,9 @@ struct DataAndMessageTests {
                         if language == .en {
                             #expect(text.first!.isUppercase, "sentence case: \(text)")
                             let words = text.split(separator: " ").dropFirst()
-                            let shouted = words.filter { $0.count > 4 && $0 == $0.uppercased() && $0.contains(where: \.isLetter) }
+                            let shouted = words.filter {
+                                $0.count > 4 && $0 == $0.uppercased() && $0.contains(where: \.isLetter)
+                            }
                             #expect(shouted.isEmpty, "capitals inside \(text)")
                         }
                     }
@@ -67,12 +86,23 @@ struct DataAndMessageTests {
         }
     }
 
-    @Test("the fields of ApplePayError messages are exactly the Apple ones", arguments: [ContactMessageLanguage.en, .ja, .zh])
+    @Test(
+        "the fields of ApplePayError messages are exactly the Apple ones",
+        arguments: [ContactMessageLanguage.en, .ja, .zh]
+    )
     func requiredMessages(_ language: ContactMessageLanguage) {
         let v = ContactValidator(policy: ContactValidationPolicy(language: language))
-        let r = v.validate(ApplePayPaymentContact(countryCode: "US"), requiredFields: [.postalAddress, .name, .email, .phone], phase: .full)
+        let r = v.validate(
+            ApplePayPaymentContact(countryCode: "US"),
+            requiredFields: [.postalAddress, .name, .email, .phone],
+            phase: .full
+        )
         #expect(r.errors.count == 7)
-        #expect(Set(r.errors.compactMap(\.contactField)) == [.postalCode, .administrativeArea, .locality, .addressLines, .name, .emailAddress, .phoneNumber])
+        #expect(
+            Set(r.errors.compactMap(\.contactField)) == [
+                .postalCode, .administrativeArea, .locality, .addressLines, .name, .emailAddress, .phoneNumber,
+            ]
+        )
         if language == .en { #expect(r.errors.first?.message == "Zip code is required") }
         if language == .ja { #expect(r.errors.first?.message == "郵便番号は必須です") }
         if language == .zh { #expect(r.errors.first?.message == "邮政编码为必填项") }
@@ -84,20 +114,41 @@ struct DataAndMessageTests {
             #expect(Countries.code(for: name) == "US", "\(name)")
         }
         for name in ["Japan", "日本", "JP", "Japon"] { #expect(Countries.code(for: name) == "JP", "\(name)") }
-        let r = ContactValidator().validate(ApplePayPaymentContact(locality: "X", postalCode: "1", country: "Atlantis"),
-                                            requiredFields: [.postalAddress], phase: .redacted)
+        let r = ContactValidator().validate(
+            ApplePayPaymentContact(locality: "X", postalCode: "1", country: "Atlantis"),
+            requiredFields: [.postalAddress],
+            phase: .redacted
+        )
         #expect(r.errors.map(\.message) == ["Unknown country or region"])
         let served = ContactValidator(policy: ContactValidationPolicy(countries: ["US"]))
         let de = ApplePayPaymentContact(locality: "Berlin", postalCode: "10115", country: "Deutschland")
-        #expect(served.validate(de, requiredFields: [.postalAddress], phase: .redacted).errors
-                == [ApplePayError(.addressUnserviceable, contactField: .countryCode, message: "Shipping not available to Germany")])
+        #expect(
+            served.validate(de, requiredFields: [.postalAddress], phase: .redacted).errors
+                == [
+                    ApplePayError(
+                        .addressUnserviceable,
+                        contactField: .countryCode,
+                        message: "Shipping not available to Germany"
+                    )
+                ]
+        )
     }
 
     @Test("P.O. boxes refused only when the policy says so, and only for shipping")
     func poBoxes() {
         let refuse = ContactValidator(policy: ContactValidationPolicy(refusePOBoxes: true))
-        let box = ApplePayPaymentContact(addressLines: ["P.O. Box 123"], locality: "Cupertino", postalCode: "95014", administrativeArea: "CA", countryCode: "US")
-        #expect(refuse.validate(box, requiredFields: [.postalAddress], phase: .full).errors.map(\.message) == ["Shipping not available to P.O. boxes"])
+        let box = ApplePayPaymentContact(
+            addressLines: ["P.O. Box 123"],
+            locality: "Cupertino",
+            postalCode: "95014",
+            administrativeArea: "CA",
+            countryCode: "US"
+        )
+        #expect(
+            refuse.validate(box, requiredFields: [.postalAddress], phase: .full).errors.map(\.message) == [
+                "Shipping not available to P.O. boxes"
+            ]
+        )
         #expect(refuse.validate(box, requiredFields: [.postalAddress], phase: .full, role: .billing).errors.isEmpty)
         #expect(ContactValidator().validate(box, requiredFields: [.postalAddress], phase: .full).errors.isEmpty)
     }
@@ -105,8 +156,17 @@ struct DataAndMessageTests {
     @Test("postal codes per country: CA and GB spacing and case, DE, FR, AU, CN")
     func postalForms() {
         func postal(_ code: String, _ country: String, _ area: String? = nil) -> (String?, [String]) {
-            let r = ContactValidator().validate(ApplePayPaymentContact(addressLines: ["1"], locality: "X", postalCode: code, administrativeArea: area, countryCode: country),
-                                                requiredFields: [.postalAddress], phase: .full)
+            let r = ContactValidator().validate(
+                ApplePayPaymentContact(
+                    addressLines: ["1"],
+                    locality: "X",
+                    postalCode: code,
+                    administrativeArea: area,
+                    countryCode: country
+                ),
+                requiredFields: [.postalAddress],
+                phase: .full
+            )
             return (r.contact.postalCode, r.errors.map(\.message))
         }
         #expect(postal("m5v3l9", "CA", "ON") == ("M5V 3L9", []))

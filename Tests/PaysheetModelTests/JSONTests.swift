@@ -12,7 +12,8 @@ import Testing
     }
 
     @Test(arguments: [
-        ("{\"a\": 1,}", 1, 9), ("[1, 2", 1, 6), ("{\n  \"a\": tru\n}", 2, 8), ("\"abc", 1, 5), ("{\"a\":1,\"a\":2}", 1, 11), ("01", 1, 2),
+        ("{\"a\": 1,}", 1, 9), ("[1, 2", 1, 6), ("{\n  \"a\": tru\n}", 2, 8), ("\"abc", 1, 5),
+        ("{\"a\":1,\"a\":2}", 1, 11), ("01", 1, 2),
     ])
     func reportsWhereTheDocumentIsBroken(text: String, line: Int, column: Int) {
         #expect(throws: JSONParser.SyntaxError.self) { try JSONParser.parse(text) }

@@ -13,7 +13,8 @@ import Testing
     }
 
     @Test(arguments: [
-        ("1e3", AmountError.Code.syntax), ("10.00abc", .syntax), (" 1.00", .syntax), ("1.00 ", .syntax), ("+1.00", .syntax),
+        ("1e3", AmountError.Code.syntax), ("10.00abc", .syntax), (" 1.00", .syntax), ("1.00 ", .syntax),
+        ("+1.00", .syntax),
         ("1,000.00", .syntax), (".50", .syntax), ("5.", .syntax), ("", .syntax), ("-", .negative), ("0x10", .syntax),
         ("１２", .syntax), ("NaN", .syntax), ("Infinity", .syntax), ("1.005", .precision), ("-1.00", .negative),
         ("99999999999999999999", .overflow), ("92233720368547758.08", .overflow), ("184467440737095506.16", .overflow),
@@ -28,7 +29,9 @@ import Testing
         #expect(try MinorUnits.parse("-1800.00", digits: 2, allowNegative: true) == -180_000)
         #expect(try MinorUnits.parse("-0.01", digits: 2, allowNegative: true) == -1)
         #expect(throws: AmountError.self) { _ = try MinorUnits.parse("--1", digits: 2, allowNegative: true) }
-        #expect(throws: AmountError.self) { _ = try MinorUnits.parse("-92233720368547758.08", digits: 2, allowNegative: true) }
+        #expect(throws: AmountError.self) {
+            _ = try MinorUnits.parse("-92233720368547758.08", digits: 2, allowNegative: true)
+        }
     }
 
     @Test func formatAndParseAreInverse() throws {
@@ -60,7 +63,8 @@ import Testing
         let negative = body.first == "-"
         if negative { body = body.dropFirst() }
         let parts = body.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count <= 2, let whole = parts.first, !whole.isEmpty, whole.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        guard parts.count <= 2, let whole = parts.first, !whole.isEmpty, whole.allSatisfy({ $0.isASCII && $0.isNumber })
+        else { return nil }
         var fraction = parts.count == 2 ? String(parts[1]) : ""
         if parts.count == 2 && fraction.isEmpty { return nil }
         guard fraction.allSatisfy({ $0.isASCII && $0.isNumber }), fraction.count <= digits else { return nil }
@@ -82,9 +86,12 @@ import Testing
         #expect(try MinorUnits.sum([100, -30, 5]) == 75)
         var random = SeededRandom(seed: 11)
         // Exact reference (Decimal holds 38 digits): a sum is refused exactly when a partial sum leaves 64 bits.
-        let low = Decimal(Int.min), high = Decimal(Int.max)
+        let low = Decimal(Int.min)
+        let high = Decimal(Int.max)
         for _ in 0..<2_000 {
-            let values = (0..<Int.random(in: 0...8, using: &random)).map { _ in Int.random(in: Int.min / 4...Int.max / 4, using: &random) }
+            let values = (0..<Int.random(in: 0...8, using: &random)).map { _ in
+                Int.random(in: Int.min / 4...Int.max / 4, using: &random)
+            }
             var partial = Decimal(0)
             var fits = true
             for v in values {
@@ -125,11 +132,16 @@ import Testing
     }
 
     @Test func ratesReadFromConfigurationNumbersOrText() throws {
-        let decoded = try JSONDecoder().decode([String: Rate].self, from: Data(#"{"a": 7.25, "b": "6.5", "c": 10}"#.utf8))
+        let decoded = try JSONDecoder().decode(
+            [String: Rate].self,
+            from: Data(#"{"a": 7.25, "b": "6.5", "c": 10}"#.utf8)
+        )
         #expect(decoded["a"]?.partsPerMillion == 72_500)
         #expect(decoded["b"]?.partsPerMillion == 65_000)
         #expect(decoded["c"]?.partsPerMillion == 100_000)
-        #expect(throws: DecodingError.self) { _ = try JSONDecoder().decode([String: Rate].self, from: Data(#"{"a": 0.123456}"#.utf8)) }
+        #expect(throws: DecodingError.self) {
+            _ = try JSONDecoder().decode([String: Rate].self, from: Data(#"{"a": 0.123456}"#.utf8))
+        }
         #expect(String(decoding: try JSONEncoder().encode(try Rate(percent: "7.25")), as: UTF8.self) == #""7.25""#)
     }
 }

@@ -3,8 +3,10 @@ import Testing
 @testable import PaysheetModel
 
 @Suite struct ValidationTests {
-    let valid: JSONValue = ["countryCode": "US", "currencyCode": "USD", "supportedNetworks": ["visa", "masterCard"],
-                            "merchantCapabilities": ["supports3DS"], "total": ["label": "Your Label", "amount": "10.00"]]
+    let valid: JSONValue = [
+        "countryCode": "US", "currencyCode": "USD", "supportedNetworks": ["visa", "masterCard"],
+        "merchantCapabilities": ["supports3DS"], "total": ["label": "Your Label", "amount": "10.00"],
+    ]
 
     func with(_ key: String, _ value: JSONValue?) -> JSONValue {
         var o = valid.objectValue!
@@ -12,8 +14,10 @@ import Testing
         return .object(o)
     }
 
-    @Test(arguments: [("10", true), ("-10.00", true), ("0.5", true), ("1.234", true), ("10.", false), (".5", false),
-                      ("+1", false), ("1,00", false), (" 1", false), ("", false), ("-", false), ("1e3", false)])
+    @Test(arguments: [
+        ("10", true), ("-10.00", true), ("0.5", true), ("1.234", true), ("10.", false), (".5", false),
+        ("+1", false), ("1,00", false), (" 1", false), ("", false), ("-", false), ("1e3", false),
+    ])
     func amountGrammar(text: String, ok: Bool) {
         #expect(AmountGrammar.isValid(text) == ok)
     }
@@ -35,7 +39,11 @@ import Testing
     }
 
     @Test func conversionOrderReportsCountryCodeFirst() {
-        #expect(throws: ScriptError.typeError("Member ApplePayPaymentRequest.countryCode is required and must be an instance of DOMString")) {
+        #expect(
+            throws: ScriptError.typeError(
+                "Member ApplePayPaymentRequest.countryCode is required and must be an instance of DOMString"
+            )
+        ) {
             try RequestValidator().validate(JSONValue.object(JSONObject()), version: 2)
         }
     }
@@ -50,7 +58,9 @@ import Testing
     }
 
     @Test func versionIsAnInvalidAccessError() {
-        #expect(throws: ScriptError.invalidAccess("\"16\" is not a supported version.")) { try RequestValidator().validate(valid, version: 16) }
+        #expect(throws: ScriptError.invalidAccess("\"16\" is not a supported version.")) {
+            try RequestValidator().validate(valid, version: 16)
+        }
         #expect(throws: ScriptError.invalidAccess("\"4\" is not a supported version.")) {
             try RequestValidator(profile: .safari12).validate(valid, version: 4)
         }
@@ -69,12 +79,23 @@ import Testing
 
     @Test func updateNeedsNewTotalAndDropsPendingAmounts() throws {
         let v = UpdateValidator()
-        #expect(throws: ScriptError.typeError("Member ApplePayCouponCodeUpdate.newTotal is required and must be an instance of ApplePayLineItem")) {
+        #expect(
+            throws: ScriptError.typeError(
+                "Member ApplePayCouponCodeUpdate.newTotal is required and must be an instance of ApplePayLineItem"
+            )
+        ) {
             try v.bindUpdate(JSONValue.object(JSONObject()), kind: .couponCode)
         }
-        let u = try v.checkUpdate(try v.bindUpdate(["newTotal": ["label": "T", "amount": "1.00"],
-                                                    "newLineItems": [["label": "Tip", "type": "pending", "amount": "x"]]], kind: .shippingContact),
-                                  kind: .shippingContact)
+        let u = try v.checkUpdate(
+            try v.bindUpdate(
+                [
+                    "newTotal": ["label": "T", "amount": "1.00"],
+                    "newLineItems": [["label": "Tip", "type": "pending", "amount": "x"]],
+                ],
+                kind: .shippingContact
+            ),
+            kind: .shippingContact
+        )
         #expect(u.newLineItems?.first?.amount == nil)
     }
 
@@ -90,13 +111,18 @@ import Testing
 
     @Test func errorsUseTheConstructorsMessages() {
         let b = WebIDLBinding(profile: .safari14)
-        #expect(throws: ScriptError.typeError("Argument 1 ('errorCode') to the ApplePayError constructor must be one of: \"unknown\", \"shippingContactInvalid\", \"billingContactInvalid\", \"addressUnserviceable\"")) {
+        #expect(
+            throws: ScriptError.typeError(
+                "Argument 1 ('errorCode') to the ApplePayError constructor must be one of: \"unknown\", \"shippingContactInvalid\", \"billingContactInvalid\", \"addressUnserviceable\""
+            )
+        ) {
             try b.applePayError(["code": "couponCodeInvalid"])
         }
     }
 
     @Test func wireTypesDecodeWithFoundation() throws {
-        let text = #"{"token":{"paymentMethod":{"displayName":"Visa 1234","network":"Visa","type":"credit"},"transactionIdentifier":"AB","paymentData":{"version":"EC_v1"}},"shippingContact":{"postalCode":"95014","addressLines":["1 Infinite Loop"]}}"#
+        let text =
+            #"{"token":{"paymentMethod":{"displayName":"Visa 1234","network":"Visa","type":"credit"},"transactionIdentifier":"AB","paymentData":{"version":"EC_v1"}},"shippingContact":{"postalCode":"95014","addressLines":["1 Infinite Loop"]}}"#
         let p = try JSONDecoder().decode(ApplePayPayment.self, from: Data(text.utf8))
         #expect(p.token.paymentMethod.type == .credit)
         #expect(p.shippingContact?.addressLines == ["1 Infinite Loop"])

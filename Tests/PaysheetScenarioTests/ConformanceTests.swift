@@ -5,7 +5,8 @@ import Testing
 
 /// Runs every scenario of `Conformance/` (the same files CI runs through `paysheet sheet test`).
 @Suite struct ConformanceTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
         .appendingPathComponent("Conformance")
 
     static var files: [String] {
@@ -31,29 +32,55 @@ import Testing
     }
 
     @Test func brokenJSONNamesTheFileAndPlace() {
-        #expect(failure("{\"name\": \"x\",\n \"version\": }") == "scenario error: s.json: broken JSON at line 2, column 13: unexpected character '}'")
+        #expect(
+            failure("{\"name\": \"x\",\n \"version\": }")
+                == "scenario error: s.json: broken JSON at line 2, column 13: unexpected character '}'"
+        )
     }
 
     @Test func aScenarioThatCannotRunIsNamedAsTheOthersAre() {
         let runner = ScenarioRunner()
         // Its name when the file is JSON with one; else the file's name without folder and extension.
-        #expect(runner.run(text: #"{"name": "A99 broken steps", "version": 3, "request": {}, "steps": [{"user": "dance"}]}"#,
-                           file: "Conformance/x/A99.json").name == "A99 broken steps")
+        #expect(
+            runner.run(
+                text: #"{"name": "A99 broken steps", "version": 3, "request": {}, "steps": [{"user": "dance"}]}"#,
+                file: "Conformance/x/A99.json"
+            ).name == "A99 broken steps"
+        )
         #expect(runner.run(text: "{\"name\": ", file: "Conformance/x/A98-bad.json").name == "A98-bad")
     }
 
     @Test func unknownStepAndKeysNameStepAndField() {
         let base = #"{"name": "x", "version": 3, "request": {}, "steps": [STEPS]}"#
-        #expect(failure(base.replacingOccurrences(of: "STEPS", with: #"{"page": "begin"}, {"user": "dance"}"#))
-                == #"scenario error: s.json: step 2: field "user": unknown user action "dance""#)
-        #expect(failure(base.replacingOccurrences(of: "STEPS", with: #"{"page": "begin", "colour": 1}"#)).contains(#"step 1: field "colour": unknown key"#))
-        #expect(failure(base.replacingOccurrences(of: "STEPS", with: #"{"expect": {"sheet": {"colour": 1}}}"#)).contains(#"field "expect.sheet.colour""#))
-        #expect(failure(base.replacingOccurrences(of: "STEPS", with: #"{"wait": 1, "expect": {"paid": true}}"#)).contains("exactly one of"))
-        #expect(failure(#"{"name": "x", "version": 3, "request": {}, "steps": [], "extra": 1}"#).contains(#"field "extra": unknown key"#))
+        #expect(
+            failure(base.replacingOccurrences(of: "STEPS", with: #"{"page": "begin"}, {"user": "dance"}"#))
+                == #"scenario error: s.json: step 2: field "user": unknown user action "dance""#
+        )
+        #expect(
+            failure(base.replacingOccurrences(of: "STEPS", with: #"{"page": "begin", "colour": 1}"#)).contains(
+                #"step 1: field "colour": unknown key"#
+            )
+        )
+        #expect(
+            failure(base.replacingOccurrences(of: "STEPS", with: #"{"expect": {"sheet": {"colour": 1}}}"#)).contains(
+                #"field "expect.sheet.colour""#
+            )
+        )
+        #expect(
+            failure(base.replacingOccurrences(of: "STEPS", with: #"{"wait": 1, "expect": {"paid": true}}"#)).contains(
+                "exactly one of"
+            )
+        )
+        #expect(
+            failure(#"{"name": "x", "version": 3, "request": {}, "steps": [], "extra": 1}"#).contains(
+                #"field "extra": unknown key"#
+            )
+        )
     }
 
     @Test func aFailedExpectationSaysStepExpectedAndActual() {
-        let text = #"{"name": "x", "version": 3, "request": {"countryCode": "US", "currencyCode": "USD", "supportedNetworks": ["visa"], "merchantCapabilities": ["supports3DS"], "total": {"label": "L", "amount": "1.00"}}, "steps": [{"page": "begin"}, {"expect": {"session": "completed"}}]}"#
+        let text =
+            #"{"name": "x", "version": 3, "request": {"countryCode": "US", "currencyCode": "USD", "supportedNetworks": ["visa"], "merchantCapabilities": ["supports3DS"], "total": {"label": "L", "amount": "1.00"}}, "steps": [{"page": "begin"}, {"expect": {"session": "completed"}}]}"#
         #expect(failure(text) == "step 2: session: expected completed, found active")
     }
 

@@ -9,7 +9,7 @@ import Testing
     struct LCG {
         var state: UInt64
         mutating func next(_ bound: Int) -> Int {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             return Int((state >> 33) % UInt64(max(bound, 1)))
         }
     }
@@ -17,7 +17,8 @@ import Testing
     @Test func mutatedScenariosNeverCrash() throws {
         var rng = LCG(state: 0x5EED)
         let files = ConformanceTests.files
-        var failures = 0, passes = 0
+        var failures = 0
+        var passes = 0
         for round in 0..<1500 {
             let file = files[rng.next(files.count)]
             var bytes = Array(try Data(contentsOf: ConformanceTests.root.appendingPathComponent(file)))
@@ -33,7 +34,9 @@ import Testing
             }
             let text = String(decoding: bytes, as: UTF8.self)
             let outcome = ScenarioRunner(recordTranscript: round % 10 == 0).run(text: text, file: file)
-            if outcome.passed { passes += 1 } else {
+            if outcome.passed {
+                passes += 1
+            } else {
                 failures += 1
                 #expect(!(outcome.failure ?? "").isEmpty)
             }

@@ -25,12 +25,31 @@ import Testing
         Route(method: "GET", path: "/metrics", body: nil, owner: .merchant),
         Route(method: "GET", path: "/v1/orders", body: nil, owner: .merchant),
         Route(method: "GET", path: "/v1/orders/{id}", body: nil, owner: .order),
-        Route(method: "POST", path: "/v1/orders/{id}/merchant-session",
-              body: #"{"validationURL":"https://apple-pay-gateway-cert.apple.com/paymentservices/startSession"}"#, owner: .order),
-        Route(method: "POST", path: "/v1/orders/{id}/shipping-contact",
-              body: #"{"shippingContact":{"countryCode":"US","administrativeArea":"CA","locality":"Cupertino","postalCode":"95014"}}"#, owner: .order),
-        Route(method: "POST", path: "/v1/orders/{id}/shipping-method", body: #"{"shippingMethod":{"identifier":"express"}}"#, owner: .order),
-        Route(method: "POST", path: "/v1/orders/{id}/payment-method", body: #"{"paymentMethod":{"type":"credit"}}"#, owner: .order),
+        Route(
+            method: "POST",
+            path: "/v1/orders/{id}/merchant-session",
+            body: #"{"validationURL":"https://apple-pay-gateway-cert.apple.com/paymentservices/startSession"}"#,
+            owner: .order
+        ),
+        Route(
+            method: "POST",
+            path: "/v1/orders/{id}/shipping-contact",
+            body:
+                #"{"shippingContact":{"countryCode":"US","administrativeArea":"CA","locality":"Cupertino","postalCode":"95014"}}"#,
+            owner: .order
+        ),
+        Route(
+            method: "POST",
+            path: "/v1/orders/{id}/shipping-method",
+            body: #"{"shippingMethod":{"identifier":"express"}}"#,
+            owner: .order
+        ),
+        Route(
+            method: "POST",
+            path: "/v1/orders/{id}/payment-method",
+            body: #"{"paymentMethod":{"type":"credit"}}"#,
+            owner: .order
+        ),
         Route(method: "POST", path: "/v1/orders/{id}/coupon-code", body: #"{"couponCode":"WELCOME10"}"#, owner: .order),
         Route(method: "POST", path: "/v1/orders/{id}/authorize", body: #"{}"#, owner: .order),
         Route(method: "POST", path: "/v1/orders/{id}/refunds", body: #"{"amount":"1.00"}"#, owner: .merchant),
@@ -82,7 +101,8 @@ import Testing
         func state() async throws -> String {
             let (_, o) = try await server.send("GET", "/v1/orders/\(id)", nil)
             let (_, list) = try await server.send("GET", "/v1/orders?limit=100", nil)
-            return o.compactText + "|" + String(list["orders"]?.arrayValue?.count ?? -1) + "|" + String(try await server.ledger().count)
+            return o.compactText + "|" + String(list["orders"]?.arrayValue?.count ?? -1) + "|"
+                + String(try await server.ledger().count)
         }
 
         for route in Self.routes {
@@ -91,15 +111,31 @@ import Testing
                 guard let expected = Self.refusal(route, caller) else { continue }
                 let before = try await state()
                 let idempotencyKey = "matrix-\(UUID().uuidString)"
-                let (status, body) = try await server.send(route.method, path, route.body, key: route.method == "POST" ? idempotencyKey : nil,
-                                                           auth: credential(caller))
+                let (status, body) = try await server.send(
+                    route.method,
+                    path,
+                    route.body,
+                    key: route.method == "POST" ? idempotencyKey : nil,
+                    auth: credential(caller)
+                )
                 #expect(status == expected, "\(route.method) \(route.path) as \(caller): \(status) \(body.compactText)")
-                #expect(body["error"]?["code"]?.stringValue == (expected == 401 ? "unauthorized" : "not_found"), "\(route.path) as \(caller)")
+                #expect(
+                    body["error"]?["code"]?.stringValue == (expected == 401 ? "unauthorized" : "not_found"),
+                    "\(route.path) as \(caller)"
+                )
                 #expect(try await state() == before, "\(route.method) \(route.path) as \(caller) changed something")
                 // A refused call did not claim its idempotency key: the owner may use it for another body.
                 if route.method == "POST", route.owner != .anyone {
-                    let (ownerStatus, _) = try await server.send(route.method, path, route.body.map { $0 + " " } ?? "{}", key: idempotencyKey)
-                    #expect(ownerStatus != 422 && ownerStatus != 401, "\(route.path): the refused call's key was kept (\(ownerStatus))")
+                    let (ownerStatus, _) = try await server.send(
+                        route.method,
+                        path,
+                        route.body.map { $0 + " " } ?? "{}",
+                        key: idempotencyKey
+                    )
+                    #expect(
+                        ownerStatus != 422 && ownerStatus != 401,
+                        "\(route.path): the refused call's key was kept (\(ownerStatus))"
+                    )
                 }
             }
         }
@@ -109,13 +145,24 @@ import Testing
         let freshSecret = try #require(fresh["clientSecret"]?.stringValue)
         for route in Self.routes where route.owner != .merchant {
             let path = route.path.replacingOccurrences(of: "{id}", with: freshId)
-            let (status, body) = try await server.send(route.method, path, route.body, auth: route.owner == .order ? freshSecret : "")
-            #expect(![401, 403, 404].contains(status) && status < 500, "\(route.path) with the order's secret: \(status) \(body.compactText)")
+            let (status, body) = try await server.send(
+                route.method,
+                path,
+                route.body,
+                auth: route.owner == .order ? freshSecret : ""
+            )
+            #expect(
+                ![401, 403, 404].contains(status) && status < 500,
+                "\(route.path) with the order's secret: \(status) \(body.compactText)"
+            )
         }
         for route in Self.routes {
             let path = route.path.replacingOccurrences(of: "{id}", with: freshId)
             let (status, body) = try await server.send(route.method, path, route.body)
-            #expect(![401, 403, 404].contains(status) && status < 500, "\(route.path) with the merchant key: \(status) \(body.compactText)")
+            #expect(
+                ![401, 403, 404].contains(status) && status < 500,
+                "\(route.path) with the merchant key: \(status) \(body.compactText)"
+            )
         }
     }
 
@@ -144,8 +191,13 @@ import Testing
         // Every answer says the mode.
         var r = HTTPClientRequest(url: server.url + "/v1/orders/\(id)")
         r.headers.add(name: "Authorization", value: "Bearer " + secret)
-        #expect(try await server.http.execute(r, timeout: .seconds(5)).headers.first(name: "Paysheet-Mode") == "sandbox")
-        let unauthorized = try await server.http.execute(HTTPClientRequest(url: server.url + "/v1/orders/\(id)"), timeout: .seconds(5))
+        #expect(
+            try await server.http.execute(r, timeout: .seconds(5)).headers.first(name: "Paysheet-Mode") == "sandbox"
+        )
+        let unauthorized = try await server.http.execute(
+            HTTPClientRequest(url: server.url + "/v1/orders/\(id)"),
+            timeout: .seconds(5)
+        )
         #expect(unauthorized.status.code == 401)
         #expect(unauthorized.headers.first(name: "Paysheet-Mode") == "sandbox")
     }
@@ -158,34 +210,65 @@ import Testing
         }
         let before = try await orderCount()
         // The attack: a tea set for 0.01 CNY, written by the shopper.
-        let (cheap, cheapBody) = try await server.send("POST", "/v1/orders",
-            #"{"currencyCode":"CNY","countryCode":"CN","lineItems":[{"label":"Porcelain tea set","amount":"0.01"}]}"#, auth: "")
+        let (cheap, cheapBody) = try await server.send(
+            "POST",
+            "/v1/orders",
+            #"{"currencyCode":"CNY","countryCode":"CN","lineItems":[{"label":"Porcelain tea set","amount":"0.01"}]}"#,
+            auth: ""
+        )
         #expect(cheap == 401)
         #expect(cheapBody["error"]?["message"]?.stringValue?.contains("merchant API key") == true)
         // Client-priced express shipping.
-        let (shipping, _) = try await server.send("POST", "/v1/orders", """
+        let (shipping, _) = try await server.send(
+            "POST",
+            "/v1/orders",
+            """
             {"currencyCode":"CNY","lineItems":[{"sku":"tea-set"}],
              "shippingMethods":[{"label":"Express","detail":"Next day","amount":"0.00","identifier":"express"}]}
-            """, auth: "")
+            """,
+            auth: ""
+        )
         #expect(shipping == 401)
         // A mixed cart (a catalog line and a priced one) is refused whole.
-        let (mixed, _) = try await server.send("POST", "/v1/orders",
-            #"{"currencyCode":"CNY","lineItems":[{"sku":"tea-set"},{"sku":"green-tea","label":"Green tea","amount":"0.01"}]}"#, auth: "")
+        let (mixed, _) = try await server.send(
+            "POST",
+            "/v1/orders",
+            #"{"currencyCode":"CNY","lineItems":[{"sku":"tea-set"},{"sku":"green-tea","label":"Green tea","amount":"0.01"}]}"#,
+            auth: ""
+        )
         #expect(mixed == 401)
         #expect(try await orderCount() == before)
         // What a shopper may send: catalog lines and a delivery choice, priced by the merchant's settings.
-        let (created, order) = try await server.send("POST", "/v1/orders",
-            #"{"currencyCode":"CNY","lineItems":[{"sku":"tea-set","quantity":2}],"delivery":"ship"}"#, auth: "")
+        let (created, order) = try await server.send(
+            "POST",
+            "/v1/orders",
+            #"{"currencyCode":"CNY","lineItems":[{"sku":"tea-set","quantity":2}],"delivery":"ship"}"#,
+            auth: ""
+        )
         #expect(created == 201)
         #expect(order["amount"] == "256.00")
-        #expect(order["paymentRequest"]?["shippingMethods"]?.arrayValue?.map { $0["amount"]?.stringValue ?? "" } == ["0.00", "20.00"])
+        #expect(
+            order["paymentRequest"]?["shippingMethods"]?.arrayValue?.map { $0["amount"]?.stringValue ?? "" } == [
+                "0.00", "20.00",
+            ]
+        )
         #expect(order["clientSecret"]?.stringValue?.hasPrefix("pcs_") == true)
         let id = try #require(order["id"]?.stringValue)
         let secret = try #require(order["clientSecret"]?.stringValue)
-        let (_, express) = try await server.send("POST", "/v1/orders/\(id)/shipping-method", #"{"shippingMethod":{"identifier":"express"}}"#, auth: secret)
+        let (_, express) = try await server.send(
+            "POST",
+            "/v1/orders/\(id)/shipping-method",
+            #"{"shippingMethod":{"identifier":"express"}}"#,
+            auth: secret
+        )
         #expect(express["newTotal"]?["amount"] == "276.00")
         // A shopper's order is from the merchant's country.
-        let (elsewhere, _) = try await server.send("POST", "/v1/orders", #"{"currencyCode":"CNY","countryCode":"US","lineItems":[{"sku":"tea-set"}]}"#, auth: "")
+        let (elsewhere, _) = try await server.send(
+            "POST",
+            "/v1/orders",
+            #"{"currencyCode":"CNY","countryCode":"US","lineItems":[{"sku":"tea-set"}]}"#,
+            auth: ""
+        )
         #expect(elsewhere == 400)
     }
 
@@ -193,13 +276,17 @@ import Testing
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }
         let factory = try await server.tokenFactory()
-        let order = try await server.createOrder(["currencyCode": "CNY", "countryCode": "CN", "lineItems": [["label": "Tea", "amount": "100.00"]]])
+        let order = try await server.createOrder([
+            "currencyCode": "CNY", "countryCode": "CN", "lineItems": [["label": "Tea", "amount": "100.00"]],
+        ])
         let id = try #require(order["id"]?.stringValue)
         let secret = try #require(server.secret(id))
         #expect(try await server.pay(order, factory: factory).paid)
         let ledger = try await server.ledger().count
         for auth in ["", secret, "psk_0000000000000000_" + String(repeating: "A", count: 43), "Basic abc"] {
-            #expect(try await server.send("POST", "/v1/orders/\(id)/refunds", #"{"amount":"30.00"}"#, auth: auth).0 == 401)
+            #expect(
+                try await server.send("POST", "/v1/orders/\(id)/refunds", #"{"amount":"30.00"}"#, auth: auth).0 == 401
+            )
             #expect(try await server.send("POST", "/v1/orders/\(id)/void", nil, auth: auth).0 == 401)
         }
         #expect(try await server.ledger().count == ledger)
@@ -211,12 +298,16 @@ import Testing
     @Test func aRevokedKeyIsRefusedEverywhereAtOnce() async throws {
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }
-        let (record, key) = try await APIKeys.withDatabase(server.databaseURL, dataFolder: server.data) { try await $0.create(name: "rotating") }
+        let (record, key) = try await APIKeys.withDatabase(server.databaseURL, dataFolder: server.data) {
+            try await $0.create(name: "rotating")
+        }
         #expect(key.hasPrefix("psk_"))
         #expect(try await server.send("GET", "/v1/orders", nil, auth: key).0 == 200)
         let listed = try await APIKeys.withDatabase(server.databaseURL, dataFolder: server.data) { try await $0.list() }
         #expect(listed.contains { $0.id == record.id && $0.revokedAt == nil })
-        _ = try await APIKeys.withDatabase(server.databaseURL, dataFolder: server.data) { try await $0.revoke(record.id) }
+        _ = try await APIKeys.withDatabase(server.databaseURL, dataFolder: server.data) {
+            try await $0.revoke(record.id)
+        }
         #expect(try await server.send("GET", "/v1/orders", nil, auth: key).0 == 401)
         // A key is stored only as a hash.
         let dump = try String(contentsOfFile: server.data + "/paysheet.sqlite", encoding: .isoLatin1)
@@ -231,7 +322,10 @@ import Testing
         _ = try await server.createOrder()
         for file in ["paysheet.sqlite", "paysheet.sqlite-wal"] {
             let attributes = try FileManager.default.attributesOfItem(atPath: server.data + "/" + file)
-            #expect((attributes[.posixPermissions] as? Int) == 0o600, "\(file): \(String(describing: attributes[.posixPermissions]))")
+            #expect(
+                (attributes[.posixPermissions] as? Int) == 0o600,
+                "\(file): \(String(describing: attributes[.posixPermissions]))"
+            )
         }
     }
 

@@ -13,7 +13,8 @@ import Testing
 @Suite(.serialized) struct AgreementTests {
     static let month: Double = 31 * 86_400
 
-    @Test(arguments: TestDatabases.kinds) func aSubscriptionIsPaidChargedDeclinedAndCanceled(kind: String) async throws {
+    @Test(arguments: TestDatabases.kinds) func aSubscriptionIsPaidChargedDeclinedAndCanceled(kind: String) async throws
+    {
         let server = try await TestServer.start(database: kind)
         defer { Task { await server.stop() } }
         let factory = try await server.tokenFactory()
@@ -34,13 +35,20 @@ import Testing
         #expect(await sheet.paid)
         let shown = await sheet.snapshot
         #expect(shown["modules"]?["billing"]?["kind"] == "recurring")
-        #expect(shown["modules"]?["billing"]?["regular"]?["text"]?.stringValue?.hasPrefix("29.00 CNY every month") == true)
+        #expect(
+            shown["modules"]?["billing"]?["regular"]?["text"]?.stringValue?.hasPrefix("29.00 CNY every month") == true
+        )
 
         // The token carried a merchant token; the agreement knows its last digits only.
-        let merchant = try SandboxMerchant.loadOrCreate(dataFolder: server.data, merchantIdentifier: "merchant.dev.paysheet.sandbox")
-        let decryptor = PaymentTokenDecryptor(keys: MerchantKeyring([merchant]),
-                                              verifier: PaymentTokenVerifier(trust: try SandboxMerchant.pki(dataFolder: server.data).trustAnchors),
-                                              replayGuard: nil)
+        let merchant = try SandboxMerchant.loadOrCreate(
+            dataFolder: server.data,
+            merchantIdentifier: "merchant.dev.paysheet.sandbox"
+        )
+        let decryptor = PaymentTokenDecryptor(
+            keys: MerchantKeyring([merchant]),
+            verifier: PaymentTokenVerifier(trust: try SandboxMerchant.pki(dataFolder: server.data).trustAnchors),
+            replayGuard: nil
+        )
         let token = try #require(factory.tokens.last)
         let decrypted = try await decryptor.decrypt(json: Array(token.paymentData.compactText.utf8)).paymentData
         let mpan = decrypted.applicationPrimaryAccountNumber
@@ -67,7 +75,12 @@ import Testing
         #expect(c1["charge"]?["amount"] == "29.00")
         #expect(c1["charge"]?["agreementId"]?.stringValue == agreementId)
         // The same idempotency key answers the same, and charges nothing more; the period is paid.
-        let (again, c1again) = try await server.send("POST", "/v1/agreements/\(agreementId)/charges", nil, key: "charge-1")
+        let (again, c1again) = try await server.send(
+            "POST",
+            "/v1/agreements/\(agreementId)/charges",
+            nil,
+            key: "charge-1"
+        )
         #expect(again == 201 && c1again["charge"]?["id"] == c1["charge"]?["id"])
         let (twice, twiceBody) = try await server.send("POST", "/v1/agreements/\(agreementId)/charges", nil)
         #expect(twice == 409 && twiceBody["error"]?["code"] == "charge_not_due")
@@ -106,7 +119,12 @@ import Testing
         #expect(s4 == 201 && c4["charge"]?["status"] == "paid")
 
         // The shopper cancels from the subscription page (the order's client secret); no charge after it.
-        let (cancel, canceled) = try await server.send("POST", "/v1/agreements/\(agreementId)/cancel", nil, auth: secret)
+        let (cancel, canceled) = try await server.send(
+            "POST",
+            "/v1/agreements/\(agreementId)/cancel",
+            nil,
+            auth: secret
+        )
         #expect(cancel == 200 && canceled["status"] == "canceled")
         server.advanceClock(by: Self.month)
         let (s5, refused) = try await server.send("POST", "/v1/agreements/\(agreementId)/charges", nil)
@@ -118,7 +136,11 @@ import Testing
         #expect(consumes.count == 5)
         #expect(consumes.compactMap { $0["amount"]?.compactText }.sorted() == ["100", "2900", "2900", "2900", "2900"])
         agreement = try await server.api.get("/v1/agreements/\(agreementId)")
-        #expect(agreement["charges"]?.arrayValue?.compactMap { $0["status"]?.stringValue } == ["paid", "paid", "failed", "paid"])
+        #expect(
+            agreement["charges"]?.arrayValue?.compactMap { $0["status"]?.stringValue } == [
+                "paid", "paid", "failed", "paid",
+            ]
+        )
 
         // The merchant token is nowhere in clear: not in the logs, not in an answer.
         #expect(!server.logs.all.joined(separator: "\n").contains(mpan))
@@ -136,15 +158,27 @@ import Testing
             await db.close()
             #expect(dump.contains(agreementId) && dump.contains("credential"))  // the dump is real
             #expect(!dump.contains(mpan), "the merchant token in the database")
-            #expect(!dump.contains(decrypted.merchantTokenIdentifier ?? "-"), "the merchant token identifier in the database")
+            #expect(
+                !dump.contains(decrypted.merchantTokenIdentifier ?? "-"),
+                "the merchant token identifier in the database"
+            )
         }
     }
 
     @Test func anAutomaticReloadIsChargedWhenTheMerchantAsksOneChargeAtATime() async throws {
         let server = try await TestServer.start { c in
-            c.merchant.plans.append(SubscriptionPlan(id: "card-top-up", kind: "automaticReload", description: "Tea card top-up",
-                                                     label: "Top-up", amount: "50.00", currencyCode: "CNY", thresholdAmount: "10.00",
-                                                     billingAgreement: "50.00 CNY whenever your tea card falls below 10.00 CNY."))
+            c.merchant.plans.append(
+                SubscriptionPlan(
+                    id: "card-top-up",
+                    kind: "automaticReload",
+                    description: "Tea card top-up",
+                    label: "Top-up",
+                    amount: "50.00",
+                    currencyCode: "CNY",
+                    thresholdAmount: "10.00",
+                    billingAgreement: "50.00 CNY whenever your tea card falls below 10.00 CNY."
+                )
+            )
         }
         defer { Task { await server.stop() } }
         let factory = try await server.tokenFactory()
@@ -156,7 +190,10 @@ import Testing
         #expect(order["amount"] == "50.00")
         let sheet = try await server.pay(order, factory: factory)
         #expect(await sheet.paid)
-        #expect(await sheet.snapshot["modules"]?["billing"]?["reload"]?["text"] == "50.00 CNY when the balance falls below 10.00 CNY")
+        #expect(
+            await sheet.snapshot["modules"]?["billing"]?["reload"]?["text"]
+                == "50.00 CNY when the balance falls below 10.00 CNY"
+        )
         let agreementId = try #require(order["agreementId"]?.stringValue)
         // No period: the merchant reloads when the balance is low, at once and again.
         for n in 1...2 {
@@ -169,7 +206,9 @@ import Testing
         async let a = server.send("POST", "/v1/agreements/\(agreementId)/charges", nil)
         async let b = server.send("POST", "/v1/agreements/\(agreementId)/charges", nil)
         let (ra, rb) = try await (a, b)
-        let codes = [ra, rb].map { $0.1["error"]?["code"]?.stringValue ?? $0.1["charge"]?["status"]?.stringValue ?? "?" }
+        let codes = [ra, rb].map {
+            $0.1["error"]?["code"]?.stringValue ?? $0.1["charge"]?["status"]?.stringValue ?? "?"
+        }
         #expect(codes.filter { $0 == "paid" || $0 == "pending" }.count == 1, "\(codes)")
         #expect(codes.contains("charge_in_progress"), "\(codes)")
         let after = try await server.ledger().filter { $0["txnType"] == "01" }.count
@@ -196,8 +235,16 @@ import Testing
         // exist). The agreement's own client secret cannot charge. Nothing changes.
         for (method, path) in [("GET", ""), ("POST", "/cancel"), ("POST", "/charges")] {
             for credential in ["", revoked, "Basic x", "psk_forged"] {
-                let (status, body) = try await server.send(method, "/v1/agreements/\(agreementId)\(path)", nil, auth: credential)
-                #expect(status == 401 && body["error"]?["code"] == "unauthorized", "\(method) \(path) as \(credential.prefix(6))")
+                let (status, body) = try await server.send(
+                    method,
+                    "/v1/agreements/\(agreementId)\(path)",
+                    nil,
+                    auth: credential
+                )
+                #expect(
+                    status == 401 && body["error"]?["code"] == "unauthorized",
+                    "\(method) \(path) as \(credential.prefix(6))"
+                )
             }
         }
         let (charge, _) = try await server.send("POST", "/v1/agreements/\(agreementId)/charges", nil, auth: secret)
@@ -205,14 +252,23 @@ import Testing
         #expect(try await server.api.get("/v1/agreements/\(agreementId)") == before)
         let (foreign, _) = try await server.send("GET", "/v1/agreements/\(agreementId)", nil, auth: otherSecret)
         #expect(foreign == 404)
-        let (foreignCancel, _) = try await server.send("POST", "/v1/agreements/\(agreementId)/cancel", nil, auth: otherSecret)
+        let (foreignCancel, _) = try await server.send(
+            "POST",
+            "/v1/agreements/\(agreementId)/cancel",
+            nil,
+            auth: otherSecret
+        )
         #expect(foreignCancel == 404)
         let (unknown, _) = try await server.send("GET", "/v1/agreements/agr_nothing", nil)
         #expect(unknown == 404)
         let (stillActive, view) = try await server.send("GET", "/v1/agreements/\(agreementId)", nil)
         #expect(stillActive == 200 && view["status"] == "active")
         // A plan order is priced only by the plan.
-        let (mixed, mixedBody) = try await server.send("POST", "/v1/orders", #"{"plan":"tea-monthly","lineItems":[{"label":"x","amount":"0.01"}]}"#)
+        let (mixed, mixedBody) = try await server.send(
+            "POST",
+            "/v1/orders",
+            #"{"plan":"tea-monthly","lineItems":[{"label":"x","amount":"0.01"}]}"#
+        )
         #expect(mixed == 400 && mixedBody["error"]?["field"] == "plan")
         let (unknownPlan, _) = try await server.send("POST", "/v1/orders", #"{"plan":"gold"}"#, auth: "")
         #expect(unknownPlan == 400)

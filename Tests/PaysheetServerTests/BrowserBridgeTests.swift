@@ -9,7 +9,8 @@ import Testing
 /// The bridge behind `paysheet.js`: one engine per page, time as an input.
 @Suite struct BrowserBridgeTests {
     static let request: JSONValue = [
-        "countryCode": "US", "currencyCode": "USD", "supportedNetworks": ["visa"], "merchantCapabilities": ["supports3DS"],
+        "countryCode": "US", "currencyCode": "USD", "supportedNetworks": ["visa"],
+        "merchantCapabilities": ["supports3DS"],
         "total": ["label": "Shop", "amount": "10.00"],
     ]
 
@@ -21,12 +22,16 @@ import Testing
     }
 
     func run(_ p: inout BrowserPage, _ op: JSONObject, at wall: Double = 1_000) throws -> JSONObject {
-        do throws(BrowserPage.BridgeError) { return try p.handle(op, wall: wall) } catch { throw BridgeFailure(message: "\(error.field ?? "-"): \(error.message)") }
+        do throws(BrowserPage.BridgeError) { return try p.handle(op, wall: wall) } catch {
+            throw BridgeFailure(message: "\(error.field ?? "-"): \(error.message)")
+        }
     }
 
     struct BridgeFailure: Error { var message: String }
 
-    func types(_ answer: JSONObject) -> [String] { answer["events"]?.arrayValue?.compactMap { $0["type"]?.stringValue } ?? [] }
+    func types(_ answer: JSONObject) -> [String] {
+        answer["events"]?.arrayValue?.compactMap { $0["type"]?.stringValue } ?? []
+    }
 
     /// The one check `paysheet.js` makes itself (too few arguments) throws the engine's message.
     @Test func paysheetJSHasTheEnginesNotEnoughArgumentsMessage() throws {
@@ -38,7 +43,12 @@ import Testing
     @Test func theGestureRuleAndItsSwitch() throws {
         var p = page()
         var a = try run(&p, ["op": "construct", "version": 3, "request": Self.request, "userGesture": false])
-        #expect(a["threw"] == ["name": "InvalidAccessError", "message": "Must create a new ApplePaySession from a user gesture handler."])
+        #expect(
+            a["threw"] == [
+                "name": "InvalidAccessError",
+                "message": "Must create a new ApplePaySession from a user gesture handler.",
+            ]
+        )
         a = try run(&p, ["op": "construct", "version": 3, "request": Self.request, "userGesture": true])
         #expect(a["threw"] == nil)
         #expect(a["returned"] == .number("1"))
@@ -85,11 +95,20 @@ import Testing
         var p = page()
         _ = try run(&p, ["op": "construct", "version": 3, "request": Self.request, "userGesture": true])
         _ = try run(&p, ["op": "call", "session": 1, "method": "begin", "args": [], "listeners": ["validatemerchant"]])
-        let a = try run(&p, ["op": "call", "session": 1, "method": "completeMerchantValidation", "args": [[:]], "listeners": ["validatemerchant"]])
+        let a = try run(
+            &p,
+            [
+                "op": "call", "session": 1, "method": "completeMerchantValidation", "args": [[:]],
+                "listeners": ["validatemerchant"],
+            ]
+        )
         #expect(types(a).isEmpty)
         #expect(a["sheet"]?["outstanding"] == .null)
         #expect(a["sheet"]?["canAuthorize"] == true)
-        let b = try run(&p, ["op": "user", "user": "authorize", "listeners": ["validatemerchant", "paymentauthorized"]])
+        let b = try run(
+            &p,
+            ["op": "user", "user": "authorize", "listeners": ["validatemerchant", "paymentauthorized"]]
+        )
         #expect(types(b) == ["paymentauthorized"])
     }
 
@@ -114,7 +133,10 @@ import Testing
 
     @Test func anUndefinedMessageIsLeftOutButNullIsConverted() throws {
         var p = page()
-        let a = try run(&p, ["op": "static", "method": "ApplePayError", "args": ["unknown", "postalCode", .null], "undefinedAt": [2]])
+        let a = try run(
+            &p,
+            ["op": "static", "method": "ApplePayError", "args": ["unknown", "postalCode", .null], "undefinedAt": [2]]
+        )
         #expect(a["returned"] == ["code": "unknown", "contactField": "postalCode", "message": ""])
         let b = try run(&p, ["op": "static", "method": "ApplePayError", "args": ["unknown", "postalCode", .null]])
         #expect(b["returned"] == ["code": "unknown", "contactField": "postalCode", "message": "null"])
@@ -148,7 +170,12 @@ import Testing
 
     func hub(capacity: Int = 10, perClient: Int = 32) throws -> SheetHub {
         let credentials = try MerchantCredentials.create(merchantIdentifier: "merchant.test.hub", pki: Self.pki)
-        return SheetHub(pki: Self.pki, recipient: TokenRecipient(credentials.merchantKey), capacity: capacity, pagesPerClient: perClient)
+        return SheetHub(
+            pki: Self.pki,
+            recipient: TokenRecipient(credentials.merchantKey),
+            capacity: capacity,
+            pagesPerClient: perClient
+        )
     }
 
     @Test func configurationErrorsNameTheKey() async throws {
@@ -194,17 +221,39 @@ import Testing
         let h = try hub()
         let page = try await h.create(client: "10.0.0.1", wall: 1)
         let wallet: JSONValue = ["cards": [["network": "visa", "type": "debit", "displayName": "Visa 7777"]]]
-        let configured = try await h.handle(page: page, body: ["op": "configure", "wallet": wallet, "requireUserGesture": false], wall: 1)
+        let configured = try await h.handle(
+            page: page,
+            body: ["op": "configure", "wallet": wallet, "requireUserGesture": false],
+            wall: 1
+        )
         #expect(configured["sheet"]?["visible"] == false)
         _ = try await h.handle(page: page, body: ["op": "construct", "version": 3, "request": Self.request], wall: 1)
-        _ = try await h.handle(page: page, body: ["op": "call", "session": 1, "method": "begin", "args": [], "listeners": ["validatemerchant", "paymentauthorized"]], wall: 1)
-        _ = try await h.handle(page: page, body: ["op": "call", "session": 1, "method": "completeMerchantValidation", "args": [[:]], "listeners": ["validatemerchant", "paymentauthorized"]], wall: 1)
+        _ = try await h.handle(
+            page: page,
+            body: [
+                "op": "call", "session": 1, "method": "begin", "args": [],
+                "listeners": ["validatemerchant", "paymentauthorized"],
+            ],
+            wall: 1
+        )
+        _ = try await h.handle(
+            page: page,
+            body: [
+                "op": "call", "session": 1, "method": "completeMerchantValidation", "args": [[:]],
+                "listeners": ["validatemerchant", "paymentauthorized"],
+            ],
+            wall: 1
+        )
         let a = try await h.handle(page: page, body: ["op": "user", "user": "authorize"], wall: 2)
         let payment = a["events"]?.arrayValue?.first?["payment"]
         #expect(payment?["token"]?["paymentMethod"]?["displayName"] == "Visa 7777")
         #expect(payment?["token"]?["paymentData"]?["version"] == "EC_v1")
         // Another page is another engine.
-        let other = try await h.handle(page: try await h.create(client: "10.0.0.1", wall: 2), body: ["op": "state"], wall: 2)
+        let other = try await h.handle(
+            page: try await h.create(client: "10.0.0.1", wall: 2),
+            body: ["op": "state"],
+            wall: 2
+        )
         #expect(other["sessions"] == [])
     }
 

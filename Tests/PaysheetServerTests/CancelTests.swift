@@ -7,7 +7,9 @@ import Testing
 /// order the shopper canceled, and a canceled order takes no payment.
 @Suite(.serialized) struct CancelTests {
     func order(_ server: TestServer) async throws -> (id: String, secret: String, json: JSONValue) {
-        let order = try await server.createOrder(["currencyCode": "CNY", "lineItems": [["label": "Tea", "amount": "100.00"]]])
+        let order = try await server.createOrder([
+            "currencyCode": "CNY", "lineItems": [["label": "Tea", "amount": "100.00"]],
+        ])
         let id = try #require(order["id"]?.stringValue)
         return (id, try #require(server.secret(id)), order)
     }
@@ -22,7 +24,9 @@ import Testing
         return try await server.order(id)
     }
 
-    @Test(arguments: TestDatabases.kinds) func withNoChargeTheOrderEndsCanceledAndTakesNoPayment(kind: String) async throws {
+    @Test(arguments: TestDatabases.kinds) func withNoChargeTheOrderEndsCanceledAndTakesNoPayment(
+        kind: String
+    ) async throws {
         let server = try await TestServer.start(database: kind)
         defer { Task { await server.stop() } }
         let (id, secret, json) = try await order(server)
@@ -34,7 +38,10 @@ import Testing
         // No later authorization, no change to its summary.
         let sheet = try await server.pay(json, factory: try await server.tokenFactory())
         #expect(await !sheet.paid)
-        #expect(try await server.send("POST", "/v1/orders/\(id)/coupon-code", #"{"couponCode":"WELCOME10"}"#, auth: secret).0 == 409)
+        #expect(
+            try await server.send("POST", "/v1/orders/\(id)/coupon-code", #"{"couponCode":"WELCOME10"}"#, auth: secret)
+                .0 == 409
+        )
         #expect(try await server.ledger().isEmpty)
         // Another order's secret cannot cancel it, nor can anyone without one.
         let other = try await order(server)
@@ -43,7 +50,9 @@ import Testing
         #expect(try await server.order(other.id)["status"] == "created")
     }
 
-    @Test(arguments: TestDatabases.kinds) func aChargeInFlightThatSucceedsIsVoidedAndTheOrderEndsCanceled(kind: String) async throws {
+    @Test(arguments: TestDatabases.kinds) func aChargeInFlightThatSucceedsIsVoidedAndTheOrderEndsCanceled(
+        kind: String
+    ) async throws {
         let server = try await TestServer.start(database: kind)
         defer { Task { await server.stop() } }
         // The charge succeeds after 2 s, its notification lost: the query schedule settles it.
@@ -59,7 +68,10 @@ import Testing
         let payments = final["payments"]?.arrayValue ?? []
         #expect(payments.map { $0["kind"]?.stringValue ?? "" } == ["charge", "void"])
         #expect(payments.allSatisfy { $0["state"] == "succeeded" })
-        #expect(payments.last?["history"]?.arrayValue?.first?["cause"]?.stringValue?.contains("the order was canceled") == true)
+        #expect(
+            payments.last?["history"]?.arrayValue?.first?["cause"]?.stringValue?.contains("the order was canceled")
+                == true
+        )
         // The acquirer agrees: one consume, voided in full.
         let ledger = try await server.ledger().filter { $0["respCode"] == "00" }
         #expect(ledger.map { $0["txnType"]?.stringValue ?? "" }.sorted() == ["01", "31"])

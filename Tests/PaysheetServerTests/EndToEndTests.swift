@@ -64,14 +64,18 @@ import Testing
         #expect(await ok.paid)
         let final = try await server.order(id)
         #expect(final["status"] == "paid")
-        #expect(final["payments"]?.arrayValue?.map { $0["state"]?.stringValue ?? "" } == ["failed", "failed", "succeeded"])
+        #expect(
+            final["payments"]?.arrayValue?.map { $0["state"]?.stringValue ?? "" } == ["failed", "failed", "succeeded"]
+        )
     }
 
     @Test func refundsAreCumulativeAndVoidsAreWhole() async throws {
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }
         let factory = try await server.tokenFactory()
-        let order = try await server.createOrder(["currencyCode": "CNY", "countryCode": "CN", "lineItems": [["label": "Tea", "amount": "100.00"]]])
+        let order = try await server.createOrder([
+            "currencyCode": "CNY", "countryCode": "CN", "lineItems": [["label": "Tea", "amount": "100.00"]],
+        ])
         let id = try #require(order["id"]?.stringValue)
         #expect(try await server.pay(order, factory: factory).paid)
         let (s1, partial) = try await server.send("POST", "/v1/orders/\(id)/refunds", #"{"amount":"30.00"}"#)
@@ -89,7 +93,9 @@ import Testing
         #expect(full["status"] == "refunded")
         #expect(full["refunded"] == "100.00")
 
-        let other = try await server.createOrder(["currencyCode": "CNY", "countryCode": "CN", "lineItems": [["label": "Cup", "amount": "20.00"]]])
+        let other = try await server.createOrder([
+            "currencyCode": "CNY", "countryCode": "CN", "lineItems": [["label": "Cup", "amount": "20.00"]],
+        ])
         let otherId = try #require(other["id"]?.stringValue)
         #expect(try await server.pay(other, factory: factory).paid)
         let (s5, voided) = try await server.send("POST", "/v1/orders/\(otherId)/void", nil)
@@ -110,7 +116,11 @@ import Testing
         let sheet = try await server.pay(order, factory: factory)
         #expect(await sheet.paid)
         let charge = try #require(try await server.order(id)["payments"]?.arrayValue?.first)
-        #expect(charge["history"]?.arrayValue?.map { $0["to"]?.stringValue ?? "" } == ["submitting", "unknown", "succeeded"])
+        #expect(
+            charge["history"]?.arrayValue?.map { $0["to"]?.stringValue ?? "" } == [
+                "submitting", "unknown", "succeeded",
+            ]
+        )
         #expect(charge["reason"]?.stringValue?.hasPrefix("query: success") == true)
         #expect(try await server.ledger().filter { $0["txnType"] == "01" }.count == 1)
     }
@@ -119,9 +129,14 @@ import Testing
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }
         let factory = try await server.tokenFactory()
-        let a = try await server.createOrder(["currencyCode": "CNY", "countryCode": "CN", "lineItems": [["label": "Tea", "amount": "66.64"]]])
-        let b = try await server.createOrder(["currencyCode": "CNY", "countryCode": "CN", "lineItems": [["label": "Tea", "amount": "10.00"]]])
-        let aId = try #require(a["id"]?.stringValue), bId = try #require(b["id"]?.stringValue)
+        let a = try await server.createOrder([
+            "currencyCode": "CNY", "countryCode": "CN", "lineItems": [["label": "Tea", "amount": "66.64"]],
+        ])
+        let b = try await server.createOrder([
+            "currencyCode": "CNY", "countryCode": "CN", "lineItems": [["label": "Tea", "amount": "10.00"]],
+        ])
+        let aId = try #require(a["id"]?.stringValue)
+        let bId = try #require(b["id"]?.stringValue)
         // 66.64 is declined by the sandbox (insufficient funds): the order can be paid again.
         let first = try await server.pay(a, factory: factory)
         #expect(await !first.paid)
@@ -140,14 +155,29 @@ import Testing
     @Test func cartsMayNameCatalogProductsWhichTheServerPrices() async throws {
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }
-        let (s1, order) = try await server.send("POST", "/v1/orders",
-            #"{"currencyCode":"CNY","countryCode":"CN","lineItems":[{"sku":"tea-set"},{"sku":"tea-cups","quantity":2},{"label":"Gift wrap","amount":"5.00"}]}"#)
+        let (s1, order) = try await server.send(
+            "POST",
+            "/v1/orders",
+            #"{"currencyCode":"CNY","countryCode":"CN","lineItems":[{"sku":"tea-set"},{"sku":"tea-cups","quantity":2},{"label":"Gift wrap","amount":"5.00"}]}"#
+        )
         #expect(s1 == 201)
         #expect(order["amount"] == "205.00")
-        #expect(order["lineItems"]?.arrayValue?.map { $0["label"]?.stringValue ?? "" } == ["Porcelain tea set", "Tea cups, set of 4 × 2", "Gift wrap"])
-        let (s2, e2) = try await server.send("POST", "/v1/orders", #"{"currencyCode":"CNY","countryCode":"CN","lineItems":[{"sku":"nope"}]}"#)
+        #expect(
+            order["lineItems"]?.arrayValue?.map { $0["label"]?.stringValue ?? "" } == [
+                "Porcelain tea set", "Tea cups, set of 4 × 2", "Gift wrap",
+            ]
+        )
+        let (s2, e2) = try await server.send(
+            "POST",
+            "/v1/orders",
+            #"{"currencyCode":"CNY","countryCode":"CN","lineItems":[{"sku":"nope"}]}"#
+        )
         #expect(s2 == 400 && e2["error"]?["field"] == "lineItems[0].sku")
-        let (s3, e3) = try await server.send("POST", "/v1/orders", #"{"currencyCode":"USD","countryCode":"US","lineItems":[{"sku":"tea-set"}]}"#)
+        let (s3, e3) = try await server.send(
+            "POST",
+            "/v1/orders",
+            #"{"currencyCode":"USD","countryCode":"US","lineItems":[{"sku":"tea-set"}]}"#
+        )
         #expect(s3 == 400 && e3["error"]?["message"]?.stringValue?.contains("priced in CNY") == true)
         let (_, catalog) = try await server.send("GET", "/v1/catalog", nil)
         #expect(catalog["products"]?.arrayValue?.count == 3)
@@ -161,7 +191,12 @@ import Testing
         let (s2, again) = try await server.send("POST", "/v1/orders", body, key: "order-1")
         #expect(s1 == 201 && s2 == 201)
         #expect(first["id"] == again["id"])
-        let (s3, other) = try await server.send("POST", "/v1/orders", body.replacingOccurrences(of: "1.00", with: "2.00"), key: "order-1")
+        let (s3, other) = try await server.send(
+            "POST",
+            "/v1/orders",
+            body.replacingOccurrences(of: "1.00", with: "2.00"),
+            key: "order-1"
+        )
         #expect(s3 == 422)
         #expect(other["error"]?["code"] == "idempotency_key_reused")
     }
@@ -172,12 +207,17 @@ import Testing
         // The gateway answers the charge only after 1.5 s: the first authorize is in flight meanwhile.
         try await server.setFaults(#"{"seed":1,"timeout":1,"timeoutSeconds":1.5}"#)
         let factory = try await server.tokenFactory()
-        let order = try await server.createOrder(["currencyCode": "CNY", "countryCode": "CN", "lineItems": [["label": "Tea", "amount": "10.00"]]])
+        let order = try await server.createOrder([
+            "currencyCode": "CNY", "countryCode": "CN", "lineItems": [["label": "Tea", "amount": "10.00"]],
+        ])
         let id = try #require(order["id"]?.stringValue)
         // A token for this order, made by a sheet whose authorization we do not send.
         let request = try decodeJSONValue(ApplePayPaymentRequest.self, from: order["paymentRequest"] ?? .null)
-        let token = factory.makeToken(for: TokenContext(card: Wallet.default.cards[0], request: request, total: request.total, sequence: 1))
-        let body = try JSONValue.object(["payment": JSONValueEncoder().encode(ApplePayPayment(token: token))]).compactText
+        let token = factory.makeToken(
+            for: TokenContext(card: Wallet.default.cards[0], request: request, total: request.total, sequence: 1)
+        )
+        let body = try JSONValue.object(["payment": JSONValueEncoder().encode(ApplePayPayment(token: token))])
+            .compactText
         let first = Task { try await server.send("POST", "/v1/orders/\(id)/authorize", body, key: "pay-\(id)") }
         try await Task.sleep(for: .milliseconds(400))
         let (s2, e2) = try await server.send("POST", "/v1/orders/\(id)/authorize", body, key: "pay-\(id)")
@@ -195,16 +235,28 @@ import Testing
     @Test func badRequestsNameTheField() async throws {
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }
-        let (s1, e1) = try await server.send("POST", "/v1/orders", #"{"currencyCode":"CNY","countryCode":"CN","lineItems":[{"label":"Tea","amount":"1.001"}]}"#)
+        let (s1, e1) = try await server.send(
+            "POST",
+            "/v1/orders",
+            #"{"currencyCode":"CNY","countryCode":"CN","lineItems":[{"label":"Tea","amount":"1.001"}]}"#
+        )
         #expect(s1 == 400 && e1["error"]?["field"] == "lineItems[0].amount")
-        let (s2, e2) = try await server.send("POST", "/v1/orders", #"{"currencyCode":"XXX","countryCode":"CN","lineItems":[]}"#)
+        let (s2, e2) = try await server.send(
+            "POST",
+            "/v1/orders",
+            #"{"currencyCode":"XXX","countryCode":"CN","lineItems":[]}"#
+        )
         #expect(s2 == 400 && e2["error"]?["field"] == "currencyCode")
         let (s3, e3) = try await server.send("POST", "/v1/orders", "not json")
         #expect(s3 == 400 && e3["error"]?["code"] == "invalid_request")
         let (s4, _) = try await server.send("GET", "/v1/orders/ord_nope", nil)
         #expect(s4 == 404)
         let order = try await server.createOrder()
-        let (s5, e5) = try await server.send("POST", "/v1/orders/\(order["id"]?.stringValue ?? "")/merchant-session", #"{"validationURL":"https://evil.example.com/x"}"#)
+        let (s5, e5) = try await server.send(
+            "POST",
+            "/v1/orders/\(order["id"]?.stringValue ?? "")/merchant-session",
+            #"{"validationURL":"https://evil.example.com/x"}"#
+        )
         #expect(s5 == 400 && e5["error"]?["field"] == "validationURL")
         let (s6, _) = try await server.send("POST", "/v1/notifications/unionpay", "respCode=00&orderId=x")
         #expect(s6 == 400)
@@ -218,10 +270,15 @@ import Testing
             let order = try await server.createOrder()
             _ = try await server.pay(order, wallet: wallet, card: wallet.cards.count - 1, factory: factory)
         }
-        let merchant = try SandboxMerchant.loadOrCreate(dataFolder: server.data, merchantIdentifier: "merchant.dev.paysheet.sandbox")
-        let decryptor = PaymentTokenDecryptor(keys: MerchantKeyring([merchant]),
-                                              verifier: PaymentTokenVerifier(trust: try SandboxMerchant.pki(dataFolder: server.data).trustAnchors),
-                                              replayGuard: nil)
+        let merchant = try SandboxMerchant.loadOrCreate(
+            dataFolder: server.data,
+            merchantIdentifier: "merchant.dev.paysheet.sandbox"
+        )
+        let decryptor = PaymentTokenDecryptor(
+            keys: MerchantKeyring([merchant]),
+            verifier: PaymentTokenVerifier(trust: try SandboxMerchant.pki(dataFolder: server.data).trustAnchors),
+            replayGuard: nil
+        )
         var secrets: [String] = []
         for token in factory.tokens {
             let d = try await decryptor.decrypt(json: Array(token.paymentData.compactText.utf8))
@@ -271,7 +328,12 @@ import Testing
         #expect(response.status == .ok)
         #expect(response.headers.first(name: "Access-Control-Allow-Origin") == "*")
         let answer = try JSONParser.parse(Array(buffer: try await response.body.collect(upTo: 1 << 20)))
-        #expect(answer["threw"] == ["name": "TypeError", "message": "Member ApplePayPaymentRequest.countryCode is required and must be an instance of DOMString"])
+        #expect(
+            answer["threw"] == [
+                "name": "TypeError",
+                "message": "Member ApplePayPaymentRequest.countryCode is required and must be an instance of DOMString",
+            ]
+        )
 
         let (badStatus, bad) = try await server.send("POST", "/paysheet/v1/pages/" + page, "{not json")
         #expect(badStatus == 400)

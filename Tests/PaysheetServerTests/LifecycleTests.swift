@@ -6,7 +6,9 @@ import Testing
     let config = LifecycleConfiguration()
     let t0 = Date(timeIntervalSince1970: 1_800_000_000)
 
-    func fresh(_ amount: Int = 1000) -> PaymentLifecycle { PaymentLifecycle(expectedAmount: amount, submittedAt: t0, configuration: config) }
+    func fresh(_ amount: Int = 1000) -> PaymentLifecycle {
+        PaymentLifecycle(expectedAmount: amount, submittedAt: t0, configuration: config)
+    }
 
     @Test func synchronousSuccessMeansAcceptedNotPaid() {
         var p = fresh()
@@ -30,7 +32,8 @@ import Testing
 
     @Test func terminalStatesNeverChange() {
         let inputs: [PaymentLifecycle.Input] = [
-            .answer(.accepted(reference: "x")), .answer(.declined(code: "64", message: "m")), .answer(.unknown(reason: "r")), .answer(.duplicate),
+            .answer(.accepted(reference: "x")), .answer(.declined(code: "64", message: "m")),
+            .answer(.unknown(reason: "r")), .answer(.duplicate),
             .notification(.succeeded(amount: 1000, reference: nil)), .notification(.failed(code: "64", message: "m")),
             .query(.succeeded(amount: 5, reference: nil)), .query(.notFound), .query(.pending(reason: "05")),
             .query(.moneyTaken(code: "42", message: "m")), .query(.unknown(reason: "x", throttled: true)),
@@ -99,7 +102,10 @@ import Testing
         var p = fresh()
         _ = p.receive(.notification(.succeeded(amount: 1000, reference: "Q")), now: t0, configuration: config)
         #expect(p.state == .succeeded)
-        if case .ignored = p.receive(.answer(.accepted(reference: "Q")), now: t0, configuration: config) {} else { Issue.record("late answer not ignored") }
+        if case .ignored = p.receive(.answer(.accepted(reference: "Q")), now: t0, configuration: config) {
+        } else {
+            Issue.record("late answer not ignored")
+        }
     }
 
     @Test func declinesAndMoneyTaken() {
@@ -118,30 +124,40 @@ import Testing
     @Test func everySequenceOfInputsKeepsTheInvariants() {
         // Exhaustive over all sequences of three inputs from a representative alphabet.
         let alphabet: [PaymentLifecycle.Input] = [
-            .answer(.accepted(reference: "R")), .answer(.declined(code: "64", message: "m")), .answer(.unknown(reason: "t")),
-            .answer(.duplicate), .notification(.succeeded(amount: 1000, reference: "R")), .notification(.failed(code: "64", message: "m")),
-            .query(.succeeded(amount: 1000, reference: "R")), .query(.succeeded(amount: 1, reference: "R")), .query(.pending(reason: "05")),
-            .query(.notFound), .query(.unknown(reason: "x", throttled: false)), .query(.moneyTaken(code: "74", message: "m")),
+            .answer(.accepted(reference: "R")), .answer(.declined(code: "64", message: "m")),
+            .answer(.unknown(reason: "t")),
+            .answer(.duplicate), .notification(.succeeded(amount: 1000, reference: "R")),
+            .notification(.failed(code: "64", message: "m")),
+            .query(.succeeded(amount: 1000, reference: "R")), .query(.succeeded(amount: 1, reference: "R")),
+            .query(.pending(reason: "05")),
+            .query(.notFound), .query(.unknown(reason: "x", throttled: false)),
+            .query(.moneyTaken(code: "74", message: "m")),
         ]
         var count = 0
-        for a in alphabet { for b in alphabet { for c in alphabet {
-            var p = fresh()
-            var sawSuccessInput = false
-            for (i, input) in [a, b, c].enumerated() {
-                let before = p.state
-                let effect = p.receive(input, now: t0.addingTimeInterval(Double(i)), configuration: config)
-                if before.isTerminal { #expect(p.state == before) }
-                if case .transition(let from, let to, _) = effect { #expect(from == before && to == p.state && from != to) }
-                switch input {
-                case .notification(.succeeded(1000, _)), .query(.succeeded(1000, _)): sawSuccessInput = true
-                default: break
+        for a in alphabet {
+            for b in alphabet {
+                for c in alphabet {
+                    var p = fresh()
+                    var sawSuccessInput = false
+                    for (i, input) in [a, b, c].enumerated() {
+                        let before = p.state
+                        let effect = p.receive(input, now: t0.addingTimeInterval(Double(i)), configuration: config)
+                        if before.isTerminal { #expect(p.state == before) }
+                        if case .transition(let from, let to, _) = effect {
+                            #expect(from == before && to == p.state && from != to)
+                        }
+                        switch input {
+                        case .notification(.succeeded(1000, _)), .query(.succeeded(1000, _)): sawSuccessInput = true
+                        default: break
+                        }
+                        // Succeeded only after a notification or query said so for the right amount.
+                        if p.state == .succeeded { #expect(sawSuccessInput) }
+                        #expect(p.state.isTerminal == (p.nextQueryAt == nil))
+                    }
+                    count += 1
                 }
-                // Succeeded only after a notification or query said so for the right amount.
-                if p.state == .succeeded { #expect(sawSuccessInput) }
-                #expect(p.state.isTerminal == (p.nextQueryAt == nil))
             }
-            count += 1
-        } } }
+        }
         #expect(count == 1728)
     }
 }

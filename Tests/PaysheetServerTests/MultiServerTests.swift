@@ -6,7 +6,10 @@ import Testing
 
 /// Several `paysheet serve` on one PostgreSQL: every server equal, no payment worked twice, and a
 /// settlement on one server wakes the authorization waiting on another.
-@Suite(.serialized, .enabled(if: TestDatabases.postgresURL != nil, "needs PAYSHEET_TEST_POSTGRES_URL (CI starts PostgreSQL)"))
+@Suite(
+    .serialized,
+    .enabled(if: TestDatabases.postgresURL != nil, "needs PAYSHEET_TEST_POSTGRES_URL (CI starts PostgreSQL)")
+)
 struct MultiServerTests {
     @Test func anAuthorizationWaitingOnOneServerReturnsWhenTheNotificationReachesAnother() async throws {
         // Server A takes the authorization; the gateway's notification goes to server B (A's public
@@ -27,14 +30,19 @@ struct MultiServerTests {
         }
         #expect(try await a.send("GET", "/health", nil).1["otherServers"] == "listening")
         let factory = try await a.tokenFactory()
-        let order = try await a.createOrder(["currencyCode": "CNY", "lineItems": [["label": "Tea", "amount": "100.00"]]])
+        let order = try await a.createOrder([
+            "currencyCode": "CNY", "lineItems": [["label": "Tea", "amount": "100.00"]],
+        ])
         let started = Date()
         #expect(try await a.pay(order, factory: factory).paid)
         let waited = Date().timeIntervalSince(started)
         // The notification leaves the gateway at about 2 s; A answers soon after it (a second here,
         // more on a loaded machine), long before its own reading at 10 s.
         #expect(waited < 7, "A answered after \(waited) s")
-        #expect(b.logs.all.joined(separator: "\n").contains("succeeded"), "the notification did not settle the payment on B")
+        #expect(
+            b.logs.all.joined(separator: "\n").contains("succeeded"),
+            "the notification did not settle the payment on B"
+        )
     }
 
     @Test func twoServersNeverQueryThePaymentAtOnceAndBothStartOnOneDatabase() async throws {
@@ -45,15 +53,24 @@ struct MultiServerTests {
         async let second = TestServer.start(joining: a) { c in c.lifecycle.leaseSeconds = 10 }
         async let third = TestServer.start(joining: a) { c in c.lifecycle.leaseSeconds = 10 }
         let (b, c) = try await (second, third)  // three servers migrating one database at once
-        defer { Task { await b.stop(); await c.stop() } }
-        try await a.setFaults(#"{"processingSeconds": 2, "dropNotification": 1, "slowQuery": 1, "slowQuerySeconds": 1}"#)
+        defer {
+            Task {
+                await b.stop()
+                await c.stop()
+            }
+        }
+        try await a.setFaults(
+            #"{"processingSeconds": 2, "dropNotification": 1, "slowQuery": 1, "slowQuerySeconds": 1}"#
+        )
         let factory = try await a.tokenFactory()
         var orders: [String] = []
         try await withThrowingTaskGroup(of: String.self) { group in
             for server in [a, b, c] {
                 for _ in 0..<2 {
                     group.addTask {
-                        let order = try await server.createOrder(["currencyCode": "CNY", "lineItems": [["label": "Tea", "amount": "10.00"]]])
+                        let order = try await server.createOrder([
+                            "currencyCode": "CNY", "lineItems": [["label": "Tea", "amount": "10.00"]],
+                        ])
                         _ = try await server.pay(order, factory: factory)
                         return order["id"]?.stringValue ?? ""
                     }
@@ -62,7 +79,9 @@ struct MultiServerTests {
             for try await id in group { orders.append(id) }
         }
         for id in orders {
-            for _ in 0..<100 where try await a.order(id)["status"] != "paid" { try await Task.sleep(for: .milliseconds(100)) }
+            for _ in 0..<100 where try await a.order(id)["status"] != "paid" {
+                try await Task.sleep(for: .milliseconds(100))
+            }
             #expect(try await a.order(id)["status"] == "paid")
         }
         // No two queries of one payment overlap: each was claimed by one server at a time.
@@ -71,7 +90,9 @@ struct MultiServerTests {
         #expect(!byTransaction.isEmpty)
         for (transaction, queries) in byTransaction {
             let spans = queries.compactMap { q -> (Int, Int)? in
-                guard let r = q["receivedMs"]?.stringValue.flatMap(Int.init), let e = q["answeredMs"]?.stringValue.flatMap(Int.init) else { return nil }
+                guard let r = q["receivedMs"]?.stringValue.flatMap(Int.init),
+                    let e = q["answeredMs"]?.stringValue.flatMap(Int.init)
+                else { return nil }
                 return (r, e)
             }.sorted { $0.0 < $1.0 }
             for (previous, next) in zip(spans, spans.dropFirst()) {
@@ -91,7 +112,9 @@ struct MultiServerTests {
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await admin.run() }
             try await admin.executeOutsideTransaction("ALTER DATABASE \(name) ALLOW_CONNECTIONS false")
-            try await admin.executeOutsideTransaction("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '\(name)'")
+            try await admin.executeOutsideTransaction(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '\(name)'"
+            )
             var status = 0
             for _ in 0..<40 {
                 status = try await server.send("GET", "/health", nil, auth: "").0

@@ -4,8 +4,12 @@ import Testing
 
 /// PostgreSQL over TLS as libpq's `sslmode` asks, against the CI PostgreSQL whose certificate CI
 /// made (`.ci/postgres.sh`; its CA in `PAYSHEET_TEST_POSTGRES_CA`).
-@Suite(.enabled(if: TestDatabases.postgresURL != nil && ProcessInfo.processInfo.environment["PAYSHEET_TEST_POSTGRES_CA"] != nil,
-                "needs PAYSHEET_TEST_POSTGRES_URL and PAYSHEET_TEST_POSTGRES_CA (CI starts both)"))
+@Suite(
+    .enabled(
+        if: TestDatabases.postgresURL != nil && ProcessInfo.processInfo.environment["PAYSHEET_TEST_POSTGRES_CA"] != nil,
+        "needs PAYSHEET_TEST_POSTGRES_URL and PAYSHEET_TEST_POSTGRES_CA (CI starts both)"
+    )
+)
 struct PostgresTLSTests {
     static var base: String { TestDatabases.postgresURL ?? "" }
     static var ca: String { ProcessInfo.processInfo.environment["PAYSHEET_TEST_POSTGRES_CA"] ?? "" }

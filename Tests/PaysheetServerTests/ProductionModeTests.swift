@@ -7,6 +7,7 @@ import PaysheetModel
 import PaysheetToken
 import Testing
 import UnionPay
+import UnionPaySandbox
 @testable import PaysheetServer
 
 /// `paysheet serve --mode production`: every sandbox part refused, one line each; a server
@@ -15,7 +16,11 @@ import UnionPay
     /// A production configuration with everything set right, in `folder`: the merchant's own
     /// payment processing key, ACP key and certificate and the acquirer's root, an external
     /// gateway, an https public URL, no sandbox tools.
-    static func goodConfiguration(folder: String, gatewayURL: String, acquirer: UnionPaySandboxPKI) throws -> ServerConfiguration {
+    static func goodConfiguration(
+        folder: String,
+        gatewayURL: String,
+        acquirer: UnionPaySandboxPKI
+    ) throws -> ServerConfiguration {
         var c = ServerConfiguration()
         c.mode = .production
         c.dataFolder = folder
@@ -25,7 +30,10 @@ import UnionPay
         c.merchant.merchantIdentifier = "merchant.example.shop"
         // The payment processing key: issued here by a CA of the test's own, standing in for Apple's.
         let tokenCA = try SandboxPKI.loadOrCreate(folder: folder + "/apple-stand-in")
-        let credentials = try MerchantCredentials.create(merchantIdentifier: c.merchant.merchantIdentifier, pki: tokenCA)
+        let credentials = try MerchantCredentials.create(
+            merchantIdentifier: c.merchant.merchantIdentifier,
+            pki: tokenCA
+        )
         let paths = try credentials.save(folder: folder + "/payment-processing")
         c.tokens.certificateFile = paths.certificate
         c.tokens.keyFile = paths.privateKey
@@ -36,11 +44,18 @@ import UnionPay
         c.acquirer.signingCertificateFile = folder + "/acp/certificate.pem"
         try KeyFile.write(try acquirer.root.serializeAsPEM().pemString, to: folder + "/acquirer-root.pem", mode: 0o644)
         c.acquirer.trustedRootFiles = [folder + "/acquirer-root.pem"]
-        try KeyFile.write(try acquirer.gatewayCA.serializeAsPEM().pemString, to: folder + "/acquirer-middle.pem", mode: 0o644)
+        try KeyFile.write(
+            try acquirer.gatewayCA.serializeAsPEM().pemString,
+            to: folder + "/acquirer-middle.pem",
+            mode: 0o644
+        )
         c.acquirer.intermediateFiles = [folder + "/acquirer-middle.pem"]
         c.acquirer.gatewayURL = gatewayURL
-        try KeyFile.write(try acquirer.encryptionCredentials(folder: folder + "/acquirer-enc").certificate.serializeAsPEM().pemString,
-                          to: folder + "/acquirer-encryption.pem", mode: 0o644)
+        try KeyFile.write(
+            try acquirer.encryptionCredentials(folder: folder + "/acquirer-enc").certificate.serializeAsPEM().pemString,
+            to: folder + "/acquirer-encryption.pem",
+            mode: 0o644
+        )
         c.acquirer.encryptionCertificateFile = folder + "/acquirer-encryption.pem"
         _ = acp
         c.merchantValidation = "apple"
@@ -57,7 +72,11 @@ import UnionPay
 
     @Test func theRightConfigurationHasNoProblem() throws {
         let f = Self.folder()
-        let c = try Self.goodConfiguration(folder: f, gatewayURL: "https://gateway.example/gateway/api", acquirer: try UnionPaySandboxPKI.loadOrCreate(folder: f + "/acquirer"))
+        let c = try Self.goodConfiguration(
+            folder: f,
+            gatewayURL: "https://gateway.example/gateway/api",
+            acquirer: try UnionPaySandboxPKI.loadOrCreate(folder: f + "/acquirer")
+        )
         #expect(ProductionCheck.problems(c) == [])
     }
 
@@ -82,7 +101,11 @@ import UnionPay
     ])
     func eachSandboxPartIsOneProblem(rule: String, named: String) throws {
         let f = Self.folder()
-        var c = try Self.goodConfiguration(folder: f, gatewayURL: "https://gateway.example/gateway/api", acquirer: try UnionPaySandboxPKI.loadOrCreate(folder: f + "/acquirer"))
+        var c = try Self.goodConfiguration(
+            folder: f,
+            gatewayURL: "https://gateway.example/gateway/api",
+            acquirer: try UnionPaySandboxPKI.loadOrCreate(folder: f + "/acquirer")
+        )
         let sandbox = ServerConfiguration()
         switch rule {
         case "trust sandbox tokens": c.tokens.trustSandbox = true
@@ -97,7 +120,8 @@ import UnionPay
         case "sandbox payment processing key": c.tokens.keyFile = nil
         case "sandbox merchant identifier": c.merchant.merchantIdentifier = sandbox.merchant.merchantIdentifier
         case "sandbox merchant validation": c.merchantValidation = "sandbox"
-        case "PostgreSQL without TLS": c.databaseURL = "postgres://paysheet:secret@db.example:5432/paysheet?sslmode=disable"
+        case "PostgreSQL without TLS":
+            c.databaseURL = "postgres://paysheet:secret@db.example:5432/paysheet?sslmode=disable"
         case "PostgreSQL preferring TLS": c.databaseURL = "postgres://paysheet:secret@db.example:5432/paysheet"
         case "http public URL": c.publicURL = "http://shop.example"
         case "no public URL": c.publicURL = nil
@@ -108,7 +132,8 @@ import UnionPay
         #expect(problems.first?.contains(named) == true, "\(rule): \(problems)")
         // TLS asked for is accepted.
         if named == "sslmode" {
-            c.databaseURL = "postgres://paysheet:secret@db.example:5432/paysheet?sslmode=verify-full&sslrootcert=/etc/ca.pem"
+            c.databaseURL =
+                "postgres://paysheet:secret@db.example:5432/paysheet?sslmode=verify-full&sslrootcert=/etc/ca.pem"
             #expect(ProductionCheck.problems(c) == [])
         }
     }
@@ -122,7 +147,9 @@ import UnionPay
         var c = ServerConfiguration()
         c.mode = .production
         c.dataFolder = Self.folder()
-        let refusal = await #expect(throws: ProductionRefusal.self) { try await MerchantServer.run(c, logger: Logger(label: "test")) }
+        let refusal = await #expect(throws: ProductionRefusal.self) {
+            try await MerchantServer.run(c, logger: Logger(label: "test"))
+        }
         #expect((refusal?.problems.count ?? 0) >= 10)
         // Nothing of the sandbox was made on the way.
         #expect(!FileManager.default.fileExists(atPath: c.dataFolder + "/unionpay-sandbox"))
@@ -137,12 +164,21 @@ import UnionPay
         var c = try Self.goodConfiguration(folder: f, gatewayURL: "http://127.0.0.1:\(port + 1)", acquirer: acquirer)
         c.listen = "127.0.0.1:\(port)"
         let http = HTTPClient(eventLoopGroupProvider: .singleton)
-        let gateway = try SandboxGateway(pki: acquirer, merchants: [try ACPCredentials(keyFile: f + "/acp/key.pem", certificateFile: f + "/acp/certificate.pem")],
-                                         http: http, encryption: try acquirer.encryptionCredentials(folder: f + "/acquirer-enc"))
-        let gatewayApp = Application(router: gateway.router(), configuration: .init(address: .hostname("127.0.0.1", port: port + 1)))
+        let gateway = try SandboxGateway(
+            pki: acquirer,
+            merchants: [try ACPCredentials(keyFile: f + "/acp/key.pem", certificateFile: f + "/acp/certificate.pem")],
+            http: http,
+            encryption: try acquirer.encryptionCredentials(folder: f + "/acquirer-enc")
+        )
+        let gatewayApp = Application(
+            router: gateway.router(),
+            configuration: .init(address: .hostname("127.0.0.1", port: port + 1))
+        )
         let gatewayTask = Task { try await gatewayApp.runService() }
         // Without an API key it refuses (the database is checked once open).
-        let noKey = await #expect(throws: ProductionRefusal.self) { try await MerchantServer.run(c, logger: Logger(label: "test")) }
+        let noKey = await #expect(throws: ProductionRefusal.self) {
+            try await MerchantServer.run(c, logger: Logger(label: "test"))
+        }
         #expect(noKey?.problems.count == 1)
         let key = try await APIKeys.withDatabase(nil, dataFolder: f) { try await $0.create(name: "back end").key }
         let configuration = c
@@ -153,14 +189,20 @@ import UnionPay
         }
         var health: HTTPClientResponse?
         for _ in 0..<200 {
-            health = try? await http.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)/health"), timeout: .seconds(1))
+            health = try? await http.execute(
+                HTTPClientRequest(url: "http://127.0.0.1:\(port)/health"),
+                timeout: .seconds(1)
+            )
             if health?.status == .ok { break }
             try await Task.sleep(for: .milliseconds(50))
         }
         #expect(health?.status == .ok)
         #expect(health?.headers.first(name: "Paysheet-Mode") == "production")
         for path in ["/paysheet.js", "/", "/v1/sandbox/merchant"] {
-            let r = try await http.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)"), timeout: .seconds(5))
+            let r = try await http.execute(
+                HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)"),
+                timeout: .seconds(5)
+            )
             #expect(r.status == .notFound, "\(path) is served in production")
         }
         var bridge = HTTPClientRequest(url: "http://127.0.0.1:\(port)/paysheet/v1/pages")
@@ -170,19 +212,37 @@ import UnionPay
         var create = HTTPClientRequest(url: "http://127.0.0.1:\(port)/v1/orders")
         create.method = .POST
         create.headers.add(name: "Authorization", value: "Bearer " + key)
-        create.body = .bytes(ByteBuffer(string: #"{"currencyCode":"CNY","lineItems":[{"label":"Tea","amount":"10.00"}]}"#))
+        create.body = .bytes(
+            ByteBuffer(string: #"{"currencyCode":"CNY","lineItems":[{"label":"Tea","amount":"10.00"}]}"#)
+        )
         let created = try await http.execute(create, timeout: .seconds(5))
         #expect(created.status == .created)
         let order = try JSONParser.parse(Array(buffer: try await created.body.collect(upTo: 1 << 20)))
         let id = try #require(order["id"]?.stringValue)
         let sandboxPKI = try SandboxPKI.loadOrCreate(folder: f + "/some-sandbox")
-        let recipient = try TokenRecipient(MerchantKey(certificateFile: c.tokens.certificateFile!, privateKeyFile: c.tokens.keyFile!, permissions: .refuse))
+        let recipient = try TokenRecipient(
+            MerchantKey(
+                certificateFile: c.tokens.certificateFile!,
+                privateKeyFile: c.tokens.keyFile!,
+                permissions: .refuse
+            )
+        )
         let token = try SandboxTokenIssuer(pki: sandboxPKI).issue(
-            try SandboxPayment.sample(network: "visa", amount: "10.00", currency: "CNY"), to: recipient,
-            applicationData: Array(Data(base64Encoded: order["paymentRequest"]?["applicationData"]?.stringValue ?? "") ?? Data()))
-        let payment: JSONValue = ["payment": ["token": [
-            "paymentMethod": ["displayName": "Visa 4321", "network": "Visa", "type": "credit"],
-            "transactionIdentifier": .string(token.header.transactionId.uppercased()), "paymentData": token.jsonValue]]]
+            try SandboxPayment.sample(network: "visa", amount: "10.00", currency: "CNY"),
+            to: recipient,
+            applicationData: Array(
+                Data(base64Encoded: order["paymentRequest"]?["applicationData"]?.stringValue ?? "") ?? Data()
+            )
+        )
+        let payment: JSONValue = [
+            "payment": [
+                "token": [
+                    "paymentMethod": ["displayName": "Visa 4321", "network": "Visa", "type": "credit"],
+                    "transactionIdentifier": .string(token.header.transactionId.uppercased()),
+                    "paymentData": token.jsonValue,
+                ]
+            ]
+        ]
         var authorize = HTTPClientRequest(url: "http://127.0.0.1:\(port)/v1/orders/\(id)/authorize")
         authorize.method = .POST
         authorize.headers.add(name: "Authorization", value: "Bearer " + (order["clientSecret"]?.stringValue ?? ""))

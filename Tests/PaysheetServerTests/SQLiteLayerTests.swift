@@ -8,7 +8,9 @@ import Testing
     static func withDatabase(_ body: (SQLiteDatabase) async throws -> Void) async throws {
         let folder = NSTemporaryDirectory() + "paysheet-sqlite-" + UUID().uuidString
         let db = try await SQLiteDatabase.open(path: folder + "/t.sqlite")
-        try await db.transaction { try await $0.execute("CREATE TABLE counter (id INTEGER PRIMARY KEY, n INTEGER NOT NULL, note TEXT)", []) }
+        try await db.transaction {
+            try await $0.execute("CREATE TABLE counter (id INTEGER PRIMARY KEY, n INTEGER NOT NULL, note TEXT)", [])
+        }
         try await db.transaction { try await $0.execute("INSERT INTO counter (id, n) VALUES (1, 0)", []) }
         try await body(db)
         await db.close()
@@ -21,7 +23,11 @@ import Testing
                 for _ in 0..<200 {
                     group.addTask {
                         try await db.transaction { tx in
-                            let n = Int(try await tx.execute("SELECT CAST(n AS TEXT) FROM counter WHERE id = 1", [])[0][0] ?? "") ?? -1
+                            let n =
+                                Int(
+                                    try await tx.execute("SELECT CAST(n AS TEXT) FROM counter WHERE id = 1", [])[0][0]
+                                        ?? ""
+                                ) ?? -1
                             await Task.yield()  // another transaction would interleave here without the gate
                             try await tx.execute("UPDATE counter SET n = $1 WHERE id = 1", [.int(n + 1)])
                         }
@@ -77,13 +83,20 @@ import Testing
             for i in 0..<300 {
                 let text = texts[i % texts.count]
                 let rows = try await db.transaction { tx in
-                    try await tx.execute("UPDATE counter SET n = $1, note = $2 WHERE id = 1 RETURNING CAST(n AS TEXT), note, \(i)", [.int(i), .text(text)])
+                    try await tx.execute(
+                        "UPDATE counter SET n = $1, note = $2 WHERE id = 1 RETURNING CAST(n AS TEXT), note, \(i)",
+                        [.int(i), .text(text)]
+                    )
                 }
                 #expect(rows == [[String(i), text, String(i)]])
             }
             for _ in 0..<3 {  // a cached statement, reused with other binds and a NULL
                 try await db.transaction { try await $0.execute("UPDATE counter SET note = $1 WHERE id = 1", [.null]) }
-                #expect(try await db.read("SELECT note, CAST(n AS TEXT) FROM counter WHERE id = $1", [.int(1)]) == [[nil, "299"]])
+                #expect(
+                    try await db.read("SELECT note, CAST(n AS TEXT) FROM counter WHERE id = $1", [.int(1)]) == [
+                        [nil, "299"]
+                    ]
+                )
             }
             #expect(try await db.read("SELECT note FROM counter WHERE id = $1", [.int(2)]) == [])
         }
@@ -93,12 +106,16 @@ import Testing
         // SQLite marks a statement whose plan it costed with a bound value (`order_id = $1`) to be
         // prepared again when that value is cleared; the handle must run it from the cache.
         let handle = try SQLiteConnectionHandle(path: ":memory:")
-        _ = try handle.execute("CREATE TABLE p (id TEXT PRIMARY KEY, order_id TEXT NOT NULL, created INTEGER NOT NULL, body TEXT)", [])
+        _ = try handle.execute(
+            "CREATE TABLE p (id TEXT PRIMARY KEY, order_id TEXT NOT NULL, created INTEGER NOT NULL, body TEXT)",
+            []
+        )
         _ = try handle.execute("CREATE INDEX p_order ON p (order_id)", [])
         _ = try handle.execute("CREATE TABLE e (p TEXT NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY (p, seq))", [])
         let insert = "INSERT INTO p (id, order_id, created, body) VALUES ($1, $2, $3, $4)"
         let select = "SELECT body FROM p WHERE order_id = $1 ORDER BY created, id"
-        let event = "INSERT INTO e (p, seq) VALUES ($1, (SELECT COALESCE(MAX(seq), 0) + 1 FROM e WHERE p = $1)) RETURNING CAST(seq AS TEXT)"
+        let event =
+            "INSERT INTO e (p, seq) VALUES ($1, (SELECT COALESCE(MAX(seq), 0) + 1 FROM e WHERE p = $1)) RETURNING CAST(seq AS TEXT)"
         for i in 0..<100 {
             _ = try handle.execute(insert, [.text("p\(i)"), .text("o\(i % 10)"), .int(100 - i), .text("body \(i)")])
             #expect(try handle.execute(event, [.text("p\(i % 7)")]) == [[String(i / 7 + 1)]])
@@ -140,7 +157,10 @@ import Testing
     @Test func timestampsAreWrittenAsISO8601DateFormatterWritesThem() {
         let formatter = ISO8601DateFormatter()
         var generator = SystemRandomNumberGenerator()
-        let fixed: [Double] = [0, 59.999, 59.9995, 951_782_400, 1_800_000_000.5, 1_800_000_027.9994, 1_800_000_027.9996, 1_845_273_147.9997756, 4_102_444_799]
+        let fixed: [Double] = [
+            0, 59.999, 59.9995, 951_782_400, 1_800_000_000.5, 1_800_000_027.9994, 1_800_000_027.9996,
+            1_845_273_147.9997756, 4_102_444_799,
+        ]
         for seconds in fixed + (0..<2_000).map({ _ in Double.random(in: 0..<4_102_444_800, using: &generator) }) {
             let date = Date(timeIntervalSince1970: seconds)
             #expect(PaymentStore.timestamp(date) == formatter.string(from: date), "\(seconds)")

@@ -9,7 +9,9 @@ import Testing
     @Test func theSandboxSessionIsSignedAndAnyChangedMemberBreaksTheSignature() async throws {
         let sessions = SandboxMerchantSessions()
         let validator = MerchantValidator(mode: .sandbox, settings: MerchantSettings(), sandboxSessions: sessions)
-        let session = try await validator.session(validationURL: "https://apple-pay-gateway.apple.com/paymentservices/startSession")
+        let session = try await validator.session(
+            validationURL: "https://apple-pay-gateway.apple.com/paymentservices/startSession"
+        )
         let o = try #require(session.objectValue)
         #expect(o["signature"]?.stringValue?.hasPrefix(SandboxMerchantSessions.prefix) == true)
         #expect(sessions.isSigned(o))

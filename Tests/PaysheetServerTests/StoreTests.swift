@@ -7,15 +7,38 @@ import Testing
     static let t0 = Date(timeIntervalSince1970: 1_800_000_000)
 
     static func order(_ id: String = IDs.make("ord_")) -> OrderRecord {
-        OrderRecord(id: id, status: .created, currencyCode: "CNY", countryCode: "CN", lineItems: [.init(label: "Tea", amount: "10.00")],
-                    shippingMethods: [], amount: 1000, applicationData: "e30=", createdAt: t0)
+        OrderRecord(
+            id: id,
+            status: .created,
+            currencyCode: "CNY",
+            countryCode: "CN",
+            lineItems: [.init(label: "Tea", amount: "10.00")],
+            shippingMethods: [],
+            amount: 1000,
+            applicationData: "e30=",
+            createdAt: t0
+        )
     }
 
     static func payment(_ order: OrderRecord, id: String = IDs.make("pay_")) -> PaymentRecord {
-        PaymentRecord(id: id, orderId: order.id, kind: .charge, identity: TransactionIdentity(orderId: id.replacingOccurrences(of: "_", with: ""), txnTime: "20270115080000"),
-                      amount: order.amount, currencyNumeric: "156",
-                      lifecycle: PaymentLifecycle(expectedAmount: order.amount, submittedAt: t0, configuration: LifecycleConfiguration()),
-                      card: CardSummary(network: "visa", type: "credit", displayName: "Visa 1234", suffix: "4321"), createdAt: t0)
+        PaymentRecord(
+            id: id,
+            orderId: order.id,
+            kind: .charge,
+            identity: TransactionIdentity(
+                orderId: id.replacingOccurrences(of: "_", with: ""),
+                txnTime: "20270115080000"
+            ),
+            amount: order.amount,
+            currencyNumeric: "156",
+            lifecycle: PaymentLifecycle(
+                expectedAmount: order.amount,
+                submittedAt: t0,
+                configuration: LifecycleConfiguration()
+            ),
+            card: CardSummary(network: "visa", type: "credit", displayName: "Visa 1234", suffix: "4321"),
+            createdAt: t0
+        )
     }
 
     @Test(arguments: TestDatabases.kinds) func migrationsRunOnceAndOrdersRoundTrip(kind: String) async throws {
@@ -39,8 +62,15 @@ import Testing
             // Two payments inserted newest-id first: read back by creation time, then id.
             var order = o
             for id in ["pay_b", "pay_a"] {
-                guard case .inserted(let stored) = try await store.insert(Self.payment(o, id: id), cause: "created", order: order) else {
-                    Issue.record("not inserted"); return
+                guard
+                    case .inserted(let stored) = try await store.insert(
+                        Self.payment(o, id: id),
+                        cause: "created",
+                        order: order
+                    )
+                else {
+                    Issue.record("not inserted")
+                    return
                 }
                 order = stored
             }
@@ -59,12 +89,23 @@ import Testing
         try await TestDatabases.withStore(kind) { store in
             let o = Self.order()
             try await store.insert(o)
-            let p = Self.payment(o, id: "pay_1"), q = Self.payment(o, id: "pay_0")
-            guard case .inserted(let after) = try await store.insert(p, cause: "created", order: o) else { Issue.record("not inserted"); return }
+            let p = Self.payment(o, id: "pay_1")
+            let q = Self.payment(o, id: "pay_0")
+            guard case .inserted(let after) = try await store.insert(p, cause: "created", order: o) else {
+                Issue.record("not inserted")
+                return
+            }
             _ = try await store.insert(q, cause: "created", order: after)
             for n in 2...12 {
                 try await store.database.transaction { db in
-                    try await PaymentStore.addEvent(p.id, from: "s\(n - 1)", to: "s\(n)", cause: "step \(n)", at: Self.t0.addingTimeInterval(Double(n)), db)
+                    try await PaymentStore.addEvent(
+                        p.id,
+                        from: "s\(n - 1)",
+                        to: "s\(n)",
+                        cause: "step \(n)",
+                        at: Self.t0.addingTimeInterval(Double(n)),
+                        db
+                    )
                 }
             }
             let history = try await store.events(payment: p.id)
@@ -87,13 +128,23 @@ import Testing
             var p = Self.payment(o)
             var pending = OrderSettlement.settle(o, [p])
             pending.version = o.version
-            guard case .inserted(let stored) = try await store.insert(p, cause: "created", order: pending, tokenTransactionId: "T1") else {
-                Issue.record("not inserted"); return
+            guard
+                case .inserted(let stored) = try await store.insert(
+                    p,
+                    cause: "created",
+                    order: pending,
+                    tokenTransactionId: "T1"
+                )
+            else {
+                Issue.record("not inserted")
+                return
             }
             #expect(stored.status == .pending && stored.version == 1)
             // The stale order version loses, and writes nothing (not even the token use).
             let q = Self.payment(o)
-            #expect(try await store.insert(q, cause: "created", order: pending, tokenTransactionId: "T2") == .orderChanged)
+            #expect(
+                try await store.insert(q, cause: "created", order: pending, tokenTransactionId: "T2") == .orderChanged
+            )
             #expect(try await store.payment(q.id) == nil)
             let t2Unused = try await store.recordTokenUse("T2", order: o.id, at: Self.t0)
             #expect(t2Unused)
@@ -101,26 +152,62 @@ import Testing
             var current = try #require(try await store.order(o.id))
             current.status = .pending
             let r = Self.payment(o)
-            #expect(try await store.insert(r, cause: "created", order: current, tokenTransactionId: "t1") == .tokenReplayed)
+            #expect(
+                try await store.insert(r, cause: "created", order: current, tokenTransactionId: "t1") == .tokenReplayed
+            )
             #expect(try await store.payment(r.id) == nil)
-            #expect(try await store.order(o.id)?.version == current.version, "a refused insert leaves the order as it was")
+            #expect(
+                try await store.order(o.id)?.version == current.version,
+                "a refused insert leaves the order as it was"
+            )
 
-            let e = p.lifecycle.receive(.notification(.succeeded(amount: 1000, reference: "Q")), now: Self.t0, configuration: LifecycleConfiguration())
-            guard case .transition(let from, let to, let cause) = e else { Issue.record("no transition"); return }
-            let (saved, order) = try #require(try await store.update(p, transition: (from.rawValue, to.rawValue, cause), at: Self.t0, reprice: OrderSettlement.settle))
+            let e = p.lifecycle.receive(
+                .notification(.succeeded(amount: 1000, reference: "Q")),
+                now: Self.t0,
+                configuration: LifecycleConfiguration()
+            )
+            guard case .transition(let from, let to, let cause) = e else {
+                Issue.record("no transition")
+                return
+            }
+            let (saved, order) = try #require(
+                try await store.update(
+                    p,
+                    transition: (from.rawValue, to.rawValue, cause),
+                    at: Self.t0,
+                    reprice: OrderSettlement.settle
+                )
+            )
             #expect(saved.version == 1 && saved.lifecycle.state == .succeeded)
             #expect(order?.status == .paid && order?.paid == 1000)
             // A writer holding the old version is refused.
             #expect(try await store.update(p, transition: nil, at: Self.t0, reprice: OrderSettlement.settle) == nil)
             // ... and a notification stored with it is not kept (it is stored with the change, or not at all).
-            #expect(try await store.update(p, transition: ("submitting", "succeeded", "late"), at: Self.t0, notification: ("N-late", "body"),
-                                           reprice: OrderSettlement.settle) == nil)
+            #expect(
+                try await store.update(
+                    p,
+                    transition: ("submitting", "succeeded", "late"),
+                    at: Self.t0,
+                    notification: ("N-late", "body"),
+                    reprice: OrderSettlement.settle
+                ) == nil
+            )
             #expect(try await store.recordNotification(key: "N-late", paymentId: p.id, body: "body", at: Self.t0))
             // A notification stored before is a duplicate, and nothing changes.
             var later = saved
-            _ = later.lifecycle.receive(.query(.succeeded(amount: 1000, reference: "Q")), now: Self.t0, configuration: LifecycleConfiguration())
+            _ = later.lifecycle.receive(
+                .query(.succeeded(amount: 1000, reference: "Q")),
+                now: Self.t0,
+                configuration: LifecycleConfiguration()
+            )
             await #expect(throws: PaymentStore.DuplicateNotification.self) {
-                _ = try await store.update(later, transition: nil, at: Self.t0, notification: ("N-late", "body"), reprice: nil)
+                _ = try await store.update(
+                    later,
+                    transition: nil,
+                    at: Self.t0,
+                    notification: ("N-late", "body"),
+                    reprice: nil
+                )
             }
             #expect(try await store.payment(p.id)?.version == 1)
             let history = try await store.events(payment: p.id)
@@ -142,11 +229,24 @@ import Testing
             #expect(try await store.openPaymentCount() == 1)
             // Terminal: no next query, no longer open.
             var done = p
-            guard case .transition(let from, let to, let cause) = done.lifecycle.receive(.notification(.succeeded(amount: 1000, reference: "Q")), now: Self.t0,
-                                                                                       configuration: LifecycleConfiguration()) else {
-                Issue.record("no transition"); return
+            guard
+                case .transition(let from, let to, let cause) = done.lifecycle.receive(
+                    .notification(.succeeded(amount: 1000, reference: "Q")),
+                    now: Self.t0,
+                    configuration: LifecycleConfiguration()
+                )
+            else {
+                Issue.record("no transition")
+                return
             }
-            #expect(try await store.update(done, transition: (from.rawValue, to.rawValue, cause), at: Self.t0, reprice: OrderSettlement.settle) != nil)
+            #expect(
+                try await store.update(
+                    done,
+                    transition: (from.rawValue, to.rawValue, cause),
+                    at: Self.t0,
+                    reprice: OrderSettlement.settle
+                ) != nil
+            )
             #expect(try await store.openPaymentCount() == 0)
             #expect(try await store.duePayments(at: Self.t0.addingTimeInterval(100)).isEmpty)
         }
@@ -169,10 +269,16 @@ import Testing
             #expect(try await store.claimIdempotency(key: "k", fingerprint: "f1", at: Self.t0) == .inFlight)
             #expect(try await store.claimIdempotency(key: "k", fingerprint: "f2", at: Self.t0) == .mismatch)
             try await store.finishIdempotency(key: "k", status: 201, response: "{}")
-            #expect(try await store.claimIdempotency(key: "k", fingerprint: "f1", at: Self.t0) == .replay(status: 201, response: "{}"))
+            #expect(
+                try await store.claimIdempotency(key: "k", fingerprint: "f1", at: Self.t0)
+                    == .replay(status: 201, response: "{}")
+            )
             // A crashed request's key can be retried after its lock expires.
             #expect(try await store.claimIdempotency(key: "c", fingerprint: "f", at: Self.t0) == .claimed)
-            #expect(try await store.claimIdempotency(key: "c", fingerprint: "f", at: Self.t0.addingTimeInterval(61)) == .claimed)
+            #expect(
+                try await store.claimIdempotency(key: "c", fingerprint: "f", at: Self.t0.addingTimeInterval(61))
+                    == .claimed
+            )
             try await store.releaseIdempotency(key: "c")
             #expect(try await store.claimIdempotency(key: "c", fingerprint: "other", at: Self.t0) == .claimed)
             try await store.pruneIdempotency(olderThan: 10, now: Self.t0.addingTimeInterval(100))

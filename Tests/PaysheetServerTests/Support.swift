@@ -41,8 +41,16 @@ enum TestDatabases {
 final class LogCollector: @unchecked Sendable {
     private let lock = NSLock()
     private var lines: [String] = []
-    func append(_ s: String) { lock.lock(); lines.append(s); lock.unlock() }
-    var all: [String] { lock.lock(); defer { lock.unlock() }; return lines }
+    func append(_ s: String) {
+        lock.lock()
+        lines.append(s)
+        lock.unlock()
+    }
+    var all: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return lines
+    }
 
     var logger: Logger {
         Logger(label: "test") { label in CollectingHandler(collector: self, label: label) }
@@ -57,7 +65,15 @@ final class LogCollector: @unchecked Sendable {
             get { metadata[key] }
             set { metadata[key] = newValue }
         }
-        func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String, function: String, line: UInt) {
+        func log(
+            level: Logger.Level,
+            message: Logger.Message,
+            metadata: Logger.Metadata?,
+            source: String,
+            file: String,
+            function: String,
+            line: UInt
+        ) {
             collector.append("\(level) \(message) \(metadata ?? [:]) \(self.metadata)")
         }
     }

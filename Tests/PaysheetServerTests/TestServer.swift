@@ -6,6 +6,7 @@ import PaysheetModel
 import PaysheetScenario
 import PaysheetServer
 import PaysheetSheet
+import PaysheetSheetTokens
 import PaysheetToken
 import Testing
 import X509
@@ -38,13 +39,22 @@ final class TestServer: @unchecked Sendable {
     /// A server on SQLite or a fresh PostgreSQL database; `joining` another test server, a second
     /// server on its database, data folder and sandbox gateway (several servers on one PostgreSQL).
     /// A random port taken by another process is tried again on another (three times).
-    static func start(database kind: String = "sqlite", port chosen: Int? = nil, joining other: TestServer? = nil,
-                      configure: (inout ServerConfiguration) -> Void = { _ in }) async throws -> TestServer {
+    static func start(
+        database kind: String = "sqlite",
+        port chosen: Int? = nil,
+        joining other: TestServer? = nil,
+        configure: (inout ServerConfiguration) -> Void = { _ in }
+    ) async throws -> TestServer {
         var attempt = 0
         while true {
             attempt += 1
             do {
-                return try await startOnce(database: kind, port: chosen ?? Self.nextPorts(), joining: other, configure: configure)
+                return try await startOnce(
+                    database: kind,
+                    port: chosen ?? Self.nextPorts(),
+                    joining: other,
+                    configure: configure
+                )
             } catch let error as RemoteCheckout.CallError where chosen == nil && attempt < 3 {
                 print("test server: \(error.description); trying another port")
             }
@@ -65,8 +75,12 @@ final class TestServer: @unchecked Sendable {
     nonisolated(unsafe) static var portCursor = 0
     static let portLock = NSLock()
 
-    static func startOnce(database kind: String, port: Int, joining other: TestServer?,
-                          configure: (inout ServerConfiguration) -> Void) async throws -> TestServer {
+    static func startOnce(
+        database kind: String,
+        port: Int,
+        joining other: TestServer?,
+        configure: (inout ServerConfiguration) -> Void
+    ) async throws -> TestServer {
         let data = other?.data ?? NSTemporaryDirectory() + "paysheet-e2e-" + UUID().uuidString
         let server = TestServer(port: port, gatewayPort: port + 1, data: data)
         if let other { server.gatewayURL = other.gatewayURL }
@@ -99,16 +113,29 @@ final class TestServer: @unchecked Sendable {
             }
             configure(&c)
             server.databaseURL = c.databaseURL
-            server.merchantKey = try await APIKeys.withDatabase(c.databaseURL, dataFolder: data) { try await $0.create(name: "tests").key }
+            server.merchantKey = try await APIKeys.withDatabase(c.databaseURL, dataFolder: data) {
+                try await $0.create(name: "tests").key
+            }
             let logger = server.logs.logger
             let configuration = c
-            server.task = Task { try await MerchantServer.run(configuration, logger: logger, clock: { [server] in server.clockNow }) }
+            server.task = Task {
+                try await MerchantServer.run(configuration, logger: logger, clock: { [server] in server.clockNow })
+            }
             for _ in 0..<300 {
-                if let r = try? await server.http.execute(HTTPClientRequest(url: server.url + "/health"), timeout: .seconds(1)), r.status == .ok {
+                if let r = try? await server.http.execute(
+                    HTTPClientRequest(url: server.url + "/health"),
+                    timeout: .seconds(1)
+                ), r.status == .ok {
                     // The gateway is this server's own sandbox (its /health says a plain "ok"), not another server on that port.
                     if other != nil { return server }
-                    if let g = try? await server.http.execute(HTTPClientRequest(url: server.gatewayURL + "/health"), timeout: .seconds(1)),
-                       g.status == .ok, String(buffer: try await g.body.collect(upTo: 1024)) == "ok" { return server }
+                    if let g = try? await server.http.execute(
+                        HTTPClientRequest(url: server.gatewayURL + "/health"),
+                        timeout: .seconds(1)
+                    ),
+                        g.status == .ok, String(buffer: try await g.body.collect(upTo: 1024)) == "ok"
+                    {
+                        return server
+                    }
                 }
                 try await Task.sleep(for: .milliseconds(50))
             }
@@ -146,13 +173,20 @@ final class TestServer: @unchecked Sendable {
 
     /// Creates an order as the merchant (free-form lines need its key); remembers its client secret.
     func createOrder(_ body: JSONValue? = nil) async throws -> JSONValue {
-        let order = try await api.post("/v1/orders", body ?? [
-            "currencyCode": "CNY", "countryCode": "CN",
-            "lineItems": [["label": "Tea set", "amount": "128.00"], ["label": "Green tea", "amount": "45.50"]],
-            "shippingMethods": [["label": "Standard", "detail": "3-5 days", "amount": "0.00", "identifier": "standard"],
-                                ["label": "Express", "detail": "Next day", "amount": "12.00", "identifier": "express"]],
-        ])
-        if let id = order["id"]?.stringValue, let secret = order["clientSecret"]?.stringValue { lock.withLock { secrets[id] = secret } }
+        let order = try await api.post(
+            "/v1/orders",
+            body ?? [
+                "currencyCode": "CNY", "countryCode": "CN",
+                "lineItems": [["label": "Tea set", "amount": "128.00"], ["label": "Green tea", "amount": "45.50"]],
+                "shippingMethods": [
+                    ["label": "Standard", "detail": "3-5 days", "amount": "0.00", "identifier": "standard"],
+                    ["label": "Express", "detail": "Next day", "amount": "12.00", "identifier": "express"],
+                ],
+            ]
+        )
+        if let id = order["id"]?.stringValue, let secret = order["clientSecret"]?.stringValue {
+            lock.withLock { secrets[id] = secret }
+        }
         return order
     }
 
@@ -160,7 +194,13 @@ final class TestServer: @unchecked Sendable {
 
     /// Sends raw JSON with `auth` as the bearer credential (by default the merchant key; `""` for
     /// none); returns status and body.
-    func send(_ method: String, _ path: String, _ body: String?, key: String? = nil, auth: String? = nil) async throws -> (Int, JSONValue) {
+    func send(
+        _ method: String,
+        _ path: String,
+        _ body: String?,
+        key: String? = nil,
+        auth: String? = nil
+    ) async throws -> (Int, JSONValue) {
         var r = HTTPClientRequest(url: url + path)
         r.method = .init(rawValue: method)
         if let key { r.headers.add(name: "Idempotency-Key", value: key) }
@@ -169,7 +209,9 @@ final class TestServer: @unchecked Sendable {
         if let body { r.body = .bytes(ByteBuffer(string: body)) }
         let response = try await http.execute(r, timeout: .seconds(30))
         let bytes = try await response.body.collect(upTo: 1 << 22)
-        return (Int(response.status.code), (try? JSONParser.parse(Array(buffer: bytes))) ?? .string(String(buffer: bytes)))
+        return (
+            Int(response.status.code), (try? JSONParser.parse(Array(buffer: bytes))) ?? .string(String(buffer: bytes))
+        )
     }
 
     func setFaults(_ json: String) async throws {
@@ -204,7 +246,12 @@ final class TestServer: @unchecked Sendable {
         let merchant = try await api.get("/v1/sandbox/merchant")
         let pem = merchant["paymentProcessingCertificate"]?.stringValue ?? ""
         let pki = try SandboxPKI.loadOrCreate(folder: data + "/sandbox-ca")
-        return RecordingTokenFactory(inner: SandboxTokenFactory(pki: pki, recipient: try TokenRecipient(certificate: Certificate(pemEncoded: pem))))
+        return RecordingTokenFactory(
+            inner: SandboxTokenFactory(
+                pki: pki,
+                recipient: try TokenRecipient(certificate: Certificate(pemEncoded: pem))
+            )
+        )
     }
 
     /// Starts paying `order` with `card` in the background; returns once its charge is in flight.
@@ -221,12 +268,23 @@ final class TestServer: @unchecked Sendable {
     }
 
     /// Plays a shopper: begin, optional card/coupon, authorize. Returns the driver.
-    func pay(_ order: JSONValue, wallet: Wallet = .default, card: Int = 0, factory: RecordingTokenFactory) async throws -> PaymentSheetDriver {
+    func pay(
+        _ order: JSONValue,
+        wallet: Wallet = .default,
+        card: Int = 0,
+        factory: RecordingTokenFactory
+    ) async throws -> PaymentSheetDriver {
         let request = try decodeJSONValue(ApplePayPaymentRequest.self, from: order["paymentRequest"] ?? .null)
         let sheet = try await PaymentSheetDriver.begin(
-            version: 14, request: request, delegate: checkout(order["id"]?.stringValue ?? ""),
-            configuration: SheetConfiguration(wallet: wallet, validationURL: "https://apple-pay-gateway-cert.apple.com/paymentservices/startSession",
-                                              tokenFactory: factory))
+            version: 14,
+            request: request,
+            delegate: checkout(order["id"]?.stringValue ?? ""),
+            configuration: SheetConfiguration(
+                wallet: wallet,
+                validationURL: "https://apple-pay-gateway-cert.apple.com/paymentservices/startSession",
+                tokenFactory: factory
+            )
+        )
         if card != 0 { try await sheet.selectPaymentMethod(card) }
         try await sheet.authorize()
         return sheet
@@ -241,10 +299,16 @@ final class RecordingTokenFactory: PaymentTokenFactory, @unchecked Sendable {
     init(inner: SandboxTokenFactory) { self.inner = inner }
     func makeToken(for context: TokenContext) -> ApplePayPaymentToken {
         let t = inner.makeToken(for: context)
-        lock.lock(); made.append(t); lock.unlock()
+        lock.lock()
+        made.append(t)
+        lock.unlock()
         return t
     }
-    var tokens: [ApplePayPaymentToken] { lock.lock(); defer { lock.unlock() }; return made }
+    var tokens: [ApplePayPaymentToken] {
+        lock.lock()
+        defer { lock.unlock() }
+        return made
+    }
 }
 
 extension Wallet {
@@ -255,8 +319,13 @@ extension Wallet {
         for s in suffixes {
             var card = w.cards[0]
             card.displayName = "Visa \(s)"
-            card.paymentPass = ApplePayPaymentPass(primaryAccountIdentifier: "PAYSHEET-TEST-\(s)", primaryAccountNumberSuffix: s,
-                                                   deviceAccountIdentifier: "PAYSHEET-DEVICE-\(s)", deviceAccountNumberSuffix: s, activationState: .activated)
+            card.paymentPass = ApplePayPaymentPass(
+                primaryAccountIdentifier: "PAYSHEET-TEST-\(s)",
+                primaryAccountNumberSuffix: s,
+                deviceAccountIdentifier: "PAYSHEET-DEVICE-\(s)",
+                deviceAccountNumberSuffix: s,
+                activationState: .activated
+            )
             w.cards.append(card)
         }
         return w

@@ -4,6 +4,7 @@ import NIOCore
 import PaysheetModel
 import Testing
 import UnionPay
+import UnionPaySandbox
 @testable import PaysheetServer
 
 /// The sandbox gateway and the client speak UnionPay's wire format: raw answers, empty fields as
@@ -20,8 +21,10 @@ import UnionPay
     }
 
     func merchant(_ server: TestServer) throws -> ACPCredentials {
-        try ACPCredentials(keyFile: server.data + "/unionpay-sandbox/merchant-777290058110048/key.pem",
-                           certificateFile: server.data + "/unionpay-sandbox/merchant-777290058110048/certificate.pem")
+        try ACPCredentials(
+            keyFile: server.data + "/unionpay-sandbox/merchant-777290058110048/key.pem",
+            certificateFile: server.data + "/unionpay-sandbox/merchant-777290058110048/certificate.pem"
+        )
     }
 
     @Test func theGatewayAnswersRawSignedAsUnionPayAndReadsWhatEachSDKSends() async throws {
@@ -30,8 +33,11 @@ import UnionPay
         _ = try await server.createOrder()  // the server has made its PKI by now
         let signer = try merchant(server).signer()
         // A query as the PHP SDK sends it: an empty riskRateInfo, signed with the others.
-        var fields = try ACPMessage(formEncoded: "version=5.1.0&encoding=UTF-8&txnType=00&txnSubType=00&bizType=000000&accessType=0&channelType=07"
-                                    + "&merId=777290058110048&orderId=NOSUCHORDER01&txnTime=20261123120000&riskRateInfo=")
+        var fields = try ACPMessage(
+            formEncoded:
+                "version=5.1.0&encoding=UTF-8&txnType=00&txnSubType=00&bizType=000000&accessType=0&channelType=07"
+                + "&merId=777290058110048&orderId=NOSUCHORDER01&txnTime=20261123120000&riskRateInfo="
+        )
         signer.sign(&fields)
         #expect(fields.signingString.contains("riskRateInfo=&"))
         let (text, answer) = try await post(server, ACPPath.query, fields.formEncoded)
@@ -42,7 +48,10 @@ import UnionPay
         let pki = try UnionPaySandboxPKI.loadOrCreate(folder: server.data + "/unionpay-sandbox")
         try ACPVerifier(roots: [pki.root], intermediates: [pki.gatewayCA], owners: ["00040000:SIGN"]).verify(answer)
         // Version 5.0.0: a clear answer, not a signature failure.
-        var old = ACPMessage(["version": "5.0.0", "encoding": "UTF-8", "txnType": "00", "merId": "777290058110048", "orderId": "X0000001", "txnTime": "20261123120000"])
+        var old = ACPMessage([
+            "version": "5.0.0", "encoding": "UTF-8", "txnType": "00", "merId": "777290058110048", "orderId": "X0000001",
+            "txnTime": "20261123120000",
+        ])
         signer.sign(&old)
         let (_, oldAnswer) = try await post(server, ACPPath.query, old.formEncoded)
         #expect(oldAnswer["respCode"] == "10")
@@ -53,16 +62,25 @@ import UnionPay
         let server = try await TestServer.start(database: kind) { $0.acquirer.signMethod = "11" }
         defer { Task { await server.stop() } }
         let factory = try await server.tokenFactory()
-        let order = try await server.createOrder(["currencyCode": "CNY", "lineItems": [["label": "Tea", "amount": "100.00"]]])
+        let order = try await server.createOrder([
+            "currencyCode": "CNY", "lineItems": [["label": "Tea", "amount": "100.00"]],
+        ])
         let id = try #require(order["id"]?.stringValue)
         #expect(try await server.pay(order, factory: factory).paid)
         #expect(try await server.order(id)["status"] == "paid")
         #expect(try await server.send("POST", "/v1/orders/\(id)/refunds", #"{"amount":"10.00"}"#).0 == 201)
         let ledger = try await server.ledger()
-        #expect(ledger.filter { $0["respCode"] == "00" }.map { $0["txnType"]?.stringValue ?? "" }.sorted() == ["01", "04"])
-        let key = try String(contentsOfFile: server.data + "/unionpay-sandbox/merchant-777290058110048/secure-key", encoding: .utf8)
+        #expect(
+            ledger.filter { $0["respCode"] == "00" }.map { $0["txnType"]?.stringValue ?? "" }.sorted() == ["01", "04"]
+        )
+        let key = try String(
+            contentsOfFile: server.data + "/unionpay-sandbox/merchant-777290058110048/secure-key",
+            encoding: .utf8
+        )
         #expect(key.trimmingCharacters(in: .whitespacesAndNewlines).count == 64)
-        let attributes = try FileManager.default.attributesOfItem(atPath: server.data + "/unionpay-sandbox/merchant-777290058110048/secure-key")
+        let attributes = try FileManager.default.attributesOfItem(
+            atPath: server.data + "/unionpay-sandbox/merchant-777290058110048/secure-key"
+        )
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
     }
 }

@@ -19,8 +19,10 @@ import Testing
         }
     }
 
-    @Test(arguments: [("95014-2083", "US", "95014"), ("SW1A 1AA", "GB", "SW1A"), ("K1A 0B1", "CA", "K1A"),
-                      ("100-0005", "JP", "100-0005"), ("10115", "DE", "10115")])
+    @Test(arguments: [
+        ("95014-2083", "US", "95014"), ("SW1A 1AA", "GB", "SW1A"), ("K1A 0B1", "CA", "K1A"),
+        ("100-0005", "JP", "100-0005"), ("10115", "DE", "10115"),
+    ])
     func postalCodeRedaction(code: String, country: String, expected: String) {
         #expect(Redaction.redactedPostalCode(code, countryCode: country, country: nil) == expected)
     }
@@ -33,9 +35,17 @@ import Testing
     }
 
     @Test func authorizedContactHasOnlyRequestedFields() {
-        let c = ApplePayPaymentContact(phoneNumber: "1", emailAddress: "e", givenName: "G", phoneticGivenName: "P", postalCode: "9")
+        let c = ApplePayPaymentContact(
+            phoneNumber: "1",
+            emailAddress: "e",
+            givenName: "G",
+            phoneticGivenName: "P",
+            postalCode: "9"
+        )
         let v2 = Redaction.authorized(c, fields: [.phoneticName, .email], email: "x@y", phone: nil, version: 2)
-        #expect(v2?.phoneticGivenName == nil && v2?.emailAddress == "x@y" && v2?.postalCode == nil && v2?.givenName == nil)
+        #expect(
+            v2?.phoneticGivenName == nil && v2?.emailAddress == "x@y" && v2?.postalCode == nil && v2?.givenName == nil
+        )
         let v3 = Redaction.authorized(c, fields: [.phoneticName], email: nil, phone: nil, version: 3)
         #expect(v3?.phoneticGivenName == "P")
         #expect(Redaction.authorized(c, fields: [], email: nil, phone: nil, version: 3) == nil)

@@ -6,19 +6,34 @@ import Testing
 struct Checkout: PaymentSheetDelegate {
     var slowAuthorization: Double = 0
 
-    func paymentSheet(_ sheet: PaymentSheetDriver, didSelectShippingContact contact: ApplePayPaymentContact) async -> ApplePayShippingContactUpdate {
+    func paymentSheet(
+        _ sheet: PaymentSheetDriver,
+        didSelectShippingContact contact: ApplePayPaymentContact
+    ) async -> ApplePayShippingContactUpdate {
         if contact.administrativeArea == "AK" {
-            return ApplePayUpdate(newTotal: ApplePayLineItem(label: "Shop", amount: "10.00"),
-                                  errors: [ApplePayError(.addressUnserviceable, message: "Shipping not available for this state")])
+            return ApplePayUpdate(
+                newTotal: ApplePayLineItem(label: "Shop", amount: "10.00"),
+                errors: [ApplePayError(.addressUnserviceable, message: "Shipping not available for this state")]
+            )
         }
-        return ApplePayUpdate(newTotal: ApplePayLineItem(label: "Shop", amount: "10.80"),
-                              newLineItems: [ApplePayLineItem(label: "Tax", amount: "0.80")])
+        return ApplePayUpdate(
+            newTotal: ApplePayLineItem(label: "Shop", amount: "10.80"),
+            newLineItems: [ApplePayLineItem(label: "Tax", amount: "0.80")]
+        )
     }
 
-    func paymentSheet(_ sheet: PaymentSheetDriver, didAuthorizePayment payment: ApplePayPayment) async -> ApplePayPaymentAuthorizationResult {
+    func paymentSheet(
+        _ sheet: PaymentSheetDriver,
+        didAuthorizePayment payment: ApplePayPayment
+    ) async -> ApplePayPaymentAuthorizationResult {
         if slowAuthorization > 0 { await sheet.clock.advance(by: slowAuthorization) }
         guard payment.shippingContact?.postalCode?.isEmpty == false else {
-            return ApplePayPaymentAuthorizationResult(status: .failure, errors: [ApplePayError(.shippingContactInvalid, contactField: .postalCode, message: "Zip code is required")])
+            return ApplePayPaymentAuthorizationResult(
+                status: .failure,
+                errors: [
+                    ApplePayError(.shippingContactInvalid, contactField: .postalCode, message: "Zip code is required")
+                ]
+            )
         }
         return ApplePayPaymentAuthorizationResult(status: .success)
     }
@@ -26,16 +41,30 @@ struct Checkout: PaymentSheetDelegate {
 
 @Suite struct DriverTests {
     var request: ApplePayPaymentRequest {
-        var r = ApplePayPaymentRequest(countryCode: "US", currencyCode: "USD", supportedNetworks: ["visa"],
-                                       merchantCapabilities: [.supports3DS], total: ApplePayLineItem(label: "Shop", amount: "10.00"))
+        var r = ApplePayPaymentRequest(
+            countryCode: "US",
+            currencyCode: "USD",
+            supportedNetworks: ["visa"],
+            merchantCapabilities: [.supports3DS],
+            total: ApplePayLineItem(label: "Shop", amount: "10.00")
+        )
         r.requiredShippingContactFields = [.postalAddress]
         return r
     }
 
     var alaska: Wallet {
         var w = Wallet.default
-        w.shippingContacts.append(ApplePayPaymentContact(givenName: "A", addressLines: ["1 Main"], locality: "Juneau", postalCode: "99801",
-                                                         administrativeArea: "AK", country: "United States", countryCode: "US"))
+        w.shippingContacts.append(
+            ApplePayPaymentContact(
+                givenName: "A",
+                addressLines: ["1 Main"],
+                locality: "Juneau",
+                postalCode: "99801",
+                administrativeArea: "AK",
+                country: "United States",
+                countryCode: "US"
+            )
+        )
         return w
     }
 
@@ -44,12 +73,20 @@ struct Checkout: PaymentSheetDelegate {
         #expect(await sheet.snapshot["modules"]?["summary"]?["total"]?["amount"] == "10.80")
         #expect(try await sheet.authorize())
         #expect(await sheet.state == .completed)
-        #expect(await sheet.events.map(\.type) == ["validatemerchant", "paymentmethodselected", "shippingcontactselected", "paymentauthorized"])
+        #expect(
+            await sheet.events.map(\.type) == [
+                "validatemerchant", "paymentmethodselected", "shippingcontactselected", "paymentauthorized",
+            ]
+        )
     }
 
     @Test func anUnserviceableAddressBlocksAuthorization() async throws {
-        let sheet = try await PaymentSheetDriver.begin(version: 14, request: request, delegate: Checkout(),
-                                                       configuration: SheetConfiguration(wallet: alaska))
+        let sheet = try await PaymentSheetDriver.begin(
+            version: 14,
+            request: request,
+            delegate: Checkout(),
+            configuration: SheetConfiguration(wallet: alaska)
+        )
         try await sheet.selectShippingContact(1)
         let snap = await sheet.snapshot
         #expect(snap["popup"] == "Shop does not allow delivery to your shipping address")
@@ -60,7 +97,11 @@ struct Checkout: PaymentSheetDelegate {
     }
 
     @Test func aSlowBackEndTimesOut() async throws {
-        let sheet = try await PaymentSheetDriver.begin(version: 14, request: request, delegate: Checkout(slowAuthorization: 31))
+        let sheet = try await PaymentSheetDriver.begin(
+            version: 14,
+            request: request,
+            delegate: Checkout(slowAuthorization: 31)
+        )
         #expect(try await sheet.authorize() == false)
         #expect(await sheet.state == .canceled)
         #expect(await sheet.rejected == [.invalidAccess()])

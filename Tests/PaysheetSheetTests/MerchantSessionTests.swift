@@ -11,17 +11,24 @@ import Testing
     final class Verifier: MerchantSessionVerifier, @unchecked Sendable {
         let lock = NSLock()
         var used: Set<String> = []
-        func isSigned(_ session: JSONObject) -> Bool { session["signature"]?.stringValue == "ok:" + (session["nonce"]?.stringValue ?? "") }
+        func isSigned(_ session: JSONObject) -> Bool {
+            session["signature"]?.stringValue == "ok:" + (session["nonce"]?.stringValue ?? "")
+        }
         func use(_ identifier: String, expiresAt: Double) -> Bool { lock.withLock { used.insert(identifier).inserted } }
     }
 
-    static let request: JSONValue = ["countryCode": "US", "currencyCode": "USD", "supportedNetworks": ["visa"],
-                                     "merchantCapabilities": ["supports3DS"], "total": ["label": "Shop", "amount": "1.00"]]
+    static let request: JSONValue = [
+        "countryCode": "US", "currencyCode": "USD", "supportedNetworks": ["visa"],
+        "merchantCapabilities": ["supports3DS"], "total": ["label": "Shop", "amount": "1.00"],
+    ]
 
     static func session(id: String = "S1", domain: String = "shop.example", issuedMs: Double = 1_000_000) -> JSONValue {
-        ["epochTimestamp": .number(String(Int(issuedMs))), "expiresAt": .number(String(Int(issuedMs + 300_000))),
-         "merchantSessionIdentifier": .string(id), "nonce": "n1", "merchantIdentifier": "ABC", "domainName": .string(domain),
-         "displayName": "Shop", "signature": "ok:n1"]
+        [
+            "epochTimestamp": .number(String(Int(issuedMs))), "expiresAt": .number(String(Int(issuedMs + 300_000))),
+            "merchantSessionIdentifier": .string(id), "nonce": "n1", "merchantIdentifier": "ABC",
+            "domainName": .string(domain),
+            "displayName": "Shop", "signature": "ok:n1",
+        ]
     }
 
     func machine(_ verifier: Verifier, epochMs: Double = 1_000_000) -> SheetMachine {
@@ -96,13 +103,21 @@ import Testing
         var m = SheetMachine()
         m.setWebKitMock(true)
         var request = Self.request.objectValue!
-        request["shippingContact"] = ["givenName": "Web", "familyName": "Test", "phoneticGivenName": "W", "countryCode": "US"]
+        request["shippingContact"] = [
+            "givenName": "Web", "familyName": "Test", "phoneticGivenName": "W", "countryCode": "US",
+        ]
         _ = m.construct(version: 2, request: .object(request))
         let begun = m.call(.begin, session: 1)
-        guard case .validateMerchant(let url)? = begun.events.first?.event else { Issue.record("no validatemerchant"); return }
+        guard case .validateMerchant(let url)? = begun.events.first?.event else {
+            Issue.record("no validatemerchant")
+            return
+        }
         #expect(url == "https://webkit.org/")
         let done = m.call(.completeMerchantValidation([:]), session: 1)
-        guard case .shippingContactSelected(let contact)? = done.events.first?.event else { Issue.record("no shipping contact"); return }
+        guard case .shippingContactSelected(let contact)? = done.events.first?.event else {
+            Issue.record("no shipping contact")
+            return
+        }
         #expect(contact.givenName == "Web" && contact.phoneticGivenName == nil)
         #expect(done.events.count == 1)
     }

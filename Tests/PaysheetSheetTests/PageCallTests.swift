@@ -16,11 +16,13 @@ import Testing
             }
         }
         #expect(PageCall(.completePayment, arguments: [0]) == .legacy(method: .completePayment, arguments: [0]))
-        #expect(PageCall(.completeMerchantValidation, arguments: [["x": 1], 2]) == .completeMerchantValidation(["x": 1]))
+        #expect(
+            PageCall(.completeMerchantValidation, arguments: [["x": 1], 2]) == .completeMerchantValidation(["x": 1])
+        )
         #expect(PageCall.Method(rawValue: "completeEverything") == nil)
     }
 }
 
-private extension PageCall.Method {
-    var name: String { rawValue }
+extension PageCall.Method {
+    fileprivate var name: String { rawValue }
 }

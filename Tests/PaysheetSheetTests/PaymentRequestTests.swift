@@ -5,11 +5,16 @@ import Testing
 /// The Payment Request API's Apple Pay method on the engine (WebKit's `PaymentRequest.cpp` and
 /// `ApplePayPaymentHandler.cpp`), without a browser.
 @Suite struct PaymentRequestTests {
-    static let method: JSONValue = [[
-        "supportedMethods": "https://apple.com/apple-pay",
-        "data": ["version": 3, "merchantIdentifier": "m", "countryCode": "US", "supportedNetworks": ["visa", "masterCard"],
-                 "merchantCapabilities": ["supports3DS"]],
-    ]]
+    static let method: JSONValue = [
+        [
+            "supportedMethods": "https://apple.com/apple-pay",
+            "data": [
+                "version": 3, "merchantIdentifier": "m", "countryCode": "US",
+                "supportedNetworks": ["visa", "masterCard"],
+                "merchantCapabilities": ["supports3DS"],
+            ],
+        ]
+    ]
     static func usd(_ v: String) -> JSONValue { ["currency": "USD", "value": .string(v)] }
     static let details: JSONValue = ["total": ["label": "Shop", "amount": usd("10.00")]]
 
@@ -20,12 +25,25 @@ import Testing
     @Test func theBindingRunsBeforeTheConstructorsOwnChecks() {
         var m = machine
         // An empty method list is the constructor's error, but the details' binding error comes first.
-        #expect(m.constructPaymentRequest(methodData: [], details: ["total": "x"], options: nil).threw == .typeError("Type error"))
-        #expect(m.constructPaymentRequest(methodData: [], details: Self.details, options: nil).threw
-            == .typeError("At least one payment method is required."))
-        let badOption = m.constructPaymentRequest(methodData: Self.method, details: Self.details, options: ["shippingType": "boat"])
+        #expect(
+            m.constructPaymentRequest(methodData: [], details: ["total": "x"], options: nil).threw
+                == .typeError("Type error")
+        )
+        #expect(
+            m.constructPaymentRequest(methodData: [], details: Self.details, options: nil).threw
+                == .typeError("At least one payment method is required.")
+        )
+        let badOption = m.constructPaymentRequest(
+            methodData: Self.method,
+            details: Self.details,
+            options: ["shippingType": "boat"]
+        )
         #expect(badOption.threw == .typeError("Type error"))
-        let lower = m.constructPaymentRequest(methodData: Self.method, details: ["total": ["label": "T", "amount": ["currency": "usd", "value": "1"]]], options: nil)
+        let lower = m.constructPaymentRequest(
+            methodData: Self.method,
+            details: ["total": ["label": "T", "amount": ["currency": "usd", "value": "1"]]],
+            options: nil
+        )
         #expect(lower.threw == nil)
         #expect(m.paymentRequestCount == 1)
     }
@@ -45,7 +63,11 @@ import Testing
 
     @Test func aPaymentFromValidationToCompletion() throws {
         var m = machine
-        _ = m.constructPaymentRequest(methodData: Self.method, details: Self.details, options: ["requestPayerPhone": true])
+        _ = m.constructPaymentRequest(
+            methodData: Self.method,
+            details: Self.details,
+            options: ["requestPayerPhone": true]
+        )
         _ = m.call(.show(userGesture: true), paymentRequest: 1)
         #expect(m.call(.completeMerchantValidation, paymentRequest: 1).threw == nil)
         #expect(m.call(.completeMerchantValidation, paymentRequest: 1).threw == .invalidState())
@@ -68,7 +90,11 @@ import Testing
 
     @Test func aCancelWhileAnUpdateIsPendingAbortsWhenItSettles() {
         var m = machine
-        _ = m.constructPaymentRequest(methodData: Self.method, details: Self.details, options: ["requestShipping": true])
+        _ = m.constructPaymentRequest(
+            methodData: Self.method,
+            details: Self.details,
+            options: ["requestShipping": true]
+        )
         _ = m.call(.show(userGesture: true), paymentRequest: 1)
         _ = m.call(.completeMerchantValidation, paymentRequest: 1)
         _ = m.call(.merchantSessionSettled(["s": 1]), paymentRequest: 1)
@@ -86,9 +112,13 @@ import Testing
         var m = SheetMachine(configuration: SheetConfiguration(listeners: listeners))
         let details: JSONValue = [
             "total": ["label": "Shop", "amount": Self.usd("10.00")],
-            "modifiers": [["supportedMethods": "https://apple.com/apple-pay", "data": ["paymentMethodType": "credit"],
-                           "total": ["label": "Credit", "amount": Self.usd("11.00")],
-                           "additionalDisplayItems": [["label": "Fee", "amount": Self.usd("1.00")]]]],
+            "modifiers": [
+                [
+                    "supportedMethods": "https://apple.com/apple-pay", "data": ["paymentMethodType": "credit"],
+                    "total": ["label": "Credit", "amount": Self.usd("11.00")],
+                    "additionalDisplayItems": [["label": "Fee", "amount": Self.usd("1.00")]],
+                ]
+            ],
         ]
         _ = m.constructPaymentRequest(methodData: Self.method, details: details, options: nil)
         _ = m.call(.show(userGesture: true), paymentRequest: 1)
@@ -100,7 +130,11 @@ import Testing
 
     @Test func addressErrorsAreReportedOnlyWithoutShippingOptions() {
         var m = machine
-        _ = m.constructPaymentRequest(methodData: Self.method, details: Self.details, options: ["requestShipping": true, "requestPayerName": true])
+        _ = m.constructPaymentRequest(
+            methodData: Self.method,
+            details: Self.details,
+            options: ["requestShipping": true, "requestPayerName": true]
+        )
         _ = m.call(.show(userGesture: true), paymentRequest: 1)
         _ = m.call(.completeMerchantValidation, paymentRequest: 1)
         _ = m.call(.merchantSessionSettled(["s": 1]), paymentRequest: 1)
@@ -110,7 +144,11 @@ import Testing
         update["shippingAddressErrors"] = ["postalCode": "Which zip code?"]
         update["payerErrors"] = ["name": "Your full name", "email": "not asked for"]
         _ = m.call(.detailsSettled(.object(update)), paymentRequest: 1)
-        #expect(m.lastPageErrors == [ApplePayError(.shippingContactInvalid, contactField: .postalCode, message: "Which zip code?"),
-                                     ApplePayError(.shippingContactInvalid, contactField: .name, message: "Your full name")])
+        #expect(
+            m.lastPageErrors == [
+                ApplePayError(.shippingContactInvalid, contactField: .postalCode, message: "Which zip code?"),
+                ApplePayError(.shippingContactInvalid, contactField: .name, message: "Your full name"),
+            ]
+        )
     }
 }

@@ -5,7 +5,8 @@ import Testing
 /// WebKit's method × state table (WebKit's `ApplePaySession.cpp`), checked exhaustively.
 @Suite struct StateTableTests {
     static let request: JSONValue = [
-        "countryCode": "US", "currencyCode": "USD", "supportedNetworks": ["visa"], "merchantCapabilities": ["supports3DS"],
+        "countryCode": "US", "currencyCode": "USD", "supportedNetworks": ["visa"],
+        "merchantCapabilities": ["supports3DS"],
         "requiredShippingContactFields": ["postalAddress"], "supportsCouponCode": true,
         "shippingMethods": [["label": "A", "detail": "", "amount": "1.00", "identifier": "a"]],
         "total": ["label": "Shop", "amount": "10.00"],
@@ -28,7 +29,9 @@ import Testing
         case .shippingMethodSelected: _ = m.perform(.selectShippingMethod(identifier: "a"))
         case .couponCodeChanged: _ = m.perform(.enterCouponCode("X"))
         case .authorized: _ = m.perform(.authorize)
-        case .completed: _ = m.perform(.authorize); _ = m.call(.completePayment(["status": 0]), session: 1)
+        case .completed:
+            _ = m.perform(.authorize)
+            _ = m.call(.completePayment(["status": 0]), session: 1)
         case .aborted: _ = m.call(.abort, session: 1)
         case .canceled: _ = m.perform(.cancel)
         default: break
@@ -38,7 +41,13 @@ import Testing
 
     static let calls: [(PageCall, Set<SessionState>)] = [
         (.begin, [.idle]),
-        (.abort, [.active, .paymentMethodSelected, .shippingContactSelected, .shippingMethodSelected, .couponCodeChanged, .authorized]),
+        (
+            .abort,
+            [
+                .active, .paymentMethodSelected, .shippingContactSelected, .shippingMethodSelected, .couponCodeChanged,
+                .authorized,
+            ]
+        ),
         (.completePaymentMethodSelection(update), [.paymentMethodSelected]),
         (.completeShippingContactSelection(update), [.shippingContactSelected]),
         (.completeShippingMethodSelection(update), [.shippingMethodSelected]),
@@ -46,8 +55,10 @@ import Testing
         (.completePayment(["status": 0]), [.authorized]),
     ]
 
-    static let states: [SessionState] = [.idle, .active, .paymentMethodSelected, .shippingContactSelected, .shippingMethodSelected,
-                                         .couponCodeChanged, .authorized, .completed, .aborted, .canceled]
+    static let states: [SessionState] = [
+        .idle, .active, .paymentMethodSelected, .shippingContactSelected, .shippingMethodSelected,
+        .couponCodeChanged, .authorized, .completed, .aborted, .canceled,
+    ]
 
     @Test(arguments: states)
     func everyMethodInEveryState(state: SessionState) {
@@ -56,9 +67,15 @@ import Testing
             var m = Self.machine(in: state)
             let r = m.call(call, session: 1)
             if allowed.contains(state) {
-                #expect(r.threw == nil, "\(call.name) in \(state) should be allowed, threw \(r.threw.map { "\($0)" } ?? "")")
+                #expect(
+                    r.threw == nil,
+                    "\(call.name) in \(state) should be allowed, threw \(r.threw.map { "\($0)" } ?? "")"
+                )
             } else {
-                #expect(r.threw?.name == .invalidAccessError, "\(call.name) in \(state) should throw InvalidAccessError")
+                #expect(
+                    r.threw?.name == .invalidAccessError,
+                    "\(call.name) in \(state) should throw InvalidAccessError"
+                )
                 #expect(m.state(of: 1) == state, "a rejected \(call.name) must not change the state")
             }
         }

@@ -23,8 +23,10 @@ import Testing
     }
 
     @Test func truncatedOrTooDeepInputIsAnError() {
-        let cases: [[UInt8]] = [[], [0x30], [0x30, 0x05, 0x02], [0x04, 0x84, 0xff, 0xff, 0xff, 0xff], [0x30, 0x80, 0x02, 0x01, 0x05],
-                                [0x04, 0x80, 0x00, 0x00]]  // an indefinite length on a primitive node
+        let cases: [[UInt8]] = [
+            [], [0x30], [0x30, 0x05, 0x02], [0x04, 0x84, 0xff, 0xff, 0xff, 0xff], [0x30, 0x80, 0x02, 0x01, 0x05],
+            [0x04, 0x80, 0x00, 0x00],
+        ]  // an indefinite length on a primitive node
         for bytes in cases {
             #expect(throws: PaymentTokenError.self, "\(bytes)") {
                 let r = BERReader(bytes: bytes)
@@ -33,12 +35,16 @@ import Testing
             }
         }
         // 30 nested indefinite SEQUENCEs: beyond the reader's depth bound.
-        let deep: [UInt8] = Array([[UInt8]](repeating: [0x30, 0x80], count: 30).joined()) + [UInt8](repeating: 0, count: 60)
+        let deep: [UInt8] =
+            Array([[UInt8]](repeating: [0x30, 0x80], count: 30).joined()) + [UInt8](repeating: 0, count: 60)
         #expect(throws: PaymentTokenError.self) {
             let r = BERReader(bytes: deep)
             var n = try r.node(at: 0, limit: deep.count)
             var depth = 1
-            while let first = try r.children(n, depth: depth).first { n = first; depth += 1 }
+            while let first = try r.children(n, depth: depth).first {
+                n = first
+                depth += 1
+            }
         }
     }
 

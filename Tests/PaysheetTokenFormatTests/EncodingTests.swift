@@ -1,3 +1,4 @@
+import PaysheetModel
 import Foundation
 import Testing
 @testable import PaysheetTokenFormat
@@ -28,7 +29,10 @@ import Testing
 
     /// Stricter than Foundation on Linux, which accepts some of these (a token's Base64 is always padded).
     @Test func base64RefusesWhatIsNotPaddedBase64() {
-        for text in ["A", "AB", "ABC", "AB=", "A===", "AB=C", "====", "AB C", "AB\nCD==", "AB-_", "QUJD\u{e9}", "QUJDRA", "QUJDRA="] {
+        for text in [
+            "A", "AB", "ABC", "AB=", "A===", "AB=C", "====", "AB C", "AB\nCD==", "AB-_", "QUJD\u{e9}", "QUJDRA",
+            "QUJDRA=",
+        ] {
             #expect(Base64.decode(text) == nil, "\(text.debugDescription)")
         }
         #expect(Base64.decode("") == [])

@@ -30,11 +30,17 @@ struct RealVectorTests {
         let result = try await decryptor.decrypt(vector.tokenData(), at: vector.signingTime())
         #expect(result.paymentData.json == (try vector.expectedPlaintext()))
         let expected = try vector.expected()["plaintext"]!
-        #expect(result.paymentData.applicationPrimaryAccountNumber == expected["applicationPrimaryAccountNumber"]?.stringValue)
+        #expect(
+            result.paymentData.applicationPrimaryAccountNumber
+                == expected["applicationPrimaryAccountNumber"]?.stringValue
+        )
         #expect(!result.paymentData.description.contains(result.paymentData.applicationPrimaryAccountNumber))
     }
 
-    @Test("the merchant identifier hash from the certificate equals the computed partyV", arguments: Vector.decryptable.filter { $0.certificate != nil })
+    @Test(
+        "the merchant identifier hash from the certificate equals the computed partyV",
+        arguments: Vector.decryptable.filter { $0.certificate != nil }
+    )
     func partyV(_ vector: Vector) throws {
         let key = try vector.key()
         let expected = try vector.expected()["partyVInfo_hex"]?.stringValue

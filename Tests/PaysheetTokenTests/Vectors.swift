@@ -35,31 +35,80 @@ struct Vector: Sendable, CustomStringConvertible {
     static func path(_ relative: String) -> String { (folder ?? "/nonexistent") + "/" + relative }
 
     static let decryptable: [Vector] = [
-        Vector(name: "gala/2015-seatgeek", token: "gala/2015-seatgeek/token.json", certificate: "gala/2015-seatgeek/certificate.pem",
-               privateKey: "gala/2015-seatgeek/private_key.pem", merchantIdentifier: nil),
-        Vector(name: "gala/2021-spreedly", token: "gala/2021-spreedly/token.json", certificate: "gala/2021-spreedly/certificate.pem",
-               privateKey: "gala/2021-spreedly/private_key.pem", merchantIdentifier: nil),
-        Vector(name: "gala/2023-spreedly", token: "gala/2023-spreedly/token.json", certificate: "gala/2021-spreedly/certificate.pem",
-               privateKey: "gala/2021-spreedly/private_key.pem", merchantIdentifier: nil),
-        Vector(name: "apple-pay-js/ec-old", token: "apple-pay-js/ec-old/token.old.json", certificate: "apple-pay-js/ec-old/apple_pay.old.pem",
-               privateKey: "apple-pay-js/ec-old/private.old.key", merchantIdentifier: nil),
-        Vector(name: "apple-pay-js/ec-new", token: "apple-pay-js/ec-new/token.new.json", certificate: "apple-pay-js/ec-new/apple_pay.new.pem",
-               privateKey: "apple-pay-js/ec-new/private.new.key", merchantIdentifier: nil),
-        Vector(name: "apple-pay-js/rsa", token: "apple-pay-js/rsa/token.json", certificate: "apple-pay-js/rsa/apple_pay.pem",
-               privateKey: "apple-pay-js/rsa/private.key", merchantIdentifier: nil),
-        Vector(name: "payu-apple-pay/sandbox-2018", token: "payu-apple-pay/sandbox-2018/token.json", certificate: nil,
-               privateKey: "payu-apple-pay/sandbox-2018/private_key.pem", merchantIdentifier: "payu-apple-pay/sandbox-2018/merchant_id.txt"),
+        Vector(
+            name: "gala/2015-seatgeek",
+            token: "gala/2015-seatgeek/token.json",
+            certificate: "gala/2015-seatgeek/certificate.pem",
+            privateKey: "gala/2015-seatgeek/private_key.pem",
+            merchantIdentifier: nil
+        ),
+        Vector(
+            name: "gala/2021-spreedly",
+            token: "gala/2021-spreedly/token.json",
+            certificate: "gala/2021-spreedly/certificate.pem",
+            privateKey: "gala/2021-spreedly/private_key.pem",
+            merchantIdentifier: nil
+        ),
+        Vector(
+            name: "gala/2023-spreedly",
+            token: "gala/2023-spreedly/token.json",
+            certificate: "gala/2021-spreedly/certificate.pem",
+            privateKey: "gala/2021-spreedly/private_key.pem",
+            merchantIdentifier: nil
+        ),
+        Vector(
+            name: "apple-pay-js/ec-old",
+            token: "apple-pay-js/ec-old/token.old.json",
+            certificate: "apple-pay-js/ec-old/apple_pay.old.pem",
+            privateKey: "apple-pay-js/ec-old/private.old.key",
+            merchantIdentifier: nil
+        ),
+        Vector(
+            name: "apple-pay-js/ec-new",
+            token: "apple-pay-js/ec-new/token.new.json",
+            certificate: "apple-pay-js/ec-new/apple_pay.new.pem",
+            privateKey: "apple-pay-js/ec-new/private.new.key",
+            merchantIdentifier: nil
+        ),
+        Vector(
+            name: "apple-pay-js/rsa",
+            token: "apple-pay-js/rsa/token.json",
+            certificate: "apple-pay-js/rsa/apple_pay.pem",
+            privateKey: "apple-pay-js/rsa/private.key",
+            merchantIdentifier: nil
+        ),
+        Vector(
+            name: "payu-apple-pay/sandbox-2018",
+            token: "payu-apple-pay/sandbox-2018/token.json",
+            certificate: nil,
+            privateKey: "payu-apple-pay/sandbox-2018/private_key.pem",
+            merchantIdentifier: "payu-apple-pay/sandbox-2018/merchant_id.txt"
+        ),
     ]
 
     static let signatureOnly: [Vector] = [
-        Vector(name: "processout/token-ec-2017", token: "processout-applepay/token-ec-2017.json", certificate: nil, privateKey: nil, merchantIdentifier: nil),
-        Vector(name: "processout/token-rsa-2017", token: "processout-applepay/token-rsa-2017.json", certificate: nil, privateKey: nil, merchantIdentifier: nil),
+        Vector(
+            name: "processout/token-ec-2017",
+            token: "processout-applepay/token-ec-2017.json",
+            certificate: nil,
+            privateKey: nil,
+            merchantIdentifier: nil
+        ),
+        Vector(
+            name: "processout/token-rsa-2017",
+            token: "processout-applepay/token-rsa-2017.json",
+            certificate: nil,
+            privateKey: nil,
+            merchantIdentifier: nil
+        ),
     ]
 
     static var all: [Vector] { decryptable + signatureOnly }
 
     var expectedPath: String {
-        if name.hasPrefix("processout") { return Vector.path(token.replacingOccurrences(of: ".json", with: ".expected.json")) }
+        if name.hasPrefix("processout") {
+            return Vector.path(token.replacingOccurrences(of: ".json", with: ".expected.json"))
+        }
         return Vector.path((token as NSString).deletingLastPathComponent + "/expected.json")
     }
 
@@ -69,7 +118,9 @@ struct Vector: Sendable, CustomStringConvertible {
 
     func tokenData() throws -> PaymentTokenData { try PaymentTokenData(json: bytes(token)) }
 
-    func expected() throws -> JSONValue { try JSONParser.parse([UInt8](Data(contentsOf: URL(fileURLWithPath: expectedPath)))) }
+    func expected() throws -> JSONValue {
+        try JSONParser.parse([UInt8](Data(contentsOf: URL(fileURLWithPath: expectedPath))))
+    }
 
     func signingTime() throws -> Date {
         let text = try expected()["signingTime"]!.stringValue!
@@ -79,10 +130,14 @@ struct Vector: Sendable, CustomStringConvertible {
     func key() throws -> MerchantKey {
         let privateKey = try MerchantPrivateKey(contentsOf: Vector.path(self.privateKey!), permissions: .allow)
         if let certificate {
-            return try MerchantKey(certificate: MerchantKey.certificate(pem: String(decoding: bytes(certificate), as: UTF8.self)),
-                                   privateKey: privateKey)
+            return try MerchantKey(
+                certificate: MerchantKey.certificate(pem: String(decoding: bytes(certificate), as: UTF8.self)),
+                privateKey: privateKey
+            )
         }
-        let id = String(decoding: try bytes(merchantIdentifier!), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let id = String(decoding: try bytes(merchantIdentifier!), as: UTF8.self).trimmingCharacters(
+            in: .whitespacesAndNewlines
+        )
         return MerchantKey(merchantIdentifier: id, privateKey: privateKey)
     }
 

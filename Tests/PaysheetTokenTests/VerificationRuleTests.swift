@@ -8,9 +8,13 @@ import Testing
 /// A token that breaks one rule must fail with that rule's code.
 @Suite("Verification rules")
 struct VerificationRuleTests {
-    func expectFailure(_ code: PaymentTokenError.Code, _ token: PaymentTokenData,
-                       verifier: PaymentTokenVerifier = Fixture.verifier(), at time: Date = Fixture.now,
-                       sourceLocation: SourceLocation = #_sourceLocation) async -> PaymentTokenError? {
+    func expectFailure(
+        _ code: PaymentTokenError.Code,
+        _ token: PaymentTokenData,
+        verifier: PaymentTokenVerifier = Fixture.verifier(),
+        at time: Date = Fixture.now,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async -> PaymentTokenError? {
         let error = await #expect(throws: PaymentTokenError.self, sourceLocation: sourceLocation) {
             _ = try await Fixture.decryptor().decrypt(token, at: time)
             _ = try await verifier.verify(token, at: time)
@@ -19,14 +23,27 @@ struct VerificationRuleTests {
         return error
     }
 
-    @Test("tampered data, transactionId, applicationData or ephemeral key fail the signature", arguments: ["data", "transactionId", "applicationData", "ephemeralPublicKey", "addApplicationData", "dropApplicationData"])
+    @Test(
+        "tampered data, transactionId, applicationData or ephemeral key fail the signature",
+        arguments: [
+            "data", "transactionId", "applicationData", "ephemeralPublicKey", "addApplicationData",
+            "dropApplicationData",
+        ]
+    )
     func tampered(_ field: String) async throws {
         var token = try Fixture.token(applicationData: Array("order-1".utf8))
         switch field {
         case "data": token.data[3] ^= 1
-        case "transactionId": token.header = PaymentTokenHeader(ephemeralPublicKey: token.header.ephemeralPublicKey, publicKeyHash: token.header.publicKeyHash, transactionId: "00" + token.header.transactionId.dropFirst(2), applicationData: token.header.applicationData)
+        case "transactionId":
+            token.header = PaymentTokenHeader(
+                ephemeralPublicKey: token.header.ephemeralPublicKey,
+                publicKeyHash: token.header.publicKeyHash,
+                transactionId: "00" + token.header.transactionId.dropFirst(2),
+                applicationData: token.header.applicationData
+            )
         case "applicationData": token.header.applicationData = Array(SHA256.hash(data: Array("order-2".utf8)))
-        case "ephemeralPublicKey": token.header.ephemeralPublicKey = Array(P256.KeyAgreement.PrivateKey().publicKey.derRepresentation)
+        case "ephemeralPublicKey":
+            token.header.ephemeralPublicKey = Array(P256.KeyAgreement.PrivateKey().publicKey.derRepresentation)
         case "dropApplicationData": token.header.applicationData = nil
         default:
             token = try Fixture.token()
@@ -60,22 +77,35 @@ struct VerificationRuleTests {
     func attackerIntermediate() async throws {
         // The attacker's intermediate is signed by the attacker's root, whose name equals the trusted root's.
         let attackerRoot = try SandboxPKI.generate(now: Fixture.now)
-        let attacker = try SandboxPKI.generate(now: Fixture.now, leafMarker: true, intermediateMarker: true,
-                                               intermediateIssuer: (Fixture.pki.root, attackerRoot.rootKey))
-        let token = try SandboxTokenIssuer(pki: attacker).issue(Fixture.payment(), to: TokenRecipient(certificate: Fixture.ec.certificate),
-                                                                signingTime: Fixture.now)
+        let attacker = try SandboxPKI.generate(
+            now: Fixture.now,
+            leafMarker: true,
+            intermediateMarker: true,
+            intermediateIssuer: (Fixture.pki.root, attackerRoot.rootKey)
+        )
+        let token = try SandboxTokenIssuer(pki: attacker).issue(
+            Fixture.payment(),
+            to: TokenRecipient(certificate: Fixture.ec.certificate),
+            signingTime: Fixture.now
+        )
         _ = await expectFailure(.chain, token)
         // And a self-signed "intermediate" (gala's bypass) is no anchor either.
-        let selfSigned = try SandboxTokenIssuer(pki: attackerRoot).issue(Fixture.payment(), to: TokenRecipient(certificate: Fixture.ec.certificate),
-                                                                         signingTime: Fixture.now)
+        let selfSigned = try SandboxTokenIssuer(pki: attackerRoot).issue(
+            Fixture.payment(),
+            to: TokenRecipient(certificate: Fixture.ec.certificate),
+            signingTime: Fixture.now
+        )
         _ = await expectFailure(.chain, selfSigned)
     }
 
     @Test("missing marker extensions fail the chain", arguments: [(false, true), (true, false)])
     func missingMarkers(_ markers: (Bool, Bool)) async throws {
         let pki = try SandboxPKI.generate(now: Fixture.now, leafMarker: markers.0, intermediateMarker: markers.1)
-        let token = try SandboxTokenIssuer(pki: pki).issue(Fixture.payment(), to: TokenRecipient(certificate: Fixture.ec.certificate),
-                                                           signingTime: Fixture.now)
+        let token = try SandboxTokenIssuer(pki: pki).issue(
+            Fixture.payment(),
+            to: TokenRecipient(certificate: Fixture.ec.certificate),
+            signingTime: Fixture.now
+        )
         let error = await expectFailure(.chain, token, verifier: PaymentTokenVerifier(trust: pki.trustAnchors))
         #expect(error?.message.contains(markers.0 ? "1.2.840.113635.100.6.2.14" : "1.2.840.113635.100.6.29") == true)
     }
@@ -110,7 +140,9 @@ struct VerificationRuleTests {
         let decryptor = Fixture.decryptor()
         let token = try Fixture.token()
         _ = try await decryptor.decrypt(token, at: Fixture.now)
-        let error = await #expect(throws: PaymentTokenError.self) { _ = try await decryptor.decrypt(token, at: Fixture.now) }
+        let error = await #expect(throws: PaymentTokenError.self) {
+            _ = try await decryptor.decrypt(token, at: Fixture.now)
+        }
         #expect(error?.code == .replayed)
     }
 
@@ -146,11 +178,41 @@ struct TokenFormatTests {
             (with { $0["data"] = "AAAA" }, .malformed, "16-byte tag"),
             (with { $0["signature"] = nil }, .malformed, "paymentData.signature is missing"),
             (with { $0["header"] = nil }, .malformed, "header is missing"),
-            (with { var h = $0["header"]!.objectValue!; h["transactionId"] = "xyz"; $0["header"] = .object(h) }, .malformed, "transactionId"),
-            (with { var h = $0["header"]!.objectValue!; h["publicKeyHash"] = "AAAA"; $0["header"] = .object(h) }, .malformed, "publicKeyHash"),
-            (with { var h = $0["header"]!.objectValue!; h["applicationData"] = "abc"; $0["header"] = .object(h) }, .malformed, "applicationData"),
-            (with { var h = $0["header"]!.objectValue!; h["ephemeralPublicKey"] = nil; $0["header"] = .object(h) }, .malformed, "ephemeralPublicKey is missing"),
-            (with { var h = $0["header"]!.objectValue!; h["wrappedKey"] = "AAAA"; $0["header"] = .object(h) }, .malformed, "wrappedKey belongs to RSA_v1"),
+            (
+                with {
+                    var h = $0["header"]!.objectValue!
+                    h["transactionId"] = "xyz"
+                    $0["header"] = .object(h)
+                }, .malformed, "transactionId"
+            ),
+            (
+                with {
+                    var h = $0["header"]!.objectValue!
+                    h["publicKeyHash"] = "AAAA"
+                    $0["header"] = .object(h)
+                }, .malformed, "publicKeyHash"
+            ),
+            (
+                with {
+                    var h = $0["header"]!.objectValue!
+                    h["applicationData"] = "abc"
+                    $0["header"] = .object(h)
+                }, .malformed, "applicationData"
+            ),
+            (
+                with {
+                    var h = $0["header"]!.objectValue!
+                    h["ephemeralPublicKey"] = nil
+                    $0["header"] = .object(h)
+                }, .malformed, "ephemeralPublicKey is missing"
+            ),
+            (
+                with {
+                    var h = $0["header"]!.objectValue!
+                    h["wrappedKey"] = "AAAA"
+                    $0["header"] = .object(h)
+                }, .malformed, "wrappedKey belongs to RSA_v1"
+            ),
             (with { $0["header"] = 5 }, .malformed, "header must be an object"),
         ]
         for (text, code, fragment) in cases {
@@ -172,7 +234,9 @@ struct TokenFormatTests {
     func damagedSignature(_ cut: Int) async throws {
         var token = try Fixture.token()
         token.signature = Array(token.signature.prefix(cut)) + [0xFF]
-        let error = await #expect(throws: PaymentTokenError.self) { _ = try await Fixture.verifier().verify(token, at: Fixture.now) }
+        let error = await #expect(throws: PaymentTokenError.self) {
+            _ = try await Fixture.verifier().verify(token, at: Fixture.now)
+        }
         #expect(error?.code == .malformed)
         #expect(error?.message.hasPrefix("signature:") == true)
     }
@@ -182,12 +246,17 @@ struct TokenFormatTests {
         for vector in Vector.available ? Vector.decryptable : [] {
             _ = try MerchantPrivateKey(contentsOf: Vector.path(vector.privateKey!), permissions: .allow)
         }
-        guard case .rsa(let rsa) = Fixture.rsa.privateKey else { Issue.record("not RSA"); return }
+        guard case .rsa(let rsa) = Fixture.rsa.privateKey else {
+            Issue.record("not RSA")
+            return
+        }
         let pkcs1 = try MerchantPrivateKey(pem: rsa.pemRepresentation)
         #expect(pkcs1.publicKeySPKI == Fixture.rsa.privateKey.publicKeySPKI)
         #expect(rsa.pemRepresentation.contains("BEGIN RSA PRIVATE KEY"))
         let encrypted = #expect(throws: PaymentTokenError.self) {
-            _ = try MerchantPrivateKey(pem: "-----BEGIN ENCRYPTED PRIVATE KEY-----\nAAAA\n-----END ENCRYPTED PRIVATE KEY-----\n")
+            _ = try MerchantPrivateKey(
+                pem: "-----BEGIN ENCRYPTED PRIVATE KEY-----\nAAAA\n-----END ENCRYPTED PRIVATE KEY-----\n"
+            )
         }
         #expect(encrypted?.message.contains("encrypted") == true)
     }

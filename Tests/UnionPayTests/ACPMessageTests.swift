@@ -1,7 +1,9 @@
+import PaysheetModel
 import Foundation
 import PaysheetToken
 import Testing
 @testable import UnionPay
+@testable import UnionPaySandbox
 
 @Suite struct ACPMessageTests {
     @Test func signingStringSortsKeysDropsSignatureAndEmptyValues() {
@@ -13,7 +15,10 @@ import Testing
     }
 
     @Test func formEncodingRoundTripsReservedCharactersAndUTF8() throws {
-        let m = ACPMessage(["orderDesc": "茶具 & cups = 2+1", "backUrl": "http://127.0.0.1:8080/v1/notifications/unionpay?a=b", "signature": "ab+/=="])
+        let m = ACPMessage([
+            "orderDesc": "茶具 & cups = 2+1", "backUrl": "http://127.0.0.1:8080/v1/notifications/unionpay?a=b",
+            "signature": "ab+/==",
+        ])
         let parsed = try ACPMessage(formEncoded: m.formEncoded)
         #expect(parsed == m)
         #expect(!m.formEncoded.contains("茶"))
@@ -24,8 +29,13 @@ import Testing
     @Test func answersAreRawAsUnionPayWritesThem() throws {
         // A value with '+', '/', '=' and a newline (a PEM), and a composite value with its own '&'.
         let pem = "-----BEGIN CERTIFICATE-----\nMIIB+/x=\n-----END CERTIFICATE-----"
-        let m = ACPMessage(["respCode": "00", "respMsg": "成功[0000000]", "signPubKeyCert": pem, "reserved": "{a=1&b=2}", "signature": "ab+/=="])
-        #expect(m.rawEncoded == "reserved={a=1&b=2}&respCode=00&respMsg=成功[0000000]&signPubKeyCert=\(pem)&signature=ab+/==")
+        let m = ACPMessage([
+            "respCode": "00", "respMsg": "成功[0000000]", "signPubKeyCert": pem, "reserved": "{a=1&b=2}",
+            "signature": "ab+/==",
+        ])
+        #expect(
+            m.rawEncoded == "reserved={a=1&b=2}&respCode=00&respMsg=成功[0000000]&signPubKeyCert=\(pem)&signature=ab+/=="
+        )
         let parsed = try ACPMessage(raw: m.rawEncoded)
         #expect(parsed == m)
         #expect(parsed["signature"] == "ab+/==")  // '+' stays a plus: raw answers are not form-decoded
@@ -44,13 +54,20 @@ import Testing
     }
 
     @Test func descriptionsNeverShowCardData() {
-        let m = ACPMessage(["cardTransData": "e2FjY05vPTYyMTIzNDU2Nzg5MDEyMzQ1Njd9", "accNo": "6212345678901234567", "orderId": "O1", "signature": "s"])
+        let m = ACPMessage([
+            "cardTransData": "e2FjY05vPTYyMTIzNDU2Nzg5MDEyMzQ1Njd9", "accNo": "6212345678901234567", "orderId": "O1",
+            "signature": "s",
+        ])
         #expect(m.description == "accNo=***&cardTransData=***&orderId=O1")
     }
 
     @Test func malformedBodiesNameThePair() {
-        #expect(throws: ACPError(.malformed, "pair 2 has no '=' (form-encoded key=value pairs expected)")) { try ACPMessage(formEncoded: "a=1&b") }
-        #expect(throws: ACPError(.malformed, "pair 1 has a broken percent escape or is not UTF-8")) { try ACPMessage(formEncoded: "a=%zz") }
+        #expect(throws: ACPError(.malformed, "pair 2 has no '=' (form-encoded key=value pairs expected)")) {
+            try ACPMessage(formEncoded: "a=1&b")
+        }
+        #expect(throws: ACPError(.malformed, "pair 1 has a broken percent escape or is not UTF-8")) {
+            try ACPMessage(formEncoded: "a=%zz")
+        }
         #expect(throws: ACPError(.malformed, "field a appears twice")) { try ACPMessage(formEncoded: "a=1&a=2") }
         #expect(throws: ACPError.self) { try ACPMessage(formEncoded: "") }
     }
@@ -74,8 +91,8 @@ import Testing
         #expect(TransactionTime.parse("20231315061320") == nil)
         #expect(TransactionTime.clearingDay(t) == "1115")
         // Same Beijing date, not merely the same month and day; midnight is Beijing's, not UTC's.
-        #expect(TransactionTime.sameClearingDay(t, t.addingTimeInterval(17 * 3600)))       // 23:13 Beijing
-        #expect(!TransactionTime.sameClearingDay(t, t.addingTimeInterval(18 * 3600)))      // 00:13 the next day
+        #expect(TransactionTime.sameClearingDay(t, t.addingTimeInterval(17 * 3600)))  // 23:13 Beijing
+        #expect(!TransactionTime.sameClearingDay(t, t.addingTimeInterval(18 * 3600)))  // 00:13 the next day
         #expect(!TransactionTime.sameClearingDay(t, t.addingTimeInterval(365 * 86_400)))
     }
 
@@ -95,16 +112,37 @@ import Testing
             var digits = Array("489500000000" + suffix).map { Int(String($0))! }
             for d in 0...9 {
                 digits[4] = d
-                if SandboxPayment.isLuhnValid(digits.map(String.init).joined()) { break }
+                if Luhn.isValid(digits.map(String.init).joined()) { break }
             }
             return digits.map(String.init).joined()
         }
-        #expect(SandboxDeclineRules.decide(accountNumber: acc("1234"), expiry: "2912", amount: 100, now: now) == .init(synchronous: "00", final: "00"))
-        #expect(SandboxDeclineRules.decide(accountNumber: acc("0063"), expiry: "2912", amount: 100, now: now) == .init(synchronous: "63", final: "63"))
-        #expect(SandboxDeclineRules.decide(accountNumber: acc("0064"), expiry: "2912", amount: 100, now: now) == .init(synchronous: "00", final: "64"))
-        #expect(SandboxDeclineRules.decide(accountNumber: acc("1234"), expiry: "2912", amount: 6665, now: now) == .init(synchronous: "65", final: "65"))
-        #expect(SandboxDeclineRules.decide(accountNumber: acc("1234"), expiry: "2912", amount: 6605, now: now) == .init(synchronous: "05", final: "00"))
-        #expect(SandboxDeclineRules.decide(accountNumber: acc("1234"), expiry: "2310", amount: 100, now: now) == .init(synchronous: "73", final: "73"))
-        #expect(SandboxDeclineRules.decide(accountNumber: "4895000000000001", expiry: "2912", amount: 100, now: now).synchronous == "61")
+        #expect(
+            SandboxDeclineRules.decide(accountNumber: acc("1234"), expiry: "2912", amount: 100, now: now)
+                == .init(synchronous: "00", final: "00")
+        )
+        #expect(
+            SandboxDeclineRules.decide(accountNumber: acc("0063"), expiry: "2912", amount: 100, now: now)
+                == .init(synchronous: "63", final: "63")
+        )
+        #expect(
+            SandboxDeclineRules.decide(accountNumber: acc("0064"), expiry: "2912", amount: 100, now: now)
+                == .init(synchronous: "00", final: "64")
+        )
+        #expect(
+            SandboxDeclineRules.decide(accountNumber: acc("1234"), expiry: "2912", amount: 6665, now: now)
+                == .init(synchronous: "65", final: "65")
+        )
+        #expect(
+            SandboxDeclineRules.decide(accountNumber: acc("1234"), expiry: "2912", amount: 6605, now: now)
+                == .init(synchronous: "05", final: "00")
+        )
+        #expect(
+            SandboxDeclineRules.decide(accountNumber: acc("1234"), expiry: "2310", amount: 100, now: now)
+                == .init(synchronous: "73", final: "73")
+        )
+        #expect(
+            SandboxDeclineRules.decide(accountNumber: "4895000000000001", expiry: "2912", amount: 100, now: now)
+                .synchronous == "61"
+        )
     }
 }

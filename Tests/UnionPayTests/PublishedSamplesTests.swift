@@ -12,7 +12,10 @@ import X509
 /// `PAYSHEET_UNIONPAY_TEST_KEY` a PEM of its test signing key and certificate (`acp_test_sign.pfx`,
 /// password 000000, converted with `openssl pkcs12 -legacy -nodes`).
 @Suite struct PublishedSamplesTests {
-    struct Entry { var marker: String; var text: String }
+    struct Entry {
+        var marker: String
+        var text: String
+    }
 
     static func entries(_ log: String) -> [Entry] {
         var out: [Entry] = []
@@ -37,7 +40,9 @@ import X509
         }
         let log = try String(contentsOfFile: sdk + "/demo/api_03_wtz/2018-04-04.log", encoding: .utf8)
         let root = try Certificate(pemEncoded: String(contentsOfFile: sdk + "/sdk/acp_test_root.cer", encoding: .utf8))
-        let middle = try Certificate(pemEncoded: String(contentsOfFile: sdk + "/sdk/acp_test_middle.cer", encoding: .utf8))
+        let middle = try Certificate(
+            pemEncoded: String(contentsOfFile: sdk + "/sdk/acp_test_middle.cer", encoding: .utf8)
+        )
         let verifier = ACPVerifier(roots: [root], intermediates: [middle], owners: ["00040000:SIGN"])
         let then = try #require(TransactionTime.parse("20180404163000"))
         // UnionPay's gateway ends the lines of signPubKeyCert with CR LF; the log as published has
@@ -45,7 +50,8 @@ import X509
         let answers = Self.entries(log).filter { $0.marker == "后台返回结果为" && $0.text.contains("signature=") }
             .map { Entry(marker: $0.marker, text: $0.text.replacingOccurrences(of: "\n", with: "\r\n")) }
         #expect(answers.count == 35)
-        var verified = 0, successes = 0
+        var verified = 0
+        var successes = 0
         for answer in answers {
             let message = try ACPMessage(raw: answer.text)
             try verifier.verify(message, now: then)
@@ -69,21 +75,27 @@ import X509
         guard let sdk = Self.sdk else { return }
         let log = try String(contentsOfFile: sdk + "/demo/api_03_wtz/2018-04-04.log", encoding: .utf8)
         let entries = Self.entries(log)
-        var checked = 0, signed = 0
+        var checked = 0
+        var signed = 0
         var signer: ACPSigner?
         if let path = ProcessInfo.processInfo.environment["PAYSHEET_UNIONPAY_TEST_KEY"] {
             let pem = try String(contentsOfFile: path, encoding: .utf8)
             func block(_ kind: String) -> String? {
-                guard let start = pem.range(of: "-----BEGIN \(kind)-----"), let end = pem.range(of: "-----END \(kind)-----") else { return nil }
+                guard let start = pem.range(of: "-----BEGIN \(kind)-----"),
+                    let end = pem.range(of: "-----END \(kind)-----")
+                else { return nil }
                 return String(pem[start.lowerBound..<end.upperBound])
             }
-            signer = try ACPSigner(privateKey: try _RSA.Signing.PrivateKey(pemRepresentation: try #require(block("PRIVATE KEY"))),
-                                   certificate: try Certificate(pemEncoded: try #require(block("CERTIFICATE"))))
+            signer = try ACPSigner(
+                privateKey: try _RSA.Signing.PrivateKey(pemRepresentation: try #require(block("PRIVATE KEY"))),
+                certificate: try Certificate(pemEncoded: try #require(block("CERTIFICATE")))
+            )
         }
         for (i, e) in entries.enumerated() where e.marker == "签名key=val&...串" {
             // The SDK's order: signing string, its digest, the signature, then the request as posted.
             guard i + 3 < entries.count, entries[i + 1].marker == "摘要sha256x16", entries[i + 2].marker == "签名串为",
-                  let posted = entries[(i + 3)...].prefix(3).first(where: { $0.marker == "后台请求报文为" }) else { continue }
+                let posted = entries[(i + 3)...].prefix(3).first(where: { $0.marker == "后台请求报文为" })
+            else { continue }
             #expect(ACPSigner.hexDigest(e.text) == entries[i + 1].text)
             let request = try ACPMessage(formEncoded: posted.text)
             #expect(request["signature"] == entries[i + 2].text)
@@ -99,6 +111,8 @@ import X509
         }
         #expect(checked >= 20)
         if signer != nil { #expect(signed >= 20) }
-        print("published samples: \(checked) requests' signing strings and digests reproduced, \(signed) signatures re-made byte for byte")
+        print(
+            "published samples: \(checked) requests' signing strings and digests reproduced, \(signed) signatures re-made byte for byte"
+        )
     }
 }

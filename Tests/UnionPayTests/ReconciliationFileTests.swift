@@ -4,9 +4,21 @@ import Testing
 
 @Suite struct ReconciliationFileTests {
     static let record = ReconciliationRecord(
-        transactionCode: "S56", transmissionTime: "0906112203", maskedAccount: "622609******0048", amount: 476_800,
-        queryId: "201509061122031906248", orderId: "10078087", merchantFee: -2_861, settlementAmount: 473_939, txnType: "01",
-        bizType: "000201", originalQueryId: "", merchantId: "802310048993424", netAmount: 473_939, reserved: "")
+        transactionCode: "S56",
+        transmissionTime: "0906112203",
+        maskedAccount: "622609******0048",
+        amount: 476_800,
+        queryId: "201509061122031906248",
+        orderId: "10078087",
+        merchantFee: -2_861,
+        settlementAmount: 473_939,
+        txnType: "01",
+        bizType: "000201",
+        originalQueryId: "",
+        merchantId: "802310048993424",
+        netAmount: 473_939,
+        reserved: ""
+    )
 
     @Test func aLineIsTheFortyTwoFieldsOfTheSpecificationSeparatedBySpaces() throws {
         let data = ReconciliationFile.render([Self.record])
@@ -50,7 +62,9 @@ import Testing
 
     @Test func theFileContentIsAZlibStreamOfAZipArchive() throws {
         let zm = ReconciliationFile.render([Self.record])
-        let content = ReconciliationFile.fileContent(files: [("INN15090588ZM_802310048993424", zm), ("RD201015090501_802310048993424", Data("summary".utf8))])
+        let content = ReconciliationFile.fileContent(files: [
+            ("INN15090588ZM_802310048993424", zm), ("RD201015090501_802310048993424", Data("summary".utf8)),
+        ])
         #expect(try ReconciliationFile.records(fileContent: content) == [Self.record])
         let zip = try #require(Zlib.decompress(Data(base64Encoded: content)!, format: .zlib))
         #expect(zip.prefix(4) == Data([0x50, 0x4B, 0x03, 0x04]))
@@ -61,15 +75,20 @@ import Testing
 
     @Test func damagedArchivesAreRefusedNotTrusted() throws {
         #expect(throws: ACPError.self) { try ReconciliationFile.records(fileContent: "not base64!") }
-        #expect(throws: ACPError.self) { try ReconciliationFile.records(fileContent: Data("plain".utf8).base64EncodedString()) }
+        #expect(throws: ACPError.self) {
+            try ReconciliationFile.records(fileContent: Data("plain".utf8).base64EncodedString())
+        }
         let zip = ZipArchive(files: [("INN15090588ZM_1", ReconciliationFile.render([Self.record]))]).encoded()
         // A flipped byte inside the deflated data fails inflation or the CRC-32.
         var flipped = [UInt8](zip)
         flipped[30 + "INN15090588ZM_1".utf8.count + 5] ^= 0xFF
         #expect(throws: ACPError.self) { try ZipArchive(reading: Data(flipped)) }
         // An archive without a ZM file says what it holds.
-        let other = Zlib.compress(ZipArchive(files: [("readme.txt", Data("x".utf8))]).encoded(), format: .zlib).base64EncodedString()
-        #expect(throws: ACPError(.malformed, "the archive has no ZM file (it holds readme.txt)")) { try ReconciliationFile.records(fileContent: other) }
+        let other = Zlib.compress(ZipArchive(files: [("readme.txt", Data("x".utf8))]).encoded(), format: .zlib)
+            .base64EncodedString()
+        #expect(throws: ACPError(.malformed, "the archive has no ZM file (it holds readme.txt)")) {
+            try ReconciliationFile.records(fileContent: other)
+        }
         // A stream that inflates past the limit is refused.
         let big = Zlib.compress(Data(count: 4 << 20), format: .zlib)
         #expect(Zlib.decompress(big, format: .zlib, limit: 1 << 20) == nil)
@@ -89,7 +108,11 @@ import Testing
         let records = try ReconciliationFile.records(fileContent: content)
         #expect(records.count == 8)
         #expect(records.first == Self.record.with(bizType: "000201"))
-        #expect(records.allSatisfy { $0.settlementAmount == $0.amount + $0.merchantFee && $0.netAmount == $0.settlementAmount })
+        #expect(
+            records.allSatisfy {
+                $0.settlementAmount == $0.amount + $0.merchantFee && $0.netAmount == $0.settlementAmount
+            }
+        )
         #expect(records.map(\.amount).reduce(0, +) == 1_322_700)
     }
 }
@@ -106,7 +129,8 @@ extension ReconciliationRecord {
     @Test func aMonthAndDayIsTheLatestSuchDateByTheDayAfter() throws {
         let now = try #require(TransactionTime.parse("20261124020000"))  // Beijing
         #expect(TransactionTime.day(monthAndDay: "1123", before: now) == "20261123")
-        #expect(TransactionTime.day(monthAndDay: "1125", before: now) == "20261125")  // tomorrow: asked too early, not last year's
+        // Tomorrow: asked too early, not last year's.
+        #expect(TransactionTime.day(monthAndDay: "1125", before: now) == "20261125")
         #expect(TransactionTime.day(monthAndDay: "1126", before: now) == "20251126")
         #expect(TransactionTime.day(monthAndDay: "0101", before: now) == "20260101")
         let newYear = try #require(TransactionTime.parse("20270101080000"))

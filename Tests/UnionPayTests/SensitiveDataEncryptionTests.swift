@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import UnionPay
+@testable import UnionPaySandbox
 
 @Suite struct SensitiveDataEncryptionTests {
     static let pki = try! UnionPaySandboxPKI.generate()
@@ -12,7 +13,10 @@ import Testing
         let decryptor = try SensitiveDataDecryptor(credentials: Self.credentials)
         #expect(encryptor.certId == decryptor.certId)
         #expect(encryptor.certId == ACPSigner.decimal(Self.credentials.certificate.serialNumber.bytes[...]))
-        for text in ["6226388000000095", "", "cryptogram=AgAAAAAAAIaqGQuS8xjzvM0AAAAAAAA=&expired=2912", String(repeating: "x", count: 245)] {
+        for text in [
+            "6226388000000095", "", "cryptogram=AgAAAAAAAIaqGQuS8xjzvM0AAAAAAAA=&expired=2912",
+            String(repeating: "x", count: 245),
+        ] {
             let sealed = encryptor.encrypt(text)
             #expect(Data(base64Encoded: sealed)?.count == 256)
             #expect(try decryptor.decrypt(sealed) == text)
@@ -36,21 +40,35 @@ import Testing
     }
 
     @Test func thePaymentDataFieldCarriesNoCardDataInClear() throws {
-        let field = PaymentDataField(["accNo": "6226388000000095", "expired": "2912", "cryptogram": "AgAAAAAAAIaqGQuS8xjzvM0AAAAAAAA=", "eci": "07"])
+        let field = PaymentDataField([
+            "accNo": "6226388000000095", "expired": "2912", "cryptogram": "AgAAAAAAAIaqGQuS8xjzvM0AAAAAAAA=",
+            "eci": "07",
+        ])
         let encryptor = try SensitiveDataEncryptor(certificate: Self.credentials.certificate)
         let sealed = field.encrypted(with: encryptor)
         #expect(Set(sealed.values.keys) == ["accNo", "encryptedInfo", "eci"])
         let wire = String(data: Data(base64Encoded: sealed.encoded)!, encoding: .utf8)!
-        #expect(!wire.contains("6226388000000095") && !wire.contains("AgAAAAAAAIaqGQuS8xjzvM0AAAAAAAA=") && !wire.contains("2912"))
-        let opened = try PaymentDataField(encoded: sealed.encoded).decrypted(with: try SensitiveDataDecryptor(credentials: Self.credentials))
+        #expect(
+            !wire.contains("6226388000000095") && !wire.contains("AgAAAAAAAIaqGQuS8xjzvM0AAAAAAAA=")
+                && !wire.contains("2912")
+        )
+        let opened = try PaymentDataField(encoded: sealed.encoded).decrypted(
+            with: try SensitiveDataDecryptor(credentials: Self.credentials)
+        )
         #expect(opened == field)
     }
 
     @Test func onlyTheGatewaysOwnCertificatesAreTakenAsItsEncryptionCertificate() throws {
-        let verifier = ACPVerifier(roots: [Self.pki.root], intermediates: [Self.pki.gatewayCA], owners: [UnionPaySandboxPKI.gatewayOwner])
+        let verifier = ACPVerifier(
+            roots: [Self.pki.root],
+            intermediates: [Self.pki.gatewayCA],
+            owners: [UnionPaySandboxPKI.gatewayOwner]
+        )
         let pem = try Self.credentials.certificate.serializeAsPEM().pemString
         #expect(try verifier.gatewayCertificate(pem).serialNumber == Self.credentials.certificate.serialNumber)
         let merchant = try Self.pki.issueMerchant(merchantId: "777290058110048")
-        #expect(throws: ACPError.self) { try verifier.gatewayCertificate(try merchant.certificate.serializeAsPEM().pemString) }
+        #expect(throws: ACPError.self) {
+            try verifier.gatewayCertificate(try merchant.certificate.serializeAsPEM().pemString)
+        }
     }
 }

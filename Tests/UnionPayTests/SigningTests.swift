@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import X509
 @testable import UnionPay
+@testable import UnionPaySandbox
 
 @Suite struct SigningTests {
     static let pki = try! UnionPaySandboxPKI.generate()
@@ -28,7 +29,9 @@ import X509
         #expect(throws: ACPError.self) { try verifier.verify(tampered) }
         var unknown = m
         unknown["certId"] = "1"
-        #expect(throws: ACPError(.signature, "certId 1 names no known certificate and there is no signPubKeyCert")) { try verifier.verify(unknown) }
+        #expect(throws: ACPError(.signature, "certId 1 names no known certificate and there is no signPubKeyCert")) {
+            try verifier.verify(unknown)
+        }
     }
 
     static func gatewayVerifier(_ pki: UnionPaySandboxPKI = pki) -> ACPVerifier {
@@ -47,7 +50,9 @@ import X509
         try other.gateway.signer(includesCertificate: true).sign(&forged)
         #expect(throws: ACPError.self) { try Self.gatewayVerifier().verify(forged) }
         // Without the middle certificate configured, nothing from the gateway is trusted.
-        #expect(throws: ACPError.self) { try ACPVerifier(roots: [Self.pki.root], owners: [UnionPaySandboxPKI.gatewayOwner]).verify(m) }
+        #expect(throws: ACPError.self) {
+            try ACPVerifier(roots: [Self.pki.root], owners: [UnionPaySandboxPKI.gatewayOwner]).verify(m)
+        }
     }
 
     @Test func theMerchantsOwnCertificateUnderTheSameRootIsNotTheGateways() throws {
@@ -65,7 +70,9 @@ import X509
         // The production owner is UnionPay's name: the sandbox gateway is not it.
         var real = ACPMessage(["respCode": "00"])
         try Self.pki.gateway.signer(includesCertificate: true).sign(&real)
-        #expect(throws: ACPError.self) { try ACPVerifier(roots: [Self.pki.root], intermediates: [Self.pki.gatewayCA]).verify(real) }
+        #expect(throws: ACPError.self) {
+            try ACPVerifier(roots: [Self.pki.root], intermediates: [Self.pki.gatewayCA]).verify(real)
+        }
     }
 
     @Test func certificatesLookAsUnionPaysDo() {
@@ -99,11 +106,15 @@ import X509
     @Test func version500GetsAClearAnswer() {
         var m = ACPMessage(["version": "5.0.0", "txnType": "01"])
         try? Self.merchant.signer().sign(&m)
-        let error = #expect(throws: ACPError.self) { try ACPVerifier(roots: [Self.pki.root], certificates: [Self.merchant.certificate]).verify(m) }
+        let error = #expect(throws: ACPError.self) {
+            try ACPVerifier(roots: [Self.pki.root], certificates: [Self.merchant.certificate]).verify(m)
+        }
         #expect(error?.code == .version)
     }
 
     @Test func signerRefusesACertificateForAnotherKey() {
-        #expect(throws: ACPError.self) { try ACPSigner(privateKey: Self.merchant.privateKey, certificate: Self.pki.root) }
+        #expect(throws: ACPError.self) {
+            try ACPSigner(privateKey: Self.merchant.privateKey, certificate: Self.pki.root)
+        }
     }
 }

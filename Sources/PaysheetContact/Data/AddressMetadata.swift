@@ -32,8 +32,18 @@ final class CountryAddressRules: Sendable {
     /// have it, or -1 when several do.
     let prefixes: [String: Int]
 
-    init(code: String, name: String, postalPattern: Pattern?, required: AddressFields, upper: AddressFields,
-         allowed: AddressFields, postalNameType: String, areaNameType: String, subdivisions: [Subdivision], lookup: [String: Int]) {
+    init(
+        code: String,
+        name: String,
+        postalPattern: Pattern?,
+        required: AddressFields,
+        upper: AddressFields,
+        allowed: AddressFields,
+        postalNameType: String,
+        areaNameType: String,
+        subdivisions: [Subdivision],
+        lookup: [String: Int]
+    ) {
         self.code = code
         self.name = name
         self.postalPattern = postalPattern
@@ -90,18 +100,32 @@ enum AddressMetadata {
             }
             let code = String(h[0])
             out[code] = CountryAddressRules(
-                code: code, name: String(h[6]), postalPattern: h[1].isEmpty ? nil : try? Pattern(String(h[1])),
-                required: AddressFields(h[2]), upper: AddressFields(h[3]), allowed: AddressFields(h[7]), postalNameType: String(h[4]), areaNameType: String(h[5]),
-                subdivisions: subs, lookup: lookup)
+                code: code,
+                name: String(h[6]),
+                postalPattern: h[1].isEmpty ? nil : try? Pattern(String(h[1])),
+                required: AddressFields(h[2]),
+                upper: AddressFields(h[3]),
+                allowed: AddressFields(h[7]),
+                postalNameType: String(h[4]),
+                areaNameType: String(h[5]),
+                subdivisions: subs,
+                lookup: lookup
+            )
             subs = []
         }
         for line in AddressDataText.text.split(separator: "\n", omittingEmptySubsequences: true) {
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
             if line.first == "\t" {
-                subs.append(.init(key: String(fields[1]), name: String(fields[2]), latinName: String(fields[3]),
-                                  isoID: String(fields[4]),
-                                  postalPrefix: fields[5].isEmpty ? nil : try? Pattern(String(fields[5])),
-                                  foldedNames: [fields[2], fields[3]].filter { !$0.isEmpty }.map { TextFolding.fold(String($0)) }))
+                subs.append(
+                    .init(
+                        key: String(fields[1]),
+                        name: String(fields[2]),
+                        latinName: String(fields[3]),
+                        isoID: String(fields[4]),
+                        postalPrefix: fields[5].isEmpty ? nil : try? Pattern(String(fields[5])),
+                        foldedNames: [fields[2], fields[3]].filter { !$0.isEmpty }.map { TextFolding.fold(String($0)) }
+                    )
+                )
             } else {
                 flush()
                 header = fields
@@ -133,8 +157,12 @@ enum TextFolding {
                 var n = 0
                 for b in utf8 {
                     switch b {
-                    case UInt8(ascii: "A")...UInt8(ascii: "Z"): buffer[n] = b + 32; n += 1
-                    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): buffer[n] = b; n += 1
+                    case UInt8(ascii: "A")...UInt8(ascii: "Z"):
+                        buffer[n] = b + 32
+                        n += 1
+                    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                        buffer[n] = b
+                        n += 1
                     default: break
                     }
                 }
@@ -161,7 +189,8 @@ enum TextFolding {
     static func foldUnicode(_ text: String) -> String {
         let folded = text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
         var result = ""
-        for scalar in folded.unicodeScalars where scalar.properties.isAlphabetic || scalar.properties.numericType != nil {
+        for scalar in folded.unicodeScalars where scalar.properties.isAlphabetic || scalar.properties.numericType != nil
+        {
             result.unicodeScalars.append(scalar)
         }
         return result

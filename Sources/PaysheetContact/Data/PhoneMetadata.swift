@@ -13,8 +13,16 @@ final class RegionPhoneRules: Sendable {
     let countryCodeDigits: [UInt8]
     let nationalPrefixDigits: [UInt8]
 
-    init(region: String, countryCode: Int, internationalPrefix: Pattern?, nationalPrefix: String,
-         nationalPrefixForParsing: Pattern?, possibleLengths: Set<Int>, general: Pattern?, valid: Pattern?) {
+    init(
+        region: String,
+        countryCode: Int,
+        internationalPrefix: Pattern?,
+        nationalPrefix: String,
+        nationalPrefixForParsing: Pattern?,
+        possibleLengths: Set<Int>,
+        general: Pattern?,
+        valid: Pattern?
+    ) {
         self.region = region
         self.countryCode = countryCode
         self.internationalPrefix = internationalPrefix
@@ -36,13 +44,15 @@ enum PhoneMetadata {
             let f = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
             guard f.count == 8, let cc = Int(f[1]) else { continue }
             out[f[0]] = RegionPhoneRules(
-                region: f[0], countryCode: cc,
+                region: f[0],
+                countryCode: cc,
                 internationalPrefix: f[2].isEmpty ? nil : try? Pattern(f[2]),
                 nationalPrefix: f[3],
                 nationalPrefixForParsing: f[4].isEmpty ? nil : try? Pattern(f[4]),
                 possibleLengths: Set(f[5].split(separator: ",").compactMap { Int($0) }),
                 general: f[6].isEmpty ? nil : try? Pattern(f[6]),
-                valid: f[7].isEmpty ? nil : try? Pattern(f[7]))
+                valid: f[7].isEmpty ? nil : try? Pattern(f[7])
+            )
         }
         return out
     }()
@@ -56,7 +66,9 @@ enum PhoneMetadata {
         var out: [String] = []
         for line in PhoneDataText.text.split(separator: "\n") {
             let f = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-            for p in [f[2], f[4], f[6], f[7]] where !p.isEmpty && (try? Pattern(p)) == nil { out.append(f[0] + ": " + p) }
+            for p in [f[2], f[4], f[6], f[7]] where !p.isEmpty && (try? Pattern(p)) == nil {
+                out.append(f[0] + ": " + p)
+            }
         }
         return out
     }

@@ -65,15 +65,22 @@ enum ContactMessages {
 
     /// Field names: (at the start of a message, inline).
     static let fieldNames: [ContactMessageLanguage: [String: (String, String)]] = [
-        .en: ["name": ("Name", "name"), "phoneticName": ("Phonetic name", "phonetic name"), "phoneNumber": ("Phone number", "phone number"),
-              "emailAddress": ("Email address", "email address"), "addressLines": ("Street address", "street address"),
-              "locality": ("City", "city"), "countryCode": ("Country or region", "country or region")],
-        .ja: ["name": ("氏名", "氏名"), "phoneticName": ("フリガナ", "フリガナ"), "phoneNumber": ("電話番号", "電話番号"),
-              "emailAddress": ("メールアドレス", "メールアドレス"), "addressLines": ("住所", "住所"),
-              "locality": ("市区町村", "市区町村"), "countryCode": ("国または地域", "国または地域")],
-        .zh: ["name": ("姓名", "姓名"), "phoneticName": ("注音", "注音"), "phoneNumber": ("电话号码", "电话号码"),
-              "emailAddress": ("电子邮件地址", "电子邮件地址"), "addressLines": ("街道地址", "街道地址"),
-              "locality": ("城市", "城市"), "countryCode": ("国家或地区", "国家或地区")],
+        .en: [
+            "name": ("Name", "name"), "phoneticName": ("Phonetic name", "phonetic name"),
+            "phoneNumber": ("Phone number", "phone number"),
+            "emailAddress": ("Email address", "email address"), "addressLines": ("Street address", "street address"),
+            "locality": ("City", "city"), "countryCode": ("Country or region", "country or region"),
+        ],
+        .ja: [
+            "name": ("氏名", "氏名"), "phoneticName": ("フリガナ", "フリガナ"), "phoneNumber": ("電話番号", "電話番号"),
+            "emailAddress": ("メールアドレス", "メールアドレス"), "addressLines": ("住所", "住所"),
+            "locality": ("市区町村", "市区町村"), "countryCode": ("国または地域", "国または地域"),
+        ],
+        .zh: [
+            "name": ("姓名", "姓名"), "phoneticName": ("注音", "注音"), "phoneNumber": ("电话号码", "电话号码"),
+            "emailAddress": ("电子邮件地址", "电子邮件地址"), "addressLines": ("街道地址", "街道地址"),
+            "locality": ("城市", "城市"), "countryCode": ("国家或地区", "国家或地区"),
+        ],
     ]
 
     /// The postal code's name by Google's `zip_name_type`.
@@ -93,9 +100,11 @@ enum ContactMessages {
 
     /// The subdivision's name by Google's `state_name_type`.
     static func areaName(_ type: String, _ language: ContactMessageLanguage) -> (String, String) {
-        let en: [String: String] = ["state": "state", "province": "province", "prefecture": "prefecture", "county": "county",
-                                    "area": "area", "department": "department", "district": "district", "emirate": "emirate",
-                                    "island": "island", "oblast": "region", "parish": "parish", "do_si": "province"]
+        let en: [String: String] = [
+            "state": "state", "province": "province", "prefecture": "prefecture", "county": "county",
+            "area": "area", "department": "department", "district": "district", "emirate": "emirate",
+            "island": "island", "oblast": "region", "parish": "parish", "do_si": "province",
+        ]
         switch language {
         case .en:
             let inline = en[type] ?? "region"
@@ -109,16 +118,31 @@ enum ContactMessages {
         }
     }
 
-    static func render(_ key: MessageKey, _ language: ContactMessageLanguage, field: String? = nil,
-                       postalType: String = "postal", areaType: String = "province", country: String = "") -> String {
+    static func render(
+        _ key: MessageKey,
+        _ language: ContactMessageLanguage,
+        field: String? = nil,
+        postalType: String = "postal",
+        areaType: String = "province",
+        country: String = ""
+    ) -> String {
         var text = templates[language]![key]!
-        if let field, let names = fieldNames[language]![field] ?? (field == "postalCode" ? postalName(postalType, language) : nil)
-            ?? (field == "administrativeArea" ? areaName(areaType, language) : nil) {
-            text = text.replacingOccurrences(of: "{Field}", with: names.0).replacingOccurrences(of: "{field}", with: names.1)
+        if let field,
+            let names = fieldNames[language]![field] ?? (field == "postalCode" ? postalName(postalType, language) : nil)
+                ?? (field == "administrativeArea" ? areaName(areaType, language) : nil)
+        {
+            text = text.replacingOccurrences(of: "{Field}", with: names.0).replacingOccurrences(
+                of: "{field}",
+                with: names.1
+            )
         }
-        let postal = postalName(postalType, language), area = areaName(areaType, language)
-        return text.replacingOccurrences(of: "{Postal}", with: postal.0).replacingOccurrences(of: "{postal}", with: postal.1)
-            .replacingOccurrences(of: "{Area}", with: area.0).replacingOccurrences(of: "{area}", with: area.1)
-            .replacingOccurrences(of: "{country}", with: country)
+        let postal = postalName(postalType, language)
+        let area = areaName(areaType, language)
+        return text.replacingOccurrences(of: "{Postal}", with: postal.0).replacingOccurrences(
+            of: "{postal}",
+            with: postal.1
+        )
+        .replacingOccurrences(of: "{Area}", with: area.0).replacingOccurrences(of: "{area}", with: area.1)
+        .replacingOccurrences(of: "{country}", with: country)
     }
 }

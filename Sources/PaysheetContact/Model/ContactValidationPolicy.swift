@@ -40,9 +40,15 @@ public struct ContactValidationPolicy: Sendable, Codable, Equatable {
     public var defaultPhoneRegion: String
 
     /// A policy; by default everything is served and messages are in English.
-    public init(countries: [String]? = nil, regions: [String: [String]]? = nil, refusePOBoxes: Bool = false,
-                requiredFields: [ApplePayContactField] = [], fiveDigitZIP: Bool = true,
-                language: ContactMessageLanguage = .en, defaultPhoneRegion: String = "US") {
+    public init(
+        countries: [String]? = nil,
+        regions: [String: [String]]? = nil,
+        refusePOBoxes: Bool = false,
+        requiredFields: [ApplePayContactField] = [],
+        fiveDigitZIP: Bool = true,
+        language: ContactMessageLanguage = .en,
+        defaultPhoneRegion: String = "US"
+    ) {
         self.countries = countries
         self.regions = regions
         self.refusePOBoxes = refusePOBoxes
@@ -58,13 +64,15 @@ public struct ContactValidationPolicy: Sendable, Codable, Equatable {
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(countries: try c.decodeIfPresent([String].self, forKey: .countries),
-                  regions: try c.decodeIfPresent([String: [String]].self, forKey: .regions),
-                  refusePOBoxes: try c.decodeIfPresent(Bool.self, forKey: .refusePOBoxes) ?? false,
-                  requiredFields: try c.decodeIfPresent([ApplePayContactField].self, forKey: .requiredFields) ?? [],
-                  fiveDigitZIP: try c.decodeIfPresent(Bool.self, forKey: .fiveDigitZIP) ?? true,
-                  language: try c.decodeIfPresent(ContactMessageLanguage.self, forKey: .language) ?? .en,
-                  defaultPhoneRegion: try c.decodeIfPresent(String.self, forKey: .defaultPhoneRegion) ?? "US")
+        self.init(
+            countries: try c.decodeIfPresent([String].self, forKey: .countries),
+            regions: try c.decodeIfPresent([String: [String]].self, forKey: .regions),
+            refusePOBoxes: try c.decodeIfPresent(Bool.self, forKey: .refusePOBoxes) ?? false,
+            requiredFields: try c.decodeIfPresent([ApplePayContactField].self, forKey: .requiredFields) ?? [],
+            fiveDigitZIP: try c.decodeIfPresent(Bool.self, forKey: .fiveDigitZIP) ?? true,
+            language: try c.decodeIfPresent(ContactMessageLanguage.self, forKey: .language) ?? .en,
+            defaultPhoneRegion: try c.decodeIfPresent(String.self, forKey: .defaultPhoneRegion) ?? "US"
+        )
     }
 }
 

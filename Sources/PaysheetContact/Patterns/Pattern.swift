@@ -109,14 +109,18 @@ struct Pattern: Sendable {
                 var heap: UnsafeMutableBufferPointer<(Int32, Int32)>?
                 defer { heap?.deallocate() }
                 var depth = 0
-                var pc = 0, i = 0
+                var pc = 0
+                var i = 0
                 let n = input.count
                 while true {
                     var ok: Bool
                     switch prog[pc] {
                     case .byte(let set):
                         ok = i < n && set.contains(input[i])
-                        if ok { i += 1; pc += 1 }
+                        if ok {
+                            i += 1
+                            pc += 1
+                        }
                     case .split(let first, let second):
                         if depth == stack.count {
                             let bigger = UnsafeMutableBufferPointer<(Int32, Int32)>.allocate(capacity: stack.count * 2)
@@ -142,7 +146,8 @@ struct Pattern: Sendable {
                         @inline(__always) func word(_ j: Int) -> Bool {
                             guard j >= 0, j < n else { return false }
                             let c = input[j]
-                            return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || c == 0x5F
+                            return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A)
+                                || c == 0x5F
                         }
                         ok = word(i - 1) != word(i)
                         if ok { pc += 1 }
@@ -240,9 +245,15 @@ struct Pattern: Sendable {
         mutating func parseQuantifier(_ atom: Node) throws -> Node {
             guard index < bytes.count else { return atom }
             switch bytes[index] {
-            case UInt8(ascii: "?"): index += 1; return .repetition(atom, min: 0, max: 1)
-            case UInt8(ascii: "*"): index += 1; return .repetition(atom, min: 0, max: Int.max)
-            case UInt8(ascii: "+"): index += 1; return .repetition(atom, min: 1, max: Int.max)
+            case UInt8(ascii: "?"):
+                index += 1
+                return .repetition(atom, min: 0, max: 1)
+            case UInt8(ascii: "*"):
+                index += 1
+                return .repetition(atom, min: 0, max: Int.max)
+            case UInt8(ascii: "+"):
+                index += 1
+                return .repetition(atom, min: 1, max: Int.max)
             case UInt8(ascii: "{"):
                 index += 1
                 let low = number()
@@ -251,7 +262,9 @@ struct Pattern: Sendable {
                     index += 1
                     high = index < bytes.count && bytes[index] == UInt8(ascii: "}") ? Int.max : number()
                 }
-                guard index < bytes.count, bytes[index] == UInt8(ascii: "}"), low >= 0, high >= low else { throw fail() }
+                guard index < bytes.count, bytes[index] == UInt8(ascii: "}"), low >= 0, high >= low else {
+                    throw fail()
+                }
                 index += 1
                 return .repetition(atom, min: low, max: high)
             default: return atom
@@ -274,7 +287,9 @@ struct Pattern: Sendable {
             switch c {
             case UInt8(ascii: "("):
                 index += 1
-                if index + 1 < bytes.count, bytes[index] == UInt8(ascii: "?"), bytes[index + 1] == UInt8(ascii: ":") { index += 2 }
+                if index + 1 < bytes.count, bytes[index] == UInt8(ascii: "?"), bytes[index + 1] == UInt8(ascii: ":") {
+                    index += 2
+                }
                 let inner = try parseAlternation()
                 guard index < bytes.count, bytes[index] == UInt8(ascii: ")") else { throw fail() }
                 index += 1
@@ -320,8 +335,10 @@ struct Pattern: Sendable {
                 for b in UInt8(ascii: "A")...UInt8(ascii: "Z") { set.insert(b) }
                 set.insert(UInt8(ascii: "_"))
             default:
-                guard !(UInt8(ascii: "a")...UInt8(ascii: "z")).contains(e), !(UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(e),
-                      !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(e) else { throw fail() }
+                guard !(UInt8(ascii: "a")...UInt8(ascii: "z")).contains(e),
+                    !(UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(e),
+                    !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(e)
+                else { throw fail() }
                 set.insert(e)
             }
             return set
@@ -331,7 +348,10 @@ struct Pattern: Sendable {
             index += 1
             var set = ByteSet()
             var negate = false
-            if index < bytes.count, bytes[index] == UInt8(ascii: "^") { negate = true; index += 1 }
+            if index < bytes.count, bytes[index] == UInt8(ascii: "^") {
+                negate = true
+                index += 1
+            }
             var first = true
             while index < bytes.count, bytes[index] != UInt8(ascii: "]") || first {
                 first = false
@@ -351,7 +371,10 @@ struct Pattern: Sendable {
                 if index + 1 < bytes.count, bytes[index] == UInt8(ascii: "-"), bytes[index + 1] != UInt8(ascii: "]") {
                     var high = bytes[index + 1]
                     index += 2
-                    if high == UInt8(ascii: "\\"), index < bytes.count { high = bytes[index]; index += 1 }
+                    if high == UInt8(ascii: "\\"), index < bytes.count {
+                        high = bytes[index]
+                        index += 1
+                    }
                     guard high >= low else { throw fail() }
                     for b in low...high { set.insert(b) }
                 } else {

@@ -26,8 +26,12 @@ public struct ContactValidator: Sendable {
     public init(policy: ContactValidationPolicy = ContactValidationPolicy()) { self.policy = policy }
 
     /// Validates `contact` for the fields the page requested.
-    public func validate(_ contact: ApplePayPaymentContact, requiredFields: Set<ApplePayContactField>,
-                         phase: ContactValidationPhase, role: ContactRole = .shipping) -> ContactValidationResult {
+    public func validate(
+        _ contact: ApplePayPaymentContact,
+        requiredFields: Set<ApplePayContactField>,
+        phase: ContactValidationPhase,
+        role: ContactRole = .shipping
+    ) -> ContactValidationResult {
         // The requested fields as a bit mask (a Set of a String-backed enum hashes the raw value).
         var mask: UInt8 = 0
         for f in requiredFields { mask |= Self.bit(f) }
@@ -51,8 +55,12 @@ public struct ContactValidator: Sendable {
             if let code = countryCode, let rules = AddressMetadata.countries[code] {
                 out.countryCode = code
                 if role == .shipping, let served = policy.countries, !served.map({ $0.uppercased() }).contains(code) {
-                    add(0, .addressUnserviceable, .countryCode,
-                        ContactMessages.render(.countryUnserviceable, language, country: Countries.name(code, language)))
+                    add(
+                        0,
+                        .addressUnserviceable,
+                        .countryCode,
+                        ContactMessages.render(.countryUnserviceable, language, country: Countries.name(code, language))
+                    )
                 }
                 validateAddress(contact, rules, phase: phase, role: role, into: &out, add: add)
             } else if isBlank(contact.countryCode) && isBlank(contact.country) {
@@ -87,7 +95,10 @@ public struct ContactValidator: Sendable {
             if required.contains(.phone) {
                 if isBlank(contact.phoneNumber) {
                     add(10, invalid, .phoneNumber, ContactMessages.render(.required, language, field: "phoneNumber"))
-                } else if let e164 = PhoneNumbers.e164(contact.phoneNumber!, region: countryCode ?? policy.defaultPhoneRegion) {
+                } else if let e164 = PhoneNumbers.e164(
+                    contact.phoneNumber!,
+                    region: countryCode ?? policy.defaultPhoneRegion
+                ) {
                     out.phoneNumber = e164
                 } else {
                     add(10, invalid, .phoneNumber, ContactMessages.render(.phoneInvalid, language))
@@ -104,7 +115,9 @@ public struct ContactValidator: Sendable {
             }
         }
         if problems.isEmpty { return ContactValidationResult(contact: out, errors: []) }
-        let sorted = problems.enumerated().sorted { ($0.element.rank, $0.offset) < ($1.element.rank, $1.offset) }.map(\.element.error)
+        let sorted = problems.enumerated().sorted { ($0.element.rank, $0.offset) < ($1.element.rank, $1.offset) }.map(
+            \.element.error
+        )
         return ContactValidationResult(contact: out, errors: sorted)
     }
 
@@ -123,14 +136,25 @@ public struct ContactValidator: Sendable {
         }
     }
 
-    private func validateAddress(_ contact: ApplePayPaymentContact, _ rules: CountryAddressRules,
-                                 phase: ContactValidationPhase, role: ContactRole, into out: inout ApplePayPaymentContact,
-                                 add: (Int, ApplePayErrorCode, ApplePayErrorContactField?, String) -> Void) {
+    private func validateAddress(
+        _ contact: ApplePayPaymentContact,
+        _ rules: CountryAddressRules,
+        phase: ContactValidationPhase,
+        role: ContactRole,
+        into out: inout ApplePayPaymentContact,
+        add: (Int, ApplePayErrorCode, ApplePayErrorContactField?, String) -> Void
+    ) {
         let language = policy.language
         let invalid: ApplePayErrorCode = role == .shipping ? .shippingContactInvalid : .billingContactInvalid
         func render(_ key: MessageKey, _ field: String? = nil) -> String {
-            ContactMessages.render(key, language, field: field, postalType: rules.postalNameType,
-                                   areaType: rules.areaNameType, country: Countries.name(rules.code, language))
+            ContactMessages.render(
+                key,
+                language,
+                field: field,
+                postalType: rules.postalNameType,
+                areaType: rules.areaNameType,
+                country: Countries.name(rules.code, language)
+            )
         }
 
         // Postal code.
@@ -141,7 +165,12 @@ public struct ContactValidator: Sendable {
         } else if isBlank(contact.postalCode) {
             if rules.required.contains("Z") { add(4, invalid, .postalCode, render(.required, "postalCode")) }
         } else {
-            switch PostalAddresses.postalCode(contact.postalCode!, rules, phase: phase, fiveDigitZIP: policy.fiveDigitZIP) {
+            switch PostalAddresses.postalCode(
+                contact.postalCode!,
+                rules,
+                phase: phase,
+                fiveDigitZIP: policy.fiveDigitZIP
+            ) {
             case .valid(let code):
                 postal = code
                 out.postalCode = code
@@ -178,7 +207,8 @@ public struct ContactValidator: Sendable {
             if let a = area {
                 out.administrativeArea = rules.subdivisions[a].key
                 if role == .shipping, let served = policy.regions?[rules.code],
-                   !served.contains(where: { PostalAddresses.subdivision($0, rules) == a }) {
+                    !served.contains(where: { PostalAddresses.subdivision($0, rules) == a })
+                {
                     add(1, .addressUnserviceable, .administrativeArea, render(.areaUnserviceable))
                 }
             } else if isBlank(contact.administrativeArea), rules.required.contains("S") {

@@ -38,7 +38,8 @@ public enum PhoneNumbers {
             case 0x2B, 0xFF0B:
                 guard digits.isEmpty, !plus else { return nil }
                 plus = true
-            case 0x20, 0x2D, 0x2E, 0x28, 0x29, 0x2F, 0xA0, 0x2010...0x2015, 0x3000, 0xFF0D, 0xFF08, 0xFF09, 0x30FC: continue
+            case 0x20, 0x2D, 0x2E, 0x28, 0x29, 0x2F, 0xA0, 0x2010...0x2015, 0x3000, 0xFF0D, 0xFF08, 0xFF09, 0x30FC:
+                continue
             default: return nil
             }
         }
@@ -60,11 +61,17 @@ public enum PhoneNumbers {
             cc = cc * 10 + Int(digits[digits.startIndex + length - 1] - 0x30)
             guard let regions = PhoneMetadata.regionsByCallingCode[cc] else { continue }
             let national = digits.dropFirst(length)
-            if regions.contains(where: { isValid(national, $0) }) { return format(regions[0].countryCodeDigits, national) }
+            if regions.contains(where: { isValid(national, $0) }) {
+                return format(regions[0].countryCodeDigits, national)
+            }
             // Some people keep the national prefix after the country code: +44 (0)20 ….
-            if let first = regions.first, !first.nationalPrefixDigits.isEmpty, national.starts(with: first.nationalPrefixDigits) {
+            if let first = regions.first, !first.nationalPrefixDigits.isEmpty,
+                national.starts(with: first.nationalPrefixDigits)
+            {
                 let stripped = national.dropFirst(first.nationalPrefixDigits.count)
-                if regions.contains(where: { isValid(stripped, $0) }) { return format(first.countryCodeDigits, stripped) }
+                if regions.contains(where: { isValid(stripped, $0) }) {
+                    return format(first.countryCodeDigits, stripped)
+                }
             }
             return nil
         }
@@ -79,7 +86,8 @@ public enum PhoneNumbers {
         }
         if let parsing = home.nationalPrefixForParsing, digits.count > 1 {
             // The prefixes the region strips when reading national numbers ("8", "80", "0", …).
-            for length in stride(from: min(5, digits.count - 1), through: 1, by: -1) where parsing.matches(digits.prefix(length)) {
+            for length in stride(from: min(5, digits.count - 1), through: 1, by: -1)
+            where parsing.matches(digits.prefix(length)) {
                 let stripped = digits.dropFirst(length)
                 if valid(stripped) { return format(home.countryCodeDigits, stripped) }
             }
@@ -93,7 +101,10 @@ public enum PhoneNumbers {
     }
 
     static func isValid(_ national: ArraySlice<UInt8>, _ rules: RegionPhoneRules) -> Bool {
-        guard rules.possibleLengths == 0 || (national.count < 64 && rules.possibleLengths & (1 << UInt64(national.count)) != 0) else { return false }
+        guard
+            rules.possibleLengths == 0
+                || (national.count < 64 && rules.possibleLengths & (1 << UInt64(national.count)) != 0)
+        else { return false }
         guard let general = rules.general, general.matches(national) else { return false }
         return rules.valid?.matches(national) ?? false
     }

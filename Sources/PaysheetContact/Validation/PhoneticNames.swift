@@ -34,11 +34,13 @@ public enum PhoneticNames {
         var out = String.UnicodeScalarView()
         for scalar in widened.unicodeScalars {
             switch scalar.value {
-            case 0x3041...0x3096: out.append(Unicode.Scalar(scalar.value + 0x60)!)   // hiragana → katakana
+            case 0x3041...0x3096: out.append(Unicode.Scalar(scalar.value + 0x60)!)  // hiragana → katakana
             case 0x30A1...0x30FA, 0x30FC, 0x30FB, 0x309B, 0x309C, 0x30FD, 0x30FE: out.append(scalar)
             case 0x3099, 0x309A:
                 // A combining (semi-)voiced mark left by width folding: compose it with its kana.
-                guard let previous = out.popLast(), let composed = compose(previous, mark: scalar.value) else { return nil }
+                guard let previous = out.popLast(), let composed = compose(previous, mark: scalar.value) else {
+                    return nil
+                }
                 out.append(composed)
             case 0x20, 0x3000: out.append(" ")
             default: return nil

@@ -20,7 +20,9 @@ enum PostalAddresses {
             if b == 0x20 && previous == 0x20 { clean = false }
             previous = b
         }
-        if clean, let first = bytes.first, let last = bytes.last, first != 0x20, first != 0x09, last != 0x20, last != 0x09 {
+        if clean, let first = bytes.first, let last = bytes.last, first != 0x20, first != 0x09, last != 0x20,
+            last != 0x09
+        {
             return .some(nil)
         }
         if bytes.isEmpty { return .some(nil) }
@@ -29,7 +31,10 @@ enum PostalAddresses {
         var lastSpace = false
         for b in bytes {  // all ASCII: the loop above returned otherwise
             if b == 0x20 {
-                if lastSpace || out.isEmpty { changed = true; continue }
+                if lastSpace || out.isEmpty {
+                    changed = true
+                    continue
+                }
                 lastSpace = true
             } else {
                 lastSpace = false
@@ -37,7 +42,8 @@ enum PostalAddresses {
             out.append(b)
         }
         // Trim spaces and tabs (CharacterSet.whitespaces over ASCII) at both ends.
-        var lo = 0, hi = out.count
+        var lo = 0
+        var hi = out.count
         while lo < hi, out[lo] == 0x20 || out[lo] == 0x09 { lo += 1 }
         while hi > lo, out[hi - 1] == 0x20 || out[hi - 1] == 0x09 { hi -= 1 }
         if !changed, lo == 0, hi == out.count { return .some(nil) }
@@ -53,7 +59,7 @@ enum PostalAddresses {
             case 0xFF01...0xFF5E: s = Unicode.Scalar(s.value - 0xFEE0)!
             case 0x3000, 0xA0: s = " "
             case 0x2010...0x2015, 0x2212, 0x30FC: s = "-"
-            case 0x3012: continue   // 〒
+            case 0x3012: continue  // 〒
             default: break
             }
             if s == " " {
@@ -72,20 +78,29 @@ enum PostalAddresses {
 
     enum PostalVerdict: Equatable {
         case valid(String)
-        case partial(String)     // a redacted prefix that cannot be checked further
+        case partial(String)  // a redacted prefix that cannot be checked further
         case invalid(String)
     }
 
     /// The canonical form of `raw` in `rules`' country and whether it is valid.
-    static func postalCode(_ raw: String, _ rules: CountryAddressRules, phase: ContactValidationPhase,
-                           fiveDigitZIP: Bool) -> PostalVerdict {
+    static func postalCode(
+        _ raw: String,
+        _ rules: CountryAddressRules,
+        phase: ContactValidationPhase,
+        fiveDigitZIP: Bool
+    ) -> PostalVerdict {
         var code = narrow(raw)
         let ascii = code.utf8.allSatisfy { $0 < 0x80 }
-        if rules.upper.contains("Z"), !ascii || code.utf8.contains(where: { $0 >= 0x61 && $0 <= 0x7A }) { code = code.uppercased() }
+        if rules.upper.contains("Z"), !ascii || code.utf8.contains(where: { $0 >= 0x61 && $0 <= 0x7A }) {
+            code = code.uppercased()
+        }
         let separated = code.utf8.contains { $0 == 0x20 || $0 == 0x2D }
-        let compact = !separated ? code
-            : ascii ? String(decoding: code.utf8.filter { $0 != 0x20 && $0 != 0x2D }, as: UTF8.self)
-            : code.filter { $0 != " " && $0 != "-" }
+        let compact =
+            !separated
+            ? code
+            : ascii
+                ? String(decoding: code.utf8.filter { $0 != 0x20 && $0 != 0x2D }, as: UTF8.self)
+                : code.filter { $0 != " " && $0 != "-" }
         let count = ascii ? compact.utf8.count : compact.count
         let digits = compact.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
         // Re-space only codes typed without a space: "OX14 PG" is a typo, not "OX1 4PG".
@@ -97,7 +112,9 @@ enum PostalAddresses {
             } else if count == 5 {
                 code = compact
             }
-            if fiveDigitZIP, code.utf8.count == 10, rules.postalPattern?.matches(code) == true { code = String(code.prefix(5)) }
+            if fiveDigitZIP, code.utf8.count == 10, rules.postalPattern?.matches(code) == true {
+                code = String(code.prefix(5))
+            }
         case "JP":
             if count == 7, digits { code = "\(compact.prefix(3))-\(compact.suffix(4))" }
         case "CA":
@@ -113,7 +130,9 @@ enum PostalAddresses {
         }
         guard let pattern = rules.postalPattern else { return .valid(code) }
         if pattern.matches(code) { return .valid(code) }
-        if unspaced || !["CA", "GB", "GG", "IM", "JE"].contains(rules.code), pattern.matches(compact) { return .valid(compact) }
+        if unspaced || !["CA", "GB", "GG", "IM", "JE"].contains(rules.code), pattern.matches(compact) {
+            return .valid(compact)
+        }
         return .invalid(code)
     }
 
@@ -141,12 +160,16 @@ enum PostalAddresses {
         rules.subdivisions.indices.filter { rules.subdivisions[$0].postalPrefix?.matchesPrefix(code) == true }
     }
 
-    static let poBox: [String] = ["pobox", "postofficebox", "postbox", "私書箱", "邮政信箱", "郵政信箱", "apartado", "boitepostale", "postfach"]
+    static let poBox: [String] = [
+        "pobox", "postofficebox", "postbox", "私書箱", "邮政信箱", "郵政信箱", "apartado", "boitepostale", "postfach",
+    ]
 
     static func isPOBox(_ lines: [String]) -> Bool {
         lines.contains { line in
             let folded = TextFolding.fold(line)
-            return poBox.contains { $0.unicodeScalars.allSatisfy(\.isASCII) ? folded.hasPrefix($0) : folded.contains($0) }
+            return poBox.contains {
+                $0.unicodeScalars.allSatisfy(\.isASCII) ? folded.hasPrefix($0) : folded.contains($0)
+            }
         }
     }
 }

@@ -11,11 +11,15 @@ public enum ApplePayContactField: String, Codable, Sendable, CaseIterable {
     /// `contactField` (`emailAddress`, `phoneNumber`, and the parts of an address, which stand for
     /// `postalAddress`).
     public init?(requestOrErrorName name: String) {
-        if let field = Self(rawValue: name) { self = field; return }
+        if let field = Self(rawValue: name) {
+            self = field
+            return
+        }
         switch name {
         case "emailAddress": self = .email
         case "phoneNumber": self = .phone
-        case "addressLines", "subLocality", "locality", "postalCode", "subAdministrativeArea", "administrativeArea", "country", "countryCode":
+        case "addressLines", "subLocality", "locality", "postalCode", "subAdministrativeArea", "administrativeArea",
+            "country", "countryCode":
             self = .postalAddress
         default: return nil
         }

@@ -35,9 +35,16 @@ public struct JSONParser {
     }
 
     private func error(_ reason: String) -> SyntaxError {
-        var line = 1, col = 1, i = 0
+        var line = 1
+        var col = 1
+        var i = 0
         while i < min(index, bytes.count) {
-            if bytes[i] == 0x0A { line += 1; col = 1 } else if bytes[i] & 0xC0 != 0x80 { col += 1 }
+            if bytes[i] == 0x0A {
+                line += 1
+                col = 1
+            } else if bytes[i] & 0xC0 != 0x80 {
+                col += 1
+            }
             i += 1
         }
         return SyntaxError(reason: reason, line: line, column: col)
@@ -58,9 +65,15 @@ public struct JSONParser {
         case UInt8(ascii: "{"): return try object()
         case UInt8(ascii: "["): return try array()
         case UInt8(ascii: "\""): return .string(try string())
-        case UInt8(ascii: "t"): try literal("true"); return .bool(true)
-        case UInt8(ascii: "f"): try literal("false"); return .bool(false)
-        case UInt8(ascii: "n"): try literal("null"); return .null
+        case UInt8(ascii: "t"):
+            try literal("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try literal("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try literal("null")
+            return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try number()
         default: throw error("unexpected character '\(Character(Unicode.Scalar(bytes[index])))'")
         }
@@ -80,42 +93,64 @@ public struct JSONParser {
     }
 
     private mutating func object() throws(SyntaxError) -> JSONValue {
-        try enter(); defer { depth -= 1 }
+        try enter()
+        defer { depth -= 1 }
         index += 1
         var obj = JSONObject()
         skipSpace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object(obj) }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+            index += 1
+            return .object(obj)
+        }
         while true {
             skipSpace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a quoted key") }
             let key = try string()
             if obj[key] != nil { throw error("duplicate key \"\(key)\"") }
             skipSpace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':' after key \"\(key)\"") }
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
+                throw error("expected ':' after key \"\(key)\"")
+            }
             index += 1
             skipSpace()
             obj[key] = try value()
             skipSpace()
             guard index < bytes.count else { throw error("unexpected end of the document inside an object") }
-            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            if bytes[index] == UInt8(ascii: "}") { index += 1; return .object(obj) }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+                continue
+            }
+            if bytes[index] == UInt8(ascii: "}") {
+                index += 1
+                return .object(obj)
+            }
             throw error("expected ',' or '}' in an object")
         }
     }
 
     private mutating func array() throws(SyntaxError) -> JSONValue {
-        try enter(); defer { depth -= 1 }
+        try enter()
+        defer { depth -= 1 }
         index += 1
         var items: [JSONValue] = []
         skipSpace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; return .array(items) }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+            index += 1
+            return .array(items)
+        }
         while true {
             skipSpace()
             items.append(try value())
             skipSpace()
             guard index < bytes.count else { throw error("unexpected end of the document inside an array") }
-            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            if bytes[index] == UInt8(ascii: "]") { index += 1; return .array(items) }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+                continue
+            }
+            if bytes[index] == UInt8(ascii: "]") {
+                index += 1
+                return .array(items)
+            }
             throw error("expected ',' or ']' in an array")
         }
     }
@@ -148,7 +183,9 @@ public struct JSONParser {
             index += 1
         }
         if index < bytes.count, bytes[index] == UInt8(ascii: "\"") {
-            guard let s = String(validating: bytes[start..<index], as: UTF8.self) else { throw error("string is not valid UTF-8") }
+            guard let s = String(validating: bytes[start..<index], as: UTF8.self) else {
+                throw error("string is not valid UTF-8")
+            }
             index += 1
             return s
         }
@@ -156,12 +193,20 @@ public struct JSONParser {
         while true {
             guard index < bytes.count else { throw error("unterminated string") }
             let c = bytes[index]
-            if c == UInt8(ascii: "\"") { index += 1; break }
+            if c == UInt8(ascii: "\"") {
+                index += 1
+                break
+            }
             if c < 0x20 { throw error("control character in a string") }
-            if c != UInt8(ascii: "\\") { out.append(c); index += 1; continue }
+            if c != UInt8(ascii: "\\") {
+                out.append(c)
+                index += 1
+                continue
+            }
             index += 1
             guard index < bytes.count else { throw error("unterminated escape") }
-            let e = bytes[index]; index += 1
+            let e = bytes[index]
+            index += 1
             switch e {
             case UInt8(ascii: "\""): out.append(0x22)
             case UInt8(ascii: "\\"): out.append(0x5C)
@@ -174,7 +219,9 @@ public struct JSONParser {
             case UInt8(ascii: "u"):
                 var scalar = try hex4()
                 if (0xD800...0xDBFF).contains(scalar) {
-                    guard bytes.count - index >= 6, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
+                    guard bytes.count - index >= 6, bytes[index] == UInt8(ascii: "\\"),
+                        bytes[index + 1] == UInt8(ascii: "u")
+                    else {
                         throw error("unpaired surrogate in \\u escape")
                     }
                     index += 2
@@ -209,7 +256,9 @@ public struct JSONParser {
         }
         if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
             index += 1
-            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                index += 1
+            }
             if digits() == 0 { throw error("bad number: digits expected in the exponent") }
         }
         return .number(String(decoding: bytes[start..<index], as: UTF8.self))

@@ -58,7 +58,9 @@ public enum JSONValue: Sendable, Hashable {
     /// How JavaScript prints the number written as `text`.
     public static func javaScriptNumberString(_ text: String) -> String {
         guard let d = Double(text) else { return text }
-        if d == d.rounded(), abs(d) < 1e21 { return String(format: "%.0f", d) == "-0" ? "0" : String(format: "%.0f", d) }
+        if d == d.rounded(), abs(d) < 1e21 {
+            return String(format: "%.0f", d) == "-0" ? "0" : String(format: "%.0f", d)
+        }
         var s = "\(d)"
         if s.hasSuffix(".0") { s.removeLast(2) }
         return s
@@ -103,7 +105,10 @@ public struct JSONObject: Sendable, Hashable, Sequence {
     }
 
     public func hash(into hasher: inout Hasher) {
-        for m in members.sorted(by: { $0.key < $1.key }) { hasher.combine(m.key); hasher.combine(m.value) }
+        for m in members.sorted(by: { $0.key < $1.key }) {
+            hasher.combine(m.key)
+            hasher.combine(m.value)
+        }
     }
 }
 

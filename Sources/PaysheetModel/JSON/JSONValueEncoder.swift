@@ -108,7 +108,10 @@ private struct KeyedBox<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         ref.object[key.stringValue] = try primitive(value, path: codingPath + [key])
     }
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(
+        keyedBy keyType: NestedKey.Type,
+        forKey key: Key
+    ) -> KeyedEncodingContainer<NestedKey> {
         defer_(key).container(keyedBy: keyType)
     }
     mutating func nestedUnkeyedContainer(forKey key: Key) -> UnkeyedEncodingContainer {
@@ -131,8 +134,12 @@ private struct UnkeyedBox: UnkeyedEncodingContainer {
     var count: Int { ref.items.count }
 
     mutating func encodeNil() throws { ref.items.append(.value(.null)) }
-    mutating func encode<T: Encodable>(_ value: T) throws { ref.items.append(.value(try primitive(value, path: codingPath))) }
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+    mutating func encode<T: Encodable>(_ value: T) throws {
+        ref.items.append(.value(try primitive(value, path: codingPath)))
+    }
+    mutating func nestedContainer<NestedKey: CodingKey>(
+        keyedBy keyType: NestedKey.Type
+    ) -> KeyedEncodingContainer<NestedKey> {
         let box = EncodingBox(codingPath: codingPath)
         ref.items.append(.box(box))
         return box.container(keyedBy: keyType)
@@ -159,12 +166,17 @@ private struct SingleBox: SingleValueEncodingContainer {
 extension JSONValue: Codable {
     public init(from decoder: Decoder) throws {
         let c = try decoder.singleValueContainer()
-        if c.decodeNil() { self = .null }
-        else if let b = try? c.decode(Bool.self) { self = .bool(b) }
-        else if let s = try? c.decode(String.self) { self = .string(s) }
-        else if let d = try? c.decode(Decimal.self) { self = .number("\(d)") }
-        else if let a = try? c.decode([JSONValue].self) { self = .array(a) }
-        else if let o = try? c.decode([String: JSONValue].self) {
+        if c.decodeNil() {
+            self = .null
+        } else if let b = try? c.decode(Bool.self) {
+            self = .bool(b)
+        } else if let s = try? c.decode(String.self) {
+            self = .string(s)
+        } else if let d = try? c.decode(Decimal.self) {
+            self = .number("\(d)")
+        } else if let a = try? c.decode([JSONValue].self) {
+            self = .array(a)
+        } else if let o = try? c.decode([String: JSONValue].self) {
             self = .object(JSONObject(o.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }))
         } else {
             throw DecodingError.dataCorruptedError(in: c, debugDescription: "not a JSON value")

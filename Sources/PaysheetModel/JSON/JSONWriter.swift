@@ -20,7 +20,10 @@ extension JSONValue {
         case .number(let n): out += n
         case .string(let s): JSONValue.writeString(s, to: &out)
         case .array(let a):
-            if a.isEmpty { out += "[]"; return }
+            if a.isEmpty {
+                out += "[]"
+                return
+            }
             out += "["
             for (i, v) in a.enumerated() {
                 if i > 0 { out += "," }
@@ -30,7 +33,10 @@ extension JSONValue {
             if let indent { out += "\n" + String(repeating: indent, count: level) }
             out += "]"
         case .object(let o):
-            if o.isEmpty { out += "{}"; return }
+            if o.isEmpty {
+                out += "{}"
+                return
+            }
             out += "{"
             for (i, m) in o.members.enumerated() {
                 if i > 0 { out += "," }

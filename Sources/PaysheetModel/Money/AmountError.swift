@@ -29,5 +29,7 @@ public struct AmountError: Error, Sendable, Equatable, CustomStringConvertible {
 
     public var description: String { message }
 
-    static func quoted(_ text: String) -> String { "\"" + String(text.prefix(40)) + (text.count > 40 ? "…" : "") + "\"" }
+    static func quoted(_ text: String) -> String {
+        "\"" + String(text.prefix(40)) + (text.count > 40 ? "…" : "") + "\""
+    }
 }

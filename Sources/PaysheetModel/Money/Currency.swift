@@ -11,10 +11,14 @@ public struct Currency: Sendable, Hashable {
     public init?(_ code: String) {
         if code.utf8.count == 3, code.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
             guard let hit = CurrencyTable.entries.first(where: { $0.value.numeric == code }) else { return nil }
-            self.code = hit.key; numeric = hit.value.numeric; minorUnits = hit.value.minorUnits
+            self.code = hit.key
+            numeric = hit.value.numeric
+            minorUnits = hit.value.minorUnits
         } else {
             guard let hit = CurrencyTable.entries[code.uppercased()] else { return nil }
-            self.code = code.uppercased(); numeric = hit.numeric; minorUnits = hit.minorUnits
+            self.code = code.uppercased()
+            numeric = hit.numeric
+            minorUnits = hit.minorUnits
         }
     }
 

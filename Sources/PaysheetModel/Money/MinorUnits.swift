@@ -19,7 +19,10 @@ public enum MinorUnits {
         var negative = false
         if i < bytes.count, bytes[i] == UInt8(ascii: "-") {
             guard allowNegative else {
-                throw AmountError(.negative, "amount \(AmountError.quoted(text)) is negative; only a discount line may be")
+                throw AmountError(
+                    .negative,
+                    "amount \(AmountError.quoted(text)) is negative; only a discount line may be"
+                )
             }
             negative = true
             i += 1
@@ -37,7 +40,10 @@ public enum MinorUnits {
             while i < bytes.count, bytes[i] >= UInt8(ascii: "0"), bytes[i] <= UInt8(ascii: "9") {
                 fraction += 1
                 guard fraction <= digits else {
-                    throw AmountError(.precision, "amount \(AmountError.quoted(text)) has more than \(digits) decimal\(digits == 1 ? "" : "s")")
+                    throw AmountError(
+                        .precision,
+                        "amount \(AmountError.quoted(text)) has more than \(digits) decimal\(digits == 1 ? "" : "s")"
+                    )
                 }
                 value = try accumulate(value, bytes[i], text)
                 i += 1
@@ -78,12 +84,17 @@ public enum MinorUnits {
     }
 
     static func checked(_ result: (partialValue: Int, overflow: Bool), _ what: String) throws(AmountError) -> Int {
-        guard !result.overflow else { throw AmountError(.overflow, "\(AmountError.quoted(what)) is too large an amount") }
+        guard !result.overflow else {
+            throw AmountError(.overflow, "\(AmountError.quoted(what)) is too large an amount")
+        }
         return result.partialValue
     }
 
     static func syntax(_ text: String) -> AmountError {
-        AmountError(.syntax, "amount \(AmountError.quoted(text)) is not a decimal amount such as 12.30 (digits, one point, no exponent or other text)")
+        AmountError(
+            .syntax,
+            "amount \(AmountError.quoted(text)) is not a decimal amount such as 12.30 (digits, one point, no exponent or other text)"
+        )
     }
 
     /// `minor` as decimal text with exactly `digits` decimals (`1230`, 2 → `"12.30"`).

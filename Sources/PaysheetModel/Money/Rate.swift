@@ -16,9 +16,14 @@ public struct Rate: Sendable, Hashable, Codable, CustomStringConvertible {
         do throws(AmountError) {
             ppm = try MinorUnits.parse(percent, digits: 4)
         } catch {
-            throw AmountError(.rate, "rate \(AmountError.quoted(percent)) is not a percentage from 0 to 100 with at most four decimals")
+            throw AmountError(
+                .rate,
+                "rate \(AmountError.quoted(percent)) is not a percentage from 0 to 100 with at most four decimals"
+            )
         }
-        guard ppm <= 1_000_000 else { throw AmountError(.rate, "rate \(AmountError.quoted(percent)) is more than 100 percent") }
+        guard ppm <= 1_000_000 else {
+            throw AmountError(.rate, "rate \(AmountError.quoted(percent)) is more than 100 percent")
+        }
         partsPerMillion = ppm
     }
 
@@ -60,7 +65,10 @@ public struct Rate: Sendable, Hashable, Codable, CustomStringConvertible {
         let scaled = (number * 10_000).rounded()
         guard number >= 0, number <= 100, abs(scaled - number * 10_000) < 1e-6 else {
             throw DecodingError.dataCorruptedError(
-                in: container, debugDescription: "rate \(number) is not a percentage from 0 to 100 with at most four decimals (write it as text, such as \"7.25\")")
+                in: container,
+                debugDescription:
+                    "rate \(number) is not a percentage from 0 to 100 with at most four decimals (write it as text, such as \"7.25\")"
+            )
         }
         partsPerMillion = Int(scaled)
     }

@@ -8,13 +8,19 @@ public enum AmountGrammar {
         var u = Substring(text).utf8[...]
         if u.first == UInt8(ascii: "-") { u = u.dropFirst() }
         var intDigits = 0
-        while let c = u.first, c >= 48, c <= 57 { intDigits += 1; u = u.dropFirst() }
+        while let c = u.first, c >= 48, c <= 57 {
+            intDigits += 1
+            u = u.dropFirst()
+        }
         if intDigits == 0 { return false }
         if u.isEmpty { return true }
         guard u.first == UInt8(ascii: ".") else { return false }
         u = u.dropFirst()
         var frac = 0
-        while let c = u.first, c >= 48, c <= 57 { frac += 1; u = u.dropFirst() }
+        while let c = u.first, c >= 48, c <= 57 {
+            frac += 1
+            u = u.dropFirst()
+        }
         guard frac > 0, u.isEmpty else { return false }
         if let maxFractionDigits, frac > maxFractionDigits { return false }
         return true

@@ -32,14 +32,20 @@ public struct PaymentRequestBinding: Sendable {
     ///
     /// `refusal`, if any, is thrown once the arguments are converted: why the document may not
     /// request payments at all (its frame).
-    public func construct(methodData: JSONValue, details: JSONValue, options: JSONValue?,
-                          refusal: ScriptError? = nil) throws(ScriptError) -> Constructed {
+    public func construct(
+        methodData: JSONValue,
+        details: JSONValue,
+        options: JSONValue?,
+        refusal: ScriptError? = nil
+    ) throws(ScriptError) -> Constructed {
         // WebIDL conversion of every argument first.
         var methods: [PaymentMethodData] = []
         for m in try b.sequence(methodData) {
             let o = try b.dictionary(m)
             let data = try o["data"].map { v throws(ScriptError) in try object(v) }
-            guard let id = o["supportedMethods"] else { throw b.missing("PaymentMethodData", "supportedMethods", "DOMString") }
+            guard let id = o["supportedMethods"] else {
+                throw b.missing("PaymentMethodData", "supportedMethods", "DOMString")
+            }
             methods.append(PaymentMethodData(supportedMethods: b.string(id), data: data))
         }
         let o = try b.dictionary(details)
@@ -91,23 +97,37 @@ public struct PaymentRequestBinding: Sendable {
 
     func payerErrors(_ v: JSONValue) throws(ScriptError) -> PaymentPayerErrors {
         let p = try b.dictionary(v)
-        return PaymentPayerErrors(email: p["email"].map(b.string), name: p["name"].map(b.string), phone: p["phone"].map(b.string))
+        return PaymentPayerErrors(
+            email: p["email"].map(b.string),
+            name: p["name"].map(b.string),
+            phone: p["phone"].map(b.string)
+        )
     }
 
     func addressErrors(_ v: JSONValue) throws(ScriptError) -> PaymentAddressErrors {
         let a = try b.dictionary(v)
         func s(_ k: String) -> String? { a[k].map(b.string) }
         return PaymentAddressErrors(
-            addressLine: s("addressLine"), city: s("city"), country: s("country"), dependentLocality: s("dependentLocality"),
-            organization: s("organization"), phone: s("phone"), postalCode: s("postalCode"), recipient: s("recipient"),
-            region: s("region"), sortingCode: s("sortingCode"))
+            addressLine: s("addressLine"),
+            city: s("city"),
+            country: s("country"),
+            dependentLocality: s("dependentLocality"),
+            organization: s("organization"),
+            phone: s("phone"),
+            postalCode: s("postalCode"),
+            recipient: s("recipient"),
+            region: s("region"),
+            sortingCode: s("sortingCode")
+        )
     }
 
     // MARK: The Apple Pay method at show()
 
     /// The Apple Pay method's data converted as an `ApplePayRequest` (its binding's `TypeError`s),
     /// with its version.
-    public func applePayRequest(_ data: JSONValue?) throws(ScriptError) -> (version: Int, request: ApplePayPaymentRequest) {
+    public func applePayRequest(
+        _ data: JSONValue?
+    ) throws(ScriptError) -> (version: Int, request: ApplePayPaymentRequest) {
         let validator = RequestValidator(profile: profile)
         let o = try b.dictionary(data ?? .null)
         let d = "ApplePayRequest"
@@ -120,8 +140,13 @@ public struct PaymentRequestBinding: Sendable {
     /// The Apple Pay handler's `show()`: the base checks, the details and options merged in (every
     /// amount in the total's currency), then `PaymentRequestValidator`. Returns the request the
     /// sheet shows.
-    public func sheetRequest(version: Int, base: ApplePayPaymentRequest, details: PaymentDetails, options: PaymentOptions,
-                             shippingOption: String?) throws(ScriptError) -> ApplePayPaymentRequest {
+    public func sheetRequest(
+        version: Int,
+        base: ApplePayPaymentRequest,
+        details: PaymentDetails,
+        options: PaymentOptions,
+        shippingOption: String?
+    ) throws(ScriptError) -> ApplePayPaymentRequest {
         let validator = RequestValidator(profile: profile)
         var r = try validator.checkBase(base, version: version)
         let total = details.total!
@@ -144,7 +169,11 @@ public struct PaymentRequestBinding: Sendable {
             case .pickup: r.shippingType = .storePickup
             }
         }
-        r.shippingMethods = try Self.shippingMethods(details.shippingOptions, currency: currency, selected: shippingOption)
+        r.shippingMethods = try Self.shippingMethods(
+            details.shippingOptions,
+            currency: currency,
+            selected: shippingOption
+        )
         try validator.checkPaymentRequestValidator(r)
         return r
     }
@@ -152,7 +181,10 @@ public struct PaymentRequestBinding: Sendable {
     /// The total and lines the sheet shows for `details` when a card of `type` is selected: the
     /// first Apple Pay modifier for that type replaces the total and adds its lines
     /// (`computeTotalAndLineItems`).
-    public func totalAndLineItems(_ details: PaymentDetails, selectedType: ApplePayPaymentMethodType?) throws(ScriptError)
+    public func totalAndLineItems(
+        _ details: PaymentDetails,
+        selectedType: ApplePayPaymentMethodType?
+    ) throws(ScriptError)
         -> (total: ApplePayLineItem, lineItems: [ApplePayLineItem])
     {
         let currency = details.total!.amount.currency
@@ -162,17 +194,25 @@ public struct PaymentRequestBinding: Sendable {
         for m in details.modifiers where m.supportedMethods == Self.applePayMethod {
             guard let data = m.data else { continue }
             let o = try b.dictionary(data)
-            let type = try o["paymentMethodType"].map { v throws(ScriptError) in try b.enumeration(v, ApplePayPaymentMethodType.self) }
+            let type = try o["paymentMethodType"].map { v throws(ScriptError) in
+                try b.enumeration(v, ApplePayPaymentMethodType.self)
+            }
             guard type == selectedType else { continue }
             if let t = m.total { total = try Self.lineItem(t, currency: currency) }
-            lines += try m.additionalDisplayItems.map { i throws(ScriptError) in try Self.lineItem(i, currency: currency) }
+            lines += try m.additionalDisplayItems.map { i throws(ScriptError) in
+                try Self.lineItem(i, currency: currency)
+            }
             break
         }
         return (total, lines)
     }
 
     /// The shipping options as the sheet's shipping methods, every price in `currency`.
-    public static func shippingMethods(_ options: [PaymentShippingOption], currency: String, selected: String?) throws(ScriptError)
+    public static func shippingMethods(
+        _ options: [PaymentShippingOption],
+        currency: String,
+        selected: String?
+    ) throws(ScriptError)
         -> [ApplePayShippingMethod]
     {
         try options.map { o throws(ScriptError) in
@@ -185,7 +225,9 @@ public struct PaymentRequestBinding: Sendable {
 
     static func sameCurrency(_ a: PaymentCurrencyAmount, _ expected: String) throws(ScriptError) {
         if a.currency != expected {
-            throw .typeError("\"\(a.currency)\" does not match the expected currency of \"\(expected)\". Apple Pay requires all PaymentCurrencyAmounts to use the same currency code.")
+            throw .typeError(
+                "\"\(a.currency)\" does not match the expected currency of \"\(expected)\". Apple Pay requires all PaymentCurrencyAmounts to use the same currency code."
+            )
         }
     }
 
@@ -238,19 +280,33 @@ public struct PaymentRequestBinding: Sendable {
                 let m = try b.dictionary(x)
                 let extra = try m["additionalDisplayItems"].map { v throws(ScriptError) in try items(v) } ?? []
                 let data = try m["data"].map { v throws(ScriptError) in try object(v) }
-                guard let s = m["supportedMethods"] else { throw b.missing("PaymentDetailsModifier", "supportedMethods", "DOMString") }
+                guard let s = m["supportedMethods"] else {
+                    throw b.missing("PaymentDetailsModifier", "supportedMethods", "DOMString")
+                }
                 let total = try m["total"].map { v throws(ScriptError) in try item(v) }
-                return PaymentDetailsModifier(supportedMethods: b.string(s), total: total, additionalDisplayItems: extra, data: data)
+                return PaymentDetailsModifier(
+                    supportedMethods: b.string(s),
+                    total: total,
+                    additionalDisplayItems: extra,
+                    data: data
+                )
             }
         }
         if let v = o["shippingOptions"] {
             d.shippingOptions = try b.sequence(v).map { x throws(ScriptError) in
                 let s = try b.dictionary(x)
-                guard let a = s["amount"] else { throw b.missing("PaymentShippingOption", "amount", "PaymentCurrencyAmount") }
+                guard let a = s["amount"] else {
+                    throw b.missing("PaymentShippingOption", "amount", "PaymentCurrencyAmount")
+                }
                 let amount = try amount(a)
                 guard let id = s["id"] else { throw b.missing("PaymentShippingOption", "id", "DOMString") }
                 guard let label = s["label"] else { throw b.missing("PaymentShippingOption", "label", "DOMString") }
-                return PaymentShippingOption(id: b.string(id), label: b.string(label), amount: amount, selected: s["selected"].map(b.boolean) ?? false)
+                return PaymentShippingOption(
+                    id: b.string(id),
+                    label: b.string(label),
+                    amount: amount,
+                    selected: s["selected"].map(b.boolean) ?? false
+                )
             }
         }
         return d
@@ -280,8 +336,12 @@ public struct PaymentRequestBinding: Sendable {
     }
 
     func checkAmount(_ a: inout PaymentCurrencyAmount) throws(ScriptError) {
-        if !Self.isWellFormedCurrencyCode(a.currency) { throw ScriptError(.rangeError, "\"\(a.currency)\" is not a valid currency code.") }
-        if !Self.isValidDecimalMonetaryValue(a.value) { throw .typeError("\"\(a.value)\" is not a valid decimal monetary value.") }
+        if !Self.isWellFormedCurrencyCode(a.currency) {
+            throw ScriptError(.rangeError, "\"\(a.currency)\" is not a valid currency code.")
+        }
+        if !Self.isValidDecimalMonetaryValue(a.value) {
+            throw .typeError("\"\(a.value)\" is not a valid decimal monetary value.")
+        }
         a.currency = a.currency.uppercased()
     }
 
@@ -292,23 +352,34 @@ public struct PaymentRequestBinding: Sendable {
 
     /// `checkAndCanonicalizeDetails`: the lines' amounts; with shipping, the options' amounts,
     /// unique identifiers and the selected one; the modifiers' totals and lines.
-    func checkDetails(_ d: inout PaymentDetails, requestShipping: Bool, validateIdentifiers: Bool) throws(ScriptError) -> String? {
+    func checkDetails(
+        _ d: inout PaymentDetails,
+        requestShipping: Bool,
+        validateIdentifiers: Bool
+    ) throws(ScriptError) -> String? {
         for i in d.displayItems.indices { try checkAmount(&d.displayItems[i].amount) }
         var selected: String?
         if requestShipping {
             var seen = Set<String>()
             for i in d.shippingOptions.indices {
                 try checkAmount(&d.shippingOptions[i].amount)
-                if !seen.insert(d.shippingOptions[i].id).inserted { throw .typeError("Shipping option IDs must be unique.") }
+                if !seen.insert(d.shippingOptions[i].id).inserted {
+                    throw .typeError("Shipping option IDs must be unique.")
+                }
                 if d.shippingOptions[i].selected { selected = d.shippingOptions[i].id }
             }
         }
         for i in d.modifiers.indices {
             if validateIdentifiers, !Self.isValidMethodIdentifier(d.modifiers[i].supportedMethods) {
-                throw ScriptError(.rangeError, "\"\(d.modifiers[i].supportedMethods)\" is an invalid payment method identifier.")
+                throw ScriptError(
+                    .rangeError,
+                    "\"\(d.modifiers[i].supportedMethods)\" is an invalid payment method identifier."
+                )
             }
             if d.modifiers[i].total != nil { try checkTotal(&d.modifiers[i].total!.amount) }
-            for j in d.modifiers[i].additionalDisplayItems.indices { try checkAmount(&d.modifiers[i].additionalDisplayItems[j].amount) }
+            for j in d.modifiers[i].additionalDisplayItems.indices {
+                try checkAmount(&d.modifiers[i].additionalDisplayItems[j].amount)
+            }
         }
         return selected
     }

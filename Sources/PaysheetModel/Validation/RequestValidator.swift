@@ -21,15 +21,23 @@ public struct RequestValidator: Sendable {
         let d = "ApplePayPaymentRequest"
         var r = try bindBase(o, dictionary: d)
         // ApplePayPaymentRequest members, lexicographic order.
-        r.automaticReloadPaymentRequest = try b.optionalDictionary(o, "automaticReloadPaymentRequest").map { v throws(ScriptError) in try b.automaticReload(v) }
+        r.automaticReloadPaymentRequest = try b.optionalDictionary(o, "automaticReloadPaymentRequest").map {
+            v throws(ScriptError) in try b.automaticReload(v)
+        }
         guard let cur = o["currencyCode"] else { throw b.missing(d, "currencyCode", "DOMString") }
         r.currencyCode = b.string(cur)
-        r.deferredPaymentRequest = try b.optionalDictionary(o, "deferredPaymentRequest").map { v throws(ScriptError) in try b.deferred(v) }
+        r.deferredPaymentRequest = try b.optionalDictionary(o, "deferredPaymentRequest").map { v throws(ScriptError) in
+            try b.deferred(v)
+        }
         r.lineItems = try o["lineItems"].map { v throws(ScriptError) in try b.lineItems(v) }
         r.multiTokenContexts = try o["multiTokenContexts"].map { v throws(ScriptError) in try b.tokenContexts(v) }
-        r.recurringPaymentRequest = try b.optionalDictionary(o, "recurringPaymentRequest").map { v throws(ScriptError) in try b.recurring(v) }
+        r.recurringPaymentRequest = try b.optionalDictionary(o, "recurringPaymentRequest").map {
+            v throws(ScriptError) in try b.recurring(v)
+        }
         r.shippingMethods = try o["shippingMethods"].map { v throws(ScriptError) in try b.shippingMethods(v) }
-        r.shippingType = try o["shippingType"].map { v throws(ScriptError) in try b.enumeration(v, ApplePayShippingType.self) }
+        r.shippingType = try o["shippingType"].map { v throws(ScriptError) in
+            try b.enumeration(v, ApplePayShippingType.self)
+        }
         guard let totalValue = o["total"] else { throw b.missing(d, "total", "ApplePayLineItem") }
         r.total = try b.lineItem(totalValue)
         return r
@@ -39,9 +47,13 @@ public struct RequestValidator: Sendable {
     /// binding converts them), in a request whose own members are still empty.
     func bindBase(_ o: JSONObject, dictionary d: String) throws(ScriptError) -> ApplePayPaymentRequest {
         let b = binding
-        let later = try o["applePayLaterAvailability"].map { v throws(ScriptError) in try b.enumeration(v, ApplePayLaterAvailability.self) }
+        let later = try o["applePayLaterAvailability"].map { v throws(ScriptError) in
+            try b.enumeration(v, ApplePayLaterAvailability.self)
+        }
         let applicationData = o["applicationData"].map(b.string)
-        let billingContact = try b.optionalDictionary(o, "billingContact").map { v throws(ScriptError) in try b.contact(.object(v)) }
+        let billingContact = try b.optionalDictionary(o, "billingContact").map { v throws(ScriptError) in
+            try b.contact(.object(v))
+        }
         let couponCode = b.optionalString(o, "couponCode")
         guard let cc = o["countryCode"] else { throw b.missing(d, "countryCode", "DOMString") }
         let countryCode = b.string(cc)
@@ -52,17 +64,29 @@ public struct RequestValidator: Sendable {
         var capabilities: [ApplePayMerchantCapability] = []
         for c in try b.sequence(caps) { capabilities.append(try b.enumeration(c, ApplePayMerchantCapability.self)) }
         let mcc = b.optionalString(o, "merchantCategoryCode")
-        let billingFields = try o["requiredBillingContactFields"].map { v throws(ScriptError) in try b.contactFields(v) }
-        let shippingFields = try o["requiredShippingContactFields"].map { v throws(ScriptError) in try b.contactFields(v) }
-        let shippingContact = try b.optionalDictionary(o, "shippingContact").map { v throws(ScriptError) in try b.contact(.object(v)) }
-        let editing = try o["shippingContactEditingMode"].map { v throws(ScriptError) in try b.enumeration(v, ApplePayShippingContactEditingMode.self) }
+        let billingFields = try o["requiredBillingContactFields"].map { v throws(ScriptError) in try b.contactFields(v)
+        }
+        let shippingFields = try o["requiredShippingContactFields"].map { v throws(ScriptError) in
+            try b.contactFields(v)
+        }
+        let shippingContact = try b.optionalDictionary(o, "shippingContact").map { v throws(ScriptError) in
+            try b.contact(.object(v))
+        }
+        let editing = try o["shippingContactEditingMode"].map { v throws(ScriptError) in
+            try b.enumeration(v, ApplePayShippingContactEditingMode.self)
+        }
         let countries = try o["supportedCountries"].map { v throws(ScriptError) in try b.sequence(v).map(b.string) }
         guard let nets = o["supportedNetworks"] else { throw b.missing(d, "supportedNetworks", "sequence") }
         let networks = try b.sequence(nets).map(b.string)
         let supportsCoupon = o["supportsCouponCode"].map(b.boolean)
 
-        var r = ApplePayPaymentRequest(countryCode: countryCode, currencyCode: "", supportedNetworks: networks,
-                                       merchantCapabilities: capabilities, total: ApplePayLineItem(label: nil, amount: nil))
+        var r = ApplePayPaymentRequest(
+            countryCode: countryCode,
+            currencyCode: "",
+            supportedNetworks: networks,
+            merchantCapabilities: capabilities,
+            total: ApplePayLineItem(label: nil, amount: nil)
+        )
         r.applePayLaterAvailability = later
         r.applicationData = applicationData
         r.billingContact = billingContact
@@ -93,7 +117,9 @@ public struct RequestValidator: Sendable {
     /// by `ApplePaySession` and the Payment Request API's Apple Pay method.
     func checkBase(_ request: ApplePayPaymentRequest, version: Int) throws(ScriptError) -> ApplePayPaymentRequest {
         var r = request
-        if version == 0 || version > profile.currentAPIVersion { throw .invalidAccess("\"\(version)\" is not a supported version.") }
+        if version == 0 || version > profile.currentAPIVersion {
+            throw .invalidAccess("\"\(version)\" is not a supported version.")
+        }
         if r.merchantCapabilities.isEmpty { throw .typeError("At least one merchant capability must be provided.") }
         if r.supportedNetworks.isEmpty, !(version >= 8 && r.installmentConfiguration != nil) {
             throw .typeError("At least one supported network must be provided.")
@@ -133,7 +159,9 @@ public struct RequestValidator: Sendable {
             if let t = rel.tokenNotificationURL { try checkURL(t) }
         }
         if let contexts = r.multiTokenContexts {
-            for c in contexts where !isValidAmount(c.amount) { throw .typeError("\"\(c.amount)\" is not a valid amount.") }
+            for c in contexts where !isValidAmount(c.amount) {
+                throw .typeError("\"\(c.amount)\" is not a valid amount.")
+            }
         }
         if let def = r.deferredPaymentRequest {
             _ = try checkBilling(def.deferredBilling, name: "deferredBilling", timing: .deferred)
@@ -143,7 +171,9 @@ public struct RequestValidator: Sendable {
             }
             if def.freeCancellationDate != nil {
                 let z = def.freeCancellationDateTimeZone ?? ""
-                if z.isEmpty { throw .typeError("Missing 'freeCancellationDateTimeZone' when 'freeCancellationDate' is set.") }
+                if z.isEmpty {
+                    throw .typeError("Missing 'freeCancellationDateTimeZone' when 'freeCancellationDate' is set.")
+                }
                 if TimeZone(identifier: z) == nil { throw .typeError("\"\(z)\" is not a valid time zone.") }
             }
             if def.paymentDescription.isEmpty { throw .typeError("Missing 'paymentDescription'.") }
@@ -153,10 +183,18 @@ public struct RequestValidator: Sendable {
 
     /// WebKit's `PaymentRequestValidator::validate`, the last checks of both APIs.
     func checkPaymentRequestValidator(_ r: ApplePayPaymentRequest) throws(ScriptError) {
-        if !ISOCodes.countryCodes.contains(r.countryCode) { throw .typeError("\"\(r.countryCode)\" is not a valid country code.") }
-        if !ISOCodes.currencyCodes.contains(r.currencyCode) { throw .typeError("\"\(r.currencyCode)\" is not a valid currency code.") }
-        if r.supportedNetworks.isEmpty, r.installmentConfiguration == nil { throw .typeError("Missing supported networks.") }
-        if !r.merchantCapabilities.contains(where: { [.supports3DS, .supportsEMV, .supportsCredit, .supportsDebit].contains($0) }) {
+        if !ISOCodes.countryCodes.contains(r.countryCode) {
+            throw .typeError("\"\(r.countryCode)\" is not a valid country code.")
+        }
+        if !ISOCodes.currencyCodes.contains(r.currencyCode) {
+            throw .typeError("\"\(r.currencyCode)\" is not a valid currency code.")
+        }
+        if r.supportedNetworks.isEmpty, r.installmentConfiguration == nil {
+            throw .typeError("Missing supported networks.")
+        }
+        if !r.merchantCapabilities.contains(where: {
+            [.supports3DS, .supportsEMV, .supportsCredit, .supportsDebit].contains($0)
+        }) {
             throw .typeError("Missing merchant capabilities.")
         }
         _ = try checkTotal(r.total)
@@ -177,7 +215,8 @@ public struct RequestValidator: Sendable {
     }
 
     /// Validates a request built in Swift, through the same path as a page's JSON.
-    public func validate(_ request: ApplePayPaymentRequest, version: Int) throws(ScriptError) -> ApplePayPaymentRequest {
+    public func validate(_ request: ApplePayPaymentRequest, version: Int) throws(ScriptError) -> ApplePayPaymentRequest
+    {
         try validate(request.jsonValue, version: version)
     }
 
@@ -206,7 +245,10 @@ public struct RequestValidator: Sendable {
     func checkLineItems(_ items: [ApplePayLineItem]) throws(ScriptError) -> [ApplePayLineItem] {
         var out = items
         for i in out.indices {
-            if out[i].isPending { out[i].amount = nil; continue }
+            if out[i].isPending {
+                out[i].amount = nil
+                continue
+            }
             let a = out[i].amount ?? ""
             if !isValidAmount(a) { throw .typeError("\"\(a)\" is not a valid amount.") }
         }
@@ -217,9 +259,15 @@ public struct RequestValidator: Sendable {
         for m in methods where !isValidAmount(m.amount) { throw .typeError("\"\(m.amount)\" is not a valid amount.") }
     }
 
-    private func checkBilling(_ item: ApplePayLineItem, name: String, timing: ApplePayPaymentTiming) throws(ScriptError) -> ApplePayLineItem {
+    private func checkBilling(
+        _ item: ApplePayLineItem,
+        name: String,
+        timing: ApplePayPaymentTiming
+    ) throws(ScriptError) -> ApplePayLineItem {
         let article = timing == .automaticReload ? "an" : "a"
-        if (item.paymentTiming ?? .immediate) != timing { throw .typeError("'\(name)' must be \(article) '\(timing.rawValue)' line item.") }
+        if (item.paymentTiming ?? .immediate) != timing {
+            throw .typeError("'\(name)' must be \(article) '\(timing.rawValue)' line item.")
+        }
         if item.label == nil { throw .typeError("Missing label for '\(name)'.") }
         if !item.isPending {
             let a = item.amount ?? ""
@@ -230,13 +278,17 @@ public struct RequestValidator: Sendable {
 
     private func checkURL(_ text: String) throws(ScriptError) {
         guard let u = URL(string: text), let scheme = u.scheme, !scheme.isEmpty,
-              text.range(of: "^[A-Za-z][A-Za-z0-9+.-]*:", options: .regularExpression) != nil
+            text.range(of: "^[A-Za-z][A-Za-z0-9+.-]*:", options: .regularExpression) != nil
         else { throw .typeError("\"\(text)\" is not a valid URL.") }
     }
 
     private func checkContactFields(_ fields: [ApplePayContactField], version: Int) throws(ScriptError) {
-        if fields.isEmpty, profile.rejectsEmptyContactFields { throw .typeError("At least one contact field must be provided.") }
-        if version < 3, fields.contains(.phoneticName) { throw .typeError("\"phoneticName\" is not a valid contact field.") }
+        if fields.isEmpty, profile.rejectsEmptyContactFields {
+            throw .typeError("At least one contact field must be provided.")
+        }
+        if version < 3, fields.contains(.phoneticName) {
+            throw .typeError("\"phoneticName\" is not a valid contact field.")
+        }
     }
 
     static func withoutPhonetics(_ c: ApplePayPaymentContact) -> ApplePayPaymentContact {

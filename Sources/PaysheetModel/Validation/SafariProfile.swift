@@ -31,7 +31,9 @@ public enum SafariProfile: String, Sendable, Codable, CaseIterable {
     var rejectsEmptyContactFields: Bool { self == .safari12 }
     /// The error codes `new ApplePayError` accepts.
     public var errorCodes: [ApplePayErrorCode] {
-        self == .current ? ApplePayErrorCode.allCases : [.unknown, .shippingContactInvalid, .billingContactInvalid, .addressUnserviceable]
+        self == .current
+            ? ApplePayErrorCode.allCases
+            : [.unknown, .shippingContactInvalid, .billingContactInvalid, .addressUnserviceable]
     }
 }
 

@@ -40,7 +40,9 @@ public struct ScriptError: Error, Sendable, Hashable, CustomStringConvertible {
     public static let notEnoughArguments = ScriptError.typeError("Not enough arguments")
 
     /// An `InvalidAccessError`; without a message, the DOMException default text Safari prints.
-    public static func invalidAccess(_ message: String = "The object does not support the operation or argument.") -> ScriptError {
+    public static func invalidAccess(
+        _ message: String = "The object does not support the operation or argument."
+    ) -> ScriptError {
         ScriptError(.invalidAccessError, message)
     }
 

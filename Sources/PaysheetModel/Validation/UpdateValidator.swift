@@ -28,11 +28,17 @@ public struct UpdateValidator: Sendable {
         let b = binding
         let o = try b.dictionary(json)
         // ApplePayDetailsUpdateBase, lexicographic.
-        let reload = try b.optionalDictionary(o, "newAutomaticReloadPaymentRequest").map { v throws(ScriptError) in try b.automaticReload(v) }
-        let deferred = try b.optionalDictionary(o, "newDeferredPaymentRequest").map { v throws(ScriptError) in try b.deferred(v) }
+        let reload = try b.optionalDictionary(o, "newAutomaticReloadPaymentRequest").map { v throws(ScriptError) in
+            try b.automaticReload(v)
+        }
+        let deferred = try b.optionalDictionary(o, "newDeferredPaymentRequest").map { v throws(ScriptError) in
+            try b.deferred(v)
+        }
         let items = try o["newLineItems"].map { v throws(ScriptError) in try b.lineItems(v) }
         let contexts = try o["newMultiTokenContexts"].map { v throws(ScriptError) in try b.tokenContexts(v) }
-        let recurring = try b.optionalDictionary(o, "newRecurringPaymentRequest").map { v throws(ScriptError) in try b.recurring(v) }
+        let recurring = try b.optionalDictionary(o, "newRecurringPaymentRequest").map { v throws(ScriptError) in
+            try b.recurring(v)
+        }
         guard let t = o["newTotal"] else { throw b.missing(kind.rawValue, "newTotal", "ApplePayLineItem") }
         let total = try b.lineItem(t)
         // Derived members.
@@ -69,7 +75,12 @@ public struct UpdateValidator: Sendable {
             let id = try b.requiredString(d, "orderIdentifier", dictionary: n)
             let type = try b.requiredString(d, "orderTypeIdentifier", dictionary: n)
             let url = try b.requiredString(d, "webServiceURL", dictionary: n)
-            details = ApplePayPaymentOrderDetails(orderTypeIdentifier: type, orderIdentifier: id, webServiceURL: url, authenticationToken: token)
+            details = ApplePayPaymentOrderDetails(
+                orderTypeIdentifier: type,
+                orderIdentifier: id,
+                webServiceURL: url,
+                authenticationToken: token
+            )
         }
         guard let s = o["status"] else {
             throw b.missing("ApplePayPaymentAuthorizationResult", "status", "unsigned short")
@@ -81,16 +92,21 @@ public struct UpdateValidator: Sendable {
 
     /// The checks after the state check: the status must be 0…7 (`InvalidAccessError`), the
     /// order details' URL valid; statuses 2–4 gain the error WebKit prepends (§5.2).
-    public func checkResult(_ result: ApplePayPaymentAuthorizationResult) throws(ScriptError) -> ApplePayPaymentAuthorizationResult {
+    public func checkResult(
+        _ result: ApplePayPaymentAuthorizationResult
+    ) throws(ScriptError) -> ApplePayPaymentAuthorizationResult {
         guard let status = ApplePayStatus(rawValue: result.status) else { throw .invalidAccess() }
         if let d = result.orderDetails {
-            guard let u = URL(string: d.webServiceURL), u.scheme != nil else { throw .typeError("\"\(d.webServiceURL)\" is not a valid URL.") }
+            guard let u = URL(string: d.webServiceURL), u.scheme != nil else {
+                throw .typeError("\"\(d.webServiceURL)\" is not a valid URL.")
+            }
         }
         var r = result
         let prepended: ApplePayError?
         switch status {
         case .invalidBillingPostalAddress: prepended = ApplePayError(.billingContactInvalid)
-        case .invalidShippingPostalAddress: prepended = ApplePayError(.shippingContactInvalid, contactField: .postalAddress)
+        case .invalidShippingPostalAddress:
+            prepended = ApplePayError(.shippingContactInvalid, contactField: .postalAddress)
         case .invalidShippingContact: prepended = ApplePayError(.shippingContactInvalid)
         default: prepended = nil
         }

@@ -23,8 +23,12 @@ extension WebIDLBinding {
             }
             out["applicationMetadata"] = .object(Self.sortedKeys(parsed))
         }
-        for key in ["bindingTotalAmount", "currencyCode"] { if let s = optionalString(o, key) { out[key] = .string(s) } }
-        out["featureType"] = .string(try o["featureType"].map { v throws(ScriptError) in try member(v, Self.setupFeatureTypes) } ?? "appleCard")
+        for key in ["bindingTotalAmount", "currencyCode"] {
+            if let s = optionalString(o, key) { out[key] = .string(s) }
+        }
+        out["featureType"] = .string(
+            try o["featureType"].map { v throws(ScriptError) in try member(v, Self.setupFeatureTypes) } ?? "appleCard"
+        )
         out["isInStorePurchase"] = .bool(o["isInStorePurchase"].map(boolean) ?? false)
         if let items = o["items"] {
             var list: [JSONValue] = []
@@ -34,7 +38,10 @@ extension WebIDLBinding {
         for key in ["merchandisingImageData", "merchantIdentifier", "openToBuyThresholdAmount", "referrerIdentifier"] {
             if let s = optionalString(o, key) { out[key] = .string(s) }
         }
-        out["retailChannel"] = .string(try o["retailChannel"].map { v throws(ScriptError) in try member(v, Self.installmentRetailChannels) } ?? "unknown")
+        out["retailChannel"] = .string(
+            try o["retailChannel"].map { v throws(ScriptError) in try member(v, Self.installmentRetailChannels) }
+                ?? "unknown"
+        )
         return .object(out)
     }
 
@@ -44,7 +51,9 @@ extension WebIDLBinding {
         for key in ["amount", "apr", "currencyCode", "programIdentifier", "programTerms"] {
             if let s = optionalString(o, key) { out[key] = .string(s) }
         }
-        out["type"] = .string(try o["type"].map { v throws(ScriptError) in try member(v, Self.installmentItemTypes) } ?? "generic")
+        out["type"] = .string(
+            try o["type"].map { v throws(ScriptError) in try member(v, Self.installmentItemTypes) } ?? "generic"
+        )
         return .object(out)
     }
 

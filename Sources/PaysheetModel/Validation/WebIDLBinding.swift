@@ -49,7 +49,10 @@ public struct WebIDLBinding: Sendable {
         case .null: d = 0
         case .bool(let b): d = b ? 1 : 0
         case .number(let n): d = Double(n) ?? 0
-        case .string(let s): d = Double(s.trimmingCharacters(in: .whitespaces)) ?? (s.trimmingCharacters(in: .whitespaces).isEmpty ? 0 : .nan)
+        case .string(let s):
+            d =
+                Double(s.trimmingCharacters(in: .whitespaces))
+                ?? (s.trimmingCharacters(in: .whitespaces).isEmpty ? 0 : .nan)
         case .array(let a): d = a.isEmpty ? 0 : (a.count == 1 ? Double(a[0].javaScriptString) ?? .nan : .nan)
         case .object: d = .nan
         }
@@ -69,7 +72,8 @@ public struct WebIDLBinding: Sendable {
     }
 
     /// An enumeration value.
-    func enumeration<E: RawRepresentable>(_ v: JSONValue, _ type: E.Type) throws(ScriptError) -> E where E.RawValue == String {
+    func enumeration<E: RawRepresentable>(_ v: JSONValue, _ type: E.Type) throws(ScriptError) -> E
+    where E.RawValue == String {
         guard let e = E(rawValue: string(v)) else { throw .typeError("Type error") }
         return e
     }
@@ -103,7 +107,9 @@ public struct WebIDLBinding: Sendable {
         if let t = o["paymentTiming"] { item.paymentTiming = try enumeration(t, ApplePayPaymentTiming.self) }
         item.recurringPaymentEndDate = o["recurringPaymentEndDate"].map(string)
         if let c = o["recurringPaymentIntervalCount"] { item.recurringPaymentIntervalCount = unsignedLong(c) }
-        if let u = o["recurringPaymentIntervalUnit"] { item.recurringPaymentIntervalUnit = try enumeration(u, ApplePayRecurringPaymentDateUnit.self) }
+        if let u = o["recurringPaymentIntervalUnit"] {
+            item.recurringPaymentIntervalUnit = try enumeration(u, ApplePayRecurringPaymentDateUnit.self)
+        }
         item.recurringPaymentStartDate = o["recurringPaymentStartDate"].map(string)
         if let t = o["type"] { item.type = try enumeration(t, ApplePayLineItemType.self) }
         return item
@@ -118,8 +124,11 @@ public struct WebIDLBinding: Sendable {
     func dateComponents(_ v: JSONValue) throws(ScriptError) -> ApplePayDateComponents {
         let o = try dictionary(v)
         return ApplePayDateComponents(
-            years: o["years"].map(unsignedLong), months: o["months"].map(unsignedLong),
-            days: o["days"].map(unsignedLong), hours: o["hours"].map(unsignedLong))
+            years: o["years"].map(unsignedLong),
+            months: o["months"].map(unsignedLong),
+            days: o["days"].map(unsignedLong),
+            hours: o["hours"].map(unsignedLong)
+        )
     }
 
     func shippingMethod(_ v: JSONValue) throws(ScriptError) -> ApplePayShippingMethod {
@@ -128,17 +137,27 @@ public struct WebIDLBinding: Sendable {
         let amount = try requiredString(o, "amount", dictionary: d)
         var range: ApplePayDateComponentsRange?
         if let r = try optionalDictionary(o, "dateComponentsRange") {
-            guard let e = r["endDateComponents"] else { throw missing("ApplePayDateComponentsRange", "endDateComponents", "ApplePayDateComponents") }
+            guard let e = r["endDateComponents"] else {
+                throw missing("ApplePayDateComponentsRange", "endDateComponents", "ApplePayDateComponents")
+            }
             let end = try dateComponents(e)
-            guard let s = r["startDateComponents"] else { throw missing("ApplePayDateComponentsRange", "startDateComponents", "ApplePayDateComponents") }
+            guard let s = r["startDateComponents"] else {
+                throw missing("ApplePayDateComponentsRange", "startDateComponents", "ApplePayDateComponents")
+            }
             range = ApplePayDateComponentsRange(startDateComponents: try dateComponents(s), endDateComponents: end)
         }
         let detail = try requiredString(o, "detail", dictionary: d)
         let identifier = try requiredString(o, "identifier", dictionary: d)
         let label = try requiredString(o, "label", dictionary: d)
         let selected = o["selected"].map(boolean)
-        return ApplePayShippingMethod(label: label, detail: detail, amount: amount, identifier: identifier,
-                                      dateComponentsRange: range, selected: selected)
+        return ApplePayShippingMethod(
+            label: label,
+            detail: detail,
+            amount: amount,
+            identifier: identifier,
+            dateComponentsRange: range,
+            selected: selected
+        )
     }
 
     public func shippingMethods(_ v: JSONValue) throws(ScriptError) -> [ApplePayShippingMethod] {
@@ -188,20 +207,32 @@ public struct WebIDLBinding: Sendable {
         let r = try lineItem(regular)
         let token = optionalString(o, "tokenNotificationURL")
         let trial = try o["trialBilling"].flatMap { v throws(ScriptError) in v.isNull ? nil : try lineItem(v) }
-        return ApplePayRecurringPaymentRequest(paymentDescription: string(desc), regularBilling: r, trialBilling: trial,
-                                               billingAgreement: agreement, managementURL: string(m), tokenNotificationURL: token)
+        return ApplePayRecurringPaymentRequest(
+            paymentDescription: string(desc),
+            regularBilling: r,
+            trialBilling: trial,
+            billingAgreement: agreement,
+            managementURL: string(m),
+            tokenNotificationURL: token
+        )
     }
 
     func automaticReload(_ o: JSONObject) throws(ScriptError) -> ApplePayAutomaticReloadPaymentRequest {
         let d = "ApplePayAutomaticReloadPaymentRequest"
-        guard let billing = o["automaticReloadBilling"] else { throw missing(d, "automaticReloadBilling", "ApplePayLineItem") }
+        guard let billing = o["automaticReloadBilling"] else {
+            throw missing(d, "automaticReloadBilling", "ApplePayLineItem")
+        }
         let b = try lineItem(billing)
         let agreement = optionalString(o, "billingAgreement")
         guard let m = o["managementURL"] else { throw missing(d, "managementURL", "USVString") }
         guard let desc = o["paymentDescription"] else { throw missing(d, "paymentDescription", "DOMString") }
-        return ApplePayAutomaticReloadPaymentRequest(paymentDescription: string(desc), automaticReloadBilling: b,
-                                                     billingAgreement: agreement, managementURL: string(m),
-                                                     tokenNotificationURL: optionalString(o, "tokenNotificationURL"))
+        return ApplePayAutomaticReloadPaymentRequest(
+            paymentDescription: string(desc),
+            automaticReloadBilling: b,
+            billingAgreement: agreement,
+            managementURL: string(m),
+            tokenNotificationURL: optionalString(o, "tokenNotificationURL")
+        )
     }
 
     func deferred(_ o: JSONObject) throws(ScriptError) -> ApplePayDeferredPaymentRequest {
@@ -213,9 +244,15 @@ public struct WebIDLBinding: Sendable {
         let zone = optionalString(o, "freeCancellationDateTimeZone")
         guard let m = o["managementURL"] else { throw missing(d, "managementURL", "USVString") }
         guard let desc = o["paymentDescription"] else { throw missing(d, "paymentDescription", "DOMString") }
-        return ApplePayDeferredPaymentRequest(billingAgreement: agreement, deferredBilling: b, freeCancellationDate: date,
-                                              freeCancellationDateTimeZone: zone, managementURL: string(m),
-                                              paymentDescription: string(desc), tokenNotificationURL: optionalString(o, "tokenNotificationURL"))
+        return ApplePayDeferredPaymentRequest(
+            billingAgreement: agreement,
+            deferredBilling: b,
+            freeCancellationDate: date,
+            freeCancellationDateTimeZone: zone,
+            managementURL: string(m),
+            paymentDescription: string(desc),
+            tokenNotificationURL: optionalString(o, "tokenNotificationURL")
+        )
     }
 
     func tokenContexts(_ v: JSONValue) throws(ScriptError) -> [ApplePayPaymentTokenContext] {
@@ -228,8 +265,15 @@ public struct WebIDLBinding: Sendable {
             let domain = optionalString(o, "merchantDomain")
             let id = try requiredString(o, "merchantIdentifier", dictionary: d)
             let name = try requiredString(o, "merchantName", dictionary: d)
-            out.append(ApplePayPaymentTokenContext(merchantIdentifier: id, externalIdentifier: ext, merchantName: name,
-                                                   merchantDomain: domain, amount: amount))
+            out.append(
+                ApplePayPaymentTokenContext(
+                    merchantIdentifier: id,
+                    externalIdentifier: ext,
+                    merchantName: name,
+                    merchantDomain: domain,
+                    amount: amount
+                )
+            )
         }
         return out
     }

@@ -24,7 +24,12 @@ public struct ApplePayLineItem: Codable, Sendable, Hashable {
     public var automaticReloadPaymentThresholdAmount: String?
 
     /// A line item.
-    public init(label: String?, amount: String?, type: ApplePayLineItemType? = nil, paymentTiming: ApplePayPaymentTiming? = nil) {
+    public init(
+        label: String?,
+        amount: String?,
+        type: ApplePayLineItemType? = nil,
+        paymentTiming: ApplePayPaymentTiming? = nil
+    ) {
         self.label = label
         self.amount = amount
         self.type = type

@@ -8,7 +8,11 @@ public struct ApplePayPayment: Codable, Sendable, Hashable {
     public var shippingContact: ApplePayPaymentContact?
 
     /// A payment.
-    public init(token: ApplePayPaymentToken, billingContact: ApplePayPaymentContact? = nil, shippingContact: ApplePayPaymentContact? = nil) {
+    public init(
+        token: ApplePayPaymentToken,
+        billingContact: ApplePayPaymentContact? = nil,
+        shippingContact: ApplePayPaymentContact? = nil
+    ) {
         self.token = token
         self.billingContact = billingContact
         self.shippingContact = shippingContact
@@ -46,8 +50,13 @@ public struct ApplePayPaymentMethod: Codable, Sendable, Hashable {
     public var billingContact: ApplePayPaymentContact?
 
     /// A payment method.
-    public init(displayName: String?, network: String?, type: ApplePayPaymentMethodType?,
-                paymentPass: ApplePayPaymentPass? = nil, billingContact: ApplePayPaymentContact? = nil) {
+    public init(
+        displayName: String?,
+        network: String?,
+        type: ApplePayPaymentMethodType?,
+        paymentPass: ApplePayPaymentPass? = nil,
+        billingContact: ApplePayPaymentContact? = nil
+    ) {
         self.displayName = displayName
         self.network = network
         self.type = type
@@ -70,8 +79,13 @@ public struct ApplePayPaymentPass: Codable, Sendable, Hashable {
     public var activationState: ApplePayPaymentPassActivationState
 
     /// A pass.
-    public init(primaryAccountIdentifier: String, primaryAccountNumberSuffix: String, deviceAccountIdentifier: String? = nil,
-                deviceAccountNumberSuffix: String? = nil, activationState: ApplePayPaymentPassActivationState = .activated) {
+    public init(
+        primaryAccountIdentifier: String,
+        primaryAccountNumberSuffix: String,
+        deviceAccountIdentifier: String? = nil,
+        deviceAccountNumberSuffix: String? = nil,
+        activationState: ApplePayPaymentPassActivationState = .activated
+    ) {
         self.primaryAccountIdentifier = primaryAccountIdentifier
         self.primaryAccountNumberSuffix = primaryAccountNumberSuffix
         self.deviceAccountIdentifier = deviceAccountIdentifier

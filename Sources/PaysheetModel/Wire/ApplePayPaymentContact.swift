@@ -33,11 +33,22 @@ public struct ApplePayPaymentContact: Codable, Sendable, Hashable {
     public var countryCode: String?
 
     /// A contact; every field is optional.
-    public init(phoneNumber: String? = nil, emailAddress: String? = nil, givenName: String? = nil,
-                familyName: String? = nil, phoneticGivenName: String? = nil, phoneticFamilyName: String? = nil,
-                addressLines: [String]? = nil, subLocality: String? = nil, locality: String? = nil,
-                postalCode: String? = nil, subAdministrativeArea: String? = nil, administrativeArea: String? = nil,
-                country: String? = nil, countryCode: String? = nil) {
+    public init(
+        phoneNumber: String? = nil,
+        emailAddress: String? = nil,
+        givenName: String? = nil,
+        familyName: String? = nil,
+        phoneticGivenName: String? = nil,
+        phoneticFamilyName: String? = nil,
+        addressLines: [String]? = nil,
+        subLocality: String? = nil,
+        locality: String? = nil,
+        postalCode: String? = nil,
+        subAdministrativeArea: String? = nil,
+        administrativeArea: String? = nil,
+        country: String? = nil,
+        countryCode: String? = nil
+    ) {
         self.phoneNumber = phoneNumber
         self.emailAddress = emailAddress
         self.givenName = givenName

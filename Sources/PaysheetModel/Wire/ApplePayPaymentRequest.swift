@@ -58,8 +58,13 @@ public struct ApplePayPaymentRequest: Codable, Sendable, Hashable {
     public var deferredPaymentRequest: ApplePayDeferredPaymentRequest?
 
     /// A request with the required members.
-    public init(countryCode: String, currencyCode: String, supportedNetworks: [String],
-                merchantCapabilities: [ApplePayMerchantCapability], total: ApplePayLineItem) {
+    public init(
+        countryCode: String,
+        currencyCode: String,
+        supportedNetworks: [String],
+        merchantCapabilities: [ApplePayMerchantCapability],
+        total: ApplePayLineItem
+    ) {
         self.countryCode = countryCode
         self.currencyCode = currencyCode
         self.supportedNetworks = supportedNetworks
@@ -87,8 +92,14 @@ public struct ApplePayRecurringPaymentRequest: Codable, Sendable, Hashable {
     public var tokenNotificationURL: String?
 
     /// A recurring payment.
-    public init(paymentDescription: String, regularBilling: ApplePayLineItem, trialBilling: ApplePayLineItem? = nil,
-                billingAgreement: String? = nil, managementURL: String, tokenNotificationURL: String? = nil) {
+    public init(
+        paymentDescription: String,
+        regularBilling: ApplePayLineItem,
+        trialBilling: ApplePayLineItem? = nil,
+        billingAgreement: String? = nil,
+        managementURL: String,
+        tokenNotificationURL: String? = nil
+    ) {
         self.paymentDescription = paymentDescription
         self.regularBilling = regularBilling
         self.trialBilling = trialBilling
@@ -112,8 +123,13 @@ public struct ApplePayAutomaticReloadPaymentRequest: Codable, Sendable, Hashable
     public var tokenNotificationURL: String?
 
     /// An automatic reload payment.
-    public init(paymentDescription: String, automaticReloadBilling: ApplePayLineItem, billingAgreement: String? = nil,
-                managementURL: String, tokenNotificationURL: String? = nil) {
+    public init(
+        paymentDescription: String,
+        automaticReloadBilling: ApplePayLineItem,
+        billingAgreement: String? = nil,
+        managementURL: String,
+        tokenNotificationURL: String? = nil
+    ) {
         self.paymentDescription = paymentDescription
         self.automaticReloadBilling = automaticReloadBilling
         self.billingAgreement = billingAgreement

@@ -14,8 +14,14 @@ public struct ApplePayShippingMethod: Codable, Sendable, Hashable {
     public var selected: Bool?
 
     /// A shipping method.
-    public init(label: String, detail: String, amount: String, identifier: String,
-                dateComponentsRange: ApplePayDateComponentsRange? = nil, selected: Bool? = nil) {
+    public init(
+        label: String,
+        detail: String,
+        amount: String,
+        identifier: String,
+        dateComponentsRange: ApplePayDateComponentsRange? = nil,
+        selected: Bool? = nil
+    ) {
         self.label = label
         self.detail = detail
         self.amount = amount

@@ -59,7 +59,8 @@ public struct PaymentDetailsModifier: Sendable, Hashable {
 
 /// `AddressErrors`: per-field messages about the shipping address.
 public struct PaymentAddressErrors: Sendable, Hashable {
-    public var addressLine, city, country, dependentLocality, organization, phone, postalCode, recipient, region, sortingCode: String?
+    public var addressLine, city, country, dependentLocality, organization, phone, postalCode, recipient, region,
+        sortingCode: String?
 }
 
 /// `PayerErrors`.

@@ -20,8 +20,12 @@ public struct ApplePayUpdate: Codable, Sendable, Hashable {
     public var newDeferredPaymentRequest: ApplePayDeferredPaymentRequest?
 
     /// An update.
-    public init(newTotal: ApplePayLineItem?, newLineItems: [ApplePayLineItem]? = nil,
-                newShippingMethods: [ApplePayShippingMethod]? = nil, errors: [ApplePayError]? = nil) {
+    public init(
+        newTotal: ApplePayLineItem?,
+        newLineItems: [ApplePayLineItem]? = nil,
+        newShippingMethods: [ApplePayShippingMethod]? = nil,
+        errors: [ApplePayError]? = nil
+    ) {
         self.newTotal = newTotal
         self.newLineItems = newLineItems
         self.newShippingMethods = newShippingMethods
@@ -48,7 +52,11 @@ public struct ApplePayPaymentAuthorizationResult: Codable, Sendable, Hashable {
     public var orderDetails: ApplePayPaymentOrderDetails?
 
     /// A result.
-    public init(status: ApplePayStatus, errors: [ApplePayError]? = nil, orderDetails: ApplePayPaymentOrderDetails? = nil) {
+    public init(
+        status: ApplePayStatus,
+        errors: [ApplePayError]? = nil,
+        orderDetails: ApplePayPaymentOrderDetails? = nil
+    ) {
         self.status = status.rawValue
         self.errors = errors
         self.orderDetails = orderDetails

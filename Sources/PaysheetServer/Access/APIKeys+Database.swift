@@ -6,12 +6,18 @@ extension APIKeys {
     /// `postgres://…`; by default the data folder's SQLite file, as `paysheet serve` uses it),
     /// migrated first. For `paysheet api-key` and tests.
     public static func withDatabase<T: Sendable>(
-        _ databaseURL: String?, dataFolder: String, logger: Logger = Logger(label: "paysheet.api-key"),
+        _ databaseURL: String?,
+        dataFolder: String,
+        logger: Logger = Logger(label: "paysheet.api-key"),
         _ body: @Sendable (APIKeys) async throws -> T
     ) async throws -> T {
         let url = databaseURL ?? "sqlite:" + dataFolder + "/paysheet.sqlite"
         if url.hasPrefix("sqlite:") {
-            try FileManager.default.createDirectory(atPath: dataFolder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                atPath: dataFolder,
+                withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700]
+            )
             let database = try await SQLiteDatabase.open(path: String(url.dropFirst("sqlite:".count)), logger: logger)
             do {
                 let store = PaymentStore(database: database)
@@ -24,7 +30,9 @@ extension APIKeys {
                 throw error
             }
         }
-        guard url.hasPrefix("postgres") else { throw StorageError("database URL \(url) is neither sqlite:PATH nor postgres://…") }
+        guard url.hasPrefix("postgres") else {
+            throw StorageError("database URL \(url) is neither sqlite:PATH nor postgres://…")
+        }
         let database = try PostgresDatabase(url: url, logger: logger)
         return try await withThrowingTaskGroup(of: T?.self) { group in
             group.addTask {

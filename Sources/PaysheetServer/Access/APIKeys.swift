@@ -48,7 +48,9 @@ public struct APIKeys: Sendable {
     func verify(_ key: String) async throws -> APIKeyRecord? {
         let bytes = Array(key.utf8)
         // psk_ + 16 hex + _ + 43 Base64url characters.
-        guard bytes.count == 4 + 16 + 1 + 43, key.hasPrefix(Self.prefix), bytes[20] == UInt8(ascii: "_") else { return nil }
+        guard bytes.count == 4 + 16 + 1 + 43, key.hasPrefix(Self.prefix), bytes[20] == UInt8(ascii: "_") else {
+            return nil
+        }
         let digits = String(decoding: bytes[4..<20], as: UTF8.self)
         guard digits.allSatisfy(\.isHexDigit) else { return nil }
         guard let (record, hash) = try await store.apiKey("key_" + digits), record.revokedAt == nil else { return nil }

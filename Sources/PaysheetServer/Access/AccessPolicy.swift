@@ -14,9 +14,15 @@ enum Credential: Sendable, Equatable {
     case unusable
 
     init(_ request: Request) {
-        guard let header = request.headers[.authorization] else { self = .none; return }
+        guard let header = request.headers[.authorization] else {
+            self = .none
+            return
+        }
         let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else { self = .unusable; return }
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else {
+            self = .unusable
+            return
+        }
         let value = String(parts[1]).trimmingCharacters(in: .whitespaces)
         if value.hasPrefix(APIKeys.prefix) {
             self = .merchantKey(value)
@@ -55,12 +61,16 @@ struct AccessPolicy: Sendable {
     func merchant(_ request: Request) async throws -> APIKeyRecord {
         switch Credential(request) {
         case .merchantKey(let key):
-            guard let record = try await keys.verify(key) else { throw APIError.unauthorized("the API key is not valid (unknown or revoked)") }
+            guard let record = try await keys.verify(key) else {
+                throw APIError.unauthorized("the API key is not valid (unknown or revoked)")
+            }
             return record
         case .none:
             throw APIError.unauthorized("this call needs a merchant API key: Authorization: Bearer psk_…")
         case .clientSecret:
-            throw APIError.unauthorized("this call needs a merchant API key; an order's client secret does not allow it")
+            throw APIError.unauthorized(
+                "this call needs a merchant API key; an order's client secret does not allow it"
+            )
         case .unusable:
             throw APIError.unauthorized("the Authorization header is not Bearer and a Paysheet credential")
         }
@@ -100,7 +110,9 @@ struct AccessPolicy: Sendable {
             }
             return (agreement, .shopper)
         case .none:
-            throw APIError.unauthorized("this call needs the client secret of the agreement's order (or a merchant API key): Authorization: Bearer pcs_…")
+            throw APIError.unauthorized(
+                "this call needs the client secret of the agreement's order (or a merchant API key): Authorization: Bearer pcs_…"
+            )
         case .merchantKey, .unusable:
             let key = try await merchant(request)
             guard let agreement = try await store.agreement(id) else { throw APIError.notFound("agreement \(id)") }
@@ -110,19 +122,25 @@ struct AccessPolicy: Sendable {
 
     /// The caller of an order route, with the order and its payments as read to check it (one
     /// statement; the authorization starts from them rather than reading them again).
-    func orderAndPayments(_ id: String, _ request: Request) async throws -> (OrderRecord, [PaymentRecord], OrderCaller) {
+    func orderAndPayments(_ id: String, _ request: Request) async throws -> (OrderRecord, [PaymentRecord], OrderCaller)
+    {
         switch Credential(request) {
         case .clientSecret(let secret):
             guard let (order, payments) = try await store.orderAndPayments(id), let hash = order.clientSecretHash,
-                  Secrets.matches(secret, storedHash: hash) else {
+                Secrets.matches(secret, storedHash: hash)
+            else {
                 throw APIError.notFound("order \(id)")
             }
             return (order, payments, .shopper)
         case .none:
-            throw APIError.unauthorized("this call needs the order's client secret (or a merchant API key): Authorization: Bearer pcs_…")
+            throw APIError.unauthorized(
+                "this call needs the order's client secret (or a merchant API key): Authorization: Bearer pcs_…"
+            )
         case .merchantKey, .unusable:
             let key = try await merchant(request)
-            guard let (order, payments) = try await store.orderAndPayments(id) else { throw APIError.notFound("order \(id)") }
+            guard let (order, payments) = try await store.orderAndPayments(id) else {
+                throw APIError.notFound("order \(id)")
+            }
             return (order, payments, .merchant(key))
         }
     }

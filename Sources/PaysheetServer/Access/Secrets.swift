@@ -1,3 +1,4 @@
+import PaysheetModel
 import Crypto
 import Foundation
 import PaysheetToken
@@ -24,8 +25,11 @@ enum Secrets {
     }
 
     static func base64url(_ bytes: [UInt8]) -> String {
-        Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(
+            of: "/",
+            with: "_"
+        )
+        .replacingOccurrences(of: "=", with: "")
     }
 
     /// The stored form of `secret`: SHA-256, hexadecimal.

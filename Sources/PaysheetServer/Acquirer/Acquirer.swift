@@ -72,8 +72,14 @@ public struct ChargeRequest: Sendable {
     public var merchantToken: (token: String, expiration: String)?
 
     /// A request.
-    public init(identity: TransactionIdentity, amount: Int, currencyNumeric: String, paymentData: String, reference: String,
-                merchantToken: (token: String, expiration: String)? = nil) {
+    public init(
+        identity: TransactionIdentity,
+        amount: Int,
+        currencyNumeric: String,
+        paymentData: String,
+        reference: String,
+        merchantToken: (token: String, expiration: String)? = nil
+    ) {
         self.identity = identity
         self.amount = amount
         self.currencyNumeric = currencyNumeric
@@ -114,13 +120,30 @@ public protocol Acquirer: Sendable {
     /// Asks for the status of `identity`.
     func query(_ identity: TransactionIdentity) async -> TransactionStatus
     /// Refunds `amount` of the charge the acquirer calls `originalReference`.
-    func refund(_ identity: TransactionIdentity, amount: Int, currencyNumeric: String, originalReference: String) async -> SubmitAnswer
+    func refund(
+        _ identity: TransactionIdentity,
+        amount: Int,
+        currencyNumeric: String,
+        originalReference: String
+    ) async -> SubmitAnswer
     /// Voids the whole charge `originalReference` (same day only).
-    func void(_ identity: TransactionIdentity, amount: Int, currencyNumeric: String, originalReference: String) async -> SubmitAnswer
+    func void(
+        _ identity: TransactionIdentity,
+        amount: Int,
+        currencyNumeric: String,
+        originalReference: String
+    ) async -> SubmitAnswer
     /// Verifies and reads a notification body.
     func parseNotification(_ body: String) throws -> AcquirerNotification
     /// Encodes the decrypted payment data for ``ChargeRequest/paymentData``.
-    func paymentData(accountNumber: String, expiration: String, cryptogram: String?, eci: String?, emvData: String?, pinData: String?) -> String
+    func paymentData(
+        accountNumber: String,
+        expiration: String,
+        cryptogram: String?,
+        eci: String?,
+        emvData: String?,
+        pinData: String?
+    ) -> String
     /// A new transaction identity at `now` for our payment `paymentId`.
     func newIdentity(paymentId: String, now: Date) -> TransactionIdentity
     /// The settlement (reconciliation) file of the clearing day `day` (`YYYYMMDD`).

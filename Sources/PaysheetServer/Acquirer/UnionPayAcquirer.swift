@@ -19,7 +19,14 @@ public struct UnionPayAcquirer: Acquirer {
         return TransactionIdentity(orderId: id, txnTime: TransactionTime.format(now))
     }
 
-    public func paymentData(accountNumber: String, expiration: String, cryptogram: String?, eci: String?, emvData: String?, pinData: String?) -> String {
+    public func paymentData(
+        accountNumber: String,
+        expiration: String,
+        cryptogram: String?,
+        eci: String?,
+        emvData: String?,
+        pinData: String?
+    ) -> String {
         PaymentDataField([
             "accNo": accountNumber, "expired": String(expiration.prefix(4)), "cryptogram": cryptogram ?? "",
             "eci": eci ?? "", "emvData": emvData ?? "", "pinBlock": pinData ?? "",
@@ -34,32 +41,84 @@ public struct UnionPayAcquirer: Acquirer {
         case .file(let name, let records):
             // The file gives MMDDhhmmss: the latest such date by the clearing day.
             let noon = TransactionTime.parse(day + "120000") ?? now
-            return .file(name: name, transactions: records.map { r in
-                let sentDay = TransactionTime.day(monthAndDay: String(r.transmissionTime.prefix(4)), before: noon)
-                return SettledTransaction(identity: TransactionIdentity(orderId: r.orderId, txnTime: sentDay + r.transmissionTime.dropFirst(4)),
-                                          reference: r.queryId, amount: r.amount, type: r.txnType)
-            })
+            return .file(
+                name: name,
+                transactions: records.map { r in
+                    let sentDay = TransactionTime.day(monthAndDay: String(r.transmissionTime.prefix(4)), before: noon)
+                    return SettledTransaction(
+                        identity: TransactionIdentity(
+                            orderId: r.orderId,
+                            txnTime: sentDay + r.transmissionTime.dropFirst(4)
+                        ),
+                        reference: r.queryId,
+                        amount: r.amount,
+                        type: r.txnType
+                    )
+                }
+            )
         }
     }
 
     public func charge(_ request: ChargeRequest) async -> SubmitAnswer {
         if let stored = request.merchantToken {
-            return submitAnswer(await client.consumeWithToken(orderId: request.identity.orderId, txnTime: request.identity.txnTime,
-                                                              amount: request.amount, currencyCode: request.currencyNumeric, token: stored.token,
-                                                              expiration: stored.expiration, reserved: request.reference))
+            return submitAnswer(
+                await client.consumeWithToken(
+                    orderId: request.identity.orderId,
+                    txnTime: request.identity.txnTime,
+                    amount: request.amount,
+                    currencyCode: request.currencyNumeric,
+                    token: stored.token,
+                    expiration: stored.expiration,
+                    reserved: request.reference
+                )
+            )
         }
-        return submitAnswer(await client.consume(orderId: request.identity.orderId, txnTime: request.identity.txnTime, amount: request.amount,
-                                          currencyCode: request.currencyNumeric, paymentData: request.paymentData, reserved: request.reference))
+        return submitAnswer(
+            await client.consume(
+                orderId: request.identity.orderId,
+                txnTime: request.identity.txnTime,
+                amount: request.amount,
+                currencyCode: request.currencyNumeric,
+                paymentData: request.paymentData,
+                reserved: request.reference
+            )
+        )
     }
 
-    public func refund(_ identity: TransactionIdentity, amount: Int, currencyNumeric: String, originalReference: String) async -> SubmitAnswer {
-        submitAnswer(await client.reverse(.refund, orderId: identity.orderId, txnTime: identity.txnTime, amount: amount,
-                                          currencyCode: currencyNumeric, originalQueryId: originalReference))
+    public func refund(
+        _ identity: TransactionIdentity,
+        amount: Int,
+        currencyNumeric: String,
+        originalReference: String
+    ) async -> SubmitAnswer {
+        submitAnswer(
+            await client.reverse(
+                .refund,
+                orderId: identity.orderId,
+                txnTime: identity.txnTime,
+                amount: amount,
+                currencyCode: currencyNumeric,
+                originalQueryId: originalReference
+            )
+        )
     }
 
-    public func void(_ identity: TransactionIdentity, amount: Int, currencyNumeric: String, originalReference: String) async -> SubmitAnswer {
-        submitAnswer(await client.reverse(.void, orderId: identity.orderId, txnTime: identity.txnTime, amount: amount,
-                                          currencyCode: currencyNumeric, originalQueryId: originalReference))
+    public func void(
+        _ identity: TransactionIdentity,
+        amount: Int,
+        currencyNumeric: String,
+        originalReference: String
+    ) async -> SubmitAnswer {
+        submitAnswer(
+            await client.reverse(
+                .void,
+                orderId: identity.orderId,
+                txnTime: identity.txnTime,
+                amount: amount,
+                currencyCode: currencyNumeric,
+                originalQueryId: originalReference
+            )
+        )
     }
 
     func submitAnswer(_ answer: UnionPayClient.Answer) -> SubmitAnswer {
@@ -70,7 +129,8 @@ public struct UnionPayAcquirer: Acquirer {
             switch ResponseCode.classify(code) {
             case .success: return .accepted(reference: m["queryId"])
             case .duplicate: return .duplicate
-            case .unknown, .notFound, .throttled, .moneyTaken: return .unknown(reason: "respCode \(code): \(ResponseCode.message(code))")
+            case .unknown, .notFound, .throttled, .moneyTaken:
+                return .unknown(reason: "respCode \(code): \(ResponseCode.message(code))")
             case .failure: return .declined(code: code, message: m["respMsg"] ?? ResponseCode.message(code))
             }
         }
@@ -85,7 +145,11 @@ public struct UnionPayAcquirer: Acquirer {
             case .success: return status(code: m["origRespCode"] ?? "", m, message: m["origRespMsg"])
             case .notFound: return .notFound
             case .throttled: return .unknown(reason: "respCode 37: too many queries", throttled: true)
-            default: return .unknown(reason: "query answered respCode \(code): \(ResponseCode.message(code))", throttled: false)
+            default:
+                return .unknown(
+                    reason: "query answered respCode \(code): \(ResponseCode.message(code))",
+                    throttled: false
+                )
             }
         }
     }
@@ -104,7 +168,8 @@ public struct UnionPayAcquirer: Acquirer {
         case .unknown: return .pending(reason: "origRespCode \(code): \(ResponseCode.message(code))")
         case .notFound: return .notFound
         case .moneyTaken: return .moneyTaken(code: code, message: ResponseCode.message(code))
-        case .duplicate, .throttled, .failure: return .failed(code: code, message: message ?? ResponseCode.message(code))
+        case .duplicate, .throttled, .failure:
+            return .failed(code: code, message: message ?? ResponseCode.message(code))
         }
     }
 
@@ -113,6 +178,11 @@ public struct UnionPayAcquirer: Acquirer {
         let identity = TransactionIdentity(orderId: try m.required("orderId"), txnTime: try m.required("txnTime"))
         let code = try m.required("respCode")
         let key = [identity.orderId, identity.txnTime, m["txnType"] ?? "", code].joined(separator: "|")
-        return AcquirerNotification(identity: identity, deduplicationKey: key, status: status(code: code, m, message: m["respMsg"]), raw: body)
+        return AcquirerNotification(
+            identity: identity,
+            deduplicationKey: key,
+            status: status(code: code, m, message: m["respMsg"]),
+            raw: body
+        )
     }
 }

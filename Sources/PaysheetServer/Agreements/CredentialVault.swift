@@ -1,3 +1,4 @@
+import PaysheetModel
 import Crypto
 import Foundation
 import PaysheetToken
@@ -20,7 +21,8 @@ public struct CredentialVault: Sendable {
         let text = try KeyFile.privateKeyTextCreatingOnce(path) {
             Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString() + "\n"
         }
-        guard let data = Data(base64Encoded: text.trimmingCharacters(in: .whitespacesAndNewlines)), data.count == 32 else {
+        guard let data = Data(base64Encoded: text.trimmingCharacters(in: .whitespacesAndNewlines)), data.count == 32
+        else {
             throw StorageError("the credential key \(path) is not 32 bytes in Base64")
         }
         return CredentialVault(key: data)
@@ -37,7 +39,11 @@ public struct CredentialVault: Sendable {
     func open(_ sealed: String, for id: String) throws -> MerchantTokenCredential {
         guard let data = Data(base64Encoded: sealed) else { throw StorageError("a sealed credential is not Base64") }
         do {
-            let plaintext = try AES.GCM.open(try AES.GCM.SealedBox(combined: data), using: key, authenticating: Data(id.utf8))
+            let plaintext = try AES.GCM.open(
+                try AES.GCM.SealedBox(combined: data),
+                using: key,
+                authenticating: Data(id.utf8)
+            )
             return try JSONDecoder().decode(MerchantTokenCredential.self, from: plaintext)
         } catch {
             throw StorageError("the credential of \(id) does not open with this server's credential key")

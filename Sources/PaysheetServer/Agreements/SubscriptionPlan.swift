@@ -33,9 +33,20 @@ public struct SubscriptionPlan: Sendable, Codable, Equatable {
     public var billingAgreement: String
 
     /// A plan.
-    public init(id: String, kind: String, description: String, label: String, amount: String, currencyCode: String,
-                intervalUnit: String = "month", intervalCount: Int = 1, trialLabel: String? = nil, trialAmount: String? = nil,
-                thresholdAmount: String? = nil, billingAgreement: String) {
+    public init(
+        id: String,
+        kind: String,
+        description: String,
+        label: String,
+        amount: String,
+        currencyCode: String,
+        intervalUnit: String = "month",
+        intervalCount: Int = 1,
+        trialLabel: String? = nil,
+        trialAmount: String? = nil,
+        thresholdAmount: String? = nil,
+        billingAgreement: String
+    ) {
         self.id = id
         self.kind = kind
         self.description = description

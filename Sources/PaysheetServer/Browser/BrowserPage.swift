@@ -1,5 +1,4 @@
 import PaysheetModel
-import PaysheetScenario
 import PaysheetSheet
 
 /// One browser page's sheet: the engine plus the page's clock and gesture settings. Pure — the
@@ -50,69 +49,107 @@ struct BrowserPage: Sendable {
         // Where the page's document sits (its origin, its ancestors', the permissions policy).
         if let f = op["frame"], !f.isNull {
             guard let frame = FrameContext(json: f) else {
-                throw BridgeError(field: "frame", message: "must be {\"origins\": [the document's origin, …, the top's], \"paymentAllowed\": true, false or null}")
+                throw BridgeError(
+                    field: "frame",
+                    message:
+                        "must be {\"origins\": [the document's origin, …, the top's], \"paymentAllowed\": true, false or null}"
+                )
             }
             machine.setFrame(frame)
         }
         var answer = JSONObject()
-        guard let name = op["op"]?.stringValue else { throw BridgeError(field: "op", message: "required: the operation's name") }
+        guard let name = op["op"]?.stringValue else {
+            throw BridgeError(field: "op", message: "required: the operation's name")
+        }
         switch name {
         case "state", "tick":
             break
         case "advance":
-            guard let s = op["seconds"]?.doubleValue, s >= 0 else { throw BridgeError(field: "seconds", message: "required: a number of seconds, 0 or more") }
+            guard let s = op["seconds"]?.doubleValue, s >= 0 else {
+                throw BridgeError(field: "seconds", message: "required: a number of seconds, 0 or more")
+            }
             events += machine.advance(by: s)
         case "construct":
-            guard let v = op["version"] else { throw BridgeError(field: "version", message: "required: the version the page passed") }
+            guard let v = op["version"] else {
+                throw BridgeError(field: "version", message: "required: the version the page passed")
+            }
             // `unsigned long`, converted as WebKit's binding does.
             let version = WebIDLBinding(profile: machine.configuration.profile).unsignedLong(v)
             let gesture = op["userGesture"]?.boolValue ?? false
-            let r = machine.construct(version: version, request: op["request"] ?? .null, userGesture: gesture || !requireUserGesture)
+            let r = machine.construct(
+                version: version,
+                request: op["request"] ?? .null,
+                userGesture: gesture || !requireUserGesture
+            )
             record(r, into: &answer)
         case "call":
             guard case .number(let n)? = op["session"], let session = Int(n) else {
                 throw BridgeError(field: "session", message: "required: the session's number")
             }
-            guard let method = op["method"]?.stringValue else { throw BridgeError(field: "method", message: "required: the method's name") }
+            guard let method = op["method"]?.stringValue else {
+                throw BridgeError(field: "method", message: "required: the method's name")
+            }
             let args = op["args"]?.arrayValue ?? []
             let r: PageResult
             if let m = PageCall.Method(rawValue: method) {
-                r = PageCall(m, arguments: args).map { machine.call($0, session: session) } ?? PageResult(threw: .notEnoughArguments)
+                r =
+                    PageCall(m, arguments: args).map { machine.call($0, session: session) }
+                    ?? PageResult(threw: .notEnoughArguments)
             } else {
                 r = PageResult(threw: .typeError("session.\(method) is not a function."))
             }
             record(r, into: &answer)
             events += r.events
         case "static":
-            guard let method = op["method"]?.stringValue else { throw BridgeError(field: "method", message: "required: the method's name") }
+            guard let method = op["method"]?.stringValue else {
+                throw BridgeError(field: "method", message: "required: the method's name")
+            }
             let args = op["args"]?.arrayValue ?? []
             let gesture = op["userGesture"]?.boolValue ?? false
             let r: PageResult
             switch method {
             case "supportsVersion":
-                if args.isEmpty { r = PageResult(threw: .notEnoughArguments) } else {
-                    r = machine.supportsVersion(Int(WebIDLBinding(profile: machine.configuration.profile).unsignedLong(args[0]) & 0xFFFF_FFFF))
+                if args.isEmpty {
+                    r = PageResult(threw: .notEnoughArguments)
+                } else {
+                    r = machine.supportsVersion(
+                        Int(WebIDLBinding(profile: machine.configuration.profile).unsignedLong(args[0]) & 0xFFFF_FFFF)
+                    )
                 }
             case "canMakePayments": r = machine.canMakePayments()
             case "canMakePaymentsWithActiveCard": r = machine.canMakePaymentsWithActiveCard()
             case "applePayCapabilities":
                 // Safari 17+: the credential status the `canMakePayments` answer implies.
                 let can = machine.canMakePayments().returned?.boolValue ?? false
-                r = PageResult(returned: ["paymentCredentialStatus": .string(can ? "paymentCredentialsAvailable" : "paymentCredentialsUnavailable")])
+                r = PageResult(returned: [
+                    "paymentCredentialStatus": .string(
+                        can ? "paymentCredentialsAvailable" : "paymentCredentialsUnavailable"
+                    )
+                ])
             case "openPaymentSetup": r = machine.openPaymentSetup(userGesture: gesture || !requireUserGesture)
             case "ApplePayError":
                 // JSON has no `undefined`: the page lists the positions it passed as undefined.
-                let undefinedAt = Set(op["undefinedAt"]?.arrayValue?.compactMap { $0.doubleValue.map { Int($0) } } ?? [])
-                let given: [JSONValue?] = args.enumerated().map { undefinedAt.contains($0.offset) ? Optional<JSONValue>.none : .some($0.element) }
+                let undefinedAt = Set(
+                    op["undefinedAt"]?.arrayValue?.compactMap { $0.doubleValue.map { Int($0) } } ?? []
+                )
+                let given: [JSONValue?] = args.enumerated().map {
+                    undefinedAt.contains($0.offset) ? Optional<JSONValue>.none : .some($0.element)
+                }
                 r = machine.makeError(arguments: given)
             case "ApplePaySetup": r = machine.makeSetup(configuration: args.first)
             case "getSetupFeatures": r = machine.getSetupFeatures(configuration: args.first ?? .object(JSONObject()))
             case "beginSetup":
-                r = machine.beginSetup(configuration: args.first ?? .object(JSONObject()), features: args.count > 1 ? args[1] : nil,
-                                       userGesture: gesture || !requireUserGesture)
+                r = machine.beginSetup(
+                    configuration: args.first ?? .object(JSONObject()),
+                    features: args.count > 1 ? args[1] : nil,
+                    userGesture: gesture || !requireUserGesture
+                )
             case "addSetupFeature":
-                r = machine.addSetupFeature(state: args.first ?? .null, type: args.count > 1 ? args[1] : .null,
-                                            supportsInstallments: args.count > 2 ? args[2] : .null)
+                r = machine.addSetupFeature(
+                    state: args.first ?? .null,
+                    type: args.count > 1 ? args[1] : .null,
+                    supportsInstallments: args.count > 2 ? args[2] : .null
+                )
             default: throw BridgeError(field: "method", message: "unknown static member \"\(method)\"")
             }
             record(r, into: &answer)
@@ -120,7 +157,10 @@ struct BrowserPage: Sendable {
             guard let methodData = op["methodData"], let details = op["details"] else {
                 throw BridgeError(field: "methodData", message: "required: the constructor's methodData and details")
             }
-            record(machine.constructPaymentRequest(methodData: methodData, details: details, options: op["options"]), into: &answer)
+            record(
+                machine.constructPaymentRequest(methodData: methodData, details: details, options: op["options"]),
+                into: &answer
+            )
         case "paymentRequestCall":
             guard case .number(let n)? = op["request"], let request = Int(n) else {
                 throw BridgeError(field: "request", message: "required: the PaymentRequest's number")
@@ -130,25 +170,33 @@ struct BrowserPage: Sendable {
             events += r.events
         case "user":
             let action: UserAction
-            do throws(ScenarioError) {
+            do throws(SheetInputError) {
                 var step = op
                 step["op"] = nil
                 step["listeners"] = nil
                 step["mock"] = nil
-                action = try ScenarioParser.userAction(.object(step))
+                action = try SheetInput.userAction(step)
             } catch {
                 throw BridgeError(field: error.field, message: error.message)
             }
-            events += Self.reportingIgnored(machine.perform(action, asMock: op["mock"]?.boolValue ?? false), into: &answer)
+            events += Self.reportingIgnored(
+                machine.perform(action, asMock: op["mock"]?.boolValue ?? false),
+                into: &answer
+            )
         case "mockChangePaymentMethod":
-            guard let m = op["paymentMethod"], let method = try? decodeJSONValue(ApplePayPaymentMethod.self, from: m) else {
+            guard let m = op["paymentMethod"], let method = try? decodeJSONValue(ApplePayPaymentMethod.self, from: m)
+            else {
                 throw BridgeError(field: "paymentMethod", message: "required: an ApplePayPaymentMethod")
             }
             events += Self.reportingIgnored(machine.mockChangePaymentMethod(method), into: &answer)
         case "navigate":
             events += machine.navigate()
         default:
-            throw BridgeError(field: "op", message: "unknown operation \"\(name)\" (known: construct, call, static, paymentRequest, paymentRequestCall, user, mockChangePaymentMethod, advance, tick, state, navigate)")
+            throw BridgeError(
+                field: "op",
+                message:
+                    "unknown operation \"\(name)\" (known: construct, call, static, paymentRequest, paymentRequestCall, user, mockChangePaymentMethod, advance, tick, state, navigate)"
+            )
         }
         // Each event as JSON once: all go to the log, all but ignored actions to the page.
         var toPage: [JSONValue] = []
@@ -179,13 +227,18 @@ struct BrowserPage: Sendable {
         answer["choices"] = machine.choices()
         answer["now"] = .number(JSONValue.javaScriptNumberString(String(machine.now)))
         answer["clock"] = .string(virtualClock ? "virtual" : "real")
-        answer["sessions"] = .array((0..<machine.sessionCount).map { .string(machine.state(of: $0 + 1)?.pageVisible ?? "idle") })
+        answer["sessions"] = .array(
+            (0..<machine.sessionCount).map { .string(machine.state(of: $0 + 1)?.pageVisible ?? "idle") }
+        )
         answer["paid"] = .bool(machine.paid)
         return answer
     }
 
     /// `events`, after putting the reason of an ignored user action (the last, if several) in `answer`.
-    private static func reportingIgnored(_ events: [DispatchedEvent], into answer: inout JSONObject) -> [DispatchedEvent] {
+    private static func reportingIgnored(
+        _ events: [DispatchedEvent],
+        into answer: inout JSONObject
+    ) -> [DispatchedEvent] {
         for e in events {
             if case .ignored(_, let reason) = e.event { answer["ignored"] = .string(reason) }
         }
@@ -213,12 +266,17 @@ struct BrowserPage: Sendable {
         case "complete": return .complete(op["value"])
         case "retry": return .retry(op["value"])
         default:
-            throw BridgeError(field: "method", message: "unknown PaymentRequest method \(op["method"]?.compactText ?? "(none)")")
+            throw BridgeError(
+                field: "method",
+                message: "unknown PaymentRequest method \(op["method"]?.compactText ?? "(none)")"
+            )
         }
     }
 
     static func listeners(_ v: JSONValue) throws(BridgeError) -> Set<SheetEventType> {
-        guard let a = v.arrayValue else { throw BridgeError(field: "listeners", message: "must be an array of event types") }
+        guard let a = v.arrayValue else {
+            throw BridgeError(field: "listeners", message: "must be an array of event types")
+        }
         var out = Set<SheetEventType>()
         for x in a {
             guard let s = x.stringValue, let t = SheetEventType(rawValue: s) else {

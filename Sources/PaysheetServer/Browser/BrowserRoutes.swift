@@ -24,9 +24,12 @@ enum BrowserRoutes {
 
     /// The text of asset `file`, read from the resource bundle.
     static func load(_ file: String) throws -> ByteBuffer {
-        let name = (file as NSString).deletingPathExtension, ext = (file as NSString).pathExtension
-        guard let url = Bundle.module.url(forResource: name, withExtension: ext, subdirectory: "Assets")
-            ?? Bundle.module.url(forResource: name, withExtension: ext) else {
+        let name = (file as NSString).deletingPathExtension
+        let ext = (file as NSString).pathExtension
+        guard
+            let url = Bundle.module.url(forResource: name, withExtension: ext, subdirectory: "Assets")
+                ?? Bundle.module.url(forResource: name, withExtension: ext)
+        else {
             throw ConfigurationError("the browser asset \(file) is missing from the Paysheet resource bundle")
         }
         return ByteBuffer(data: try Data(contentsOf: url))
@@ -47,8 +50,11 @@ enum BrowserRoutes {
         // Anyone (sandbox only): a new page; its id is the page's only credential.
         router.post("/paysheet/v1/pages") { _, context -> Response in
             let id = try await hub.create(client: context.clientAddress, wall: Date().timeIntervalSince1970)
-            return Response(status: .created, headers: [.contentType: "application/json", .cacheControl: "no-store", .accessControlAllowOrigin: "*"],
-                            body: .init(byteBuffer: ByteBuffer(string: JSONValue.object(["page": .string(id)]).compactText)))
+            return Response(
+                status: .created,
+                headers: [.contentType: "application/json", .cacheControl: "no-store", .accessControlAllowOrigin: "*"],
+                body: .init(byteBuffer: ByteBuffer(string: JSONValue.object(["page": .string(id)]).compactText))
+            )
         }
         // Whoever holds the page's id.
         router.post("/paysheet/v1/pages/:id") { request, context -> Response in
@@ -64,8 +70,11 @@ enum BrowserRoutes {
                 throw APIError.invalid(nil, "the body is not valid JSON: \(error)")
             }
             let answer = try await hub.handle(page: id, body: json, wall: Date().timeIntervalSince1970)
-            return Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store", .accessControlAllowOrigin: "*"],
-                            body: .init(byteBuffer: ByteBuffer(string: answer.compactText)))
+            return Response(
+                status: .ok,
+                headers: [.contentType: "application/json", .cacheControl: "no-store", .accessControlAllowOrigin: "*"],
+                body: .init(byteBuffer: ByteBuffer(string: answer.compactText))
+            )
         }
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import PaysheetModel
-import PaysheetScenario
 import PaysheetSheet
+import PaysheetSheetTokens
 import PaysheetToken
 import X509
 
@@ -27,8 +27,14 @@ public actor SheetHub {
 
     /// A hub whose pages' tokens are issued by `pki` and encrypted to `recipient` (the merchant
     /// server's own payment processing certificate), unless a page configures another certificate.
-    public init(pki: SandboxPKI, recipient: TokenRecipient, merchantSessions: SandboxMerchantSessions = SandboxMerchantSessions(),
-                capacity: Int = 1_000, pagesPerClient: Int = 32, idleSeconds: Double = 3_600) {
+    public init(
+        pki: SandboxPKI,
+        recipient: TokenRecipient,
+        merchantSessions: SandboxMerchantSessions = SandboxMerchantSessions(),
+        capacity: Int = 1_000,
+        pagesPerClient: Int = 32,
+        idleSeconds: Double = 3_600
+    ) {
         self.pki = pki
         self.merchantSessions = merchantSessions
         self.defaultRecipient = recipient
@@ -45,10 +51,19 @@ public actor SheetHub {
             pages[oldest.key] = nil
         }
         guard pages.count < capacity else {
-            throw APIError(status: 429, code: "too_many_pages", message: "the sandbox keeps \(capacity) simulated pages at most; try again later")
+            throw APIError(
+                status: 429,
+                code: "too_many_pages",
+                message: "the sandbox keeps \(capacity) simulated pages at most; try again later"
+            )
         }
         let id = "pg_" + Secrets.hex(32)
-        pages[id] = (BrowserPage(configuration: pageConfiguration(SheetConfiguration(tokenFactory: defaultFactory), wall: wall), wall: wall), wall, client)
+        pages[id] = (
+            BrowserPage(
+                configuration: pageConfiguration(SheetConfiguration(tokenFactory: defaultFactory), wall: wall),
+                wall: wall
+            ), wall, client
+        )
         return id
     }
 
@@ -56,7 +71,9 @@ public actor SheetHub {
     var count: Int { pages.count }
 
     /// Keys a `configure` operation accepts.
-    static let configureKeys: Set<String> = ["op", "wallet", "options", "requireUserGesture", "clock", "merchantCertificate", "merchantSessions"]
+    static let configureKeys: Set<String> = [
+        "op", "wallet", "options", "requireUserGesture", "clock", "merchantCertificate", "merchantSessions",
+    ]
 
     /// `configuration` with what every page of this hub has: the session verifier and the page's epoch.
     func pageConfiguration(_ configuration: SheetConfiguration, wall: Double) -> SheetConfiguration {
@@ -70,10 +87,16 @@ public actor SheetHub {
     func handle(page id: String, body: JSONValue, wall: Double) throws(APIError) -> JSONValue {
         expire(now: wall)
         guard let entry = pages[id] else {
-            throw APIError(status: 404, code: "not_found",
-                           message: "page \(id.prefix(80)) does not exist: pages are created by POST /paysheet/v1/pages and dropped after \(Int(idleSeconds)) s idle")
+            throw APIError(
+                status: 404,
+                code: "not_found",
+                message:
+                    "page \(id.prefix(80)) does not exist: pages are created by POST /paysheet/v1/pages and dropped after \(Int(idleSeconds)) s idle"
+            )
         }
-        guard case .object(let op) = body else { throw APIError.invalid(nil, "the body must be a JSON object (an operation)") }
+        guard case .object(let op) = body else {
+            throw APIError.invalid(nil, "the body must be a JSON object (an operation)")
+        }
         var page: BrowserPage
         if op["op"]?.stringValue == "configure" {
             page = try configured(op, wall: wall)
@@ -83,7 +106,13 @@ public actor SheetHub {
         return try run(&page, id: id, client: entry.client, op, wall: wall)
     }
 
-    private func run(_ page: inout BrowserPage, id: String, client: String, _ op: JSONObject, wall: Double) throws(APIError) -> JSONValue {
+    private func run(
+        _ page: inout BrowserPage,
+        id: String,
+        client: String,
+        _ op: JSONObject,
+        wall: Double
+    ) throws(APIError) -> JSONValue {
         do throws(BrowserPage.BridgeError) {
             let answer = try page.handle(op, wall: wall)
             pages[id] = (page, wall, client)
@@ -97,17 +126,22 @@ public actor SheetHub {
 
     private func configured(_ op: JSONObject, wall: Double) throws(APIError) -> BrowserPage {
         for k in op.keys where !Self.configureKeys.contains(k) {
-            throw APIError.invalid(k, "unknown configuration key (known: \(Self.configureKeys.subtracting(["op"]).sorted().joined(separator: ", ")))")
+            throw APIError.invalid(
+                k,
+                "unknown configuration key (known: \(Self.configureKeys.subtracting(["op"]).sorted().joined(separator: ", ")))"
+            )
         }
         var configuration: SheetConfiguration
-        do throws(ScenarioError) {
-            configuration = try ScenarioParser.configuration(wallet: op["wallet"], options: op["options"], file: "configure")
+        do throws(SheetInputError) {
+            configuration = try SheetInput.configuration(wallet: op["wallet"], options: op["options"])
         } catch {
             throw APIError.invalid(error.field, error.message)
         }
         configuration.tokenFactory = defaultFactory
         if let pem = op["merchantCertificate"], !pem.isNull {
-            guard let text = pem.stringValue else { throw APIError.invalid("merchantCertificate", "must be a PEM certificate (a string)") }
+            guard let text = pem.stringValue else {
+                throw APIError.invalid("merchantCertificate", "must be a PEM certificate (a string)")
+            }
             do {
                 let recipient = try TokenRecipient(certificate: Certificate(pemEncoded: text))
                 configuration.tokenFactory = SandboxTokenFactory(pki: pki, recipient: recipient)
@@ -127,7 +161,9 @@ public actor SheetHub {
             page.requireUserGesture = b
         }
         if let c = op["clock"], !c.isNull {
-            guard let s = c.stringValue, s == "real" || s == "virtual" else { throw APIError.invalid("clock", "must be \"real\" or \"virtual\"") }
+            guard let s = c.stringValue, s == "real" || s == "virtual" else {
+                throw APIError.invalid("clock", "must be \"real\" or \"virtual\"")
+            }
             page.virtualClock = s == "virtual"
         }
         return page

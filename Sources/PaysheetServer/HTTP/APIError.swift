@@ -24,13 +24,19 @@ public struct APIError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// 404 `not_found`.
-    public static func notFound(_ what: String) -> APIError { APIError(status: 404, code: "not_found", message: "\(what) does not exist") }
+    public static func notFound(_ what: String) -> APIError {
+        APIError(status: 404, code: "not_found", message: "\(what) does not exist")
+    }
 
     /// 401 `unauthorized`: no credential, or one that is not valid here.
-    public static func unauthorized(_ message: String) -> APIError { APIError(status: 401, code: "unauthorized", message: message) }
+    public static func unauthorized(_ message: String) -> APIError {
+        APIError(status: 401, code: "unauthorized", message: message)
+    }
 
     /// 409 `conflict`.
-    public static func conflict(_ message: String) -> APIError { APIError(status: 409, code: "conflict", message: message) }
+    public static func conflict(_ message: String) -> APIError {
+        APIError(status: 409, code: "conflict", message: message)
+    }
 
     public var description: String { "\(status) \(code)\(field.map { " (\($0))" } ?? ""): \(message)" }
 }

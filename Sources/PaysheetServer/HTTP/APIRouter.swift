@@ -30,9 +30,18 @@ public struct APIRouter: Sendable {
     /// A router over the services; `registry` serves `/metrics`; `sandboxMerchantCertificate`
     /// (PEM) is published at `/v1/sandbox/merchant` for `paysheet pay`; `sheets` (when given)
     /// serves `paysheet.js`, its bridge and the demo store at `/`.
-    init(orders: OrderService, payments: PaymentService, validator: MerchantValidator, store: PaymentStore,
-                registry: PrometheusCollectorRegistry?, sandboxMerchantCertificate: String?, sheets: SheetHub? = nil,
-                mode: ServerMode = .sandbox, draining: Flag = Flag(), reconciliation: ReconciliationService? = nil) {
+    init(
+        orders: OrderService,
+        payments: PaymentService,
+        validator: MerchantValidator,
+        store: PaymentStore,
+        registry: PrometheusCollectorRegistry?,
+        sandboxMerchantCertificate: String?,
+        sheets: SheetHub? = nil,
+        mode: ServerMode = .sandbox,
+        draining: Flag = Flag(),
+        reconciliation: ReconciliationService? = nil
+    ) {
         self.draining = draining
         self.reconciliation = reconciliation
         self.sheets = sheets
@@ -63,34 +72,57 @@ public struct APIRouter: Sendable {
     /// A mutating route: the caller checked by `authorize` first, then the body read and
     /// idempotency applied (keys are scoped by the caller's kind), then `handler`.
     func mutating<Caller: Sendable>(
-        _ router: Router<Context>, _ path: RouterPath,
-        authorize: @escaping @Sendable (Request, Context) async throws -> Caller, scope: @escaping @Sendable (Caller) -> String,
+        _ router: Router<Context>,
+        _ path: RouterPath,
+        authorize: @escaping @Sendable (Request, Context) async throws -> Caller,
+        scope: @escaping @Sendable (Caller) -> String,
         _ handler: @escaping @Sendable (ByteBuffer, Context, Caller) async throws -> APIAnswer
     ) {
         router.post(path) { request, context -> Response in
             let caller = try await authorize(request, context)
             let body: ByteBuffer
             do { body = try await request.body.collect(upTo: Self.maxBody) } catch {
-                return JSONBody.error(APIError(status: 413, code: "body_too_large", message: "the request body is larger than \(Self.maxBody) bytes"))
+                return JSONBody.error(
+                    APIError(
+                        status: 413,
+                        code: "body_too_large",
+                        message: "the request body is larger than \(Self.maxBody) bytes"
+                    )
+                )
             }
-            return try await idempotency.run(request, body: body, scope: scope(caller)) { try await handler(body, context, caller) }
+            return try await idempotency.run(request, body: body, scope: scope(caller)) {
+                try await handler(body, context, caller)
+            }
         }
     }
 
     /// A sheet route of one order: the order's client secret or a merchant key.
-    func orderRoute(_ router: Router<Context>, _ path: RouterPath,
-                    _ handler: @escaping @Sendable (ByteBuffer, String, AccessPolicy.OrderCaller) async throws -> APIAnswer) {
+    func orderRoute(
+        _ router: Router<Context>,
+        _ path: RouterPath,
+        _ handler: @escaping @Sendable (ByteBuffer, String, AccessPolicy.OrderCaller) async throws -> APIAnswer
+    ) {
         orderRoute(router, path) { body, id, caller, _ in try await handler(body, id, caller) }
     }
 
     /// A sheet route handed the order and its payments as read to check the caller.
-    func orderRoute(_ router: Router<Context>, _ path: RouterPath,
-                    _ handler: @escaping @Sendable (ByteBuffer, String, AccessPolicy.OrderCaller, (OrderRecord, [PaymentRecord])) async throws -> APIAnswer) {
-        mutating(router, path, authorize: { request, context in
-            let id = try orderId(context)
-            let (order, payments, caller) = try await access.orderAndPayments(id, request)
-            return (id, caller, order, payments)
-        }, scope: { Self.scope($0.1) }) { body, _, c in try await handler(body, c.0, c.1, (c.2, c.3)) }
+    func orderRoute(
+        _ router: Router<Context>,
+        _ path: RouterPath,
+        _ handler:
+            @escaping @Sendable (ByteBuffer, String, AccessPolicy.OrderCaller, (OrderRecord, [PaymentRecord]))
+            async throws -> APIAnswer
+    ) {
+        mutating(
+            router,
+            path,
+            authorize: { request, context in
+                let id = try orderId(context)
+                let (order, payments, caller) = try await access.orderAndPayments(id, request)
+                return (id, caller, order, payments)
+            },
+            scope: { Self.scope($0.1) }
+        ) { body, _, c in try await handler(body, c.0, c.1, (c.2, c.3)) }
     }
 
     static func scope(_ caller: AccessPolicy.OrderCaller) -> String {
@@ -116,7 +148,10 @@ public struct APIRouter: Sendable {
         // Anyone: the load balancer's probe. 503 while draining or when the database does not answer.
         router.get("/health") { _, context -> Response in
             if draining.value {
-                return try JSONBody.response(["status": "draining", "database": store.database.dialect], status: .serviceUnavailable)
+                return try JSONBody.response(
+                    ["status": "draining", "database": store.database.dialect],
+                    status: .serviceUnavailable
+                )
             }
             do {
                 // A database that does not answer within 2 s is as good as none to a load balancer.
@@ -127,26 +162,45 @@ public struct APIRouter: Sendable {
                 }
                 var body = ["status": "ok", "database": store.database.dialect, "openPayments": String(open)]
                 // How this server learns of payments other servers settle: announced (LISTEN) or read.
-                if store.database.dialect == "postgresql" { body["otherServers"] = payments.changesAnnounced.value ? "listening" : "polling" }
+                if store.database.dialect == "postgresql" {
+                    body["otherServers"] = payments.changesAnnounced.value ? "listening" : "polling"
+                }
                 return try JSONBody.response(body)
             } catch {
                 context.logger.warning("health: the database does not answer: \(error)")
-                return try JSONBody.response(["status": "database_unavailable", "database": store.database.dialect], status: .serviceUnavailable)
+                return try JSONBody.response(
+                    ["status": "database_unavailable", "database": store.database.dialect],
+                    status: .serviceUnavailable
+                )
             }
         }
         // A merchant key.
         router.get("/metrics") { request, _ -> Response in
             _ = try await access.merchant(request)
             let text = registry?.emitToString() ?? ""
-            return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"], body: .init(byteBuffer: ByteBuffer(string: text)))
+            return Response(
+                status: .ok,
+                headers: [.contentType: "text/plain; version=0.0.4"],
+                body: .init(byteBuffer: ByteBuffer(string: text))
+            )
         }
         // Anyone (catalog lines and a delivery choice); a merchant key for lines and shipping prices of its own.
-        mutating(router, "/v1/orders", authorize: { request, _ in try await access.optionalMerchant(request) },
-                 scope: { $0 == nil ? "shopper" : "merchant" }) { body, _, key in
+        mutating(
+            router,
+            "/v1/orders",
+            authorize: { request, _ in try await access.optionalMerchant(request) },
+            scope: { $0 == nil ? "shopper" : "merchant" }
+        ) { body, _, key in
             let request = try JSONBody.decode(CreateOrderRequest.self, from: body)
             let (order, secret) = try await orders.create(request, by: key == nil ? .shopper : .merchant)
-            var view = try await OrderView.make(order, service: orders, store: store, withRequest: true, new: true,
-                                                for: key == nil ? .shopper : .merchant)
+            var view = try await OrderView.make(
+                order,
+                service: orders,
+                store: store,
+                withRequest: true,
+                new: true,
+                for: key == nil ? .shopper : .merchant
+            )
             view.clientSecret = secret
             return try APIAnswer(view, status: 201)
         }
@@ -157,31 +211,55 @@ public struct APIRouter: Sendable {
             var status: OrderStatus?
             if let s = query["status"] {
                 guard let known = OrderStatus(rawValue: String(s)) else {
-                    throw APIError.invalid("status", "\(s) is not an order status (\(OrderStatus.allCases.map(\.rawValue).joined(separator: ", ")))")
+                    throw APIError.invalid(
+                        "status",
+                        "\(s) is not an order status (\(OrderStatus.allCases.map(\.rawValue).joined(separator: ", ")))"
+                    )
                 }
                 status = known
             }
             var limit = 20
             if let l = query["limit"] {
-                guard let n = Int(String(l)), (1...100).contains(n) else { throw APIError.invalid("limit", "limit is 1 to 100") }
+                guard let n = Int(String(l)), (1...100).contains(n) else {
+                    throw APIError.invalid("limit", "limit is 1 to 100")
+                }
                 limit = n
             }
-            let page = try await store.orders(status: status, before: query["before"].map(String.init), limit: limit + 1)
+            let page = try await store.orders(
+                status: status,
+                before: query["before"].map(String.init),
+                limit: limit + 1
+            )
             var views: [OrderView] = []
             for order in page.prefix(limit) {
-                views.append(try await OrderView.make(order, service: orders, store: store, withRequest: false, for: .merchant))
+                views.append(
+                    try await OrderView.make(order, service: orders, store: store, withRequest: false, for: .merchant)
+                )
             }
-            return try JSONBody.response(OrderListView(orders: views, next: page.count > limit ? page[limit - 1].id : nil))
+            return try JSONBody.response(
+                OrderListView(orders: views, next: page.count > limit ? page[limit - 1].id : nil)
+            )
         }
         // The order's client secret (the shopper's view) or a merchant key (the full view).
         router.get("/v1/orders/:id") { request, context -> Response in
             let id = try orderId(context)
             let (order, caller) = try await access.order(id, request)
-            return try JSONBody.response(try await OrderView.make(order, service: orders, store: store, withRequest: true, for: Self.audience(caller)))
+            return try JSONBody.response(
+                try await OrderView.make(
+                    order,
+                    service: orders,
+                    store: store,
+                    withRequest: true,
+                    for: Self.audience(caller)
+                )
+            )
         }
         orderRoute(router, "/v1/orders/:id/merchant-session") { body, id, _ in
             let request = try JSONBody.decode(MerchantSessionBody.self, from: body)
-            return APIAnswer(status: 200, body: Data(try await validator.session(validationURL: request.validationURL).compactText.utf8))
+            return APIAnswer(
+                status: 200,
+                body: Data(try await validator.session(validationURL: request.validationURL).compactText.utf8)
+            )
         }
         orderRoute(router, "/v1/orders/:id/shipping-contact") { body, id, _ in
             let request = try JSONBody.decode(ShippingContactBody.self, from: body)
@@ -189,7 +267,9 @@ public struct APIRouter: Sendable {
         }
         orderRoute(router, "/v1/orders/:id/shipping-method") { body, id, _ in
             let request = try JSONBody.decode(ShippingMethodBody.self, from: body)
-            return try APIAnswer(try await orders.shippingMethodSelected(id, identifier: request.shippingMethod.identifier))
+            return try APIAnswer(
+                try await orders.shippingMethodSelected(id, identifier: request.shippingMethod.identifier)
+            )
         }
         orderRoute(router, "/v1/orders/:id/payment-method") { body, id, _ in
             let request = try JSONBody.decode(PaymentMethodBody.self, from: body)
@@ -202,16 +282,34 @@ public struct APIRouter: Sendable {
         orderRoute(router, "/v1/orders/:id/authorize") { body, id, caller, snapshot in
             let request = try JSONBody.decode(AuthorizeBody.self, from: body)
             let outcome = try await payments.authorize(orderId: id, payment: request.payment, preloaded: snapshot)
-            return try APIAnswer(AuthorizeView(result: outcome.result,
-                                               order: try await OrderView.make(outcome.order, service: orders, store: store, withRequest: false,
-                                                                               records: outcome.payments, for: Self.audience(caller))))
+            return try APIAnswer(
+                AuthorizeView(
+                    result: outcome.result,
+                    order: try await OrderView.make(
+                        outcome.order,
+                        service: orders,
+                        store: store,
+                        withRequest: false,
+                        records: outcome.payments,
+                        for: Self.audience(caller)
+                    )
+                )
+            )
         }
         // The sheet's cancel (the shopper dismissed it, or its deadline passed).
         orderRoute(router, "/v1/orders/:id/cancel") { _, id, caller in
             let isMerchant: Bool
             if case .merchant = caller { isMerchant = true } else { isMerchant = false }
             let order = try await payments.cancel(orderId: id, byMerchant: isMerchant)
-            return try APIAnswer(try await OrderView.make(order, service: orders, store: store, withRequest: false, for: Self.audience(caller)))
+            return try APIAnswer(
+                try await OrderView.make(
+                    order,
+                    service: orders,
+                    store: store,
+                    withRequest: false,
+                    for: Self.audience(caller)
+                )
+            )
         }
         // A merchant key: money back.
         let merchantOrder: @Sendable (Request, Context) async throws -> String = { request, context in
@@ -220,12 +318,18 @@ public struct APIRouter: Sendable {
             guard try await store.order(id) != nil else { throw APIError.notFound("order \(id)") }
             return id
         }
-        mutating(router, "/v1/orders/:id/refunds", authorize: merchantOrder, scope: { _ in "merchant" }) { body, _, id in
-            let request = body.readableBytes == 0 ? RefundBody(amount: nil) : try JSONBody.decode(RefundBody.self, from: body)
+        mutating(router, "/v1/orders/:id/refunds", authorize: merchantOrder, scope: { _ in "merchant" }) {
+            body,
+            _,
+            id in
+            let request =
+                body.readableBytes == 0 ? RefundBody(amount: nil) : try JSONBody.decode(RefundBody.self, from: body)
             var minor: Int?
             if let text = request.amount {
                 guard let o = try await store.order(id) else { throw APIError.notFound("order \(id)") }
-                guard let currency = Currency(o.currencyCode) else { throw APIError.invalid("amount", "the order's currency is unknown") }
+                guard let currency = Currency(o.currencyCode) else {
+                    throw APIError.invalid("amount", "the order's currency is unknown")
+                }
                 do throws(AmountError) { minor = try currency.minor(text) } catch {
                     throw APIError.invalid("amount", error.message + " (\(o.currencyCode))")
                 }
@@ -244,52 +348,99 @@ public struct APIRouter: Sendable {
             let (agreement, _) = try await access.agreement(context.parameters.get("id") ?? "", request)
             return try JSONBody.response(try await payments.agreementView(agreement))
         }
-        mutating(router, "/v1/agreements/:id/cancel", authorize: { request, context in
-            try await access.agreement(context.parameters.get("id") ?? "", request)
-        }, scope: { Self.scope($0.1) }) { _, _, caller in
+        mutating(
+            router,
+            "/v1/agreements/:id/cancel",
+            authorize: { request, context in
+                try await access.agreement(context.parameters.get("id") ?? "", request)
+            },
+            scope: { Self.scope($0.1) }
+        ) { _, _, caller in
             let canceled = try await payments.cancelAgreement(caller.0.id)
             return try APIAnswer(try await payments.agreementView(canceled))
         }
         // A merchant key: a merchant-initiated charge of the agreement's plan.
-        mutating(router, "/v1/agreements/:id/charges", authorize: { request, context in
-            _ = try await access.merchant(request)
-            let id = context.parameters.get("id") ?? ""
-            guard try await store.agreement(id) != nil else { throw APIError.notFound("agreement \(id)") }
-            return id
-        }, scope: { _ in "merchant" }) { _, _, id in
+        mutating(
+            router,
+            "/v1/agreements/:id/charges",
+            authorize: { request, context in
+                _ = try await access.merchant(request)
+                let id = context.parameters.get("id") ?? ""
+                guard try await store.agreement(id) != nil else { throw APIError.notFound("agreement \(id)") }
+                return id
+            },
+            scope: { _ in "merchant" }
+        ) { _, _, id in
             let (agreement, outcome) = try await payments.chargeAgreement(id)
-            let charge = try await OrderView.make(outcome.order, service: orders, store: store, withRequest: false, for: .merchant)
-            return try APIAnswer(AgreementChargeView(agreement: try await payments.agreementView(agreement), charge: charge), status: 201)
+            let charge = try await OrderView.make(
+                outcome.order,
+                service: orders,
+                store: store,
+                withRequest: false,
+                for: .merchant
+            )
+            return try APIAnswer(
+                AgreementChargeView(agreement: try await payments.agreementView(agreement), charge: charge),
+                status: 201
+            )
         }
         // A merchant key: reconcile a clearing day against the acquirer's file, and read the report.
-        mutating(router, "/v1/reconciliations", authorize: { request, _ in try await access.merchant(request) },
-                 scope: { _ in "merchant" }) { body, _, _ in
+        mutating(
+            router,
+            "/v1/reconciliations",
+            authorize: { request, _ in try await access.merchant(request) },
+            scope: { _ in "merchant" }
+        ) { body, _, _ in
             let request = try JSONBody.decode(ReconcileBody.self, from: body)
-            guard ReconciliationService.isDay(request.day) else { throw APIError.invalid("day", "day is a clearing day YYYYMMDD") }
-            guard let reconciliation else { throw APIError(status: 404, code: "not_found", message: "this server does not reconcile") }
+            guard ReconciliationService.isDay(request.day) else {
+                throw APIError.invalid("day", "day is a clearing day YYYYMMDD")
+            }
+            guard let reconciliation else {
+                throw APIError(status: 404, code: "not_found", message: "this server does not reconcile")
+            }
             switch try await reconciliation.run(day: request.day) {
             case .report(let report): return try APIAnswer(report, status: 201)
             case .notReady:
-                throw APIError(status: 409, code: "settlement_file_not_ready", message: "the acquirer has no settlement file for \(request.day) yet")
+                throw APIError(
+                    status: 409,
+                    code: "settlement_file_not_ready",
+                    message: "the acquirer has no settlement file for \(request.day) yet"
+                )
             case .failed(let why):
-                throw APIError(status: 502, code: "acquirer_unavailable", message: "the settlement file of \(request.day) could not be had: \(why)")
+                throw APIError(
+                    status: 502,
+                    code: "acquirer_unavailable",
+                    message: "the settlement file of \(request.day) could not be had: \(why)"
+                )
             }
         }
         router.get("/v1/reconciliations/:day") { request, context -> Response in
             _ = try await access.merchant(request)
             let day = context.parameters.get("day") ?? ""
-            guard let report = try await store.reconciliation(day: day) else { throw APIError.notFound("reconciliation \(day)") }
+            guard let report = try await store.reconciliation(day: day) else {
+                throw APIError.notFound("reconciliation \(day)")
+            }
             return try JSONBody.response(report)
         }
         // Anyone may post; only a message the gateway signed changes anything.
         router.post("/v1/notifications/unionpay") { request, _ -> Response in
             let body: ByteBuffer
             do { body = try await request.body.collect(upTo: Self.maxBody) } catch {
-                return JSONBody.error(APIError(status: 413, code: "body_too_large", message: "the request body is larger than \(Self.maxBody) bytes"))
+                return JSONBody.error(
+                    APIError(
+                        status: 413,
+                        code: "body_too_large",
+                        message: "the request body is larger than \(Self.maxBody) bytes"
+                    )
+                )
             }
             do {
                 try await payments.receiveNotification(String(buffer: body))
-                return Response(status: .ok, headers: [.contentType: "text/plain"], body: .init(byteBuffer: ByteBuffer(string: "ok")))
+                return Response(
+                    status: .ok,
+                    headers: [.contentType: "text/plain"],
+                    body: .init(byteBuffer: ByteBuffer(string: "ok"))
+                )
             } catch let e as APIError {
                 return JSONBody.error(e)
             }
@@ -300,7 +451,10 @@ public struct APIRouter: Sendable {
         }
         if let sandboxMerchantCertificate {
             router.get("/v1/sandbox/merchant") { _, _ -> Response in
-                try JSONBody.response(["merchantIdentifier": orders.settings.merchantIdentifier, "paymentProcessingCertificate": sandboxMerchantCertificate])
+                try JSONBody.response([
+                    "merchantIdentifier": orders.settings.merchantIdentifier,
+                    "paymentProcessingCertificate": sandboxMerchantCertificate,
+                ])
             }
         }
         return router
@@ -311,7 +465,11 @@ public struct APIRouter: Sendable {
 struct ModeMiddleware: RouterMiddleware {
     typealias Context = APIRequestContext
     let mode: ServerMode
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(
+        _ request: Request,
+        context: Context,
+        next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
         var response: Response
         do { response = try await next(request, context) } catch let e as APIError { response = JSONBody.error(e) }
         response.headers[Self.header] = mode.rawValue
@@ -323,17 +481,32 @@ struct ModeMiddleware: RouterMiddleware {
 /// Renders `APIError`s and unexpected errors as JSON; never a stack trace.
 struct ErrorMiddleware: RouterMiddleware {
     typealias Context = APIRequestContext
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(
+        _ request: Request,
+        context: Context,
+        next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
         do {
             return try await next(request, context)
         } catch let e as APIError {
             return JSONBody.error(e)
         } catch let e as HTTPError {
-            return JSONBody.error(APIError(status: Int(e.status.code), code: e.status.code == 404 ? "not_found" : "http_error",
-                                           message: e.body ?? "\(request.method.rawValue) \(request.uri.path): \(e.status.reasonPhrase)"))
+            return JSONBody.error(
+                APIError(
+                    status: Int(e.status.code),
+                    code: e.status.code == 404 ? "not_found" : "http_error",
+                    message: e.body ?? "\(request.method.rawValue) \(request.uri.path): \(e.status.reasonPhrase)"
+                )
+            )
         } catch {
             context.logger.error("\(request.method.rawValue) \(request.uri.path) failed: \(error)")
-            return JSONBody.error(APIError(status: 500, code: "internal_error", message: "the server could not complete the request; it was logged"))
+            return JSONBody.error(
+                APIError(
+                    status: 500,
+                    code: "internal_error",
+                    message: "the server could not complete the request; it was logged"
+                )
+            )
         }
     }
 }

@@ -3,7 +3,10 @@ import Foundation
 /// The value of an operation, or `nil` when it takes longer than a deadline — without waiting
 /// for the operation to end (it goes on in the background and its result is dropped).
 enum FirstOf {
-    static func value<T: Sendable>(within seconds: Double, _ operation: @escaping @Sendable () async throws -> T) async throws -> T? {
+    static func value<T: Sendable>(
+        within seconds: Double,
+        _ operation: @escaping @Sendable () async throws -> T
+    ) async throws -> T? {
         let gate = OneShot<T?>()
         return try await withCheckedThrowingContinuation { continuation in
             gate.arm(continuation)
@@ -35,7 +38,10 @@ final class OneShot<T: Sendable>: @unchecked Sendable {
 
     func resume(_ result: Result<T, Error>) {
         let c: CheckedContinuation<T, Error>? = lock.withLock {
-            if continuation == nil && early == nil { early = result; return nil }
+            if continuation == nil && early == nil {
+                early = result
+                return nil
+            }
             defer { continuation = nil }
             return continuation
         }

@@ -1,3 +1,4 @@
+import PaysheetModel
 import Crypto
 import Foundation
 import Hummingbird
@@ -13,10 +14,17 @@ struct Idempotency: Sendable {
 
     /// Runs `handler` once per key; `scope` (the caller's kind) is part of the fingerprint, so a
     /// shopper reusing a merchant's key gets 422, never the merchant's stored answer.
-    func run(_ request: Request, body: ByteBuffer, scope: String, _ handler: () async throws -> APIAnswer) async throws -> Response {
+    func run(
+        _ request: Request,
+        body: ByteBuffer,
+        scope: String,
+        _ handler: () async throws -> APIAnswer
+    ) async throws -> Response {
         guard let key = request.headers[.init("Idempotency-Key")!] else { return try await handled(handler).response }
         guard !key.isEmpty, key.utf8.count <= 255 else {
-            return JSONBody.error(APIError.invalid("Idempotency-Key", "the Idempotency-Key header must be 1 to 255 characters"))
+            return JSONBody.error(
+                APIError.invalid("Idempotency-Key", "the Idempotency-Key header must be 1 to 255 characters")
+            )
         }
         var hasher = SHA256()
         hasher.update(data: Data("\(scope) \(request.method.rawValue) \(request.uri.path)\n".utf8))
@@ -24,11 +32,23 @@ struct Idempotency: Sendable {
         let fingerprint = Hex.encode(hasher.finalize())
         switch try await store.claimIdempotency(key: key, fingerprint: fingerprint, at: now()) {
         case .mismatch:
-            return JSONBody.error(APIError(status: 422, code: "idempotency_key_reused", field: "Idempotency-Key",
-                                           message: "this Idempotency-Key was used with a different request; use a new key"))
+            return JSONBody.error(
+                APIError(
+                    status: 422,
+                    code: "idempotency_key_reused",
+                    field: "Idempotency-Key",
+                    message: "this Idempotency-Key was used with a different request; use a new key"
+                )
+            )
         case .inFlight:
-            return JSONBody.error(APIError(status: 409, code: "idempotency_key_in_use", field: "Idempotency-Key",
-                                           message: "a request with this Idempotency-Key is still being processed; retry later"))
+            return JSONBody.error(
+                APIError(
+                    status: 409,
+                    code: "idempotency_key_in_use",
+                    field: "Idempotency-Key",
+                    message: "a request with this Idempotency-Key is still being processed; retry later"
+                )
+            )
         case .replay(let status, let text):
             var response = JSONBody.raw(Data(text.utf8), status: .init(code: status))
             response.headers[.init("Idempotent-Replayed")!] = "true"
@@ -36,7 +56,11 @@ struct Idempotency: Sendable {
         case .claimed:
             do {
                 let answer = try await handled(handler)
-                try await store.finishIdempotency(key: key, status: answer.status, response: String(decoding: answer.body, as: UTF8.self))
+                try await store.finishIdempotency(
+                    key: key,
+                    status: answer.status,
+                    response: String(decoding: answer.body, as: UTF8.self)
+                )
                 return answer.response
             } catch {
                 try? await store.releaseIdempotency(key: key)
@@ -65,7 +89,10 @@ struct APIAnswer: Sendable {
     }
 
     init(_ error: APIError) {
-        let body = (try? JSONBody.encoder.encode(JSONBody.ErrorBody(error: .init(code: error.code, message: error.message, field: error.field)))) ?? Data()
+        let body =
+            (try? JSONBody.encoder.encode(
+                JSONBody.ErrorBody(error: .init(code: error.code, message: error.message, field: error.field))
+            )) ?? Data()
         self.init(status: error.status, body: body)
     }
 

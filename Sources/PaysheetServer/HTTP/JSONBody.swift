@@ -13,11 +13,16 @@ enum JSONBody {
 
     /// Decodes `T` from `bytes`, naming the member that is wrong.
     static func decode<T: Decodable>(_ type: T.Type, from bytes: ByteBuffer) throws -> T {
-        guard bytes.readableBytes > 0 else { throw APIError.invalid(nil, "the request body is empty; a JSON object is expected") }
+        guard bytes.readableBytes > 0 else {
+            throw APIError.invalid(nil, "the request body is empty; a JSON object is expected")
+        }
         do {
             return try JSONDecoder().decode(T.self, from: Data(buffer: bytes))
         } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
-            throw APIError.invalid(path(context.codingPath), "\(path(context.codingPath) ?? "the body") has the wrong type: \(context.debugDescription)")
+            throw APIError.invalid(
+                path(context.codingPath),
+                "\(path(context.codingPath) ?? "the body") has the wrong type: \(context.debugDescription)"
+            )
         } catch let DecodingError.keyNotFound(key, context) {
             let p = path(context.codingPath + [key])
             throw APIError.invalid(p, "\(p ?? key.stringValue) is required")
@@ -42,11 +47,19 @@ enum JSONBody {
     }
 
     static func raw(_ data: Data, status: HTTPResponse.Status) -> Response {
-        Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        Response(
+            status: status,
+            headers: [.contentType: "application/json"],
+            body: .init(byteBuffer: ByteBuffer(bytes: data))
+        )
     }
 
     struct ErrorBody: Encodable {
-        struct Inner: Encodable { var code: String; var message: String; var field: String? }
+        struct Inner: Encodable {
+            var code: String
+            var message: String
+            var field: String?
+        }
         var error: Inner
     }
 

@@ -22,16 +22,23 @@ struct PaymentView: Encodable {
     /// The merchant's view of `p`.
     init(_ p: PaymentRecord, currency: Currency?, history: [PaymentEvent]) {
         self.init(shopper: p, currency: currency)
-        acquirerOrderId = p.identity.orderId; acquirerTxnTime = p.identity.txnTime
-        acquirerReference = p.lifecycle.reference; resultCode = p.lifecycle.resultCode; reason = p.lifecycle.reason
-        originalPaymentId = p.originalPaymentId; self.history = history
+        acquirerOrderId = p.identity.orderId
+        acquirerTxnTime = p.identity.txnTime
+        acquirerReference = p.lifecycle.reference
+        resultCode = p.lifecycle.resultCode
+        reason = p.lifecycle.reason
+        originalPaymentId = p.originalPaymentId
+        self.history = history
     }
 
     /// The shopper's view of `p`.
     init(shopper p: PaymentRecord, currency: Currency?) {
-        id = p.id; kind = p.kind.rawValue; state = p.lifecycle.state.rawValue
+        id = p.id
+        kind = p.kind.rawValue
+        state = p.lifecycle.state.rawValue
         amount = currency?.format(p.amount) ?? String(p.amount)
-        card = p.card; createdAt = p.createdAt
+        card = p.card
+        createdAt = p.createdAt
     }
 }
 
@@ -66,8 +73,15 @@ struct OrderView: Encodable {
 
     /// The view of `order`; `new`: it was created by this request, so it has no payments to read.
     /// `records`, when given, are the order's payments as the caller has them (not read again).
-    static func make(_ order: OrderRecord, service: OrderService, store: PaymentStore, withRequest: Bool, new: Bool = false,
-                     records given: [PaymentRecord]? = nil, for audience: Audience) async throws -> OrderView {
+    static func make(
+        _ order: OrderRecord,
+        service: OrderService,
+        store: PaymentStore,
+        withRequest: Bool,
+        new: Bool = false,
+        records given: [PaymentRecord]? = nil,
+        for audience: Audience
+    ) async throws -> OrderView {
         let currency = Currency(order.currencyCode)
         let pricing = try Pricing.price(order, settings: service.settings)
         var records: [PaymentRecord] = given ?? []
@@ -81,12 +95,21 @@ struct OrderView: Encodable {
             payments = records.map { PaymentView(shopper: $0, currency: currency) }
         }
         return OrderView(
-            id: order.id, status: order.status.rawValue, amount: currency?.format(order.amount) ?? String(order.amount),
-            currencyCode: order.currencyCode, countryCode: order.countryCode, total: pricing.total, lineItems: pricing.lineItems,
-            paid: currency?.format(order.paid) ?? String(order.paid), refunded: currency?.format(order.refunded) ?? String(order.refunded),
-            createdAt: order.createdAt, payments: payments,
-            paymentRequest: withRequest ? service.paymentRequest(order, pricing: pricing) : nil, plan: order.planId,
-            agreementId: order.agreementId ?? order.planId.map { _ in AgreementRecord.id(forOrder: order.id) })
+            id: order.id,
+            status: order.status.rawValue,
+            amount: currency?.format(order.amount) ?? String(order.amount),
+            currencyCode: order.currencyCode,
+            countryCode: order.countryCode,
+            total: pricing.total,
+            lineItems: pricing.lineItems,
+            paid: currency?.format(order.paid) ?? String(order.paid),
+            refunded: currency?.format(order.refunded) ?? String(order.refunded),
+            createdAt: order.createdAt,
+            payments: payments,
+            paymentRequest: withRequest ? service.paymentRequest(order, pricing: pricing) : nil,
+            plan: order.planId,
+            agreementId: order.agreementId ?? order.planId.map { _ in AgreementRecord.id(forOrder: order.id) }
+        )
     }
 }
 
@@ -104,7 +127,11 @@ struct ShippingMethodBody: Decodable {
     var shippingMethod: Method
 }
 struct PaymentMethodBody: Decodable {
-    struct Method: Decodable { var type: String?; var network: String?; var displayName: String? }
+    struct Method: Decodable {
+        var type: String?
+        var network: String?
+        var displayName: String?
+    }
     var paymentMethod: Method
 }
 struct CouponCodeBody: Decodable { var couponCode: String }

@@ -113,13 +113,21 @@ public struct PaymentLifecycle: Sendable, Codable, Equatable {
         }
     }
 
-    private mutating func apply(_ status: TransactionStatus, source: String, now: Date, configuration: LifecycleConfiguration) -> Effect {
+    private mutating func apply(
+        _ status: TransactionStatus,
+        source: String,
+        now: Date,
+        configuration: LifecycleConfiguration
+    ) -> Effect {
         switch status {
         case .succeeded(let amount, let reference):
             if let reference { self.reference = reference }
             resultCode = "00"
             guard amount == expectedAmount else {
-                return finish(.held, cause: "\(source): success for \(amount) but \(expectedAmount) was expected; held for review")
+                return finish(
+                    .held,
+                    cause: "\(source): success for \(amount) but \(expectedAmount) was expected; held for review"
+                )
             }
             return finish(.succeeded, cause: "\(source): success for \(amount)")
         case .failed(let code, let message):
@@ -130,7 +138,11 @@ public struct PaymentLifecycle: Sendable, Codable, Equatable {
             return finish(.held, cause: "\(source): \(code) \(message); money may have been taken, held for review")
         case .notFound where now.timeIntervalSince(submittedAt) >= configuration.notFoundIsFinalAfter:
             resultCode = "34"
-            return finish(.failed, cause: "\(source): the acquirer has no such transaction \(Int(now.timeIntervalSince(submittedAt))) s after submission; it never arrived")
+            return finish(
+                .failed,
+                cause:
+                    "\(source): the acquirer has no such transaction \(Int(now.timeIntervalSince(submittedAt))) s after submission; it never arrived"
+            )
         case .notFound, .pending, .unknown:
             var step = max(0, queries - 1)
             if case .unknown(_, true) = status { step = max(step, configuration.queryIntervals.count) }  // 37: back off

@@ -46,15 +46,40 @@ extension PaymentService {
     /// with the merchant token of `data`, for the first payment `payment`. Called after the
     /// payment is stored and before it is sent, so that a payment that succeeds always has its
     /// agreement.
-    func startAgreement(_ order: OrderRecord, plan: SubscriptionPlan, payment: PaymentRecord, data: DecryptedPaymentData,
-                        network: String?) async throws {
-        guard let vault else { throw APIError(status: 503, code: "credentials_unavailable", message: "this server cannot store merchant tokens") }
+    func startAgreement(
+        _ order: OrderRecord,
+        plan: SubscriptionPlan,
+        payment: PaymentRecord,
+        data: DecryptedPaymentData,
+        network: String?
+    ) async throws {
+        guard let vault else {
+            throw APIError(
+                status: 503,
+                code: "credentials_unavailable",
+                message: "this server cannot store merchant tokens"
+            )
+        }
         let id = AgreementRecord.id(forOrder: order.id)
-        let sealed = try vault.seal(MerchantTokenCredential(accountNumber: data.applicationPrimaryAccountNumber, expiration: data.applicationExpirationDate,
-                                                            tokenIdentifier: data.merchantTokenIdentifier ?? ""), for: id)
-        var agreement = AgreementRecord(id: id, orderId: order.id, plan: plan, firstPaymentId: payment.id, startedAt: payment.createdAt,
-                                        credential: sealed, tokenSuffix: data.accountNumberSuffix,
-                                        cardSuffix: data.merchantTokenMetadata?.fpanSuffix, network: network)
+        let sealed = try vault.seal(
+            MerchantTokenCredential(
+                accountNumber: data.applicationPrimaryAccountNumber,
+                expiration: data.applicationExpirationDate,
+                tokenIdentifier: data.merchantTokenIdentifier ?? ""
+            ),
+            for: id
+        )
+        var agreement = AgreementRecord(
+            id: id,
+            orderId: order.id,
+            plan: plan,
+            firstPaymentId: payment.id,
+            startedAt: payment.createdAt,
+            credential: sealed,
+            tokenSuffix: data.accountNumberSuffix,
+            cardSuffix: data.merchantTokenMetadata?.fpanSuffix,
+            network: network
+        )
         if try await store.insert(agreement) { return }
         // A first payment that failed before: this payment (the only open one of the order) replaces it.
         for _ in 0..<4 {
@@ -80,15 +105,28 @@ extension PaymentService {
         }
         var charges: [AgreementView.Charge] = []
         for orderId in a.chargeOrderIds {
-            if let o = try await store.order(orderId) { charges.append(AgreementView.Charge(orderId: o.id, status: o.status.rawValue)) }
+            if let o = try await store.order(orderId) {
+                charges.append(AgreementView.Charge(orderId: o.id, status: o.status.rawValue))
+            }
         }
         var due: Date?
         if status == "active", a.plan.isRecurring, case .due(_, let at) = try await nextCharge(a) { due = at }
-        return AgreementView(id: a.id, orderId: a.orderId, plan: a.plan.id, kind: a.plan.kind, description: a.plan.description,
-                             amount: a.plan.amount, currencyCode: a.plan.currencyCode,
-                             interval: a.plan.isRecurring ? "\(a.plan.intervalCount) \(a.plan.intervalUnit)" : nil, status: status,
-                             card: .init(network: a.network, tokenSuffix: a.tokenSuffix, cardSuffix: a.cardSuffix),
-                             startedAt: a.startedAt, nextChargeDue: due, charges: charges, canceledAt: a.canceledAt)
+        return AgreementView(
+            id: a.id,
+            orderId: a.orderId,
+            plan: a.plan.id,
+            kind: a.plan.kind,
+            description: a.plan.description,
+            amount: a.plan.amount,
+            currencyCode: a.plan.currencyCode,
+            interval: a.plan.isRecurring ? "\(a.plan.intervalCount) \(a.plan.intervalUnit)" : nil,
+            status: status,
+            card: .init(network: a.network, tokenSuffix: a.tokenSuffix, cardSuffix: a.cardSuffix),
+            startedAt: a.startedAt,
+            nextChargeDue: due,
+            charges: charges,
+            canceledAt: a.canceledAt
+        )
     }
 
     /// What the agreement's next charge is.
@@ -103,7 +141,9 @@ extension PaymentService {
     func nextCharge(_ a: AgreementRecord) async throws -> NextCharge {
         var paid = 0
         if let last = a.lastChargePaymentId, let period = a.lastChargePeriod {
-            guard let p = try await store.payment(last) else { throw APIError.conflict("agreement \(a.id): its last charge is not stored yet; try again") }
+            guard let p = try await store.payment(last) else {
+                throw APIError.conflict("agreement \(a.id): its last charge is not stored yet; try again")
+            }
             switch p.lifecycle.state {
             case .succeeded: paid = period
             case .failed: paid = period - 1
@@ -125,41 +165,83 @@ extension PaymentService {
             guard var a = try await store.agreement(id) else { throw APIError.notFound("agreement \(id)") }
             if let at = a.canceledAt {
                 Counter(label: "paysheet_agreement_charges_total", dimensions: [("result", "refused")]).increment()
-                throw APIError(status: 409, code: "agreement_canceled",
-                               message: "agreement \(id) was canceled at \(PaymentStore.timestamp(at)); it takes no charge")
+                throw APIError(
+                    status: 409,
+                    code: "agreement_canceled",
+                    message: "agreement \(id) was canceled at \(PaymentStore.timestamp(at)); it takes no charge"
+                )
             }
             guard let first = try await store.payment(a.firstPaymentId), first.lifecycle.state == .succeeded else {
-                throw APIError(status: 409, code: "agreement_not_active", message: "agreement \(id): its first payment has not succeeded")
+                throw APIError(
+                    status: 409,
+                    code: "agreement_not_active",
+                    message: "agreement \(id): its first payment has not succeeded"
+                )
             }
-            let period: Int, due: Date
+            let period: Int
+            let due: Date
             switch try await nextCharge(a) {
             case .due(let p, let at): (period, due) = (p, at)
             case .afterCharge(let p):
-                throw APIError(status: 409, code: "charge_in_progress",
-                               message: "agreement \(id): the charge of order \(p.orderId) is \(p.lifecycle.state.rawValue); wait for its outcome")
+                throw APIError(
+                    status: 409,
+                    code: "charge_in_progress",
+                    message:
+                        "agreement \(id): the charge of order \(p.orderId) is \(p.lifecycle.state.rawValue); wait for its outcome"
+                )
             }
             if a.plan.isRecurring, started < due {
-                throw APIError(status: 409, code: "charge_not_due",
-                               message: "agreement \(id): charge \(period) is due at \(PaymentStore.timestamp(due)), not before")
+                throw APIError(
+                    status: 409,
+                    code: "charge_not_due",
+                    message: "agreement \(id): charge \(period) is due at \(PaymentStore.timestamp(due)), not before"
+                )
             }
-            guard let vault else { throw APIError(status: 503, code: "credentials_unavailable", message: "this server cannot open merchant tokens") }
+            guard let vault else {
+                throw APIError(
+                    status: 503,
+                    code: "credentials_unavailable",
+                    message: "this server cannot open merchant tokens"
+                )
+            }
             let credential = try vault.open(a.credential, for: a.id)
-            guard let currency = Currency(a.plan.currencyCode), let amount = try? currency.minor(a.plan.amount), amount > 0 else {
+            guard let currency = Currency(a.plan.currencyCode), let amount = try? currency.minor(a.plan.amount),
+                amount > 0
+            else {
                 throw APIError.conflict("agreement \(id): its plan's amount is not valid")
             }
             // The charge's own order, then its payment (stored before anything is sent).
             var order = OrderRecord(
-                id: IDs.make("ord_", now: started, randomDigits: 24), status: .created, currencyCode: currency.code,
-                countryCode: settings.countryCode.uppercased(), lineItems: [ApplePayLineItem(label: a.plan.label, amount: currency.format(amount))],
-                shippingMethods: [], shippingMethod: nil, amount: amount, applicationData: "", createdAt: started)
+                id: IDs.make("ord_", now: started, randomDigits: 24),
+                status: .created,
+                currencyCode: currency.code,
+                countryCode: settings.countryCode.uppercased(),
+                lineItems: [ApplePayLineItem(label: a.plan.label, amount: currency.format(amount))],
+                shippingMethods: [],
+                shippingMethod: nil,
+                amount: amount,
+                applicationData: "",
+                createdAt: started
+            )
             order.planId = a.plan.id
             order.agreementId = a.id
             try await store.insert(order)
-            let record = newPayment(.charge, orderId: order.id, amount: amount, currencyNumeric: currency.numeric, at: started,
-                                    card: CardSummary(network: a.network, type: nil, displayName: nil, suffix: a.tokenSuffix))
+            let record = newPayment(
+                .charge,
+                orderId: order.id,
+                amount: amount,
+                currencyNumeric: currency.numeric,
+                at: started,
+                card: CardSummary(network: a.network, type: nil, displayName: nil, suffix: a.tokenSuffix)
+            )
             let paymentId = record.id
-            guard case .inserted = try await store.insert(record, cause: "merchant-initiated charge \(period) of agreement \(id)",
-                                                         order: OrderSettlement.settle(order, [record])) else {
+            guard
+                case .inserted = try await store.insert(
+                    record,
+                    cause: "merchant-initiated charge \(period) of agreement \(id)",
+                    order: OrderSettlement.settle(order, [record])
+                )
+            else {
                 throw APIError.conflict("agreement \(id): the charge's order changed; try again")
             }
             // The period is claimed by the agreement's version: of two charges at once, one is sent.
@@ -167,19 +249,34 @@ extension PaymentService {
             a.lastChargePeriod = period
             a.chargeOrderIds.append(order.id)
             guard let claimed = try await store.update(a) else {
-                try await advance(paymentId, .answer(.declined(code: "NS", message: "not sent: another charge of the agreement was first")), loaded: record)
+                try await advance(
+                    paymentId,
+                    .answer(.declined(code: "NS", message: "not sent: another charge of the agreement was first")),
+                    loaded: record
+                )
                 continue
             }
-            let answer = await acquirer.charge(ChargeRequest(identity: record.identity, amount: amount, currencyNumeric: currency.numeric,
-                                                             paymentData: "", reference: order.id,
-                                                             merchantToken: (credential.accountNumber, credential.expiration)))
+            let answer = await acquirer.charge(
+                ChargeRequest(
+                    identity: record.identity,
+                    amount: amount,
+                    currencyNumeric: currency.numeric,
+                    paymentData: "",
+                    reference: order.id,
+                    merchantToken: (credential.accountNumber, credential.expiration)
+                )
+            )
             let after = try await advance(paymentId, .answer(answer), loaded: record) ?? record
             let outcome = try await outcome(of: after, deadline: deadline)
             let result = outcome.payment?.lifecycle.state.rawValue ?? "unknown"
             Counter(label: "paysheet_agreement_charges_total", dimensions: [("result", result)]).increment()
             return (claimed, outcome)
         }
-        throw APIError(status: 409, code: "charge_in_progress", message: "agreement \(id): another charge was made at the same time")
+        throw APIError(
+            status: 409,
+            code: "charge_in_progress",
+            message: "agreement \(id): another charge was made at the same time"
+        )
     }
 
     /// Cancels the agreement `id` (no further charge is made); a canceled one stays canceled.

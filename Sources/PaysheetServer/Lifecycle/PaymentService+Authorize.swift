@@ -33,16 +33,31 @@ extension PaymentService {
         }
     }
 
-    func failure(_ message: String, _ order: OrderRecord, _ payment: PaymentRecord? = nil, errors: [ApplePayError]? = nil) -> AuthorizationOutcome {
-        AuthorizationOutcome(result: ApplePayPaymentAuthorizationResult(status: .failure, errors: errors ?? [ApplePayError(.unknown, message: message)]),
-                             order: order, payment: payment)
+    func failure(
+        _ message: String,
+        _ order: OrderRecord,
+        _ payment: PaymentRecord? = nil,
+        errors: [ApplePayError]? = nil
+    ) -> AuthorizationOutcome {
+        AuthorizationOutcome(
+            result: ApplePayPaymentAuthorizationResult(
+                status: .failure,
+                errors: errors ?? [ApplePayError(.unknown, message: message)]
+            ),
+            order: order,
+            payment: payment
+        )
     }
 
     /// Authorizes `payment` for the order `orderId`: validates the full contacts, verifies and
     /// decrypts the token, checks it against the order, rejects a replayed `transactionId`,
     /// charges the order's amount and waits (within the sheet's 30 s) for a certain outcome.
     /// `preloaded` is the order and its payments as just read (checking the caller): the first look uses them.
-    public func authorize(orderId: String, payment: ApplePayPayment, preloaded: (OrderRecord, [PaymentRecord])? = nil) async throws -> AuthorizationOutcome {
+    public func authorize(
+        orderId: String,
+        payment: ApplePayPayment,
+        preloaded: (OrderRecord, [PaymentRecord])? = nil
+    ) async throws -> AuthorizationOutcome {
         let started = now()
         let deadline = started.addingTimeInterval(authorizeWait)
         Counter(label: "paysheet_authorizations_total").increment()
@@ -69,7 +84,9 @@ extension PaymentService {
             let validator = ContactValidator(policy: settings.shipping)
             if !order.shippingMethods.isEmpty {
                 let contact = payment.shippingContact ?? ApplePayPaymentContact()
-                errors += validator.validate(contact, requiredFields: Set(Self.shippingFields), phase: .full, role: .shipping).errors
+                errors +=
+                    validator.validate(contact, requiredFields: Set(Self.shippingFields), phase: .full, role: .shipping)
+                    .errors
             }
             if !errors.isEmpty { return failure("", order, errors: errors) }
 
@@ -77,10 +94,14 @@ extension PaymentService {
             let decrypted: DecryptedPaymentToken
             do {
                 // The body was parsed once already: the token is read from that value, not re-parsed.
-                decrypted = try await decryptor.decrypt(PaymentTokenData(jsonValue: payment.token.paymentData), at: started)
+                decrypted = try await decryptor.decrypt(
+                    PaymentTokenData(jsonValue: payment.token.paymentData),
+                    at: started
+                )
             } catch {
                 logger.warning("order \(orderId): token rejected: \(error.code.rawValue)")
-                Counter(label: "paysheet_tokens_rejected_total", dimensions: [("code", error.code.rawValue)]).increment()
+                Counter(label: "paysheet_tokens_rejected_total", dimensions: [("code", error.code.rawValue)])
+                    .increment()
                 return failure("Payment could not be verified", order)
             }
             let expectedHash = Array(SHA256.hash(data: Data(base64Encoded: order.applicationData) ?? Data()))
@@ -88,8 +109,11 @@ extension PaymentService {
                 logger.warning("order \(orderId): token applicationData hash is not this order's")
                 return failure("Payment is not for this order", order)
             }
-            guard let currency = Currency(order.currencyCode), decrypted.paymentData.currencyCode == currency.numeric else {
-                logger.warning("order \(orderId): token currency \(decrypted.paymentData.currencyCode) is not the order's \(order.currencyCode)")
+            guard let currency = Currency(order.currencyCode), decrypted.paymentData.currencyCode == currency.numeric
+            else {
+                logger.warning(
+                    "order \(orderId): token currency \(decrypted.paymentData.currencyCode) is not the order's \(order.currencyCode)"
+                )
                 return failure("Payment currency is not the order's", order)
             }
 
@@ -99,9 +123,14 @@ extension PaymentService {
             // (An order with pending lines would allow a difference; the server's orders have none.)
             let pendingLines = order.lineItems.contains { $0.isPending }
             guard decrypted.paymentData.transactionAmount == order.amount || pendingLines else {
-                logger.warning("order \(orderId): the token's amount \(decrypted.paymentData.transactionAmount) is not the order's total \(order.amount); nothing charged")
+                logger.warning(
+                    "order \(orderId): the token's amount \(decrypted.paymentData.transactionAmount) is not the order's total \(order.amount); nothing charged"
+                )
                 Counter(label: "paysheet_tokens_rejected_total", dimensions: [("code", "amount_changed")]).increment()
-                return failure("The total changed to \(currency.format(order.amount)) \(order.currencyCode) after you approved \(currency.format(decrypted.paymentData.transactionAmount)); review it and pay again", order)
+                return failure(
+                    "The total changed to \(currency.format(order.amount)) \(order.currencyCode) after you approved \(currency.format(decrypted.paymentData.transactionAmount)); review it and pay again",
+                    order
+                )
             }
 
             // A plan's first payment starts an agreement: it needs a merchant token to charge later.
@@ -117,14 +146,28 @@ extension PaymentService {
             // The charge: persisted before anything is sent, for the order's amount (never the token's).
             let data = decrypted.paymentData
             let method = payment.token.paymentMethod
-            let record = newPayment(.charge, orderId: orderId, amount: order.amount, currencyNumeric: currency.numeric, at: started,
-                                    card: CardSummary(network: method.network, type: method.type?.rawValue, displayName: method.displayName,
-                                                      suffix: data.accountNumberSuffix))
+            let record = newPayment(
+                .charge,
+                orderId: orderId,
+                amount: order.amount,
+                currencyNumeric: currency.numeric,
+                at: started,
+                card: CardSummary(
+                    network: method.network,
+                    type: method.type?.rawValue,
+                    displayName: method.displayName,
+                    suffix: data.accountNumberSuffix
+                )
+            )
             let id = record.id
             let pending = OrderSettlement.settle(order, payments + [record])  // same version: the insert checks it
             // The token's first use, the charge and the order's new status commit together.
-            switch try await store.insert(record, cause: "authorized by the shopper; charging \(order.amount) \(order.currencyCode)", order: pending,
-                                          tokenTransactionId: decrypted.verified.token.header.transactionId) {
+            switch try await store.insert(
+                record,
+                cause: "authorized by the shopper; charging \(order.amount) \(order.currencyCode)",
+                order: pending,
+                tokenTransactionId: decrypted.verified.token.header.transactionId
+            ) {
             case .inserted: break
             case .orderChanged: continue  // an update endpoint or another authorize was first: look again
             case .tokenReplayed:
@@ -137,14 +180,33 @@ extension PaymentService {
             let paymentData: String
             switch data.details {
             case .threeDSecure(let cryptogram, let eci):
-                paymentData = acquirer.paymentData(accountNumber: data.applicationPrimaryAccountNumber, expiration: data.applicationExpirationDate,
-                                                   cryptogram: cryptogram, eci: eci, emvData: nil, pinData: nil)
+                paymentData = acquirer.paymentData(
+                    accountNumber: data.applicationPrimaryAccountNumber,
+                    expiration: data.applicationExpirationDate,
+                    cryptogram: cryptogram,
+                    eci: eci,
+                    emvData: nil,
+                    pinData: nil
+                )
             case .emv(let emv, let pin):
-                paymentData = acquirer.paymentData(accountNumber: data.applicationPrimaryAccountNumber, expiration: data.applicationExpirationDate,
-                                                   cryptogram: nil, eci: nil, emvData: emv, pinData: pin)
+                paymentData = acquirer.paymentData(
+                    accountNumber: data.applicationPrimaryAccountNumber,
+                    expiration: data.applicationExpirationDate,
+                    cryptogram: nil,
+                    eci: nil,
+                    emvData: emv,
+                    pinData: pin
+                )
             }
-            let answer = await acquirer.charge(ChargeRequest(identity: record.identity, amount: record.amount, currencyNumeric: record.currencyNumeric,
-                                                             paymentData: paymentData, reference: orderId))
+            let answer = await acquirer.charge(
+                ChargeRequest(
+                    identity: record.identity,
+                    amount: record.amount,
+                    currencyNumeric: record.currencyNumeric,
+                    paymentData: paymentData,
+                    reference: orderId
+                )
+            )
             let after = try await advance(id, .answer(answer), loaded: record) ?? record
             return try await outcome(of: after, deadline: deadline, others: payments)
         }
@@ -152,7 +214,11 @@ extension PaymentService {
     }
 
     /// `others`: the order's payments as last read; the answer's view shows them with this charge as it ended.
-    func outcome(of charge: PaymentRecord, deadline: Date, others: [PaymentRecord]? = nil) async throws -> AuthorizationOutcome {
+    func outcome(
+        of charge: PaymentRecord,
+        deadline: Date,
+        others: [PaymentRecord]? = nil
+    ) async throws -> AuthorizationOutcome {
         let waited = try await waitForOutcome(charge.id, until: deadline)
         let final = waited?.payment ?? charge
         // The order as the change that settled the payment committed it, else as stored now.
@@ -169,7 +235,11 @@ extension PaymentService {
         switch final.lifecycle.state {
         case .succeeded:
             Counter(label: "paysheet_payments_paid_total").increment()
-            return AuthorizationOutcome(result: ApplePayPaymentAuthorizationResult(status: .success), order: order, payment: final)
+            return AuthorizationOutcome(
+                result: ApplePayPaymentAuthorizationResult(status: .success),
+                order: order,
+                payment: final
+            )
         case .failed:
             return failure(Self.sheetMessage(forDecline: final.lifecycle.resultCode), order, final)
         case .held:

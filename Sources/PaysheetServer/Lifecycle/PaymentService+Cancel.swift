@@ -11,17 +11,22 @@ extension PaymentService {
     /// stored before anything else, so a restart finishes it (``runCancellations()``).
     public func cancel(orderId: String, byMerchant: Bool) async throws -> OrderRecord {
         for _ in 0..<4 {
-            guard let (order, payments) = try await store.orderAndPayments(orderId) else { throw APIError.notFound("order \(orderId)") }
+            guard let (order, payments) = try await store.orderAndPayments(orderId) else {
+                throw APIError.notFound("order \(orderId)")
+            }
             if order.canceledAt != nil {
                 try await unwind(orderId)
                 return try await store.order(orderId) ?? order
             }
             switch order.status {
             case .voided, .refunded:
-                throw APIError.conflict("order \(orderId) is already \(order.status.rawValue); there is nothing left to cancel")
+                throw APIError.conflict(
+                    "order \(orderId) is already \(order.status.rawValue); there is nothing left to cancel"
+                )
             case .paid, .partiallyRefunded:
                 let charge = payments.last { $0.kind == .charge && $0.lifecycle.state == .succeeded }
-                guard byMerchant || charge.map({ now().timeIntervalSince($0.createdAt) <= shopperCancelWindow }) == true else {
+                guard byMerchant || charge.map({ now().timeIntervalSince($0.createdAt) <= shopperCancelWindow }) == true
+                else {
                     throw APIError.conflict("order \(orderId) is paid; ask the merchant for a refund")
                 }
             default:
@@ -31,7 +36,9 @@ extension PaymentService {
             canceled.canceledAt = now()
             canceled = OrderSettlement.settle(canceled, payments)
             guard try await store.update(canceled) != nil else { continue }  // changed meanwhile: look again
-            logger.info("order \(orderId) canceled by the \(byMerchant ? "merchant" : "shopper") (was \(order.status.rawValue))")
+            logger.info(
+                "order \(orderId) canceled by the \(byMerchant ? "merchant" : "shopper") (was \(order.status.rawValue))"
+            )
             Counter(label: "paysheet_orders_canceled_total").increment()
             try await unwind(orderId)
             return try await store.order(orderId) ?? canceled
@@ -44,18 +51,27 @@ extension PaymentService {
     /// Idempotent: safe to call from the cancel, after a charge settles, and from the poller.
     func unwind(_ orderId: String) async throws {
         for _ in 0..<4 {
-            guard let (order, payments) = try await store.orderAndPayments(orderId), order.canceledAt != nil else { return }
+            guard let (order, payments) = try await store.orderAndPayments(orderId), order.canceledAt != nil else {
+                return
+            }
             // A payment in flight settles first (its own schedule); a held one waits for a person.
             if payments.contains(where: { !$0.lifecycle.state.isTerminal || $0.lifecycle.state == .held }) { return }
             let settled = OrderSettlement.settle(order, payments)
             let left = settled.paid - settled.refunded
-            guard left > 0, let charge = payments.last(where: { $0.kind == .charge && $0.lifecycle.state == .succeeded }) else {
+            guard left > 0,
+                let charge = payments.last(where: { $0.kind == .charge && $0.lifecycle.state == .succeeded })
+            else {
                 if settled != order, try await store.update(settled) == nil { continue }
                 return
             }
             let tried = payments.contains { $0.kind != .charge }
             let kind: PaymentKind = !tried && TransactionTime.sameClearingDay(charge.createdAt, now()) ? .void : .refund
-            _ = try await reverse(orderId: orderId, kind: kind, amount: kind == .void ? nil : left, cause: "the order was canceled")
+            _ = try await reverse(
+                orderId: orderId,
+                kind: kind,
+                amount: kind == .void ? nil : left,
+                cause: "the order was canceled"
+            )
             return
         }
     }

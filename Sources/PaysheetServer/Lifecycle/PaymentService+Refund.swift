@@ -18,19 +18,28 @@ extension PaymentService {
     func reverse(orderId: String, kind: PaymentKind, amount: Int?, cause: String? = nil) async throws -> PaymentRecord {
         for _ in 0..<4 {
             let at = now()
-            guard let (order, payments) = try await store.orderAndPayments(orderId) else { throw APIError.notFound("order \(orderId)") }
+            guard let (order, payments) = try await store.orderAndPayments(orderId) else {
+                throw APIError.notFound("order \(orderId)")
+            }
             guard let charge = payments.first(where: { $0.kind == .charge && $0.lifecycle.state == .succeeded }),
-                  let reference = charge.lifecycle.reference else {
-                throw APIError.conflict("order \(orderId) is \(order.status.rawValue); only a paid order can be refunded or voided")
+                let reference = charge.lifecycle.reference
+            else {
+                throw APIError.conflict(
+                    "order \(orderId) is \(order.status.rawValue); only a paid order can be refunded or voided"
+                )
             }
             let reversals = payments.filter { $0.kind != .charge && $0.lifecycle.state != .failed }
             // Checked: a refund amount may be anything a caller wrote.
             let committed = try MinorUnits.sum(reversals.map(\.amount))
             let value: Int
             if kind == .void {
-                guard reversals.isEmpty else { throw APIError.conflict("order \(orderId) has refunds; a void is for a whole, unrefunded charge") }
+                guard reversals.isEmpty else {
+                    throw APIError.conflict("order \(orderId) has refunds; a void is for a whole, unrefunded charge")
+                }
                 guard TransactionTime.sameClearingDay(charge.createdAt, at) else {
-                    throw APIError.conflict("the charge was made on an earlier clearing day; refund it instead of voiding")
+                    throw APIError.conflict(
+                        "the charge was made on an earlier clearing day; refund it instead of voiding"
+                    )
                 }
                 value = charge.amount
             } else {
@@ -39,19 +48,48 @@ extension PaymentService {
                 guard value <= charge.amount - committed else {
                     let currency = Currency(order.currencyCode)
                     let left = currency?.format(charge.amount - committed) ?? String(charge.amount - committed)
-                    throw APIError(status: 422, code: "refund_exceeds_payment", field: "amount",
-                                   message: "refunds would total more than was paid; at most \(left) \(order.currencyCode) can still be refunded")
+                    throw APIError(
+                        status: 422,
+                        code: "refund_exceeds_payment",
+                        field: "amount",
+                        message:
+                            "refunds would total more than was paid; at most \(left) \(order.currencyCode) can still be refunded"
+                    )
                 }
             }
-            let record = newPayment(kind, orderId: orderId, amount: value, currencyNumeric: charge.currencyNumeric, at: at,
-                                    original: (reference, charge.id))
+            let record = newPayment(
+                kind,
+                orderId: orderId,
+                amount: value,
+                currencyNumeric: charge.currencyNumeric,
+                at: at,
+                original: (reference, charge.id)
+            )
             let id = record.id
-            guard case .inserted = try await store.insert(record, cause: "\(kind.rawValue) of \(value) requested" + (cause.map { ": " + $0 } ?? ""), order: order) else { continue }
-            let answer = kind == .void
-                ? await acquirer.void(record.identity, amount: value, currencyNumeric: record.currencyNumeric, originalReference: reference)
-                : await acquirer.refund(record.identity, amount: value, currencyNumeric: record.currencyNumeric, originalReference: reference)
+            guard
+                case .inserted = try await store.insert(
+                    record,
+                    cause: "\(kind.rawValue) of \(value) requested" + (cause.map { ": " + $0 } ?? ""),
+                    order: order
+                )
+            else { continue }
+            let answer =
+                kind == .void
+                ? await acquirer.void(
+                    record.identity,
+                    amount: value,
+                    currencyNumeric: record.currencyNumeric,
+                    originalReference: reference
+                )
+                : await acquirer.refund(
+                    record.identity,
+                    amount: value,
+                    currencyNumeric: record.currencyNumeric,
+                    originalReference: reference
+                )
             let after = try await advance(id, .answer(answer), loaded: record) ?? record
-            return try await waitForOutcome(after.id, until: at.addingTimeInterval(min(authorizeWait, 10)))?.payment ?? after
+            return try await waitForOutcome(after.id, until: at.addingTimeInterval(min(authorizeWait, 10)))?.payment
+                ?? after
         }
         throw APIError.conflict("order \(orderId) kept changing; try again")
     }

@@ -33,10 +33,18 @@ public final class PaymentService: Sendable {
     let vault: CredentialVault?
 
     /// A service.
-    public init(store: PaymentStore, acquirer: any Acquirer, decryptor: PaymentTokenDecryptor, settings: MerchantSettings,
-                lifecycle: LifecycleConfiguration = LifecycleConfiguration(), authorizeWait: Double = 20, shopperCancelWindow: Double = 120,
-                logger: Logger = Logger(label: "paysheet.payments"), now: @escaping @Sendable () -> Date = { Date() },
-                vault: CredentialVault? = nil) {
+    public init(
+        store: PaymentStore,
+        acquirer: any Acquirer,
+        decryptor: PaymentTokenDecryptor,
+        settings: MerchantSettings,
+        lifecycle: LifecycleConfiguration = LifecycleConfiguration(),
+        authorizeWait: Double = 20,
+        shopperCancelWindow: Double = 120,
+        logger: Logger = Logger(label: "paysheet.payments"),
+        now: @escaping @Sendable () -> Date = { Date() },
+        vault: CredentialVault? = nil
+    ) {
         self.vault = vault
         self.store = store
         self.acquirer = acquirer
@@ -51,13 +59,29 @@ public final class PaymentService: Sendable {
 
     /// A new payment of `kind` (id prefixed `pay_`, `ref_` or `void_`) for `amount` of the order
     /// `orderId`, with a new acquirer identity, submitted at `at`: stored before anything is sent.
-    func newPayment(_ kind: PaymentKind, orderId: String, amount: Int, currencyNumeric: String, at: Date, card: CardSummary? = nil,
-                    original: (reference: String, paymentId: String)? = nil) -> PaymentRecord {
+    func newPayment(
+        _ kind: PaymentKind,
+        orderId: String,
+        amount: Int,
+        currencyNumeric: String,
+        at: Date,
+        card: CardSummary? = nil,
+        original: (reference: String, paymentId: String)? = nil
+    ) -> PaymentRecord {
         let id = IDs.make(kind == .charge ? "pay_" : kind == .void ? "void_" : "ref_", now: at)
         return PaymentRecord(
-            id: id, orderId: orderId, kind: kind, identity: acquirer.newIdentity(paymentId: id, now: at), amount: amount,
-            currencyNumeric: currencyNumeric, lifecycle: PaymentLifecycle(expectedAmount: amount, submittedAt: at, configuration: lifecycle),
-            originalReference: original?.reference, originalPaymentId: original?.paymentId, card: card, createdAt: at)
+            id: id,
+            orderId: orderId,
+            kind: kind,
+            identity: acquirer.newIdentity(paymentId: id, now: at),
+            amount: amount,
+            currencyNumeric: currencyNumeric,
+            lifecycle: PaymentLifecycle(expectedAmount: amount, submittedAt: at, configuration: lifecycle),
+            originalReference: original?.reference,
+            originalPaymentId: original?.paymentId,
+            card: card,
+            createdAt: at
+        )
     }
 
     // MARK: Feeding the lifecycle
@@ -66,8 +90,13 @@ public final class PaymentService: Sendable {
     /// first); wakes waiters on a state change.
     /// A `notification` (key, raw body) is stored with the change, deduplicated.
     @discardableResult
-    func advance(_ id: String, _ input: PaymentLifecycle.Input, loaded: PaymentRecord? = nil,
-                 notification: (key: String, body: String)? = nil, snapshot: (OrderRecord, [PaymentRecord])? = nil) async throws -> PaymentRecord? {
+    func advance(
+        _ id: String,
+        _ input: PaymentLifecycle.Input,
+        loaded: PaymentRecord? = nil,
+        notification: (key: String, body: String)? = nil,
+        snapshot: (OrderRecord, [PaymentRecord])? = nil
+    ) async throws -> PaymentRecord? {
         var current = loaded
         var orderSnapshot = snapshot
         for _ in 0..<8 {
@@ -79,7 +108,12 @@ public final class PaymentService: Sendable {
             switch effect {
             case .ignored:
                 if let notification {
-                    let fresh = try await store.recordNotification(key: notification.key, paymentId: id, body: notification.body, at: at)
+                    let fresh = try await store.recordNotification(
+                        key: notification.key,
+                        paymentId: id,
+                        body: notification.body,
+                        at: at
+                    )
                     if !fresh { Counter(label: "paysheet_notifications_duplicate_total").increment() }
                 }
                 return payment
@@ -90,8 +124,14 @@ public final class PaymentService: Sendable {
             do {
                 // Only a terminal state can change the order (created/failed → pending happened at insert).
                 let settles = payment.lifecycle.state.isTerminal
-                result = try await store.update(payment, transition: transition, at: at, notification: notification,
-                                                reprice: settles ? OrderSettlement.settle : nil, snapshot: orderSnapshot)
+                result = try await store.update(
+                    payment,
+                    transition: transition,
+                    at: at,
+                    notification: notification,
+                    reprice: settles ? OrderSettlement.settle : nil,
+                    snapshot: orderSnapshot
+                )
             } catch is PaymentStore.DuplicateNotification {
                 Counter(label: "paysheet_notifications_duplicate_total").increment()
                 return current
@@ -99,7 +139,10 @@ public final class PaymentService: Sendable {
             if let (stored, order) = result {
                 if let transition {
                     logger.info("payment \(id) \(transition.from) → \(transition.to): \(transition.cause)")
-                    Counter(label: "paysheet_payment_transitions_total", dimensions: [("to", transition.to), ("kind", stored.kind.rawValue)]).increment()
+                    Counter(
+                        label: "paysheet_payment_transitions_total",
+                        dimensions: [("to", transition.to), ("kind", stored.kind.rawValue)]
+                    ).increment()
                     await waiters.signal(id, stored, order: order)
                     // A canceled order's charge (or reversal) became certain: return the money.
                     if let order, order.status == .canceling, stored.lifecycle.state.isTerminal {
@@ -116,7 +159,10 @@ public final class PaymentService: Sendable {
 
     /// Waits until `id` is terminal or `deadline` passes; returns its last state, and its order
     /// when the change that made it terminal was committed by this process.
-    func waitForOutcome(_ id: String, until deadline: Date) async throws -> (payment: PaymentRecord, order: OrderRecord?)? {
+    func waitForOutcome(
+        _ id: String,
+        until deadline: Date
+    ) async throws -> (payment: PaymentRecord, order: OrderRecord?)? {
         await waiters.watch(id)
         defer { Task { await waiters.unwatch(id) } }
         var signalled = false
@@ -145,11 +191,18 @@ public final class PaymentService: Sendable {
     @discardableResult
     public func runDueQueries(limit: Int = 200) async throws -> Int {
         let at = now()
-        let due = try await store.claimDuePayments(at: at, leaseUntil: at.addingTimeInterval(lifecycle.leaseSeconds), limit: limit)
+        let due = try await store.claimDuePayments(
+            at: at,
+            leaseUntil: at.addingTimeInterval(lifecycle.leaseSeconds),
+            limit: limit
+        )
         await withTaskGroup(of: Void.self) { group in
             var running = 0
             for payment in due {
-                if running >= 16 { await group.next(); running -= 1 }
+                if running >= 16 {
+                    await group.next()
+                    running -= 1
+                }
                 group.addTask {
                     let status = await self.acquirer.query(payment.identity)
                     Counter(label: "paysheet_acquirer_queries_total").increment()
@@ -180,12 +233,22 @@ public final class PaymentService: Sendable {
         Counter(label: "paysheet_notifications_total").increment()
         guard let (payment, order, payments) = try await store.paymentWithOrder(notification.identity) else {
             // Not ours (or not yet visible): stored raw, for reconciliation.
-            _ = try await store.recordNotification(key: notification.deduplicationKey, paymentId: nil, body: notification.raw, at: now())
+            _ = try await store.recordNotification(
+                key: notification.deduplicationKey,
+                paymentId: nil,
+                body: notification.raw,
+                at: now()
+            )
             return
         }
         // Stored, deduplicated and applied in one transaction (R6).
-        try await advance(payment.id, .notification(notification.status), loaded: payment,
-                          notification: (notification.deduplicationKey, notification.raw), snapshot: (order, payments))
+        try await advance(
+            payment.id,
+            .notification(notification.status),
+            loaded: payment,
+            notification: (notification.deduplicationKey, notification.raw),
+            snapshot: (order, payments)
+        )
     }
 }
 

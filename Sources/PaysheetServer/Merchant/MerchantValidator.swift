@@ -29,7 +29,11 @@ public struct MerchantValidator: Sendable {
     let sandboxSessions: SandboxMerchantSessions
 
     /// A validator.
-    public init(mode: Mode, settings: MerchantSettings, sandboxSessions: SandboxMerchantSessions = SandboxMerchantSessions()) {
+    public init(
+        mode: Mode,
+        settings: MerchantSettings,
+        sandboxSessions: SandboxMerchantSessions = SandboxMerchantSessions()
+    ) {
         self.mode = mode
         self.settings = settings
         self.sandboxSessions = sandboxSessions
@@ -38,8 +42,12 @@ public struct MerchantValidator: Sendable {
     /// Apple's validation hosts.
     public static func isAppleValidationHost(_ host: String) -> Bool {
         let h = host.lowercased()
-        if ["apple-pay-gateway.apple.com", "cn-apple-pay-gateway.apple.com", "apple-pay-gateway-cert.apple.com",
-            "cn-apple-pay-gateway-cert.apple.com"].contains(h) { return true }
+        if [
+            "apple-pay-gateway.apple.com", "cn-apple-pay-gateway.apple.com", "apple-pay-gateway-cert.apple.com",
+            "cn-apple-pay-gateway-cert.apple.com",
+        ].contains(h) {
+            return true
+        }
         for prefix in ["apple-pay-gateway-nc-pod", "apple-pay-gateway-pr-pod"] {
             for n in 1...5 where h == "\(prefix)\(n).apple.com" || h == "\(prefix)\(n)-dr.apple.com" { return true }
         }
@@ -51,8 +59,13 @@ public struct MerchantValidator: Sendable {
 
     /// The merchant session for `validationURL`.
     public func session(validationURL: String, now: Date = Date()) async throws -> JSONValue {
-        guard let url = URL(string: validationURL), url.scheme == "https", let host = url.host, Self.isAppleValidationHost(host) else {
-            throw APIError.invalid("validationURL", "\(validationURL) is not an https URL on one of Apple's payment gateway hosts")
+        guard let url = URL(string: validationURL), url.scheme == "https", let host = url.host,
+            Self.isAppleValidationHost(host)
+        else {
+            throw APIError.invalid(
+                "validationURL",
+                "\(validationURL) is not an https URL on one of Apple's payment gateway hosts"
+            )
         }
         let identifierHash = Hex.encode(SHA256.hash(data: Data(settings.merchantIdentifier.utf8))).uppercased()
         switch mode {
@@ -70,16 +83,27 @@ public struct MerchantValidator: Sendable {
             var request = HTTPClientRequest(url: "https://\(host)/paymentservices/paymentSession")
             request.method = .POST
             request.headers.add(name: "Content-Type", value: "application/json")
-            let body: JSONValue = ["merchantIdentifier": .string(settings.merchantIdentifier), "displayName": .string(settings.displayName),
-                                   "initiative": "web", "initiativeContext": .string(settings.domain)]
+            let body: JSONValue = [
+                "merchantIdentifier": .string(settings.merchantIdentifier),
+                "displayName": .string(settings.displayName),
+                "initiative": "web", "initiativeContext": .string(settings.domain),
+            ]
             request.body = .bytes(ByteBuffer(string: body.compactText))
             let response = try await client.execute(request, timeout: .seconds(10))
             let bytes = try await response.body.collect(upTo: 1 << 20)
             guard response.status == .ok else {
-                throw APIError(status: 502, code: "merchant_validation_failed", message: "Apple answered HTTP \(response.status.code) to merchant validation")
+                throw APIError(
+                    status: 502,
+                    code: "merchant_validation_failed",
+                    message: "Apple answered HTTP \(response.status.code) to merchant validation"
+                )
             }
             do { return try JSONParser.parse(Array(buffer: bytes)) } catch {
-                throw APIError(status: 502, code: "merchant_validation_failed", message: "Apple's merchant session is not JSON: \(error)")
+                throw APIError(
+                    status: 502,
+                    code: "merchant_validation_failed",
+                    message: "Apple's merchant session is not JSON: \(error)"
+                )
             }
         }
     }

@@ -53,13 +53,18 @@ public struct RemoteCheckout: PaymentSheetDelegate {
         let body = try await response.body.collect(upTo: 4 << 20)
         let json = try JSONParser.parse(Array(buffer: body))
         guard (200..<300).contains(Int(response.status.code)) else {
-            throw CallError(description: "\(path): HTTP \(response.status.code) \(json["error"]?["message"]?.stringValue ?? json.compactText)")
+            throw CallError(
+                description:
+                    "\(path): HTTP \(response.status.code) \(json["error"]?["message"]?.stringValue ?? json.compactText)"
+            )
         }
         return json
     }
 
     func update(_ path: String, _ body: JSONValue, _ sheet: PaymentSheetDriver) async -> ApplePayUpdate {
-        do { return try decodeJSONValue(ApplePayUpdate.self, from: try await post("/v1/orders/\(order)/\(path)", body)) } catch {
+        do {
+            return try decodeJSONValue(ApplePayUpdate.self, from: try await post("/v1/orders/\(order)/\(path)", body))
+        } catch {
             FileHandle.standardError.write(Data("\(path): \(error)\n".utf8))
             return await sheet.unchangedUpdate()
         }
@@ -68,25 +73,46 @@ public struct RemoteCheckout: PaymentSheetDelegate {
     public func paymentSheet(_ sheet: PaymentSheetDriver, validateMerchantAt validationURL: String) async -> JSONValue {
         (try? await post("/v1/orders/\(order)/merchant-session", ["validationURL": .string(validationURL)])) ?? .null
     }
-    public func paymentSheet(_ sheet: PaymentSheetDriver, didSelectPaymentMethod method: ApplePayPaymentMethod) async -> ApplePayPaymentMethodUpdate {
+    public func paymentSheet(
+        _ sheet: PaymentSheetDriver,
+        didSelectPaymentMethod method: ApplePayPaymentMethod
+    ) async -> ApplePayPaymentMethodUpdate {
         await update("payment-method", ["paymentMethod": (try? JSONValueEncoder().encode(method)) ?? .null], sheet)
     }
-    public func paymentSheet(_ sheet: PaymentSheetDriver, didSelectShippingContact contact: ApplePayPaymentContact) async -> ApplePayShippingContactUpdate {
+    public func paymentSheet(
+        _ sheet: PaymentSheetDriver,
+        didSelectShippingContact contact: ApplePayPaymentContact
+    ) async -> ApplePayShippingContactUpdate {
         await update("shipping-contact", ["shippingContact": (try? JSONValueEncoder().encode(contact)) ?? .null], sheet)
     }
-    public func paymentSheet(_ sheet: PaymentSheetDriver, didSelectShippingMethod method: ApplePayShippingMethod) async -> ApplePayShippingMethodUpdate {
+    public func paymentSheet(
+        _ sheet: PaymentSheetDriver,
+        didSelectShippingMethod method: ApplePayShippingMethod
+    ) async -> ApplePayShippingMethodUpdate {
         await update("shipping-method", ["shippingMethod": (try? JSONValueEncoder().encode(method)) ?? .null], sheet)
     }
-    public func paymentSheet(_ sheet: PaymentSheetDriver, didChangeCouponCode code: String) async -> ApplePayCouponCodeUpdate {
+    public func paymentSheet(
+        _ sheet: PaymentSheetDriver,
+        didChangeCouponCode code: String
+    ) async -> ApplePayCouponCodeUpdate {
         await update("coupon-code", ["couponCode": .string(code)], sheet)
     }
-    public func paymentSheet(_ sheet: PaymentSheetDriver, didAuthorizePayment payment: ApplePayPayment) async -> ApplePayPaymentAuthorizationResult {
+    public func paymentSheet(
+        _ sheet: PaymentSheetDriver,
+        didAuthorizePayment payment: ApplePayPayment
+    ) async -> ApplePayPaymentAuthorizationResult {
         do {
-            let answer = try await post("/v1/orders/\(order)/authorize", ["payment": try JSONValueEncoder().encode(payment)])
+            let answer = try await post(
+                "/v1/orders/\(order)/authorize",
+                ["payment": try JSONValueEncoder().encode(payment)]
+            )
             return try decodeJSONValue(ApplePayPaymentAuthorizationResult.self, from: answer["result"] ?? .null)
         } catch {
             FileHandle.standardError.write(Data("authorize: \(error)\n".utf8))
-            return ApplePayPaymentAuthorizationResult(status: .failure, errors: [ApplePayError(.unknown, message: "The merchant server did not answer")])
+            return ApplePayPaymentAuthorizationResult(
+                status: .failure,
+                errors: [ApplePayError(.unknown, message: "The merchant server did not answer")]
+            )
         }
     }
 }

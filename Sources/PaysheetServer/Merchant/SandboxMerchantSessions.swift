@@ -23,7 +23,9 @@ public final class SandboxMerchantSessions: MerchantSessionVerifier, Sendable {
     func signature(_ session: JSONObject) -> String {
         let text = session.members.filter { $0.key != "signature" }.sorted { $0.key < $1.key }
             .map { "\($0.key)=\($0.value.compactText)" }.joined(separator: "\n")
-        return Self.prefix + Data(HMAC<SHA256>.authenticationCode(for: Data(text.utf8), using: SymmetricKey(data: keyBytes))).base64EncodedString()
+        return Self.prefix
+            + Data(HMAC<SHA256>.authenticationCode(for: Data(text.utf8), using: SymmetricKey(data: keyBytes)))
+            .base64EncodedString()
     }
 
     /// `session` with its signature.

@@ -24,21 +24,44 @@ public struct MerchantSettings: Sendable, Codable, Equatable {
     /// The shipping methods a shopper's order with `"delivery": "ship"` offers, per currency; the
     /// first is selected. A shopper never sends an amount: these are the only prices of shipping.
     public var shippingMethods: [ShippingOption] = [
-        ShippingOption(identifier: "standard", label: "Standard", detail: "3 to 5 days", amount: "0.00", currencyCode: "CNY"),
-        ShippingOption(identifier: "express", label: "Express", detail: "Next day", amount: "20.00", currencyCode: "CNY"),
+        ShippingOption(
+            identifier: "standard",
+            label: "Standard",
+            detail: "3 to 5 days",
+            amount: "0.00",
+            currencyCode: "CNY"
+        ),
+        ShippingOption(
+            identifier: "express",
+            label: "Express",
+            detail: "Next day",
+            amount: "20.00",
+            currencyCode: "CNY"
+        ),
     ]
     /// Coupons: code → percent off the goods (exact; see ``Rate`` for the rounding).
     public var coupons: [String: Rate] = ["WELCOME10": Rate(wholePercent: 10), "HALF": Rate(wholePercent: 50)]
     /// Sales tax by shipping region (`US-CA`) or country (`JP`): percent of goods after discount.
-    public var taxRates: [String: Rate] = ["US-CA": try! Rate(percent: "7.25"), "US-NY": Rate(wholePercent: 4), "US-WA": try! Rate(percent: "6.5")]
+    public var taxRates: [String: Rate] = [
+        "US-CA": try! Rate(percent: "7.25"), "US-NY": Rate(wholePercent: 4), "US-WA": try! Rate(percent: "6.5"),
+    ]
     /// Surcharge by card type (`credit`): percent of the total.
     public var surcharges: [String: Rate] = [:]
     /// Plans sold as payments that continue after today (subscriptions, automatic reloads): an
     /// order names one with `"plan"`.
     public var plans: [SubscriptionPlan] = [
-        SubscriptionPlan(id: "tea-monthly", kind: "recurring", description: "Tea of the month club", label: "Tea of the month",
-                         amount: "29.00", currencyCode: "CNY", trialLabel: "First month", trialAmount: "1.00",
-                         billingAgreement: "1.00 CNY for the first month, then 29.00 CNY a month. Cancel at any time from the subscription page."),
+        SubscriptionPlan(
+            id: "tea-monthly",
+            kind: "recurring",
+            description: "Tea of the month club",
+            label: "Tea of the month",
+            amount: "29.00",
+            currencyCode: "CNY",
+            trialLabel: "First month",
+            trialAmount: "1.00",
+            billingAgreement:
+                "1.00 CNY for the first month, then 29.00 CNY a month. Cancel at any time from the subscription page."
+        )
     ]
     /// Where a shopper manages a plan's agreement (the sheet's `managementURL`); by default the
     /// demo store's subscription page on the server's public URL.

@@ -65,18 +65,31 @@ public struct OrderService: Sendable {
 
     /// Creates an order from `request` for `creator`; the server computes the total. Returns the
     /// order and its client secret (only its hash is stored).
-    public func create(_ request: CreateOrderRequest, by creator: OrderCreator) async throws -> (order: OrderRecord, clientSecret: String) {
+    public func create(
+        _ request: CreateOrderRequest,
+        by creator: OrderCreator
+    ) async throws -> (order: OrderRecord, clientSecret: String) {
         if creator == .shopper {
             if request.shippingMethods != nil {
-                throw APIError.unauthorized("shippingMethods with amounts need a merchant API key; a shopper's page sends \"delivery\": \"ship\"")
+                throw APIError.unauthorized(
+                    "shippingMethods with amounts need a merchant API key; a shopper's page sends \"delivery\": \"ship\""
+                )
             }
-            if let i = (request.lineItems ?? []).firstIndex(where: { $0.sku == nil || $0.label != nil || $0.amount != nil }) {
-                throw APIError.unauthorized("lineItems[\(i)]: lines with a label and an amount need a merchant API key; a shopper's page sends {\"sku\", \"quantity\"}")
+            if let i = (request.lineItems ?? []).firstIndex(where: {
+                $0.sku == nil || $0.label != nil || $0.amount != nil
+            }) {
+                throw APIError.unauthorized(
+                    "lineItems[\(i)]: lines with a label and an amount need a merchant API key; a shopper's page sends {\"sku\", \"quantity\"}"
+                )
             }
         }
         if let plan = request.plan { return try await create(plan: plan, request) }
-        guard let code = request.currencyCode else { throw APIError.invalid("currencyCode", "currencyCode is required (ISO 4217, such as CNY)") }
-        guard let currency = Currency(code), currency.code == code.uppercased(), code.count == 3, !code.allSatisfy(\.isNumber) else {
+        guard let code = request.currencyCode else {
+            throw APIError.invalid("currencyCode", "currencyCode is required (ISO 4217, such as CNY)")
+        }
+        guard let currency = Currency(code), currency.code == code.uppercased(), code.count == 3,
+            !code.allSatisfy(\.isNumber)
+        else {
             throw APIError.invalid("currencyCode", "\(code) is not an ISO 4217 alphabetic currency code")
         }
         let country = request.countryCode ?? settings.countryCode
@@ -84,9 +97,14 @@ public struct OrderService: Sendable {
             throw APIError.invalid("countryCode", "\(country) is not a two-letter ISO 3166 country code")
         }
         if creator == .shopper, country.uppercased() != settings.countryCode.uppercased() {
-            throw APIError.invalid("countryCode", "this merchant sells from \(settings.countryCode); countryCode may be omitted")
+            throw APIError.invalid(
+                "countryCode",
+                "this merchant sells from \(settings.countryCode); countryCode may be omitted"
+            )
         }
-        guard let items = request.lineItems, !items.isEmpty else { throw APIError.invalid("lineItems", "lineItems must list at least one item") }
+        guard let items = request.lineItems, !items.isEmpty else {
+            throw APIError.invalid("lineItems", "lineItems must list at least one item")
+        }
         guard items.count <= 100 else { throw APIError.invalid("lineItems", "at most 100 line items") }
         var lines: [ApplePayLineItem] = []
         for (i, item) in items.enumerated() {
@@ -95,28 +113,51 @@ public struct OrderService: Sendable {
                     throw APIError.invalid("lineItems[\(i)].sku", "\(sku) is not in the catalog")
                 }
                 guard product.currencyCode == currency.code else {
-                    throw APIError.invalid("lineItems[\(i)].sku", "\(sku) is priced in \(product.currencyCode), not \(currency.code)")
+                    throw APIError.invalid(
+                        "lineItems[\(i)].sku",
+                        "\(sku) is priced in \(product.currencyCode), not \(currency.code)"
+                    )
                 }
                 let quantity = item.quantity ?? 1
-                guard (1...99).contains(quantity) else { throw APIError.invalid("lineItems[\(i)].quantity", "quantity must be 1 to 99") }
-                guard let unit = try? currency.minor(product.amount) else { throw APIError.invalid("lineItems[\(i)].sku", "\(sku) has no valid price") }
+                guard (1...99).contains(quantity) else {
+                    throw APIError.invalid("lineItems[\(i)].quantity", "quantity must be 1 to 99")
+                }
+                guard let unit = try? currency.minor(product.amount) else {
+                    throw APIError.invalid("lineItems[\(i)].sku", "\(sku) has no valid price")
+                }
                 let price: Int
                 do throws(AmountError) { price = try MinorUnits.multiply(unit, quantity) } catch {
                     throw APIError.invalid("lineItems[\(i)].quantity", error.message)
                 }
-                lines.append(ApplePayLineItem(label: quantity == 1 ? product.label : "\(product.label) × \(quantity)", amount: currency.format(price)))
+                lines.append(
+                    ApplePayLineItem(
+                        label: quantity == 1 ? product.label : "\(product.label) × \(quantity)",
+                        amount: currency.format(price)
+                    )
+                )
                 continue
             }
-            guard let label = item.label, !label.trimmingCharacters(in: .whitespaces).isEmpty, label.utf8.count <= Self.maxLabelBytes else {
-                throw APIError.invalid("lineItems[\(i)].label", "each line item needs a label of 1 to \(Self.maxLabelBytes) bytes (UTF-8)")
+            guard let label = item.label, !label.trimmingCharacters(in: .whitespaces).isEmpty,
+                label.utf8.count <= Self.maxLabelBytes
+            else {
+                throw APIError.invalid(
+                    "lineItems[\(i)].label",
+                    "each line item needs a label of 1 to \(Self.maxLabelBytes) bytes (UTF-8)"
+                )
             }
             // A merchant's line may be a discount (a negative amount); the total must stay above zero.
             guard let amount = item.amount else {
-                throw APIError.invalid("lineItems[\(i)].amount", "each line item with a label needs an amount in \(currency.code)")
+                throw APIError.invalid(
+                    "lineItems[\(i)].amount",
+                    "each line item with a label needs an amount in \(currency.code)"
+                )
             }
             let minor: Int
             do throws(AmountError) { minor = try currency.minor(amount, allowNegative: true) } catch {
-                throw APIError.invalid("lineItems[\(i)].amount", error.message + " (\(currency.code) has \(currency.minorUnits) decimals)")
+                throw APIError.invalid(
+                    "lineItems[\(i)].amount",
+                    error.message + " (\(currency.code) has \(currency.minorUnits) decimals)"
+                )
             }
             lines.append(ApplePayLineItem(label: label, amount: currency.format(minor)))
         }
@@ -127,31 +168,62 @@ public struct OrderService: Sendable {
         var seen = Set<String>()
         for (i, m) in methods.enumerated() {
             guard !m.identifier.isEmpty, seen.insert(m.identifier).inserted else {
-                throw APIError.invalid("shippingMethods[\(i)].identifier", "shipping method identifiers must be present and unique")
+                throw APIError.invalid(
+                    "shippingMethods[\(i)].identifier",
+                    "shipping method identifiers must be present and unique"
+                )
             }
             do throws(AmountError) { _ = try currency.minor(m.amount) } catch {
-                throw APIError.invalid("shippingMethods[\(i)].amount", error.message + " (a shipping price is 0 or more, \(currency.code))")
+                throw APIError.invalid(
+                    "shippingMethods[\(i)].amount",
+                    error.message + " (a shipping price is 0 or more, \(currency.code))"
+                )
             }
-            guard m.label.utf8.count <= Self.maxLabelBytes, m.detail.utf8.count <= Self.maxLabelBytes, m.identifier.utf8.count <= Self.maxLabelBytes else {
-                throw APIError.invalid("shippingMethods[\(i)]", "a shipping method's label, detail and identifier are at most \(Self.maxLabelBytes) bytes each")
+            guard m.label.utf8.count <= Self.maxLabelBytes, m.detail.utf8.count <= Self.maxLabelBytes,
+                m.identifier.utf8.count <= Self.maxLabelBytes
+            else {
+                throw APIError.invalid(
+                    "shippingMethods[\(i)]",
+                    "a shipping method's label, detail and identifier are at most \(Self.maxLabelBytes) bytes each"
+                )
             }
         }
-        return try await insertNew(currency: currency, country: country, lines: lines, methods: methods, ifZero: APIError.invalid("lineItems", "the order's total must be greater than zero"))
+        return try await insertNew(
+            currency: currency,
+            country: country,
+            lines: lines,
+            methods: methods,
+            ifZero: APIError.invalid("lineItems", "the order's total must be greater than zero")
+        )
     }
 
     /// Stores a new order of `lines` (and shipping `methods`), priced by the settings, with a
     /// new client secret (only its hash is stored); `configure` sets what else it carries. A
     /// total of zero is refused with `ifZero`.
-    func insertNew(currency: Currency, country: String, lines: [ApplePayLineItem], methods: [ApplePayShippingMethod] = [],
-                   ifZero: APIError, configure: (inout OrderRecord) -> Void = { _ in }) async throws -> (order: OrderRecord, clientSecret: String) {
+    func insertNew(
+        currency: Currency,
+        country: String,
+        lines: [ApplePayLineItem],
+        methods: [ApplePayShippingMethod] = [],
+        ifZero: APIError,
+        configure: (inout OrderRecord) -> Void = { _ in }
+    ) async throws -> (order: OrderRecord, clientSecret: String) {
         let at = now()
         let id = IDs.make("ord_", now: at, randomDigits: 24)
         let secret = AccessPolicy.newClientSecret()
         var order = OrderRecord(
-            id: id, status: .created, currencyCode: currency.code, countryCode: country.uppercased(), lineItems: lines,
-            shippingMethods: methods, shippingMethod: methods.first(where: { $0.selected == true })?.identifier ?? methods.first?.identifier,
-            amount: 0, applicationData: Data(#"{"orderId":"\#(id)"}"#.utf8).base64EncodedString(), createdAt: at,
-            clientSecretHash: Secrets.hash(secret))
+            id: id,
+            status: .created,
+            currencyCode: currency.code,
+            countryCode: country.uppercased(),
+            lineItems: lines,
+            shippingMethods: methods,
+            shippingMethod: methods.first(where: { $0.selected == true })?.identifier ?? methods.first?.identifier,
+            amount: 0,
+            applicationData: Data(#"{"orderId":"\#(id)"}"#.utf8).base64EncodedString(),
+            createdAt: at,
+            clientSecretHash: Secrets.hash(secret)
+        )
         configure(&order)
         let pricing = try Pricing.price(order, settings: settings)
         guard pricing.amount > 0 else { throw ifZero }
@@ -162,23 +234,37 @@ public struct OrderService: Sendable {
 
     /// An order for the first payment of `planId` (anyone may create one: every amount comes
     /// from the merchant's settings).
-    func create(plan planId: String, _ request: CreateOrderRequest) async throws -> (order: OrderRecord, clientSecret: String) {
+    func create(
+        plan planId: String,
+        _ request: CreateOrderRequest
+    ) async throws -> (order: OrderRecord, clientSecret: String) {
         guard let plan = settings.plans.first(where: { $0.id == planId }) else {
             throw APIError.invalid("plan", "\(planId) is not one of this merchant's plans")
         }
-        guard request.lineItems == nil, request.shippingMethods == nil, request.delivery == nil || request.delivery == "none" else {
-            throw APIError.invalid("plan", "an order for a plan has no line items or shipping: the plan sets its amounts")
+        guard request.lineItems == nil, request.shippingMethods == nil,
+            request.delivery == nil || request.delivery == "none"
+        else {
+            throw APIError.invalid(
+                "plan",
+                "an order for a plan has no line items or shipping: the plan sets its amounts"
+            )
         }
         if let code = request.currencyCode, code.uppercased() != plan.currencyCode {
             throw APIError.invalid("currencyCode", "the plan \(planId) is priced in \(plan.currencyCode)")
         }
         let (label, amount) = plan.firstLine
         guard let currency = Currency(plan.currencyCode), let regular = try? currency.minor(plan.amount), regular > 0,
-              let first = try? currency.minor(amount), plan.isRecurring ? plan.interval != nil : plan.kind == "automaticReload" else {
+            let first = try? currency.minor(amount),
+            plan.isRecurring ? plan.interval != nil : plan.kind == "automaticReload"
+        else {
             throw APIError.invalid("plan", "the plan \(planId) is not well formed in the merchant's settings")
         }
-        return try await insertNew(currency: currency, country: settings.countryCode, lines: [ApplePayLineItem(label: label, amount: currency.format(first))],
-                                   ifZero: APIError.invalid("plan", "the plan's first payment must be more than zero")) { $0.planId = plan.id }
+        return try await insertNew(
+            currency: currency,
+            country: settings.countryCode,
+            lines: [ApplePayLineItem(label: label, amount: currency.format(first))],
+            ifZero: APIError.invalid("plan", "the plan's first payment must be more than zero")
+        ) { $0.planId = plan.id }
     }
 
     /// The order's shipping methods: the merchant's own (`shippingMethods`) or the settings'
@@ -192,8 +278,12 @@ public struct OrderService: Sendable {
                 throw APIError.invalid("delivery", "give either delivery or shippingMethods, not both")
             }
             let offered = settings.shippingMethods.filter { $0.currencyCode == currency.code }
-            guard !offered.isEmpty else { throw APIError.invalid("delivery", "this merchant ships no orders in \(currency.code)") }
-            return offered.map { ApplePayShippingMethod(label: $0.label, detail: $0.detail, amount: $0.amount, identifier: $0.identifier) }
+            guard !offered.isEmpty else {
+                throw APIError.invalid("delivery", "this merchant ships no orders in \(currency.code)")
+            }
+            return offered.map {
+                ApplePayShippingMethod(label: $0.label, detail: $0.detail, amount: $0.amount, identifier: $0.identifier)
+            }
         case let other?:
             throw APIError.invalid("delivery", "\(other) is not a delivery choice (ship or none)")
         }
@@ -207,8 +297,12 @@ public struct OrderService: Sendable {
     /// The request for `order` priced as `pricing`.
     func paymentRequest(_ order: OrderRecord, pricing: Pricing) -> ApplePayPaymentRequest {
         var r = ApplePayPaymentRequest(
-            countryCode: order.countryCode, currencyCode: order.currencyCode, supportedNetworks: settings.supportedNetworks,
-            merchantCapabilities: settings.merchantCapabilities.compactMap(ApplePayMerchantCapability.init(rawValue:)), total: pricing.total)
+            countryCode: order.countryCode,
+            currencyCode: order.currencyCode,
+            supportedNetworks: settings.supportedNetworks,
+            merchantCapabilities: settings.merchantCapabilities.compactMap(ApplePayMerchantCapability.init(rawValue:)),
+            total: pricing.total
+        )
         r.lineItems = pricing.lineItems
         if !order.shippingMethods.isEmpty {
             r.shippingMethods = order.shippingMethods.map { m in
@@ -243,8 +337,12 @@ public struct OrderService: Sendable {
             regular.recurringPaymentIntervalCount = plan.intervalCount
             let firstRegular = plan.trialAmount != nil ? plan.date(after: 1, from: start) : start
             regular.recurringPaymentStartDate = day(firstRegular)
-            var request = ApplePayRecurringPaymentRequest(paymentDescription: plan.description, regularBilling: regular,
-                                                          billingAgreement: plan.billingAgreement, managementURL: management)
+            var request = ApplePayRecurringPaymentRequest(
+                paymentDescription: plan.description,
+                regularBilling: regular,
+                billingAgreement: plan.billingAgreement,
+                managementURL: management
+            )
             if let trial = plan.trialAmount {
                 var t = ApplePayLineItem(label: plan.firstLine.label, amount: trial)
                 t.paymentTiming = .recurring
@@ -260,8 +358,11 @@ public struct OrderService: Sendable {
             reload.paymentTiming = .automaticReload
             reload.automaticReloadPaymentThresholdAmount = plan.thresholdAmount ?? plan.amount
             r.automaticReloadPaymentRequest = ApplePayAutomaticReloadPaymentRequest(
-                paymentDescription: plan.description, automaticReloadBilling: reload, billingAgreement: plan.billingAgreement,
-                managementURL: management)
+                paymentDescription: plan.description,
+                automaticReloadBilling: reload,
+                billingAgreement: plan.billingAgreement,
+                managementURL: management
+            )
         }
     }
 
@@ -276,15 +377,21 @@ public struct OrderService: Sendable {
 
     /// Applies `change` to the order `id` and stores it (retrying on a concurrent change);
     /// returns the update for the sheet.
-    func edit(_ id: String, errors: [ApplePayError]? = nil, withMethods: Bool = false,
-              _ change: @Sendable (inout OrderRecord) throws -> Void) async throws -> ApplePayUpdate {
+    func edit(
+        _ id: String,
+        errors: [ApplePayError]? = nil,
+        withMethods: Bool = false,
+        _ change: @Sendable (inout OrderRecord) throws -> Void
+    ) async throws -> ApplePayUpdate {
         for _ in 0..<4 {
             var order = try await editable(id)
             try change(&order)
             let pricing = try Pricing.price(order, settings: settings)
             order.amount = pricing.amount
             if try await store.update(order) != nil {
-                let methods = withMethods && !order.shippingMethods.isEmpty ? paymentRequest(order, pricing: pricing).shippingMethods : nil
+                let methods =
+                    withMethods && !order.shippingMethods.isEmpty
+                    ? paymentRequest(order, pricing: pricing).shippingMethods : nil
                 return pricing.update(errors: errors, shippingMethods: methods)
             }
         }
@@ -292,14 +399,24 @@ public struct OrderService: Sendable {
     }
 
     /// `onshippingcontactselected`: validates the redacted contact; sets the tax region.
-    public func shippingContactSelected(_ id: String, contact: ApplePayPaymentContact) async throws -> ApplePayShippingContactUpdate {
-        let result = ContactValidator(policy: settings.shipping).validate(contact, requiredFields: [.postalAddress], phase: .redacted, role: .shipping)
+    public func shippingContactSelected(
+        _ id: String,
+        contact: ApplePayPaymentContact
+    ) async throws -> ApplePayShippingContactUpdate {
+        let result = ContactValidator(policy: settings.shipping).validate(
+            contact,
+            requiredFields: [.postalAddress],
+            phase: .redacted,
+            role: .shipping
+        )
         if !result.errors.isEmpty {
             // Keep the summary; show the errors on the sheet.
             return try await edit(id, errors: result.errors) { _ in }
         }
         let c = result.contact
-        let region = [c.countryCode?.uppercased(), c.administrativeArea?.uppercased()].compactMap { $0 }.joined(separator: "-")
+        let region = [c.countryCode?.uppercased(), c.administrativeArea?.uppercased()].compactMap { $0 }.joined(
+            separator: "-"
+        )
         return try await edit(id, withMethods: true) { $0.taxRegion = region.isEmpty ? nil : region }
     }
 
@@ -307,7 +424,10 @@ public struct OrderService: Sendable {
     public func shippingMethodSelected(_ id: String, identifier: String) async throws -> ApplePayShippingMethodUpdate {
         try await edit(id) { order in
             guard order.shippingMethods.contains(where: { $0.identifier == identifier }) else {
-                throw APIError.invalid("shippingMethod.identifier", "\(identifier) is not one of this order's shipping methods")
+                throw APIError.invalid(
+                    "shippingMethod.identifier",
+                    "\(identifier) is not one of this order's shipping methods"
+                )
             }
             order.shippingMethod = identifier
         }
@@ -321,12 +441,14 @@ public struct OrderService: Sendable {
     /// `oncouponcodechanged`: applies a known code, clears on an empty one, or answers `couponCodeInvalid`.
     public func couponCodeChanged(_ id: String, code: String) async throws -> ApplePayCouponCodeUpdate {
         guard code.utf8.count <= 64 else {
-            return try await edit(id, errors: [ApplePayError(.couponCodeInvalid, message: "Coupon code is not valid")]) { $0.couponCode = nil }
+            return try await edit(id, errors: [ApplePayError(.couponCodeInvalid, message: "Coupon code is not valid")])
+            { $0.couponCode = nil }
         }
         let normalized = code.trimmingCharacters(in: .whitespaces).uppercased()
         if normalized.isEmpty { return try await edit(id) { $0.couponCode = nil } }
         guard settings.coupons[normalized] != nil else {
-            return try await edit(id, errors: [ApplePayError(.couponCodeInvalid, message: "Coupon code is not valid")]) { $0.couponCode = nil }
+            return try await edit(id, errors: [ApplePayError(.couponCodeInvalid, message: "Coupon code is not valid")])
+            { $0.couponCode = nil }
         }
         return try await edit(id) { $0.couponCode = normalized }
     }

@@ -24,7 +24,9 @@ public struct Pricing: Sendable, Equatable {
 
     /// Prices `order` under `settings`; throws a 400 naming what is wrong.
     public static func price(_ order: OrderRecord, settings: MerchantSettings) throws -> Pricing {
-        guard let currency = Currency(order.currencyCode) else { throw APIError.invalid("currencyCode", "\(order.currencyCode) is not an ISO 4217 currency code") }
+        guard let currency = Currency(order.currencyCode) else {
+            throw APIError.invalid("currencyCode", "\(order.currencyCode) is not an ISO 4217 currency code")
+        }
         do throws(AmountError) {
             return try price(order, settings: settings, currency: currency)
         } catch {
@@ -32,7 +34,11 @@ public struct Pricing: Sendable, Equatable {
         }
     }
 
-    static func price(_ order: OrderRecord, settings: MerchantSettings, currency: Currency) throws(AmountError) -> Pricing {
+    static func price(
+        _ order: OrderRecord,
+        settings: MerchantSettings,
+        currency: Currency
+    ) throws(AmountError) -> Pricing {
         var goods = 0
         var lines: [ApplePayLineItem] = []
         for item in order.lineItems {
@@ -43,9 +49,15 @@ public struct Pricing: Sendable, Equatable {
         }
         var total = goods
         if let id = order.shippingMethod ?? order.shippingMethods.first?.identifier,
-           let method = order.shippingMethods.first(where: { $0.identifier == id }) {
+            let method = order.shippingMethods.first(where: { $0.identifier == id })
+        {
             let minor = try currency.minor(method.amount)
-            lines.append(ApplePayLineItem(label: method.label.isEmpty ? "Shipping" : method.label, amount: currency.format(minor)))
+            lines.append(
+                ApplePayLineItem(
+                    label: method.label.isEmpty ? "Shipping" : method.label,
+                    amount: currency.format(minor)
+                )
+            )
             total = try MinorUnits.add(total, minor)
         }
         var discount = 0
@@ -54,7 +66,9 @@ public struct Pricing: Sendable, Equatable {
             lines.append(ApplePayLineItem(label: "Coupon \(code)", amount: currency.format(-discount)))
             total = try MinorUnits.subtract(total, discount)
         }
-        if let region = order.taxRegion, let rate = settings.taxRates[region] ?? settings.taxRates[String(region.prefix(2))], !rate.isZero {
+        if let region = order.taxRegion,
+            let rate = settings.taxRates[region] ?? settings.taxRates[String(region.prefix(2))], !rate.isZero
+        {
             let tax = rate.apply(to: max(0, try MinorUnits.subtract(goods, discount)))
             lines.append(ApplePayLineItem(label: "Tax", amount: currency.format(tax)))
             total = try MinorUnits.add(total, tax)
@@ -67,13 +81,23 @@ public struct Pricing: Sendable, Equatable {
         var maximum = maximumMajorUnits
         for _ in 0..<currency.minorUnits { maximum = try MinorUnits.multiply(maximum, 10) }
         guard total <= maximum else {
-            throw AmountError(.overflow, "Total amount is too big: \(currency.format(total)) \(currency.code) is above the sheet's 100000000")
+            throw AmountError(
+                .overflow,
+                "Total amount is too big: \(currency.format(total)) \(currency.code) is above the sheet's 100000000"
+            )
         }
-        return Pricing(lineItems: lines, total: ApplePayLineItem(label: settings.displayName, amount: currency.format(total)), amount: total)
+        return Pricing(
+            lineItems: lines,
+            total: ApplePayLineItem(label: settings.displayName, amount: currency.format(total)),
+            amount: total
+        )
     }
 
     /// The update object for the sheet's completion.
-    public func update(errors: [ApplePayError]? = nil, shippingMethods: [ApplePayShippingMethod]? = nil) -> ApplePayUpdate {
+    public func update(
+        errors: [ApplePayError]? = nil,
+        shippingMethods: [ApplePayShippingMethod]? = nil
+    ) -> ApplePayUpdate {
         ApplePayUpdate(newTotal: total, newLineItems: lineItems, newShippingMethods: shippingMethods, errors: errors)
     }
 }

@@ -61,43 +61,99 @@ enum Reconciliation {
     ///   - file: the day's transactions; `nextDay`: the next day's, or `nil` when that file does not exist yet.
     ///   - known: our payments with the identities in `file` (absent: unknown to us).
     ///   - sentThatDay: our payments sent on `day` (Beijing date of `txnTime`).
-    static func compare(day: String, fileName: String, file: [SettledTransaction], nextDay: [SettledTransaction]?,
-                        known: [TransactionIdentity: PaymentRecord], sentThatDay: [PaymentRecord], at now: Date) -> ReconciliationReport {
+    static func compare(
+        day: String,
+        fileName: String,
+        file: [SettledTransaction],
+        nextDay: [SettledTransaction]?,
+        known: [TransactionIdentity: PaymentRecord],
+        sentThatDay: [PaymentRecord],
+        at now: Date
+    ) -> ReconciliationReport {
         var differences: [ReconciliationReport.Difference] = []
         var matched = 0
         var inFile = Set<TransactionIdentity>()
         for t in file {
             inFile.insert(t.identity)
             guard let p = known[t.identity] else {
-                differences.append(.init(kind: .unknownToUs, paymentId: nil, orderId: nil, acquirerOrderId: t.identity.orderId,
-                                         txnTime: t.identity.txnTime, reference: t.reference, amountHere: nil, amountInFile: t.amount,
-                                         detail: "the acquirer settled \(t.amount) (type \(t.type)) that no payment here sent"))
+                differences.append(
+                    .init(
+                        kind: .unknownToUs,
+                        paymentId: nil,
+                        orderId: nil,
+                        acquirerOrderId: t.identity.orderId,
+                        txnTime: t.identity.txnTime,
+                        reference: t.reference,
+                        amountHere: nil,
+                        amountInFile: t.amount,
+                        detail: "the acquirer settled \(t.amount) (type \(t.type)) that no payment here sent"
+                    )
+                )
                 continue
             }
             if p.lifecycle.state != .succeeded {
-                differences.append(.init(kind: .notSucceededHere, paymentId: p.id, orderId: p.orderId, acquirerOrderId: t.identity.orderId,
-                                         txnTime: t.identity.txnTime, reference: t.reference, amountHere: p.amount, amountInFile: t.amount,
-                                         detail: "the acquirer settled it; here the \(p.kind.rawValue) is \(p.lifecycle.state.rawValue)"))
+                differences.append(
+                    .init(
+                        kind: .notSucceededHere,
+                        paymentId: p.id,
+                        orderId: p.orderId,
+                        acquirerOrderId: t.identity.orderId,
+                        txnTime: t.identity.txnTime,
+                        reference: t.reference,
+                        amountHere: p.amount,
+                        amountInFile: t.amount,
+                        detail: "the acquirer settled it; here the \(p.kind.rawValue) is \(p.lifecycle.state.rawValue)"
+                    )
+                )
             } else if p.amount != t.amount {
-                differences.append(.init(kind: .amountMismatch, paymentId: p.id, orderId: p.orderId, acquirerOrderId: t.identity.orderId,
-                                         txnTime: t.identity.txnTime, reference: t.reference, amountHere: p.amount, amountInFile: t.amount,
-                                         detail: "the acquirer settled \(t.amount), the \(p.kind.rawValue) here is for \(p.amount)"))
+                differences.append(
+                    .init(
+                        kind: .amountMismatch,
+                        paymentId: p.id,
+                        orderId: p.orderId,
+                        acquirerOrderId: t.identity.orderId,
+                        txnTime: t.identity.txnTime,
+                        reference: t.reference,
+                        amountHere: p.amount,
+                        amountInFile: t.amount,
+                        detail: "the acquirer settled \(t.amount), the \(p.kind.rawValue) here is for \(p.amount)"
+                    )
+                )
             } else {
                 matched += 1
             }
         }
         let next = Set(nextDay?.map(\.identity) ?? [])
         var awaiting = 0
-        for p in sentThatDay where p.lifecycle.state == .succeeded && !inFile.contains(p.identity) && !next.contains(p.identity) {
+        for p in sentThatDay
+        where p.lifecycle.state == .succeeded && !inFile.contains(p.identity) && !next.contains(p.identity) {
             if nextDay == nil {
                 awaiting += 1
             } else {
-                differences.append(.init(kind: .missingAtAcquirer, paymentId: p.id, orderId: p.orderId, acquirerOrderId: p.identity.orderId,
-                                         txnTime: p.identity.txnTime, reference: p.lifecycle.reference, amountHere: p.amount, amountInFile: nil,
-                                         detail: "the \(p.kind.rawValue) succeeded here but is in neither \(day)'s settlement file nor the next day's"))
+                differences.append(
+                    .init(
+                        kind: .missingAtAcquirer,
+                        paymentId: p.id,
+                        orderId: p.orderId,
+                        acquirerOrderId: p.identity.orderId,
+                        txnTime: p.identity.txnTime,
+                        reference: p.lifecycle.reference,
+                        amountHere: p.amount,
+                        amountInFile: nil,
+                        detail:
+                            "the \(p.kind.rawValue) succeeded here but is in neither \(day)'s settlement file nor the next day's"
+                    )
+                )
             }
         }
-        return ReconciliationReport(day: day, fileName: fileName, checkedAt: now, fileTransactions: file.count, matched: matched,
-                                    awaitingNextFile: awaiting, differences: differences)
+        return ReconciliationReport(
+            day: day,
+            fileName: fileName,
+            checkedAt: now,
+            fileTransactions: file.count,
+            matched: matched,
+            awaitingNextFile: awaiting,
+            differences: differences
+        )
     }
 }

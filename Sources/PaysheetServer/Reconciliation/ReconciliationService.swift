@@ -22,11 +22,14 @@ struct ReconciliationService: Sendable {
     }
 
     /// The day before `date`'s Beijing date, `YYYYMMDD`.
-    static func previousDay(_ date: Date) -> String { String(TransactionTime.format(date.addingTimeInterval(-86_400)).prefix(8)) }
+    static func previousDay(_ date: Date) -> String {
+        String(TransactionTime.format(date.addingTimeInterval(-86_400)).prefix(8))
+    }
 
     /// Whether `day` is a `YYYYMMDD` date.
     static func isDay(_ day: String) -> Bool {
-        day.utf8.count == 8 && day.utf8.allSatisfy { $0 >= 48 && $0 <= 57 } && TransactionTime.parse(day + "000000") != nil
+        day.utf8.count == 8 && day.utf8.allSatisfy { $0 >= 48 && $0 <= 57 }
+            && TransactionTime.parse(day + "000000") != nil
     }
 
     /// Reconciles `day` (`YYYYMMDD`).
@@ -43,7 +46,9 @@ struct ReconciliationService: Sendable {
         var next: [SettledTransaction]?
         if let dayStart = TransactionTime.parse(day + "000000") {
             let nextDay = String(TransactionTime.format(dayStart.addingTimeInterval(86_400 + 3_600)).prefix(8))
-            if case .file(_, let transactions) = await acquirer.settlementFile(day: nextDay, now: at) { next = transactions }
+            if case .file(_, let transactions) = await acquirer.settlementFile(day: nextDay, now: at) {
+                next = transactions
+            }
         }
         // The file's transactions were sent that day or, near the cut-off, the day before: read
         // both days at once; only a transaction in neither is looked up by itself.
@@ -57,8 +62,15 @@ struct ReconciliationService: Sendable {
         for t in file.transactions where known[t.identity] == nil {
             if let p = try await store.payment(t.identity) { known[t.identity] = p }
         }
-        let report = Reconciliation.compare(day: day, fileName: file.name, file: file.transactions, nextDay: next, known: known,
-                                            sentThatDay: sentThatDay, at: at)
+        let report = Reconciliation.compare(
+            day: day,
+            fileName: file.name,
+            file: file.transactions,
+            nextDay: next,
+            known: known,
+            sentThatDay: sentThatDay,
+            at: at
+        )
         try await store.save(report)
         if report.differences.isEmpty {
             logger.info("reconciliation \(day): \(report.matched) of \(report.fileTransactions) transactions balance")

@@ -17,9 +17,13 @@ struct EncryptionCertificateRefresher: Service {
             let before = client.encryption.current?.certId
             do {
                 let now = try await client.updateEncryptionCertificate(txnTime: TransactionTime.format(Date()))
-                if now != before { logger.info("UnionPay's encryption certificate is now \(now) (was \(before ?? "none"))") }
+                if now != before {
+                    logger.info("UnionPay's encryption certificate is now \(now) (was \(before ?? "none"))")
+                }
             } catch {
-                logger.warning("the encryption certificate could not be updated (still using \(before ?? "none")): \(error)")
+                logger.warning(
+                    "the encryption certificate could not be updated (still using \(before ?? "none")): \(error)"
+                )
             }
         }
     }

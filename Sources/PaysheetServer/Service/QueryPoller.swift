@@ -45,8 +45,11 @@ actor Readiness {
     /// The shape of every periodic service here: once open, `tick` runs, then `seconds` pass,
     /// again and again until the service is cancelled or the server shuts down gracefully.
     /// `state` carries what one tick leaves for the next.
-    nonisolated func repeatedly<State: Sendable>(every seconds: Double, state initial: State,
-                                                 _ tick: @escaping @Sendable (inout State) async -> Void) async {
+    nonisolated func repeatedly<State: Sendable>(
+        every seconds: Double,
+        state initial: State,
+        _ tick: @escaping @Sendable (inout State) async -> Void
+    ) async {
         guard await waitUntilOpen() else { return }  // after the migrations; or shut down first
         await cancelWhenGracefulShutdown {
             var state = initial

@@ -133,7 +133,9 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
         }
         func bool(_ v: String) -> Bool { ["1", "true", "yes", "on"].contains(v.lowercased()) }
         if let v = environment["PAYSHEET_MODE"] {
-            guard let m = ServerMode(rawValue: v) else { throw ConfigurationError("PAYSHEET_MODE=\(v) is neither sandbox nor production") }
+            guard let m = ServerMode(rawValue: v) else {
+                throw ConfigurationError("PAYSHEET_MODE=\(v) is neither sandbox nor production")
+            }
             mode = m
         }
         if let v = environment["PAYSHEET_SANDBOX_TOOLS"] { sandboxTools = bool(v) }
@@ -147,18 +149,26 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
         if let v = environment["PAYSHEET_ACQUIRER_MERCHANT_ID"] { acquirer.merchantId = v }
         if let v = environment["PAYSHEET_ACQUIRER_KEY"] { acquirer.signingKeyFile = v }
         if let v = environment["PAYSHEET_ACQUIRER_CERTIFICATE"] { acquirer.signingCertificateFile = v }
-        if let v = environment["PAYSHEET_ACQUIRER_ROOTS"] { acquirer.trustedRootFiles = v.split(separator: ",").map(String.init) }
+        if let v = environment["PAYSHEET_ACQUIRER_ROOTS"] {
+            acquirer.trustedRootFiles = v.split(separator: ",").map(String.init)
+        }
         if let v = environment["PAYSHEET_ACQUIRER_SIGN_METHOD"] { acquirer.signMethod = v }
         if let v = environment["PAYSHEET_ACQUIRER_SECURE_KEY"] { acquirer.secureKeyFile = v }
-        if let v = environment["PAYSHEET_ACQUIRER_INTERMEDIATES"] { acquirer.intermediateFiles = v.split(separator: ",").map(String.init) }
-        if let v = environment["PAYSHEET_ACQUIRER_OWNERS"] { acquirer.gatewayOwners = v.split(separator: ",").map(String.init) }
+        if let v = environment["PAYSHEET_ACQUIRER_INTERMEDIATES"] {
+            acquirer.intermediateFiles = v.split(separator: ",").map(String.init)
+        }
+        if let v = environment["PAYSHEET_ACQUIRER_OWNERS"] {
+            acquirer.gatewayOwners = v.split(separator: ",").map(String.init)
+        }
         if let v = environment["PAYSHEET_ACQUIRER_PAYMENT_DATA_FIELD"] { acquirer.paymentDataField = v }
         if let v = try double("PAYSHEET_ACQUIRER_TIMEOUT") { acquirer.timeout = v }
         if let v = environment["PAYSHEET_ACQUIRER_FILE_URL"] { acquirer.fileDownloadURL = v }
         if let v = environment["PAYSHEET_ACQUIRER_TOKEN_REQUESTOR_ID"] { acquirer.tokenRequestorId = v }
         if let v = environment["PAYSHEET_ACQUIRER_ENCRYPTION_CERTIFICATE"] { acquirer.encryptionCertificateFile = v }
         if let v = environment["PAYSHEET_RECONCILE_HOUR"] {
-            guard let h = Int(v), (-1...23).contains(h) else { throw ConfigurationError("PAYSHEET_RECONCILE_HOUR=\(v) is not -1 or an hour 0 to 23") }
+            guard let h = Int(v), (-1...23).contains(h) else {
+                throw ConfigurationError("PAYSHEET_RECONCILE_HOUR=\(v) is not -1 or an hour 0 to 23")
+            }
             acquirer.reconcileHour = h
         }
         if let v = environment["PAYSHEET_PAYMENT_CERTIFICATE"] { tokens.certificateFile = v }
@@ -178,14 +188,21 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
     public static func load(file: String?, environment: [String: String]) throws -> ServerConfiguration {
         var c = ServerConfiguration()
         if let file {
-            guard let data = FileManager.default.contents(atPath: file) else { throw ConfigurationError("cannot read configuration file \(file)") }
+            guard let data = FileManager.default.contents(atPath: file) else {
+                throw ConfigurationError("cannot read configuration file \(file)")
+            }
             // Every member is optional: the file is laid over the defaults, member by member.
             guard let given = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
                 throw ConfigurationError("configuration file \(file) is not a JSON object")
             }
             let defaults = try JSONSerialization.jsonObject(with: JSONEncoder().encode(c)) as! [String: Any]
             let merged = try merge(given, over: defaults, path: "")
-            do { c = try JSONDecoder().decode(ServerConfiguration.self, from: JSONSerialization.data(withJSONObject: merged)) } catch {
+            do {
+                c = try JSONDecoder().decode(
+                    ServerConfiguration.self,
+                    from: JSONSerialization.data(withJSONObject: merged)
+                )
+            } catch {
                 throw ConfigurationError("configuration file \(file): \(error)")
             }
         }
@@ -199,9 +216,13 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
         for (key, value) in given {
             let name = path.isEmpty ? key : path + "." + key
             // Optional settings are absent from the encoded defaults; dictionaries (coupons, tax rates) are open.
-            if let inner = value as? [String: Any], let base = defaults[key] as? [String: Any], !Self.openDictionaries.contains(name) {
+            if let inner = value as? [String: Any], let base = defaults[key] as? [String: Any],
+                !Self.openDictionaries.contains(name)
+            {
                 out[key] = try merge(inner, over: base, path: name)
-            } else if defaults[key] != nil || Self.optionalSettings.contains(name) || Self.openDictionaries.contains(name) {
+            } else if defaults[key] != nil || Self.optionalSettings.contains(name)
+                || Self.openDictionaries.contains(name)
+            {
                 out[key] = value
             } else {
                 throw ConfigurationError("\(name) is not a setting")
@@ -211,15 +232,22 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
     }
 
     static let optionalSettings: Set<String> = [
-        "publicURL", "databaseURL", "credentialKeyFile", "merchant.managementURL", "identityCertificateFile", "identityKeyFile", "acquirer.gatewayURL", "acquirer.signingKeyFile",
-        "acquirer.signingCertificateFile", "acquirer.trustedRootFiles", "acquirer.intermediateFiles", "acquirer.gatewayOwners", "acquirer.secureKeyFile", "acquirer.fileDownloadURL", "acquirer.encryptionCertificateFile", "tokens.certificateFile", "tokens.keyFile",
+        "publicURL", "databaseURL", "credentialKeyFile", "merchant.managementURL", "identityCertificateFile",
+        "identityKeyFile", "acquirer.gatewayURL", "acquirer.signingKeyFile",
+        "acquirer.signingCertificateFile", "acquirer.trustedRootFiles", "acquirer.intermediateFiles",
+        "acquirer.gatewayOwners", "acquirer.secureKeyFile", "acquirer.fileDownloadURL",
+        "acquirer.encryptionCertificateFile", "tokens.certificateFile", "tokens.keyFile",
         "merchant.shipping.countries", "merchant.shipping.regions",
     ]
-    static let openDictionaries: Set<String> = ["merchant.coupons", "merchant.taxRates", "merchant.surcharges", "merchant.shipping.regions"]
+    static let openDictionaries: Set<String> = [
+        "merchant.coupons", "merchant.taxRates", "merchant.surcharges", "merchant.shipping.regions",
+    ]
 
     /// `host` and `port` of `text` (`host:port`); `what` names the setting in the error.
     public static func hostPort(_ text: String, what: String) throws -> (String, Int) {
-        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]), (0...65535).contains(port) else {
+        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]),
+            (0...65535).contains(port)
+        else {
             throw ConfigurationError("\(what) \(text) is not host:port")
         }
         return (String(text[..<colon]), port)

@@ -1,50 +1,62 @@
 /// The schema, as numbered migrations; the same SQL runs on SQLite and PostgreSQL.
 enum Migrations {
     static let all: [(version: Int, statements: [String])] = [
-        (1, [
-            """
-            CREATE TABLE orders (id TEXT PRIMARY KEY, status TEXT NOT NULL, version BIGINT NOT NULL,
-                body TEXT NOT NULL, created_at TEXT NOT NULL)
-            """,
-            """
-            CREATE TABLE payments (id TEXT PRIMARY KEY, order_id TEXT NOT NULL, kind TEXT NOT NULL, state TEXT NOT NULL,
-                acquirer_order_id TEXT NOT NULL, acquirer_txn_time TEXT NOT NULL, next_query_at BIGINT,
-                version BIGINT NOT NULL, body TEXT NOT NULL, created_at TEXT NOT NULL)
-            """,
-            "CREATE UNIQUE INDEX payments_acquirer ON payments (acquirer_order_id, acquirer_txn_time)",
-            "CREATE INDEX payments_order ON payments (order_id)",
-            "CREATE INDEX payments_due ON payments (next_query_at)",
-            """
-            CREATE TABLE payment_events (payment_id TEXT NOT NULL, seq BIGINT NOT NULL, from_state TEXT, to_state TEXT NOT NULL,
-                cause TEXT NOT NULL, at_ms BIGINT NOT NULL, PRIMARY KEY (payment_id, seq))
-            """,
-            """
-            CREATE TABLE notifications (dedup_key TEXT PRIMARY KEY, payment_id TEXT, body TEXT NOT NULL, received_ms BIGINT NOT NULL)
-            """,
-            "CREATE TABLE token_uses (transaction_id TEXT PRIMARY KEY, order_id TEXT NOT NULL, used_ms BIGINT NOT NULL)",
-            """
-            CREATE TABLE idempotency_keys (key TEXT PRIMARY KEY, fingerprint TEXT NOT NULL, status BIGINT,
-                response TEXT, locked_until_ms BIGINT, created_ms BIGINT NOT NULL)
-            """,
-        ]),
-        (2, [
-            """
-            CREATE TABLE api_keys (id TEXT PRIMARY KEY, name TEXT NOT NULL, hash TEXT NOT NULL, created_ms BIGINT NOT NULL,
-                revoked_ms BIGINT)
-            """,
-            "CREATE INDEX orders_created ON orders (created_at, id)",
-            "CREATE INDEX orders_status ON orders (status)",
-            "ALTER TABLE payments ADD COLUMN leased_until BIGINT",
-        ]),
-        (3, [
-            "CREATE TABLE reconciliations (day TEXT PRIMARY KEY, body TEXT NOT NULL, checked_ms BIGINT NOT NULL)",
-            "CREATE INDEX payments_txn_time ON payments (acquirer_txn_time)",
-        ]),
-        (4, [
-            """
-            CREATE TABLE agreements (id TEXT PRIMARY KEY, order_id TEXT NOT NULL, status TEXT NOT NULL, version BIGINT NOT NULL,
-                body TEXT NOT NULL, created_ms BIGINT NOT NULL)
-            """,
-        ]),
+        (
+            1,
+            [
+                """
+                CREATE TABLE orders (id TEXT PRIMARY KEY, status TEXT NOT NULL, version BIGINT NOT NULL,
+                    body TEXT NOT NULL, created_at TEXT NOT NULL)
+                """,
+                """
+                CREATE TABLE payments (id TEXT PRIMARY KEY, order_id TEXT NOT NULL, kind TEXT NOT NULL, state TEXT NOT NULL,
+                    acquirer_order_id TEXT NOT NULL, acquirer_txn_time TEXT NOT NULL, next_query_at BIGINT,
+                    version BIGINT NOT NULL, body TEXT NOT NULL, created_at TEXT NOT NULL)
+                """,
+                "CREATE UNIQUE INDEX payments_acquirer ON payments (acquirer_order_id, acquirer_txn_time)",
+                "CREATE INDEX payments_order ON payments (order_id)",
+                "CREATE INDEX payments_due ON payments (next_query_at)",
+                """
+                CREATE TABLE payment_events (payment_id TEXT NOT NULL, seq BIGINT NOT NULL, from_state TEXT, to_state TEXT NOT NULL,
+                    cause TEXT NOT NULL, at_ms BIGINT NOT NULL, PRIMARY KEY (payment_id, seq))
+                """,
+                """
+                CREATE TABLE notifications (dedup_key TEXT PRIMARY KEY, payment_id TEXT, body TEXT NOT NULL, received_ms BIGINT NOT NULL)
+                """,
+                "CREATE TABLE token_uses (transaction_id TEXT PRIMARY KEY, order_id TEXT NOT NULL, used_ms BIGINT NOT NULL)",
+                """
+                CREATE TABLE idempotency_keys (key TEXT PRIMARY KEY, fingerprint TEXT NOT NULL, status BIGINT,
+                    response TEXT, locked_until_ms BIGINT, created_ms BIGINT NOT NULL)
+                """,
+            ]
+        ),
+        (
+            2,
+            [
+                """
+                CREATE TABLE api_keys (id TEXT PRIMARY KEY, name TEXT NOT NULL, hash TEXT NOT NULL, created_ms BIGINT NOT NULL,
+                    revoked_ms BIGINT)
+                """,
+                "CREATE INDEX orders_created ON orders (created_at, id)",
+                "CREATE INDEX orders_status ON orders (status)",
+                "ALTER TABLE payments ADD COLUMN leased_until BIGINT",
+            ]
+        ),
+        (
+            3,
+            [
+                "CREATE TABLE reconciliations (day TEXT PRIMARY KEY, body TEXT NOT NULL, checked_ms BIGINT NOT NULL)",
+                "CREATE INDEX payments_txn_time ON payments (acquirer_txn_time)",
+            ]
+        ),
+        (
+            4,
+            [
+                """
+                CREATE TABLE agreements (id TEXT PRIMARY KEY, order_id TEXT NOT NULL, status TEXT NOT NULL, version BIGINT NOT NULL,
+                    body TEXT NOT NULL, created_ms BIGINT NOT NULL)
+                """
+            ]
+        ),
     ]
 }

@@ -5,31 +5,41 @@ extension PaymentStore {
 
     /// Inserts a new API key's record and hash.
     func insertAPIKey(_ record: APIKeyRecord, hash: String) async throws {
-        try await database.write("INSERT INTO api_keys (id, name, hash, created_ms) VALUES ($1, $2, $3, $4)",
-                                 [.text(record.id), .text(record.name), .text(hash), .int(PaymentStore.ms(record.createdAt))])
+        try await database.write(
+            "INSERT INTO api_keys (id, name, hash, created_ms) VALUES ($1, $2, $3, $4)",
+            [.text(record.id), .text(record.name), .text(hash), .int(PaymentStore.ms(record.createdAt))]
+        )
     }
 
     /// The key `id` and its stored hash.
     func apiKey(_ id: String) async throws -> (APIKeyRecord, String)? {
-        let rows = try await database.read("""
+        let rows = try await database.read(
+            """
             SELECT id, name, hash, CAST(created_ms AS TEXT), CAST(revoked_ms AS TEXT) FROM api_keys WHERE id = $1
-            """, [.text(id)])
+            """,
+            [.text(id)]
+        )
         guard let row = rows.first, let hash = row[2] else { return nil }
         return (try Self.apiKeyRecord(row), hash)
     }
 
     /// Every key, newest first.
     func apiKeys() async throws -> [APIKeyRecord] {
-        try await database.read("""
+        try await database.read(
+            """
             SELECT id, name, hash, CAST(created_ms AS TEXT), CAST(revoked_ms AS TEXT) FROM api_keys
             ORDER BY api_keys.created_ms DESC, api_keys.id
-            """, []).map(Self.apiKeyRecord)
+            """,
+            []
+        ).map(Self.apiKeyRecord)
     }
 
     /// Marks `id` revoked at `at`; `false` when it does not exist or was revoked already.
     func revokeAPIKey(_ id: String, at: Date) async throws -> Bool {
-        let rows = try await database.write("UPDATE api_keys SET revoked_ms = $1 WHERE id = $2 AND revoked_ms IS NULL RETURNING id",
-                                            [.int(PaymentStore.ms(at)), .text(id)])
+        let rows = try await database.write(
+            "UPDATE api_keys SET revoked_ms = $1 WHERE id = $2 AND revoked_ms IS NULL RETURNING id",
+            [.int(PaymentStore.ms(at)), .text(id)]
+        )
         return !rows.isEmpty
     }
 
@@ -37,8 +47,12 @@ extension PaymentStore {
         guard row.count == 5, let id = row[0], let name = row[1], let created = row[3].flatMap({ Int($0) }) else {
             throw StorageError("an api_keys row is incomplete")
         }
-        return APIKeyRecord(id: id, name: name, createdAt: Date(timeIntervalSince1970: Double(created) / 1000),
-                            revokedAt: row[4].flatMap { Int($0) }.map { Date(timeIntervalSince1970: Double($0) / 1000) })
+        return APIKeyRecord(
+            id: id,
+            name: name,
+            createdAt: Date(timeIntervalSince1970: Double(created) / 1000),
+            revokedAt: row[4].flatMap { Int($0) }.map { Date(timeIntervalSince1970: Double($0) / 1000) }
+        )
     }
 
     // MARK: Listing orders

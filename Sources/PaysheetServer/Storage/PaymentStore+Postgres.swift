@@ -10,13 +10,19 @@ import Foundation
 /// (``SQLStatementAborted``). The counts are subqueries, so the planner cannot fold them early.
 extension PaymentStore {
     /// ``insert(_:cause:order:tokenTransactionId:)`` in one statement.
-    func insertOnPostgres(_ payment: PaymentRecord, body: String, cause: String, order: OrderRecord,
-                          tokenTransactionId: String?) async throws -> InsertResult {
+    func insertOnPostgres(
+        _ payment: PaymentRecord,
+        body: String,
+        cause: String,
+        order: OrderRecord,
+        tokenTransactionId: String?
+    ) async throws -> InsertResult {
         var next = order
         next.version += 1
         let token = tokenTransactionId?.lowercased() ?? ""
         do {
-            let rows = try await database.write("""
+            let rows = try await database.write(
+                """
                 WITH o AS (UPDATE orders SET status = $1, version = $2, body = $3 WHERE id = $4 AND version = $5 RETURNING id),
                 t AS (INSERT INTO token_uses (transaction_id, order_id, used_ms) SELECT $6, id, $7 FROM o WHERE $6 <> ''
                       ON CONFLICT DO NOTHING RETURNING transaction_id),
@@ -25,12 +31,18 @@ extension PaymentStore {
                 e AS (INSERT INTO payment_events (payment_id, seq, from_state, to_state, cause, at_ms) SELECT id, 1, NULL, $10, $17, $7 FROM p)
                 SELECT CAST((SELECT COUNT(*) FROM o) AS TEXT),
                     CAST(CASE WHEN (SELECT COUNT(*) FROM o) = 1 THEN 1 / (SELECT COUNT(*) FROM p) ELSE 0 END AS TEXT)
-                """, [.text(next.status.rawValue), .int(next.version), .text(try PaymentStore.json(next)), .text(order.id), .int(order.version),
-                      .text(token), .int(PaymentStore.ms(payment.createdAt)),
-                      .text(payment.id), .text(payment.kind.rawValue), .text(payment.lifecycle.state.rawValue),
-                      .text(payment.identity.orderId), .text(payment.identity.txnTime),
-                      payment.lifecycle.nextQueryAt.map { .int(PaymentStore.ms($0)) } ?? .null, .int(payment.version), .text(body),
-                      .text(PaymentStore.timestamp(payment.createdAt)), .text(cause)])
+                """,
+                [
+                    .text(next.status.rawValue), .int(next.version), .text(try PaymentStore.json(next)),
+                    .text(order.id), .int(order.version),
+                    .text(token), .int(PaymentStore.ms(payment.createdAt)),
+                    .text(payment.id), .text(payment.kind.rawValue), .text(payment.lifecycle.state.rawValue),
+                    .text(payment.identity.orderId), .text(payment.identity.txnTime),
+                    payment.lifecycle.nextQueryAt.map { .int(PaymentStore.ms($0)) } ?? .null, .int(payment.version),
+                    .text(body),
+                    .text(PaymentStore.timestamp(payment.createdAt)), .text(cause),
+                ]
+            )
             return rows.first?[0] == "1" ? .inserted(next) : .orderChanged
         } catch is SQLStatementAborted {
             return .tokenReplayed  // the order was current: only the token's earlier use stops it
@@ -41,10 +53,16 @@ extension PaymentStore {
     /// to be repriced, one read before it of the order and its payments). The order is written
     /// whenever it is repriced, its version checked, so that two payments of one order settling at
     /// once on two servers cannot both price it from a snapshot without the other.
-    func updateOnPostgres(_ payment: PaymentRecord, next: PaymentRecord, body: String, transition: (from: String, to: String, cause: String)?,
-                          at now: Date, notification: (key: String, body: String)?,
-                          reprice: (@Sendable (OrderRecord, [PaymentRecord]) -> OrderRecord)?,
-                          snapshot: (OrderRecord, [PaymentRecord])?) async throws -> (PaymentRecord, OrderRecord?)? {
+    func updateOnPostgres(
+        _ payment: PaymentRecord,
+        next: PaymentRecord,
+        body: String,
+        transition: (from: String, to: String, cause: String)?,
+        at now: Date,
+        notification: (key: String, body: String)?,
+        reprice: (@Sendable (OrderRecord, [PaymentRecord]) -> OrderRecord)?,
+        snapshot: (OrderRecord, [PaymentRecord])?
+    ) async throws -> (PaymentRecord, OrderRecord?)? {
         var orderBefore: OrderRecord?
         var orderAfter: OrderRecord?
         if let reprice, transition != nil {
@@ -60,7 +78,8 @@ extension PaymentStore {
         }
         let settled = transition != nil && next.lifecycle.state.isTerminal
         do {
-            let rows = try await database.write("""
+            let rows = try await database.write(
+                """
                 WITH n AS (INSERT INTO notifications (dedup_key, payment_id, body, received_ms) SELECT $1, $2, $3, $4 WHERE $1 <> ''
                            ON CONFLICT DO NOTHING RETURNING dedup_key),
                 p AS (UPDATE payments SET state = $5, next_query_at = $6, version = $7, body = $8
@@ -74,13 +93,21 @@ extension PaymentStore {
                     CAST(CASE WHEN (SELECT COUNT(*) FROM n) = 1 THEN 1 / (SELECT COUNT(*) FROM p) ELSE 0 END AS TEXT),
                     CAST(CASE WHEN $16 <> '' AND (SELECT COUNT(*) FROM p) = 1 THEN 1 / (SELECT COUNT(*) FROM o) ELSE 0 END AS TEXT),
                     CAST((SELECT COUNT(*) FROM s) AS TEXT)
-                """, [.text(notification?.key ?? ""), .text(next.id), .text(notification?.body ?? ""), .int(PaymentStore.ms(now)),
-                      .text(next.lifecycle.state.rawValue), next.lifecycle.nextQueryAt.map { .int(PaymentStore.ms($0)) } ?? .null,
-                      .int(next.version), .text(body), .int(payment.version),
-                      transition.map { .text($0.from) } ?? .null, .text(transition?.to ?? ""), .text(transition?.cause ?? ""),
-                      .text(orderAfter?.status.rawValue ?? ""), .int(orderAfter?.version ?? 0),
-                      .text(try orderAfter.map { try PaymentStore.json($0) } ?? ""), .text(orderBefore?.id ?? ""), .int(orderBefore?.version ?? 0),
-                      .text(settled ? PaymentStore.settledChannel : "")])
+                """,
+                [
+                    .text(notification?.key ?? ""), .text(next.id), .text(notification?.body ?? ""),
+                    .int(PaymentStore.ms(now)),
+                    .text(next.lifecycle.state.rawValue),
+                    next.lifecycle.nextQueryAt.map { .int(PaymentStore.ms($0)) } ?? .null,
+                    .int(next.version), .text(body), .int(payment.version),
+                    transition.map { .text($0.from) } ?? .null, .text(transition?.to ?? ""),
+                    .text(transition?.cause ?? ""),
+                    .text(orderAfter?.status.rawValue ?? ""), .int(orderAfter?.version ?? 0),
+                    .text(try orderAfter.map { try PaymentStore.json($0) } ?? ""), .text(orderBefore?.id ?? ""),
+                    .int(orderBefore?.version ?? 0),
+                    .text(settled ? PaymentStore.settledChannel : ""),
+                ]
+            )
             guard let row = rows.first else { return nil }
             if notification != nil && row[0] == "0" { throw DuplicateNotification() }
             guard row[1] == "1" else { return nil }  // another writer was first

@@ -37,7 +37,8 @@ public struct PaymentStore: Sendable {
         var parts = tm()
         gmtime_r(&seconds, &parts)
         func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : String(value) }
-        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
+        return
+            "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
     }
 
     /// Applies the migrations not applied yet.
@@ -46,17 +47,35 @@ public struct PaymentStore: Sendable {
     public func migrate() async throws {
         let postgres = database.dialect == "postgresql"
         try await database.transaction { db in
-            if postgres { try await db.execute("SELECT CAST(1 AS TEXT) FROM (SELECT pg_advisory_xact_lock(\(Self.migrationLock))) AS locked", []) }
-            try await db.execute("CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, applied_ms BIGINT NOT NULL)", [])
+            if postgres {
+                try await db.execute(
+                    "SELECT CAST(1 AS TEXT) FROM (SELECT pg_advisory_xact_lock(\(Self.migrationLock))) AS locked",
+                    []
+                )
+            }
+            try await db.execute(
+                "CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, applied_ms BIGINT NOT NULL)",
+                []
+            )
         }
         for migration in Migrations.all {
             try await database.transaction { db in
-                if postgres { try await db.execute("SELECT CAST(1 AS TEXT) FROM (SELECT pg_advisory_xact_lock(\(Self.migrationLock))) AS locked", []) }
-                let done = try await db.execute("SELECT CAST(version AS TEXT) FROM schema_migrations WHERE version = $1", [.int(migration.version)])
+                if postgres {
+                    try await db.execute(
+                        "SELECT CAST(1 AS TEXT) FROM (SELECT pg_advisory_xact_lock(\(Self.migrationLock))) AS locked",
+                        []
+                    )
+                }
+                let done = try await db.execute(
+                    "SELECT CAST(version AS TEXT) FROM schema_migrations WHERE version = $1",
+                    [.int(migration.version)]
+                )
                 guard done.isEmpty else { return }
                 for statement in migration.statements { try await db.execute(statement, []) }
-                try await db.execute("INSERT INTO schema_migrations (version, applied_ms) VALUES ($1, $2)",
-                                     [.int(migration.version), .int(PaymentStore.ms(Date()))])
+                try await db.execute(
+                    "INSERT INTO schema_migrations (version, applied_ms) VALUES ($1, $2)",
+                    [.int(migration.version), .int(PaymentStore.ms(Date()))]
+                )
             }
         }
     }
@@ -72,13 +91,20 @@ public struct PaymentStore: Sendable {
     /// Inserts a new order.
     public func insert(_ order: OrderRecord) async throws {
         let body = try PaymentStore.json(order)
-        try await database.write("INSERT INTO orders (id, status, version, body, created_at) VALUES ($1, $2, $3, $4, $5)",
-                                 [.text(order.id), .text(order.status.rawValue), .int(order.version), .text(body), .text(PaymentStore.timestamp(order.createdAt))])
+        try await database.write(
+            "INSERT INTO orders (id, status, version, body, created_at) VALUES ($1, $2, $3, $4, $5)",
+            [
+                .text(order.id), .text(order.status.rawValue), .int(order.version), .text(body),
+                .text(PaymentStore.timestamp(order.createdAt)),
+            ]
+        )
     }
 
     /// The order `id`.
     public func order(_ id: String) async throws -> OrderRecord? {
-        guard let row = try await database.read("SELECT body FROM orders WHERE id = $1", [.text(id)]).first else { return nil }
+        guard let row = try await database.read("SELECT body FROM orders WHERE id = $1", [.text(id)]).first else {
+            return nil
+        }
         return try PaymentStore.decode(OrderRecord.self, row[0])
     }
 
@@ -88,8 +114,13 @@ public struct PaymentStore: Sendable {
         var bumped = order
         bumped.version += 1
         let next = bumped
-        let rows = try await db.execute("UPDATE orders SET status = $1, version = $2, body = $3 WHERE id = $4 AND version = $5 RETURNING id",
-                                        [.text(next.status.rawValue), .int(next.version), .text(try json(next)), .text(order.id), .int(order.version)])
+        let rows = try await db.execute(
+            "UPDATE orders SET status = $1, version = $2, body = $3 WHERE id = $4 AND version = $5 RETURNING id",
+            [
+                .text(next.status.rawValue), .int(next.version), .text(try json(next)), .text(order.id),
+                .int(order.version),
+            ]
+        )
         return rows.isEmpty ? nil : next
     }
 
@@ -112,26 +143,58 @@ public struct PaymentStore: Sendable {
 
     /// Inserts `payment` with its first history row, `order` (version-checked) and the first use
     /// of the token `tokenTransactionId`, all in one transaction: a crash leaves either all or none.
-    public func insert(_ payment: PaymentRecord, cause: String, order: OrderRecord, tokenTransactionId: String? = nil) async throws -> InsertResult {
+    public func insert(
+        _ payment: PaymentRecord,
+        cause: String,
+        order: OrderRecord,
+        tokenTransactionId: String? = nil
+    ) async throws -> InsertResult {
         let body = try PaymentStore.json(payment)
         if database.dialect == "postgresql" {
-            return try await insertOnPostgres(payment, body: body, cause: cause, order: order, tokenTransactionId: tokenTransactionId)
+            return try await insertOnPostgres(
+                payment,
+                body: body,
+                cause: cause,
+                order: order,
+                tokenTransactionId: tokenTransactionId
+            )
         }
         do {
             return try await database.transaction { db in
-            if let tokenTransactionId {
-                guard try await PaymentStore.insertTokenUse(tokenTransactionId, order: order.id, at: payment.createdAt, db) else { return .tokenReplayed }
-            }
-            guard let stored = try await PaymentStore.update(order, db) else { throw OrderChanged() }
-            try await db.execute("""
-                INSERT INTO payments (id, order_id, kind, state, acquirer_order_id, acquirer_txn_time, next_query_at, version, body, created_at)
-                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
-                """, [.text(payment.id), .text(payment.orderId), .text(payment.kind.rawValue), .text(payment.lifecycle.state.rawValue),
-                      .text(payment.identity.orderId), .text(payment.identity.txnTime),
-                      payment.lifecycle.nextQueryAt.map { .int(PaymentStore.ms($0)) } ?? .null, .int(payment.version), .text(body),
-                      .text(PaymentStore.timestamp(payment.createdAt))])
-            try await PaymentStore.addEvent(payment.id, from: nil, to: payment.lifecycle.state.rawValue, cause: cause, at: payment.createdAt, db)
-            return .inserted(stored)
+                if let tokenTransactionId {
+                    guard
+                        try await PaymentStore.insertTokenUse(
+                            tokenTransactionId,
+                            order: order.id,
+                            at: payment.createdAt,
+                            db
+                        )
+                    else { return .tokenReplayed }
+                }
+                guard let stored = try await PaymentStore.update(order, db) else { throw OrderChanged() }
+                try await db.execute(
+                    """
+                    INSERT INTO payments (id, order_id, kind, state, acquirer_order_id, acquirer_txn_time, next_query_at, version, body, created_at)
+                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+                    """,
+                    [
+                        .text(payment.id), .text(payment.orderId), .text(payment.kind.rawValue),
+                        .text(payment.lifecycle.state.rawValue),
+                        .text(payment.identity.orderId), .text(payment.identity.txnTime),
+                        payment.lifecycle.nextQueryAt.map { .int(PaymentStore.ms($0)) } ?? .null, .int(payment.version),
+                        .text(body),
+                        .text(PaymentStore.timestamp(payment.createdAt)),
+                    ]
+                )
+                try await PaymentStore.addEvent(
+                    payment.id,
+                    from: nil,
+                    to: payment.lifecycle.state.rawValue,
+                    cause: cause,
+                    at: payment.createdAt,
+                    db
+                )
+                return .inserted(stored)
             }
         } catch is OrderChanged {
             return .orderChanged
@@ -141,49 +204,77 @@ public struct PaymentStore: Sendable {
     /// Rolls back an insert whose order changed (the token use must not stay recorded).
     struct OrderChanged: Error {}
 
-    static func addEvent(_ paymentId: String, from: String?, to: String, cause: String, at: Date, _ db: any SQLExecutor) async throws {
-        try await db.execute("""
+    static func addEvent(
+        _ paymentId: String,
+        from: String?,
+        to: String,
+        cause: String,
+        at: Date,
+        _ db: any SQLExecutor
+    ) async throws {
+        try await db.execute(
+            """
             INSERT INTO payment_events (payment_id, seq, from_state, to_state, cause, at_ms)
             VALUES ($1, (SELECT COALESCE(MAX(seq), 0) + 1 FROM payment_events WHERE payment_id = $1), $2, $3, $4, $5)
-            """, [.text(paymentId), from.map { .text($0) } ?? .null, .text(to), .text(cause), .int(ms(at))])
+            """,
+            [.text(paymentId), from.map { .text($0) } ?? .null, .text(to), .text(cause), .int(ms(at))]
+        )
     }
 
     static func payment(from row: [String?]) throws -> PaymentRecord { try decode(PaymentRecord.self, row[0]) }
 
     /// The payment `id`.
     public func payment(_ id: String) async throws -> PaymentRecord? {
-        try await database.read("SELECT body FROM payments WHERE id = $1", [.text(id)]).first.map(PaymentStore.payment(from:))
+        try await database.read("SELECT body FROM payments WHERE id = $1", [.text(id)]).first.map(
+            PaymentStore.payment(from:)
+        )
     }
 
     /// The payment the acquirer knows as `identity`.
     public func payment(_ identity: TransactionIdentity) async throws -> PaymentRecord? {
-        try await database.read("SELECT body FROM payments WHERE acquirer_order_id = $1 AND acquirer_txn_time = $2",
-                                [.text(identity.orderId), .text(identity.txnTime)]).first.map(PaymentStore.payment(from:))
+        try await database.read(
+            "SELECT body FROM payments WHERE acquirer_order_id = $1 AND acquirer_txn_time = $2",
+            [.text(identity.orderId), .text(identity.txnTime)]
+        ).first.map(PaymentStore.payment(from:))
     }
 
     /// The payment the acquirer knows as `identity`, with its order and all the order's payments,
     /// in one statement (a notification is applied, and its order repriced, from them).
-    public func paymentWithOrder(_ identity: TransactionIdentity) async throws -> (payment: PaymentRecord, order: OrderRecord, payments: [PaymentRecord])? {
+    public func paymentWithOrder(
+        _ identity: TransactionIdentity
+    ) async throws -> (payment: PaymentRecord, order: OrderRecord, payments: [PaymentRecord])? {
         let rows = try await database.read(
-            PaymentStore.orderAndPaymentsSQL(orderId: "(SELECT order_id FROM payments WHERE acquirer_order_id = $1 AND acquirer_txn_time = $2)"),
-            [.text(identity.orderId), .text(identity.txnTime)])
+            PaymentStore.orderAndPaymentsSQL(
+                orderId: "(SELECT order_id FROM payments WHERE acquirer_order_id = $1 AND acquirer_txn_time = $2)"
+            ),
+            [.text(identity.orderId), .text(identity.txnTime)]
+        )
         guard let (order, payments) = try PaymentStore.orderAndPayments(from: rows),
-              let payment = payments.first(where: { $0.identity == identity }) else { return nil }
+            let payment = payments.first(where: { $0.identity == identity })
+        else { return nil }
         return (payment, order, payments)
     }
 
     /// The payments of `orderId`, oldest first.
     public func payments(order orderId: String) async throws -> [PaymentRecord] {
-        try await database.read("SELECT body FROM payments WHERE order_id = $1 ORDER BY created_at, id", [.text(orderId)]).map(PaymentStore.payment(from:))
+        try await database.read(
+            "SELECT body FROM payments WHERE order_id = $1 ORDER BY created_at, id",
+            [.text(orderId)]
+        ).map(PaymentStore.payment(from:))
     }
 
     /// The order `orderId` and its payments, oldest first, in one statement (so from one snapshot,
     /// and one round trip fewer on PostgreSQL); `nil` when there is no such order.
     public func orderAndPayments(_ orderId: String) async throws -> (order: OrderRecord, payments: [PaymentRecord])? {
-        try PaymentStore.orderAndPayments(from: try await database.read(PaymentStore.orderAndPaymentsSQL, [.text(orderId)]))
+        try PaymentStore.orderAndPayments(
+            from: try await database.read(PaymentStore.orderAndPaymentsSQL, [.text(orderId)])
+        )
     }
 
-    static func orderAndPayments(_ orderId: String, _ db: any SQLExecutor) async throws -> (order: OrderRecord, payments: [PaymentRecord])? {
+    static func orderAndPayments(
+        _ orderId: String,
+        _ db: any SQLExecutor
+    ) async throws -> (order: OrderRecord, payments: [PaymentRecord])? {
         try orderAndPayments(from: try await db.execute(orderAndPaymentsSQL, [.text(orderId)]))
     }
 
@@ -202,7 +293,9 @@ public struct PaymentStore: Sendable {
 
     static func orderAndPayments(from rows: [[String?]]) throws -> (order: OrderRecord, payments: [PaymentRecord])? {
         guard let first = rows.first, first[0] == "0" else { return nil }
-        return (try decode(OrderRecord.self, first[1]), try rows.dropFirst().map { try decode(PaymentRecord.self, $0[1]) })
+        return (
+            try decode(OrderRecord.self, first[1]), try rows.dropFirst().map { try decode(PaymentRecord.self, $0[1]) }
+        )
     }
 
     /// The history of `paymentId`.
@@ -224,18 +317,26 @@ public struct PaymentStore: Sendable {
             let part = ids[start..<min(start + 32, ids.count)]
             start += part.count
             let placeholders = (1...part.count).map { "$\($0)" }.joined(separator: ", ")
-            let rows = try await database.read("""
+            let rows = try await database.read(
+                """
                 SELECT CAST(seq AS TEXT), from_state, to_state, cause, CAST(at_ms AS TEXT), payment_id FROM payment_events
                 WHERE payment_id IN (\(placeholders)) ORDER BY payment_events.payment_id, payment_events.seq
-                """, part.map { .text($0) })
+                """,
+                part.map { .text($0) }
+            )
             for row in rows { out[row[5] ?? "", default: []].append(PaymentStore.event(from: row)) }
         }
         return out
     }
 
     static func event(from row: [String?]) -> PaymentEvent {
-        PaymentEvent(sequence: Int(row[0] ?? "") ?? 0, from: row[1], to: row[2] ?? "", cause: row[3] ?? "",
-                     at: Date(timeIntervalSince1970: Double(Int(row[4] ?? "") ?? 0) / 1000))
+        PaymentEvent(
+            sequence: Int(row[0] ?? "") ?? 0,
+            from: row[1],
+            to: row[2] ?? "",
+            cause: row[3] ?? "",
+            at: Date(timeIntervalSince1970: Double(Int(row[4] ?? "") ?? 0) / 1000)
+        )
     }
 
     /// Writes `payment` (version-checked) with a history row when its state changed, and lets
@@ -243,42 +344,82 @@ public struct PaymentStore: Sendable {
     /// Returns the stored payment and order, or `nil` when another writer was first.
     /// `notification` (deduplication key, raw body) is stored in the same transaction; when it
     /// was stored before, nothing is written and ``DuplicateNotification`` is thrown.
-    public func update(_ payment: PaymentRecord, transition: (from: String, to: String, cause: String)?, at now: Date,
-                       notification: (key: String, body: String)? = nil,
-                       reprice: (@Sendable (OrderRecord, [PaymentRecord]) -> OrderRecord)?,
-                       snapshot: (OrderRecord, [PaymentRecord])? = nil) async throws -> (PaymentRecord, OrderRecord?)? {
+    public func update(
+        _ payment: PaymentRecord,
+        transition: (from: String, to: String, cause: String)?,
+        at now: Date,
+        notification: (key: String, body: String)? = nil,
+        reprice: (@Sendable (OrderRecord, [PaymentRecord]) -> OrderRecord)?,
+        snapshot: (OrderRecord, [PaymentRecord])? = nil
+    ) async throws -> (PaymentRecord, OrderRecord?)? {
         var bumped = payment
         bumped.version += 1
         let next = bumped
         let body = try PaymentStore.json(next)
         if database.dialect == "postgresql" {
-            return try await updateOnPostgres(payment, next: next, body: body, transition: transition, at: now, notification: notification,
-                                              reprice: reprice, snapshot: snapshot)
+            return try await updateOnPostgres(
+                payment,
+                next: next,
+                body: body,
+                transition: transition,
+                at: now,
+                notification: notification,
+                reprice: reprice,
+                snapshot: snapshot
+            )
         }
         do {
             return try await database.transaction { db in
-            if let notification {
-                guard try await PaymentStore.insertNotification(key: notification.key, paymentId: next.id, body: notification.body, at: now, db) else {
-                    throw DuplicateNotification()
+                if let notification {
+                    guard
+                        try await PaymentStore.insertNotification(
+                            key: notification.key,
+                            paymentId: next.id,
+                            body: notification.body,
+                            at: now,
+                            db
+                        )
+                    else {
+                        throw DuplicateNotification()
+                    }
                 }
-            }
-            let rows = try await db.execute("""
-                UPDATE payments SET state = $1, next_query_at = $2, version = $3, body = $4 WHERE id = $5 AND version = $6 RETURNING id
-                """, [.text(next.lifecycle.state.rawValue), next.lifecycle.nextQueryAt.map { .int(PaymentStore.ms($0)) } ?? .null,
-                      .int(next.version), .text(body), .text(next.id), .int(payment.version)])
-            guard !rows.isEmpty else { throw VersionConflict() }  // roll back (a notification insert too)
-            guard let transition else { return (next, nil) }
-            try await PaymentStore.addEvent(next.id, from: transition.from, to: transition.to, cause: transition.cause, at: now, db)
-            if next.lifecycle.state.isTerminal, database.dialect == "postgresql" {
-                // Delivered at commit to every server listening: an authorization waiting there wakes at once.
-                try await db.execute("SELECT CAST(1 AS TEXT) FROM (SELECT pg_notify($1, $2)) AS sent", [.text(PaymentStore.settledChannel), .text(next.id)])
-            }
-            guard let reprice else { return (next, nil) }
-            guard let (order, payments) = try await PaymentStore.orderAndPayments(next.orderId, db) else { return (next, nil) }
-            let updated = reprice(order, payments)
-            guard updated != order else { return (next, order) }
-            guard let stored = try await PaymentStore.update(updated, db) else { throw StorageError("order \(order.id) changed during a payment update") }
-            return (next, stored)
+                let rows = try await db.execute(
+                    """
+                    UPDATE payments SET state = $1, next_query_at = $2, version = $3, body = $4 WHERE id = $5 AND version = $6 RETURNING id
+                    """,
+                    [
+                        .text(next.lifecycle.state.rawValue),
+                        next.lifecycle.nextQueryAt.map { .int(PaymentStore.ms($0)) } ?? .null,
+                        .int(next.version), .text(body), .text(next.id), .int(payment.version),
+                    ]
+                )
+                guard !rows.isEmpty else { throw VersionConflict() }  // roll back (a notification insert too)
+                guard let transition else { return (next, nil) }
+                try await PaymentStore.addEvent(
+                    next.id,
+                    from: transition.from,
+                    to: transition.to,
+                    cause: transition.cause,
+                    at: now,
+                    db
+                )
+                if next.lifecycle.state.isTerminal, database.dialect == "postgresql" {
+                    // Delivered at commit to every server listening: an authorization waiting there wakes at once.
+                    try await db.execute(
+                        "SELECT CAST(1 AS TEXT) FROM (SELECT pg_notify($1, $2)) AS sent",
+                        [.text(PaymentStore.settledChannel), .text(next.id)]
+                    )
+                }
+                guard let reprice else { return (next, nil) }
+                guard let (order, payments) = try await PaymentStore.orderAndPayments(next.orderId, db) else {
+                    return (next, nil)
+                }
+                let updated = reprice(order, payments)
+                guard updated != order else { return (next, order) }
+                guard let stored = try await PaymentStore.update(updated, db) else {
+                    throw StorageError("order \(order.id) changed during a payment update")
+                }
+                return (next, stored)
             }
         } catch is VersionConflict {
             return nil
@@ -293,12 +434,15 @@ public struct PaymentStore: Sendable {
     /// server that died). PostgreSQL: `FOR UPDATE SKIP LOCKED`; SQLite has one writer.
     public func claimDuePayments(at now: Date, leaseUntil: Date, limit: Int = 200) async throws -> [PaymentRecord] {
         let lock = database.dialect == "postgresql" ? " FOR UPDATE SKIP LOCKED" : ""
-        return try await database.write("""
+        return try await database.write(
+            """
             UPDATE payments SET leased_until = $1 WHERE id IN (
                 SELECT id FROM payments WHERE next_query_at IS NOT NULL AND next_query_at <= $2
                     AND (leased_until IS NULL OR leased_until <= $2) ORDER BY next_query_at LIMIT $3\(lock))
             RETURNING body
-            """, [.int(PaymentStore.ms(leaseUntil)), .int(PaymentStore.ms(now)), .int(limit)]).map(PaymentStore.payment(from:))
+            """,
+            [.int(PaymentStore.ms(leaseUntil)), .int(PaymentStore.ms(now)), .int(limit)]
+        ).map(PaymentStore.payment(from:))
     }
 
     /// Ends this server's claim on `paymentId` (its query was answered and stored).
@@ -308,8 +452,10 @@ public struct PaymentStore: Sendable {
 
     /// Payments whose query is due at `now` (without claiming them).
     public func duePayments(at now: Date, limit: Int = 200) async throws -> [PaymentRecord] {
-        try await database.read("SELECT body FROM payments WHERE next_query_at IS NOT NULL AND next_query_at <= $1 ORDER BY next_query_at LIMIT $2",
-                                [.int(PaymentStore.ms(now)), .int(limit)]).map(PaymentStore.payment(from:))
+        try await database.read(
+            "SELECT body FROM payments WHERE next_query_at IS NOT NULL AND next_query_at <= $1 ORDER BY next_query_at LIMIT $2",
+            [.int(PaymentStore.ms(now)), .int(limit)]
+        ).map(PaymentStore.payment(from:))
     }
 
     /// A notification that was stored before.
@@ -320,7 +466,10 @@ public struct PaymentStore: Sendable {
     /// terminal (``PaymentLifecycle``), so this counts entries of the `payments_due` index
     /// instead of scanning every payment ever made (`/health` runs it on each probe).
     public func openPaymentCount() async throws -> Int {
-        let rows = try await database.read("SELECT CAST(COUNT(*) AS TEXT) FROM payments WHERE next_query_at IS NOT NULL", [])
+        let rows = try await database.read(
+            "SELECT CAST(COUNT(*) AS TEXT) FROM payments WHERE next_query_at IS NOT NULL",
+            []
+        )
         return rows.first.flatMap { $0[0] }.flatMap { Int($0) } ?? 0
     }
 
@@ -328,13 +477,27 @@ public struct PaymentStore: Sendable {
 
     /// Stores a notification; `false` when one with the same key was stored before (a duplicate).
     public func recordNotification(key: String, paymentId: String?, body: String, at now: Date) async throws -> Bool {
-        try await PaymentStore.insertNotification(key: key, paymentId: paymentId, body: body, at: now, StatementAlone(database: database))
+        try await PaymentStore.insertNotification(
+            key: key,
+            paymentId: paymentId,
+            body: body,
+            at: now,
+            StatementAlone(database: database)
+        )
     }
 
     /// Stores a notification in `db`'s transaction; `false` when its key was stored before.
-    static func insertNotification(key: String, paymentId: String?, body: String, at now: Date, _ db: any SQLExecutor) async throws -> Bool {
-        !(try await db.execute("INSERT INTO notifications (dedup_key, payment_id, body, received_ms) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING RETURNING dedup_key",
-                               [.text(key), paymentId.map { .text($0) } ?? .null, .text(body), .int(ms(now))]).isEmpty)
+    static func insertNotification(
+        key: String,
+        paymentId: String?,
+        body: String,
+        at now: Date,
+        _ db: any SQLExecutor
+    ) async throws -> Bool {
+        !(try await db.execute(
+            "INSERT INTO notifications (dedup_key, payment_id, body, received_ms) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING RETURNING dedup_key",
+            [.text(key), paymentId.map { .text($0) } ?? .null, .text(body), .int(ms(now))]
+        ).isEmpty)
     }
 
     /// Records the first use of a token's `transactionId`; `false` when it was used before (a replay).
@@ -343,9 +506,16 @@ public struct PaymentStore: Sendable {
     }
 
     /// Records a token's first use in `db`'s transaction; `false` when it was used before.
-    static func insertTokenUse(_ transactionId: String, order: String, at now: Date, _ db: any SQLExecutor) async throws -> Bool {
-        !(try await db.execute("INSERT INTO token_uses (transaction_id, order_id, used_ms) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING transaction_id",
-                               [.text(transactionId.lowercased()), .text(order), .int(ms(now))]).isEmpty)
+    static func insertTokenUse(
+        _ transactionId: String,
+        order: String,
+        at now: Date,
+        _ db: any SQLExecutor
+    ) async throws -> Bool {
+        !(try await db.execute(
+            "INSERT INTO token_uses (transaction_id, order_id, used_ms) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING transaction_id",
+            [.text(transactionId.lowercased()), .text(order), .int(ms(now))]
+        ).isEmpty)
     }
 
     // MARK: Idempotency keys
@@ -364,34 +534,51 @@ public struct PaymentStore: Sendable {
 
     /// Claims `key` for a request with `fingerprint`, locked for `lock` seconds (a crashed
     /// request's key can be retried after that).
-    public func claimIdempotency(key: String, fingerprint: String, at now: Date, lock: Double = 60) async throws -> IdempotencyClaim {
+    public func claimIdempotency(
+        key: String,
+        fingerprint: String,
+        at now: Date,
+        lock: Double = 60
+    ) async throws -> IdempotencyClaim {
         let nowMs = PaymentStore.ms(now)
         // A new key (nearly always): claimed by one statement.
-        let inserted = try await database.write("""
+        let inserted = try await database.write(
+            """
             INSERT INTO idempotency_keys (key, fingerprint, locked_until_ms, created_ms) VALUES ($1, $2, $3, $4)
             ON CONFLICT DO NOTHING RETURNING key
-            """, [.text(key), .text(fingerprint), .int(nowMs + Int(lock * 1000)), .int(nowMs)])
+            """,
+            [.text(key), .text(fingerprint), .int(nowMs + Int(lock * 1000)), .int(nowMs)]
+        )
         if !inserted.isEmpty { return .claimed }
         return try await database.transaction { db in
-            let rows = try await db.execute("SELECT fingerprint, CAST(status AS TEXT), response, CAST(locked_until_ms AS TEXT) FROM idempotency_keys WHERE key = $1", [.text(key)])
+            let rows = try await db.execute(
+                "SELECT fingerprint, CAST(status AS TEXT), response, CAST(locked_until_ms AS TEXT) FROM idempotency_keys WHERE key = $1",
+                [.text(key)]
+            )
             if let row = rows.first {
                 guard row[0] == fingerprint else { return .mismatch }
                 if let status = row[1].flatMap({ Int($0) }) { return .replay(status: status, response: row[2] ?? "") }
                 if let until = row[3].flatMap({ Int($0) }), until > nowMs { return .inFlight }
-                try await db.execute("UPDATE idempotency_keys SET locked_until_ms = $1 WHERE key = $2",
-                                     [.int(nowMs + Int(lock * 1000)), .text(key)])
+                try await db.execute(
+                    "UPDATE idempotency_keys SET locked_until_ms = $1 WHERE key = $2",
+                    [.int(nowMs + Int(lock * 1000)), .text(key)]
+                )
                 return .claimed
             }
-            try await db.execute("INSERT INTO idempotency_keys (key, fingerprint, locked_until_ms, created_ms) VALUES ($1, $2, $3, $4)",
-                                 [.text(key), .text(fingerprint), .int(nowMs + Int(lock * 1000)), .int(nowMs)])
+            try await db.execute(
+                "INSERT INTO idempotency_keys (key, fingerprint, locked_until_ms, created_ms) VALUES ($1, $2, $3, $4)",
+                [.text(key), .text(fingerprint), .int(nowMs + Int(lock * 1000)), .int(nowMs)]
+            )
             return .claimed
         }
     }
 
     /// Stores the answer for `key`.
     public func finishIdempotency(key: String, status: Int, response: String) async throws {
-        try await database.write("UPDATE idempotency_keys SET status = $1, response = $2, locked_until_ms = NULL WHERE key = $3",
-                                 [.int(status), .text(response), .text(key)])
+        try await database.write(
+            "UPDATE idempotency_keys SET status = $1, response = $2, locked_until_ms = NULL WHERE key = $3",
+            [.int(status), .text(response), .text(key)]
+        )
     }
 
     /// Releases `key` without an answer (the request was not processed; a retry may run it).
@@ -401,6 +588,9 @@ public struct PaymentStore: Sendable {
 
     /// Deletes answered keys older than `age` seconds (at least 24 h is kept by default).
     public func pruneIdempotency(olderThan age: Double = 86_400, now: Date) async throws {
-        try await database.write("DELETE FROM idempotency_keys WHERE created_ms < $1 AND status IS NOT NULL", [.int(PaymentStore.ms(now) - Int(age * 1000))])
+        try await database.write(
+            "DELETE FROM idempotency_keys WHERE created_ms < $1 AND status IS NOT NULL",
+            [.int(PaymentStore.ms(now) - Int(age * 1000))]
+        )
     }
 }

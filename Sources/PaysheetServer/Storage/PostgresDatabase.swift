@@ -21,7 +21,8 @@ public final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
     /// selects a schema other than `public`.
     public init(url: String, searchPath: String? = nil, logger: Logger = Logger(label: "paysheet.postgres")) throws {
         guard let components = URLComponents(string: url), let scheme = components.scheme,
-              scheme == "postgres" || scheme == "postgresql", let host = components.host else {
+            scheme == "postgres" || scheme == "postgresql", let host = components.host
+        else {
             throw StorageError("database URL \(url) is not postgres://user:password@host:port/database")
         }
         let tls: PostgresClient.Configuration.TLS
@@ -31,8 +32,13 @@ public final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
         case (_, let context?): tls = .require(context)
         }
         var configuration = PostgresClient.Configuration(
-            host: host, port: components.port ?? 5432, username: components.user ?? "postgres",
-            password: components.password, database: String(components.path.dropFirst()).nilIfEmpty, tls: tls)
+            host: host,
+            port: components.port ?? 5432,
+            username: components.user ?? "postgres",
+            password: components.password,
+            database: String(components.path.dropFirst()).nilIfEmpty,
+            tls: tls
+        )
         configuration.options.maximumConnections = 16
         if let searchPath { configuration.options.additionalStartupParameters = [("search_path", searchPath)] }
         client = PostgresClient(configuration: configuration, backgroundLogger: logger)
@@ -43,8 +49,13 @@ public final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
     /// store's constants, a few dozen), not tokenized again on every execution.
     static func statementCounter(_ sql: String) -> Counter {
         if let counter = statementCounters.lock.withLock({ statementCounters.bySQL[sql] }) { return counter }
-        let counter = Counter(label: "paysheet_database_statements_total", dimensions: [("statement", statementKind(sql))])
-        statementCounters.lock.withLock { if statementCounters.bySQL.count < 1_000 { statementCounters.bySQL[sql] = counter } }
+        let counter = Counter(
+            label: "paysheet_database_statements_total",
+            dimensions: [("statement", statementKind(sql))]
+        )
+        statementCounters.lock.withLock {
+            if statementCounters.bySQL.count < 1_000 { statementCounters.bySQL[sql] = counter }
+        }
         return counter
     }
 
@@ -61,8 +72,11 @@ public final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
         guard let verb = words.first?.uppercased() else { return "?" }
         let marker: Set<String> = ["FROM", "INTO", "UPDATE", "TABLE"]
         var table = ""
-        if verb == "UPDATE", words.count > 1 { table = words[1] }
-        else if let i = words.firstIndex(where: { marker.contains($0.uppercased()) }), i + 1 < words.count { table = words[i + 1] }
+        if verb == "UPDATE", words.count > 1 {
+            table = words[1]
+        } else if let i = words.firstIndex(where: { marker.contains($0.uppercased()) }), i + 1 < words.count {
+            table = words[i + 1]
+        }
         if verb == "WITH" { return "WITH " + (words.dropFirst().first ?? "") }
         return table.isEmpty ? verb : verb + " " + table.lowercased()
     }
@@ -121,7 +135,9 @@ public final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
     /// One statement on a pooled connection, outside `BEGIN … COMMIT`: PostgreSQL runs and
     /// commits it on its own.
     private func alone(_ sql: String, _ binds: [SQLValue]) async throws -> [[String?]] {
-        try await client.withConnection { connection in try await Executor(connection: connection, logger: logger).execute(sql, binds) }
+        try await client.withConnection { connection in
+            try await Executor(connection: connection, logger: logger).execute(sql, binds)
+        }
     }
 
     /// Runs one statement outside a transaction (`CREATE DATABASE` cannot run in one).

@@ -32,7 +32,9 @@ public enum PostgresTLSMode: String, Sendable, Equatable {
         let mode = PostgresTLSMode(url: url)
         var tls = TLSConfiguration.makeClientConfiguration()
         if let ca = rootCertificate(url: url) {
-            guard FileManager.default.isReadableFile(atPath: ca) else { throw StorageError("sslrootcert \(ca) cannot be read") }
+            guard FileManager.default.isReadableFile(atPath: ca) else {
+                throw StorageError("sslrootcert \(ca) cannot be read")
+            }
             tls.trustRoots = .file(ca)
         }
         switch mode {
@@ -40,7 +42,10 @@ public enum PostgresTLSMode: String, Sendable, Equatable {
         case .prefer, .require: tls.certificateVerification = .none
         case .verifyCA: tls.certificateVerification = .noHostnameVerification
         case .verifyFull: tls.certificateVerification = .fullVerification
-        case .unknown: throw StorageError("sslmode in the database URL is not one of disable, prefer, require, verify-ca, verify-full")
+        case .unknown:
+            throw StorageError(
+                "sslmode in the database URL is not one of disable, prefer, require, verify-ca, verify-full"
+            )
         }
         return (mode, tls)
     }

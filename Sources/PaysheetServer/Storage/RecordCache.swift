@@ -39,7 +39,9 @@ final class RecordCache: @unchecked Sendable {
                 values.removeAll(keepingCapacity: true)
                 bytes = 0
             }
-            if values.updateValue(value, forKey: Key(type: ObjectIdentifier(T.self), text: text)) == nil { bytes += size }
+            if values.updateValue(value, forKey: Key(type: ObjectIdentifier(T.self), text: text)) == nil {
+                bytes += size
+            }
         }
     }
 

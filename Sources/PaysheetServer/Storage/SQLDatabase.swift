@@ -46,7 +46,9 @@ public struct SQLStatementAborted: Error, Sendable {}
 /// One statement at a time on `database`, each on its own (for helpers written against ``SQLExecutor``).
 struct StatementAlone: SQLExecutor {
     let database: any SQLDatabase
-    func execute(_ sql: String, _ binds: [SQLValue]) async throws -> [[String?]] { try await database.write(sql, binds) }
+    func execute(_ sql: String, _ binds: [SQLValue]) async throws -> [[String?]] {
+        try await database.write(sql, binds)
+    }
 }
 
 /// A storage failure, with the statement's purpose.

@@ -20,7 +20,8 @@ final class SQLiteConnectionHandle: @unchecked Sendable {
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let status = sqlite_nio_sqlite3_open_v2(path, &handle, flags, nil)
         guard status == SQLITE_OK, let handle else {
-            let message = handle.flatMap { sqlite_nio_sqlite3_errmsg($0) }.map { String(cString: $0) } ?? "status \(status)"
+            let message =
+                handle.flatMap { sqlite_nio_sqlite3_errmsg($0) }.map { String(cString: $0) } ?? "status \(status)"
             if let handle { sqlite_nio_sqlite3_close(handle) }
             throw StorageError("cannot open the SQLite database \(path): \(message)")
         }
@@ -44,7 +45,9 @@ final class SQLiteConnectionHandle: @unchecked Sendable {
             if cached { sqlite_nio_sqlite3_reset(statement) } else { sqlite_nio_sqlite3_finalize(statement) }
         }
         guard Int(sqlite_nio_sqlite3_bind_parameter_count(statement)) == binds.count else {
-            throw StorageError("\(Self.summary(sql)) takes \(sqlite_nio_sqlite3_bind_parameter_count(statement)) values; \(binds.count) were given")
+            throw StorageError(
+                "\(Self.summary(sql)) takes \(sqlite_nio_sqlite3_bind_parameter_count(statement)) values; \(binds.count) were given"
+            )
         }
         for (offset, bind) in binds.enumerated() {
             let index = Int32(offset + 1)
@@ -53,11 +56,27 @@ final class SQLiteConnectionHandle: @unchecked Sendable {
             case .int(let value): status = sqlite_nio_sqlite3_bind_int64(statement, index, Int64(value))
             case .null: status = sqlite_nio_sqlite3_bind_null(statement, index)
             case .text(let value):
-                status = value.utf8.withContiguousStorageIfAvailable { bytes in
-                    bytes.withMemoryRebound(to: CChar.self) {
-                        sqlite_nio_sqlite3_bind_text64(statement, index, $0.baseAddress, UInt64($0.count), SQLITE_TRANSIENT_DESTRUCTOR, UInt8(SQLITE_UTF8))
+                status =
+                    value.utf8.withContiguousStorageIfAvailable { bytes in
+                        bytes.withMemoryRebound(to: CChar.self) {
+                            sqlite_nio_sqlite3_bind_text64(
+                                statement,
+                                index,
+                                $0.baseAddress,
+                                UInt64($0.count),
+                                SQLITE_TRANSIENT_DESTRUCTOR,
+                                UInt8(SQLITE_UTF8)
+                            )
+                        }
                     }
-                } ?? sqlite_nio_sqlite3_bind_text64(statement, index, value, UInt64(value.utf8.count), SQLITE_TRANSIENT_DESTRUCTOR, UInt8(SQLITE_UTF8))
+                    ?? sqlite_nio_sqlite3_bind_text64(
+                        statement,
+                        index,
+                        value,
+                        UInt64(value.utf8.count),
+                        SQLITE_TRANSIENT_DESTRUCTOR,
+                        UInt8(SQLITE_UTF8)
+                    )
             }
             guard status == SQLITE_OK else { throw error(db, "binding $\(index) of \(Self.summary(sql))") }
         }
@@ -86,7 +105,9 @@ final class SQLiteConnectionHandle: @unchecked Sendable {
 
     /// How many times SQLite has re-prepared the cached statement `sql` (nil: not cached).
     func reprepareCount(_ sql: String) -> Int? {
-        lock.withLock { statements[sql].map { Int(sqlite_nio_sqlite3_stmt_status($0, SQLITE_STMTSTATUS_REPREPARE, 0)) } }
+        lock.withLock {
+            statements[sql].map { Int(sqlite_nio_sqlite3_stmt_status($0, SQLITE_STMTSTATUS_REPREPARE, 0)) }
+        }
     }
 
     private func prepared(_ sql: String, _ db: OpaquePointer) throws -> (OpaquePointer, cached: Bool) {

@@ -16,14 +16,21 @@ public final class SQLiteDatabase: SQLDatabase, @unchecked Sendable {
     public var dialect: String { "sqlite" }
 
     /// Opens (creating, mode 0600) the database file at `path`; `":memory:"` for an in-memory database.
-    public static func open(path: String, logger: Logger = Logger(label: "paysheet.sqlite")) async throws -> SQLiteDatabase {
+    public static func open(
+        path: String,
+        logger: Logger = Logger(label: "paysheet.sqlite")
+    ) async throws -> SQLiteDatabase {
         if path != ":memory:" {
             let folder = (path as NSString).deletingLastPathComponent
-            if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+            if !folder.isEmpty {
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            }
             // Readable by its owner only, like the keys; SQLite gives its -wal and -shm files the
             // database file's permissions.
             if !FileManager.default.fileExists(atPath: path) {
-                guard FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
+                guard
+                    FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
+                else {
                     throw StorageError("cannot create the database file \(path)")
                 }
             }
@@ -110,7 +117,10 @@ final class TransactionGate: @unchecked Sendable {
     /// Enters (and resumes at once) if the gate was freed meanwhile, else waits in line.
     private func enterOrWait(_ continuation: CheckedContinuation<Void, Never>) {
         let entered = lock.withLock {
-            if !busy { busy = true; return true }
+            if !busy {
+                busy = true
+                return true
+            }
             waiting.append(continuation)
             return false
         }
@@ -120,7 +130,10 @@ final class TransactionGate: @unchecked Sendable {
     /// Hands the gate to the first waiter (it stays busy) or frees it.
     func leave() {
         let next: CheckedContinuation<Void, Never>? = lock.withLock {
-            if waiting.isEmpty { busy = false; return nil }
+            if waiting.isEmpty {
+                busy = false
+                return nil
+            }
             return waiting.removeFirst()
         }
         next?.resume()

@@ -20,9 +20,15 @@ struct ModuleDisplay: Sendable, Hashable {
 
     func resolve(_ error: ApplePayError?) -> ModuleError { ModuleError(title: title, message: message.resolve(error)) }
 
-    static let verifyContact = ModuleDisplay(title: "VERIFY CONTACT INFORMATION", message: .fixed("invalid contact information"))
+    static let verifyContact = ModuleDisplay(
+        title: "VERIFY CONTACT INFORMATION",
+        message: .fixed("invalid contact information")
+    )
     static let addressInvalidMessage = ModuleDisplay(title: "SHIPPING ADDRESS INVALID", message: .errorMessage)
-    static let addressInvalidFixed = ModuleDisplay(title: "SHIPPING ADDRESS INVALID", message: .fixed("invalid address"))
+    static let addressInvalidFixed = ModuleDisplay(
+        title: "SHIPPING ADDRESS INVALID",
+        message: .fixed("invalid address")
+    )
     static let unavailableFixed = ModuleDisplay(title: "SHIPPING UNAVAILABLE", message: .fixed("Address not supported"))
     static let unavailableMessage = ModuleDisplay(title: "SHIPPING UNAVAILABLE", message: .errorMessage)
 }
@@ -67,17 +73,37 @@ enum DisplayRules {
     private static let unk: ApplePayErrorCode = .unknown
     private static let anyError: Set<ApplePayErrorCode?> = Set(ApplePayErrorCode.allCases.map { Optional($0) })
 
-    private static func rule(_ row: Int, _ status: ApplePayStatus, _ codes: Set<ApplePayErrorCode?>, _ field: Bool?,
-                             _ fp: String?, contact: D? = nil, shipping: D? = nil,
-                             closes: Bool = false, popup: Bool = false, paid: Bool = false) -> AuthorizationRule {
-        AuthorizationRule(row: row, status: status, codes: codes, contactField: field, fingerprint: fp, contact: contact,
-                          shipping: shipping, closes: closes, popup: popup, paid: paid)
+    private static func rule(
+        _ row: Int,
+        _ status: ApplePayStatus,
+        _ codes: Set<ApplePayErrorCode?>,
+        _ field: Bool?,
+        _ fp: String?,
+        contact: D? = nil,
+        shipping: D? = nil,
+        closes: Bool = false,
+        popup: Bool = false,
+        paid: Bool = false
+    ) -> AuthorizationRule {
+        AuthorizationRule(
+            row: row,
+            status: status,
+            codes: codes,
+            contactField: field,
+            fingerprint: fp,
+            contact: contact,
+            shipping: shipping,
+            closes: closes,
+            popup: popup,
+            paid: paid
+        )
     }
 
     /// The 21 rows of `docs/payment-sheet.md` §4, in order.
     static let authorization: [AuthorizationRule] = {
         let S = SheetStatus.self
-        let isc = ApplePayStatus.invalidShippingContact, ispa = ApplePayStatus.invalidShippingPostalAddress
+        let isc = ApplePayStatus.invalidShippingContact
+        let ispa = ApplePayStatus.invalidShippingPostalAddress
         return [
             rule(1, .success, [nil], nil, nil, closes: true, paid: true),
             rule(2, .success, anyError, nil, S.tryAgain),
@@ -88,14 +114,48 @@ enum DisplayRules {
             rule(7, .failure, [au], true, S.shippingAddressInvalid, shipping: .addressInvalidMessage, popup: true),
             rule(8, .failure, [unk], false, S.tryAgain),
             rule(9, .failure, [unk], true, S.tryAgain),
-            rule(10, isc, [sci], true, S.verifyContactInformation, contact: .verifyContact, shipping: .addressInvalidMessage),
+            rule(
+                10,
+                isc,
+                [sci],
+                true,
+                S.verifyContactInformation,
+                contact: .verifyContact,
+                shipping: .addressInvalidMessage
+            ),
             rule(11, isc, [sci], false, S.verifyContactInformation, contact: .verifyContact),
-            rule(12, isc, [au], true, S.verifyContactInformation, contact: .verifyContact, shipping: .unavailableMessage, popup: true),
-            rule(13, isc, [au], false, S.verifyContactInformation, contact: .verifyContact, shipping: .unavailableFixed, popup: true),
+            rule(
+                12,
+                isc,
+                [au],
+                true,
+                S.verifyContactInformation,
+                contact: .verifyContact,
+                shipping: .unavailableMessage,
+                popup: true
+            ),
+            rule(
+                13,
+                isc,
+                [au],
+                false,
+                S.verifyContactInformation,
+                contact: .verifyContact,
+                shipping: .unavailableFixed,
+                popup: true
+            ),
             rule(14, isc, [unk], true, S.verifyContactInformation, contact: .verifyContact),
             rule(15, isc, [unk], false, S.verifyContactInformation, contact: .verifyContact),
             rule(16, ispa, [sci], true, S.shippingAddressInvalid, shipping: .addressInvalidFixed),
-            rule(17, ispa, [sci], false, S.shippingAddressInvalid, contact: .verifyContact, shipping: .addressInvalidFixed),
+            rule(
+                17,
+                ispa,
+                [sci],
+                false,
+                S.shippingAddressInvalid,
+                contact: .verifyContact,
+                shipping: .addressInvalidFixed
+            ),
             rule(18, ispa, [au], true, S.shippingAddressInvalid, shipping: .addressInvalidFixed, popup: true),
             rule(19, ispa, [au], false, S.shippingAddressInvalid, shipping: .addressInvalidFixed, popup: true),
             rule(20, ispa, [unk], true, S.shippingAddressInvalid, shipping: .addressInvalidFixed),
@@ -123,17 +183,42 @@ enum DisplayRules {
     static func updateRule(for code: ApplePayErrorCode) -> UpdateRule {
         switch code {
         case .addressUnserviceable:
-            return UpdateRule(fingerprint: SheetStatus.shippingAddressInvalid, module: .shipping, display: .unavailableFixed, popup: true)
+            return UpdateRule(
+                fingerprint: SheetStatus.shippingAddressInvalid,
+                module: .shipping,
+                display: .unavailableFixed,
+                popup: true
+            )
         case .shippingContactInvalid:
-            return UpdateRule(fingerprint: SheetStatus.shippingAddressInvalid, module: .shipping, display: .addressInvalidMessage, popup: false)
+            return UpdateRule(
+                fingerprint: SheetStatus.shippingAddressInvalid,
+                module: .shipping,
+                display: .addressInvalidMessage,
+                popup: false
+            )
         case .unknown:
             return UpdateRule(fingerprint: SheetStatus.shippingAddressInvalid, module: nil, display: nil, popup: false)
         case .billingContactInvalid:
-            return UpdateRule(fingerprint: SheetStatus.billingAddressInvalid, module: .card, display: billingDisplay, popup: false)
+            return UpdateRule(
+                fingerprint: SheetStatus.billingAddressInvalid,
+                module: .card,
+                display: billingDisplay,
+                popup: false
+            )
         case .couponCodeInvalid:
-            return UpdateRule(fingerprint: nil, module: .coupon, display: ModuleDisplay(title: "INVALID CODE", message: .errorMessage), popup: false)
+            return UpdateRule(
+                fingerprint: nil,
+                module: .coupon,
+                display: ModuleDisplay(title: "INVALID CODE", message: .errorMessage),
+                popup: false
+            )
         case .couponCodeExpired:
-            return UpdateRule(fingerprint: nil, module: .coupon, display: ModuleDisplay(title: "CODE EXPIRED", message: .errorMessage), popup: false)
+            return UpdateRule(
+                fingerprint: nil,
+                module: .coupon,
+                display: ModuleDisplay(title: "CODE EXPIRED", message: .errorMessage),
+                popup: false
+            )
         }
     }
 
@@ -149,14 +234,20 @@ enum DisplayRules {
             return (.coupon, r.display!.resolve(e))
         case .shippingContactInvalid, .addressUnserviceable:
             let module = e.contactField.map(SheetModule.owner(of:)) ?? .shipping
-            if module == .contact { return (.contact, ModuleError(title: ModuleDisplay.verifyContact.title, message: e.message)) }
+            if module == .contact {
+                return (.contact, ModuleError(title: ModuleDisplay.verifyContact.title, message: e.message))
+            }
             if e.code == .addressUnserviceable {
-                return (.shipping, (e.message.isEmpty ? ModuleDisplay.unavailableFixed : .unavailableMessage).resolve(e))
+                return (
+                    .shipping, (e.message.isEmpty ? ModuleDisplay.unavailableFixed : .unavailableMessage).resolve(e)
+                )
             }
             return (.shipping, ModuleDisplay.addressInvalidMessage.resolve(e))
         }
     }
 
     /// The popup text: `{label} does not allow delivery to your shipping address`.
-    static func popupText(merchant label: String) -> String { "\(label) does not allow delivery to your shipping address" }
+    static func popupText(merchant label: String) -> String {
+        "\(label) does not allow delivery to your shipping address"
+    }
 }

@@ -18,7 +18,9 @@ enum SheetBilling {
         if r.recurringPaymentRequest != nil, multi {
             return "A recurring payment cannot be combined with payments to several merchants"
         }
-        if r.deferredPaymentRequest != nil, r.recurringPaymentRequest != nil || r.automaticReloadPaymentRequest != nil || multi {
+        if r.deferredPaymentRequest != nil,
+            r.recurringPaymentRequest != nil || r.automaticReloadPaymentRequest != nil || multi
+        {
             return "A deferred payment cannot be combined with a recurring, automatic reload or multi-merchant payment"
         }
         return nil
@@ -45,18 +47,23 @@ enum SheetBilling {
             o["kind"] = "deferred"
             o["description"] = .string(def.paymentDescription)
             o["deferred"] = line(def.deferredBilling, currency: currency)
-            o["freeCancellation"] = def.freeCancellationDate.map {
-                .string("Free cancellation until \($0) (\(def.freeCancellationDateTimeZone ?? ""))")
-            } ?? .null
+            o["freeCancellation"] =
+                def.freeCancellationDate.map {
+                    .string("Free cancellation until \($0) (\(def.freeCancellationDateTimeZone ?? ""))")
+                } ?? .null
             o["agreement"] = text(def.billingAgreement)
             o["managementURL"] = .string(def.managementURL)
         }
         if let contexts = r.multiTokenContexts, !contexts.isEmpty {
             if o["kind"] == nil { o["kind"] = "multiMerchant" }
-            o["merchants"] = .array(contexts.map { c in
-                ["merchantName": .string(c.merchantName), "merchantIdentifier": .string(c.merchantIdentifier),
-                 "amount": .string(c.amount), "text": .string("\(c.merchantName): \(c.amount) \(currency)")]
-            })
+            o["merchants"] = .array(
+                contexts.map { c in
+                    [
+                        "merchantName": .string(c.merchantName), "merchantIdentifier": .string(c.merchantIdentifier),
+                        "amount": .string(c.amount), "text": .string("\(c.merchantName): \(c.amount) \(currency)"),
+                    ]
+                }
+            )
         }
         return o.members.isEmpty ? nil : .object(o)
     }
@@ -73,7 +80,9 @@ enum SheetBilling {
             if let start = item.recurringPaymentStartDate { words.append("starting \(start)") }
             if let end = item.recurringPaymentEndDate { words.append("until \(end)") }
         case .automaticReload?:
-            words.append("\(amount) when the balance falls below \(item.automaticReloadPaymentThresholdAmount ?? "") \(currency)")
+            words.append(
+                "\(amount) when the balance falls below \(item.automaticReloadPaymentThresholdAmount ?? "") \(currency)"
+            )
         case .deferred?:
             words.append("\(amount) on \(item.deferredPaymentDate ?? "a later date")")
         default:

@@ -13,15 +13,25 @@ extension SheetMachine {
         let usable = Set(sh.usableCards)
         let cards: [JSONValue] = sh.cards.indices.map { i in
             let c = sh.cards[i]
-            return ["index": .number(String(i)), "displayName": .string(c.displayName), "network": .string(c.network),
-                    "type": .string(c.type.rawValue), "usable": .bool(usable.contains(i)), "selected": .bool(sh.cardIndex == i)]
+            return [
+                "index": .number(String(i)), "displayName": .string(c.displayName), "network": .string(c.network),
+                "type": .string(c.type.rawValue), "usable": .bool(usable.contains(i)),
+                "selected": .bool(sh.cardIndex == i),
+            ]
         }
-        let contacts: [JSONValue] = sh.requestsShipping ? sh.contacts.indices.map { i in
-            ["index": .number(String(i)), "contact": sh.contacts[i].jsonValue, "selected": .bool(sh.contactIndex == i)]
-        } : []
+        let contacts: [JSONValue] =
+            sh.requestsShipping
+            ? sh.contacts.indices.map { i in
+                [
+                    "index": .number(String(i)), "contact": sh.contacts[i].jsonValue,
+                    "selected": .bool(sh.contactIndex == i),
+                ]
+            } : []
         let methods: [JSONValue] = sh.methods.map {
-            ["identifier": .string($0.identifier), "label": .string($0.label), "detail": .string($0.detail),
-             "amount": .string($0.amount), "selected": .bool($0.identifier == sh.methodIdentifier)]
+            [
+                "identifier": .string($0.identifier), "label": .string($0.label), "detail": .string($0.detail),
+                "amount": .string($0.amount), "selected": .bool($0.identifier == sh.methodIdentifier),
+            ]
         }
         let req = sh.request
         return [

@@ -25,7 +25,7 @@ struct SheetState: Sendable {
     var shippingNeedsChange = false
     var status: String?
     var popup: String?
-    var result: String?
+    var result: SheetResult?
     /// The row of `docs/payment-sheet.md` §4 applied by the last `completePayment`.
     var lastRule: Int?
 
@@ -54,8 +54,20 @@ struct SheetState: Sendable {
         return cards.indices.filter { networks.contains(cards[$0].network.lowercased()) }
     }
     var selectedCard: WalletCard? { cardIndex.map { cards[$0] } }
-    var selectedContact: ApplePayPaymentContact? { contactIndex.flatMap { contacts.indices.contains($0) ? contacts[$0] : nil } }
+    var selectedContact: ApplePayPaymentContact? {
+        contactIndex.flatMap { contacts.indices.contains($0) ? contacts[$0] : nil }
+    }
     var selectedMethod: ApplePayShippingMethod? { methods.first { $0.identifier == methodIdentifier } }
+
+    /// The user's edit of the selected shipping contact (a new one when none is selected).
+    mutating func edit(shippingContact contact: ApplePayPaymentContact) {
+        if let i = contactIndex {
+            contacts[i] = contact
+        } else {
+            contacts.append(contact)
+            contactIndex = contacts.count - 1
+        }
+    }
 
     /// A new user action clears the last outcome's status line and popup.
     mutating func userActed() {
@@ -126,7 +138,10 @@ struct SheetState: Sendable {
     }
 
     /// Applies a `completePayment` result (`docs/payment-sheet.md` §4) and says whether it paid.
-    mutating func apply(result: ApplePayPaymentAuthorizationResult, pageErrors: [ApplePayError]) -> (paid: Bool, row: Int?) {
+    mutating func apply(
+        result: ApplePayPaymentAuthorizationResult,
+        pageErrors: [ApplePayError]
+    ) -> (paid: Bool, row: Int?) {
         let status = ApplePayStatus(rawValue: result.status)!
         let all = result.errors ?? []
         let first = pageErrors.first ?? all.first
@@ -134,9 +149,15 @@ struct SheetState: Sendable {
         popup = nil
         lastRule = nil
         switch status {
-        case .pinRequired: self.status = SheetStatus.pinRequired; return (false, nil)
-        case .pinIncorrect: self.status = SheetStatus.pinIncorrect; return (false, nil)
-        case .pinLockout: self.status = SheetStatus.pinLocked; return (false, nil)
+        case .pinRequired:
+            self.status = SheetStatus.pinRequired
+            return (false, nil)
+        case .pinIncorrect:
+            self.status = SheetStatus.pinIncorrect
+            return (false, nil)
+        case .pinLockout:
+            self.status = SheetStatus.pinLocked
+            return (false, nil)
         default: break
         }
         if let rule = DisplayRules.authorizationRule(status: status, first: first) {
@@ -146,9 +167,14 @@ struct SheetState: Sendable {
             var shipping = rule.shipping?.resolve(first)
             // A CONTACT field (§2) moves the row's SHIPPING display to the CONTACT module.
             if let f = pageErrors.first?.contactField, SheetModule.owner(of: f) == .contact, let moved = shipping {
-                contact = ModuleError(title: ModuleDisplay.verifyContact.title, message: rule.contact == nil ? moved.message : contact!.message)
+                contact = ModuleError(
+                    title: ModuleDisplay.verifyContact.title,
+                    message: rule.contact == nil ? moved.message : contact!.message
+                )
                 shipping = nil
-                if self.status == SheetStatus.shippingAddressInvalid { self.status = SheetStatus.verifyContactInformation }
+                if self.status == SheetStatus.shippingAddressInvalid {
+                    self.status = SheetStatus.verifyContactInformation
+                }
             }
             errors[.contact] = contact
             errors[.shipping] = shipping
@@ -162,8 +188,10 @@ struct SheetState: Sendable {
             self.status = SheetStatus.tryAgain
         } else {
             self.status = SheetStatus.billingAddressInvalid
-            errors[.card] = ModuleError(title: "BILLING ADDRESS INVALID",
-                                        message: (first?.message ?? "").isEmpty ? "invalid billing address" : first!.message)
+            errors[.card] = ModuleError(
+                title: "BILLING ADDRESS INVALID",
+                message: (first?.message ?? "").isEmpty ? "invalid billing address" : first!.message
+            )
         }
         markModules(for: pageErrors.isEmpty ? all : pageErrors)
         return (false, nil)

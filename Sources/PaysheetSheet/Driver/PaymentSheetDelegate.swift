@@ -8,15 +8,27 @@ public protocol PaymentSheetDelegate: Sendable {
     /// Merchant validation: return the opaque merchant session.
     func paymentSheet(_ sheet: PaymentSheetDriver, validateMerchantAt validationURL: String) async -> JSONValue
     /// The user chose a card.
-    func paymentSheet(_ sheet: PaymentSheetDriver, didSelectPaymentMethod method: ApplePayPaymentMethod) async -> ApplePayPaymentMethodUpdate
+    func paymentSheet(
+        _ sheet: PaymentSheetDriver,
+        didSelectPaymentMethod method: ApplePayPaymentMethod
+    ) async -> ApplePayPaymentMethodUpdate
     /// The user chose a shipping contact (redacted).
-    func paymentSheet(_ sheet: PaymentSheetDriver, didSelectShippingContact contact: ApplePayPaymentContact) async -> ApplePayShippingContactUpdate
+    func paymentSheet(
+        _ sheet: PaymentSheetDriver,
+        didSelectShippingContact contact: ApplePayPaymentContact
+    ) async -> ApplePayShippingContactUpdate
     /// The user chose a shipping method.
-    func paymentSheet(_ sheet: PaymentSheetDriver, didSelectShippingMethod method: ApplePayShippingMethod) async -> ApplePayShippingMethodUpdate
+    func paymentSheet(
+        _ sheet: PaymentSheetDriver,
+        didSelectShippingMethod method: ApplePayShippingMethod
+    ) async -> ApplePayShippingMethodUpdate
     /// The user entered a coupon code.
     func paymentSheet(_ sheet: PaymentSheetDriver, didChangeCouponCode code: String) async -> ApplePayCouponCodeUpdate
     /// The user authorized the payment.
-    func paymentSheet(_ sheet: PaymentSheetDriver, didAuthorizePayment payment: ApplePayPayment) async -> ApplePayPaymentAuthorizationResult
+    func paymentSheet(
+        _ sheet: PaymentSheetDriver,
+        didAuthorizePayment payment: ApplePayPayment
+    ) async -> ApplePayPaymentAuthorizationResult
     /// The sheet was dismissed without a final result (user cancel, timeout, navigation).
     func paymentSheetDidCancel(_ sheet: PaymentSheetDriver, error: ApplePaySessionError) async
 }
@@ -25,16 +37,28 @@ extension PaymentSheetDelegate {
     public func paymentSheet(_ sheet: PaymentSheetDriver, validateMerchantAt validationURL: String) async -> JSONValue {
         ["merchantSessionIdentifier": "PAYSHEET_SIMULATED_SESSION"]
     }
-    public func paymentSheet(_ sheet: PaymentSheetDriver, didSelectPaymentMethod method: ApplePayPaymentMethod) async -> ApplePayPaymentMethodUpdate {
+    public func paymentSheet(
+        _ sheet: PaymentSheetDriver,
+        didSelectPaymentMethod method: ApplePayPaymentMethod
+    ) async -> ApplePayPaymentMethodUpdate {
         await sheet.unchangedUpdate()
     }
-    public func paymentSheet(_ sheet: PaymentSheetDriver, didSelectShippingContact contact: ApplePayPaymentContact) async -> ApplePayShippingContactUpdate {
+    public func paymentSheet(
+        _ sheet: PaymentSheetDriver,
+        didSelectShippingContact contact: ApplePayPaymentContact
+    ) async -> ApplePayShippingContactUpdate {
         await sheet.unchangedUpdate()
     }
-    public func paymentSheet(_ sheet: PaymentSheetDriver, didSelectShippingMethod method: ApplePayShippingMethod) async -> ApplePayShippingMethodUpdate {
+    public func paymentSheet(
+        _ sheet: PaymentSheetDriver,
+        didSelectShippingMethod method: ApplePayShippingMethod
+    ) async -> ApplePayShippingMethodUpdate {
         await sheet.unchangedUpdate()
     }
-    public func paymentSheet(_ sheet: PaymentSheetDriver, didChangeCouponCode code: String) async -> ApplePayCouponCodeUpdate {
+    public func paymentSheet(
+        _ sheet: PaymentSheetDriver,
+        didChangeCouponCode code: String
+    ) async -> ApplePayCouponCodeUpdate {
         await sheet.unchangedUpdate()
     }
     public func paymentSheetDidCancel(_ sheet: PaymentSheetDriver, error: ApplePaySessionError) async {}

@@ -33,8 +33,13 @@ public actor PaymentSheetDriver {
 
     /// Constructs a session, begins it, and runs merchant validation and the initial events.
     /// Throws the page's exception when the request is invalid.
-    public static func begin(version: Int, request: ApplePayPaymentRequest, delegate: any PaymentSheetDelegate,
-                             configuration: SheetConfiguration = SheetConfiguration(), clock: TestClock = TestClock()) async throws -> PaymentSheetDriver {
+    public static func begin(
+        version: Int,
+        request: ApplePayPaymentRequest,
+        delegate: any PaymentSheetDelegate,
+        configuration: SheetConfiguration = SheetConfiguration(),
+        clock: TestClock = TestClock()
+    ) async throws -> PaymentSheetDriver {
         var m = SheetMachine(configuration: configuration)
         let r = m.construct(version: version, request: request.jsonValue)
         if let t = r.threw { throw t }
@@ -61,13 +66,21 @@ public actor PaymentSheetDriver {
     /// The user chooses the wallet's card at `index`.
     public func selectPaymentMethod(_ index: Int) async throws { try await user(.selectPaymentMethod(index: index)) }
     /// The user chooses the wallet's shipping contact at `index`.
-    public func selectShippingContact(_ index: Int) async throws { try await user(.selectShippingContact(index: index)) }
+    public func selectShippingContact(_ index: Int) async throws {
+        try await user(.selectShippingContact(index: index))
+    }
     /// The user edits the selected shipping contact.
-    public func editShippingContact(_ contact: ApplePayPaymentContact) async throws { try await user(.editShippingContact(contact)) }
+    public func editShippingContact(_ contact: ApplePayPaymentContact) async throws {
+        try await user(.editShippingContact(contact))
+    }
     /// The user edits email or phone (no event).
-    public func editContact(email: String? = nil, phone: String? = nil) async throws { try await user(.editContact(email: email, phone: phone)) }
+    public func editContact(email: String? = nil, phone: String? = nil) async throws {
+        try await user(.editContact(email: email, phone: phone))
+    }
     /// The user chooses a shipping method.
-    public func selectShippingMethod(_ identifier: String) async throws { try await user(.selectShippingMethod(identifier: identifier)) }
+    public func selectShippingMethod(_ identifier: String) async throws {
+        try await user(.selectShippingMethod(identifier: identifier))
+    }
     /// The user enters a coupon code.
     public func enterCouponCode(_ code: String) async throws { try await user(.enterCouponCode(code)) }
     /// The user cancels.
@@ -125,13 +138,27 @@ public actor PaymentSheetDriver {
             events.append(e)
             let call: PageCall?
             switch e {
-            case .validateMerchant(let url): call = .completeMerchantValidation(await delegate.paymentSheet(self, validateMerchantAt: url))
-            case .paymentMethodSelected(let m): call = .completePaymentMethodSelection(await delegate.paymentSheet(self, didSelectPaymentMethod: m).jsonValue)
-            case .shippingContactSelected(let c): call = .completeShippingContactSelection(await delegate.paymentSheet(self, didSelectShippingContact: c).jsonValue)
-            case .shippingMethodSelected(let m): call = .completeShippingMethodSelection(await delegate.paymentSheet(self, didSelectShippingMethod: m).jsonValue)
-            case .couponCodeChanged(let c): call = .completeCouponCodeChange(await delegate.paymentSheet(self, didChangeCouponCode: c).jsonValue)
-            case .paymentAuthorized(let p): call = .completePayment(await delegate.paymentSheet(self, didAuthorizePayment: p).jsonValue)
-            case .cancel(let err): await delegate.paymentSheetDidCancel(self, error: err); call = nil
+            case .validateMerchant(let url):
+                call = .completeMerchantValidation(await delegate.paymentSheet(self, validateMerchantAt: url))
+            case .paymentMethodSelected(let m):
+                call = .completePaymentMethodSelection(
+                    await delegate.paymentSheet(self, didSelectPaymentMethod: m).jsonValue
+                )
+            case .shippingContactSelected(let c):
+                call = .completeShippingContactSelection(
+                    await delegate.paymentSheet(self, didSelectShippingContact: c).jsonValue
+                )
+            case .shippingMethodSelected(let m):
+                call = .completeShippingMethodSelection(
+                    await delegate.paymentSheet(self, didSelectShippingMethod: m).jsonValue
+                )
+            case .couponCodeChanged(let c):
+                call = .completeCouponCodeChange(await delegate.paymentSheet(self, didChangeCouponCode: c).jsonValue)
+            case .paymentAuthorized(let p):
+                call = .completePayment(await delegate.paymentSheet(self, didAuthorizePayment: p).jsonValue)
+            case .cancel(let err):
+                await delegate.paymentSheetDidCancel(self, error: err)
+                call = nil
             case .ignored, .paymentRequest: call = nil
             }
             guard let call else { continue }

@@ -55,7 +55,8 @@ public struct FrameContext: Sendable, Equatable {
     static let thirdPartyMessage =
         "Third-party iframes are not allowed to request payments unless explicitly allowed via Feature-Policy (payment)"
     static let insecureMessage = "Trying to start an Apple Pay session from an insecure document."
-    static let insecureParentMessage = "Trying to start an Apple Pay session from a document with an insecure parent frame."
+    static let insecureParentMessage =
+        "Trying to start an Apple Pay session from a document with an insecure parent frame."
     static let otherOriginMessage =
         "Trying to start an Apple Pay session from a document with an different security origin than its top-level frame."
 
@@ -86,10 +87,18 @@ public struct FrameContext: Sendable, Equatable {
 extension FrameContext {
     /// The context as the page describes it: `{"origins": [...], "paymentAllowed": true|false|null}`.
     public init?(json: JSONValue) {
-        guard case .object(let o) = json, let list = o["origins"]?.arrayValue, !list.isEmpty, list.count <= 64 else { return nil }
+        guard case .object(let o) = json, let list = o["origins"]?.arrayValue, !list.isEmpty, list.count <= 64 else {
+            return nil
+        }
         var origins: [String?] = []
         for v in list {
-            if v.isNull { origins.append(nil) } else if let s = v.stringValue, s.utf8.count <= 2048 { origins.append(s) } else { return nil }
+            if v.isNull {
+                origins.append(nil)
+            } else if let s = v.stringValue, s.utf8.count <= 2048 {
+                origins.append(s)
+            } else {
+                return nil
+            }
         }
         let allowed = o["paymentAllowed"]
         if let allowed, !allowed.isNull, allowed.boolValue == nil { return nil }
@@ -98,7 +107,9 @@ extension FrameContext {
 
     /// The context as JSON (the shape ``init(json:)`` reads).
     public var jsonValue: JSONValue {
-        .object(["origins": .array(origins.map { $0.map(JSONValue.string) ?? .null }),
-                 "paymentAllowed": paymentAllowed.map(JSONValue.bool) ?? .null])
+        .object([
+            "origins": .array(origins.map { $0.map(JSONValue.string) ?? .null }),
+            "paymentAllowed": paymentAllowed.map(JSONValue.bool) ?? .null,
+        ])
     }
 }

@@ -25,11 +25,17 @@ enum MerchantSessionCheck {
     /// The members of Apple's merchant session object and their JSON types.
     static let members: [(name: String, type: String)] = [
         ("displayName", "string"), ("domainName", "string"), ("epochTimestamp", "number"), ("expiresAt", "number"),
-        ("merchantIdentifier", "string"), ("merchantSessionIdentifier", "string"), ("nonce", "string"), ("signature", "string"),
+        ("merchantIdentifier", "string"), ("merchantSessionIdentifier", "string"), ("nonce", "string"),
+        ("signature", "string"),
     ]
 
     /// Why `session` ends the payment, or `nil` when it may be used (and is then recorded as used).
-    static func problem(_ session: JSONObject, verifier: (any MerchantSessionVerifier)?, pageDomain: String?, nowMs: Double) -> String? {
+    static func problem(
+        _ session: JSONObject,
+        verifier: (any MerchantSessionVerifier)?,
+        pageDomain: String?,
+        nowMs: Double
+    ) -> String? {
         for (name, type) in members {
             let ok: Bool
             switch session[name] {
@@ -40,7 +46,8 @@ enum MerchantSessionCheck {
             if !ok { return "The merchant session is malformed: \(name) is missing or not a \(type)." }
         }
         guard let verifier, verifier.isSigned(session) else {
-            return "The merchant session was not issued by merchant validation (its signature is not the sandbox issuer's)."
+            return
+                "The merchant session was not issued by merchant validation (its signature is not the sandbox issuer's)."
         }
         let expires = session["expiresAt"]?.doubleValue ?? 0
         if nowMs > expires { return "The merchant session has expired (a session is valid for 5 minutes)." }
@@ -49,7 +56,9 @@ enum MerchantSessionCheck {
             return "The merchant session is for \(domain), not for this page's domain \(pageDomain)."
         }
         let identifier = session["merchantSessionIdentifier"]?.stringValue ?? ""
-        if !verifier.use(identifier, expiresAt: expires) { return "The merchant session was already used; each payment needs a new one." }
+        if !verifier.use(identifier, expiresAt: expires) {
+            return "The merchant session was already used; each payment needs a new one."
+        }
         return nil
     }
 }

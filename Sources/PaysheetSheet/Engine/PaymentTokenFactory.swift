@@ -29,7 +29,7 @@ public protocol PaymentTokenFactory: Sendable {
 
 /// A well-formed but unencrypted stand-in token, marked as such, used when no issuer is set.
 /// Its `paymentData.version` is `"PAYSHEET_PLACEHOLDER"` so that no back end mistakes it for a
-/// real token; use `SandboxTokenFactory` from `PaysheetToken` for real encrypted tokens.
+/// real token; use `SandboxTokenFactory` from `PaysheetSheetTokens` for real encrypted tokens.
 public struct PlaceholderTokenFactory: PaymentTokenFactory {
     /// A factory.
     public init() {}
@@ -44,8 +44,12 @@ public struct PlaceholderTokenFactory: PaymentTokenFactory {
             let part = String((h &+ UInt64(i) &* 0x9E37_79B9_7F4A_7C15), radix: 16, uppercase: true)
             hex += String(repeating: "0", count: 16 - part.count) + part
         }
-        let method = ApplePayPaymentMethod(displayName: context.card.displayName, network: context.card.pageNetworkName,
-                                           type: context.card.type, paymentPass: context.card.paymentPass)
+        let method = ApplePayPaymentMethod(
+            displayName: context.card.displayName,
+            network: context.card.pageNetworkName,
+            type: context.card.type,
+            paymentPass: context.card.paymentPass
+        )
         let data: JSONValue = [
             "version": "PAYSHEET_PLACEHOLDER",
             "data": "",

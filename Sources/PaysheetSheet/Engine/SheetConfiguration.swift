@@ -41,11 +41,16 @@ public struct SheetConfiguration: Sendable {
     public var frame: FrameContext?
 
     /// A configuration; every argument has the scenario format's default.
-    public init(wallet: Wallet = .default, timeoutSeconds: Double = 30,
-                initialEvents: [SheetEventType] = [.paymentmethodselected, .shippingcontactselected],
-                listeners: Set<SheetEventType> = Set(SheetEventType.allCases), profile: SafariProfile = .current,
-                validationURL: String = "https://apple-pay-gateway.apple.com/paymentservices/startSession",
-                canMakePayments: Bool? = nil, tokenFactory: any PaymentTokenFactory = PlaceholderTokenFactory()) {
+    public init(
+        wallet: Wallet = .default,
+        timeoutSeconds: Double = 30,
+        initialEvents: [SheetEventType] = [.paymentmethodselected, .shippingcontactselected],
+        listeners: Set<SheetEventType> = Set(SheetEventType.allCases),
+        profile: SafariProfile = .current,
+        validationURL: String = "https://apple-pay-gateway.apple.com/paymentservices/startSession",
+        canMakePayments: Bool? = nil,
+        tokenFactory: any PaymentTokenFactory = PlaceholderTokenFactory()
+    ) {
         self.wallet = wallet
         self.timeoutSeconds = timeoutSeconds
         self.initialEvents = initialEvents

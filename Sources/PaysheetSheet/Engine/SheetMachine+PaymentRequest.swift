@@ -12,13 +12,29 @@ extension SheetMachine {
 
     /// `new PaymentRequest(methodData, details, options)`. On success `returned` is
     /// `{"request": n, "id": …, "shippingOption": …, "shippingType": …}` (n is 1-based).
-    public mutating func constructPaymentRequest(methodData: JSONValue, details: JSONValue, options: JSONValue?) -> PageResult {
+    public mutating func constructPaymentRequest(
+        methodData: JSONValue,
+        details: JSONValue,
+        options: JSONValue?
+    ) -> PageResult {
         do throws(ScriptError) {
             // The Payment Request API refuses the same documents with a SecurityError
             // (`PaymentHandler::canCreateSession`).
             let refusal = frameRefusal.map { ScriptError(.securityError, $0.message) }
-            let c = try paymentRequestBinding.construct(methodData: methodData, details: details, options: options, refusal: refusal)
-            paymentRequests.append(PaymentRequestRecord(methods: c.methods, details: c.details, options: c.options, shippingOption: c.shippingOption))
+            let c = try paymentRequestBinding.construct(
+                methodData: methodData,
+                details: details,
+                options: options,
+                refusal: refusal
+            )
+            paymentRequests.append(
+                PaymentRequestRecord(
+                    methods: c.methods,
+                    details: c.details,
+                    options: c.options,
+                    shippingOption: c.shippingOption
+                )
+            )
             var o = JSONObject()
             o["request"] = .number(String(paymentRequests.count))
             o["id"] = .string(c.details.id ?? "")
@@ -34,7 +50,9 @@ extension SheetMachine {
     /// (`ApplePayPaymentHandler::merchantValidationCompleted`: the state first, then, for a session
     /// given at once, that it is an object).
     private mutating func completingMerchantValidation(_ p: Int, with session: JSONValue?) throws(ScriptError) {
-        if paymentRequests[p].merchantValidationCompleted || paymentRequests[p].state != .interactive { throw .invalidState() }
+        if paymentRequests[p].merchantValidationCompleted || paymentRequests[p].state != .interactive {
+            throw .invalidState()
+        }
         if let session, session.objectValue == nil { throw .typeError("Type error") }
         paymentRequests[p].merchantValidationCompleted = true
     }
@@ -54,11 +72,17 @@ extension SheetMachine {
         }
     }
 
-    private mutating func perform(_ call: PaymentRequestCall, request p: Int, events: inout [DispatchedEvent]) throws(ScriptError) -> JSONValue? {
+    private mutating func perform(
+        _ call: PaymentRequestCall,
+        request p: Int,
+        events: inout [DispatchedEvent]
+    ) throws(ScriptError) -> JSONValue? {
         switch call {
         case .show(let gesture): try show(p, userGesture: gesture, events: &events)
         case .abort:
-            if paymentRequests[p].response == .retrying || paymentRequests[p].state != .interactive { throw .invalidState() }
+            if paymentRequests[p].response == .retrying || paymentRequests[p].state != .interactive {
+                throw .invalidState()
+            }
             abortPaymentRequest(p, with: .aborted, events: &events)
         case .canMakePayment:
             guard paymentRequests[p].state == .created else { throw .invalidState() }
@@ -107,11 +131,16 @@ extension SheetMachine {
         }
         guard let selected else { throw ScriptError(.notSupportedError, "The operation is not supported.") }
         let r = paymentRequests[p]
-        let request = try binding.sheetRequest(version: selected.version, base: selected.request, details: r.details,
-                                               options: r.options, shippingOption: r.shippingOption)
-        sessions.append(SessionRecord(version: selected.version, request: request, paymentRequest: p))
-        paymentRequests[p].session = sessions.count - 1
-        try begin(sessions.count - 1, events: &events)
+        let request = try binding.sheetRequest(
+            version: selected.version,
+            base: selected.request,
+            details: r.details,
+            options: r.options,
+            shippingOption: r.shippingOption
+        )
+        let number = sessions.append(SessionRecord(version: selected.version, request: request, paymentRequest: p))
+        paymentRequests[p].session = number
+        try begin(number, events: &events)
     }
 
     // MARK: Completions from the page
@@ -119,8 +148,12 @@ extension SheetMachine {
     private mutating func merchantSessionSettled(_ p: Int, _ value: JSONValue?, events: inout [DispatchedEvent]) {
         guard paymentRequests[p].state == .interactive, let s = paymentRequests[p].session else { return }
         guard let value else { return abortPaymentRequest(p, with: .aborted, events: &events) }
-        guard sheet?.session == s, sheet?.visible == true else { return abortPaymentRequest(p, with: .invalidState(), events: &events) }
-        guard case .object = value else { return abortPaymentRequest(p, with: .typeError("Type error"), events: &events) }
+        guard sheet?.session == s, sheet?.visible == true else {
+            return abortPaymentRequest(p, with: .invalidState(), events: &events)
+        }
+        guard case .object = value else {
+            return abortPaymentRequest(p, with: .typeError("Type error"), events: &events)
+        }
         do throws(ScriptError) { try completeMerchantValidation(s, value, events: &events) } catch {
             abortPaymentRequest(p, with: error, events: &events)
         }
@@ -146,9 +179,17 @@ extension SheetMachine {
             }
             paymentRequests[p].details.modifiers = update.modifiers
             // An update's invalid `paymentMethodErrors` are ignored (WebKit clears that exception).
-            let methodErrors = update.paymentMethodErrors.flatMap { try? WebIDLBinding(profile: configuration.profile).errors($0) } ?? []
-            let errors = kind == .shippingContact
-                ? pageErrors(p, update, addressErrors: paymentRequests[p].details.shippingOptions.isEmpty, methodErrors: methodErrors) : []
+            let methodErrors =
+                update.paymentMethodErrors.flatMap { try? WebIDLBinding(profile: configuration.profile).errors($0) }
+                ?? []
+            let errors =
+                kind == .shippingContact
+                ? pageErrors(
+                    p,
+                    update,
+                    addressErrors: paymentRequests[p].details.shippingOptions.isEmpty,
+                    methodErrors: methodErrors
+                ) : []
             try detailsUpdated(p, kind: kind, errors: errors, events: &events)
         } catch {
             abortPaymentRequest(p, with: error, events: &events)
@@ -156,15 +197,22 @@ extension SheetMachine {
     }
 
     /// The handler's `detailsUpdated`: the sheet's update for the selection the page answered.
-    private mutating func detailsUpdated(_ p: Int, kind: UpdateValidator.Kind, errors: [ApplePayError],
-                                         events: inout [DispatchedEvent]) throws(ScriptError) {
+    private mutating func detailsUpdated(
+        _ p: Int,
+        kind: UpdateValidator.Kind,
+        errors: [ApplePayError],
+        events: inout [DispatchedEvent]
+    ) throws(ScriptError) {
         guard let s = paymentRequests[p].session else { return }
         let r = paymentRequests[p]
         let (total, lines) = try paymentRequestBinding.totalAndLineItems(r.details, selectedType: r.selectedType)
         var update = ApplePayUpdate(newTotal: total, newLineItems: lines, errors: errors)
         if kind == .shippingContact {
             update.newShippingMethods = try PaymentRequestBinding.shippingMethods(
-                r.details.shippingOptions, currency: r.details.total!.amount.currency, selected: r.shippingOption)
+                r.details.shippingOptions,
+                currency: r.details.total!.amount.currency,
+                selected: r.shippingOption
+            )
         }
         try completeUpdate(s, update, kind: kind, events: &events)
     }
@@ -184,7 +232,12 @@ extension SheetMachine {
     /// The errors a `PaymentDetailsUpdate` or a `retry()` asks the sheet to show (`computeErrors`):
     /// the address's (only when shipping is requested, and when `addressErrors`), the payer's (only
     /// the requested ones), then the method's `ApplePayError`s.
-    private func pageErrors(_ p: Int, _ d: PaymentDetails, addressErrors: Bool, methodErrors: [ApplePayError]) -> [ApplePayError] {
+    private func pageErrors(
+        _ p: Int,
+        _ d: PaymentDetails,
+        addressErrors: Bool,
+        methodErrors: [ApplePayError]
+    ) -> [ApplePayError] {
         let options = paymentRequests[p].options
         var out: [ApplePayError] = []
         func add(_ message: String?, _ field: ApplePayErrorContactField?) {
@@ -210,7 +263,11 @@ extension SheetMachine {
 
     // MARK: PaymentResponse
 
-    private mutating func completeResponse(_ p: Int, _ result: JSONValue?, events: inout [DispatchedEvent]) throws(ScriptError) {
+    private mutating func completeResponse(
+        _ p: Int,
+        _ result: JSONValue?,
+        events: inout [DispatchedEvent]
+    ) throws(ScriptError) {
         let value = result.map { WebIDLBinding(profile: configuration.profile).string($0) } ?? "unknown"
         guard ["fail", "success", "unknown"].contains(value) else { throw .typeError("Type error") }
         guard paymentRequests[p].response == .open else { throw .invalidState() }
@@ -220,11 +277,18 @@ extension SheetMachine {
         try completePayment(s, ApplePayPaymentAuthorizationResult(status: status), events: &events)
     }
 
-    private mutating func retryResponse(_ p: Int, _ value: JSONValue?, events: inout [DispatchedEvent]) throws(ScriptError) {
+    private mutating func retryResponse(
+        _ p: Int,
+        _ value: JSONValue?,
+        events: inout [DispatchedEvent]
+    ) throws(ScriptError) {
         guard paymentRequests[p].response == .open else { throw .invalidState() }
         let d = try paymentRequestBinding.validationErrors(value)
         // Here an invalid `paymentMethod` is the page's exception.
-        let methodErrors = try d.paymentMethodErrors.map { m throws(ScriptError) in try WebIDLBinding(profile: configuration.profile).errors(m) } ?? []
+        let methodErrors =
+            try d.paymentMethodErrors.map { m throws(ScriptError) in
+                try WebIDLBinding(profile: configuration.profile).errors(m)
+            } ?? []
         guard let s = paymentRequests[p].session, sessions[s].state == .authorized else { throw .aborted }
         // `retry` reports the address errors whatever the shipping options.
         var errors = pageErrors(p, d, addressErrors: true, methodErrors: methodErrors)
@@ -244,7 +308,12 @@ extension SheetMachine {
         paymentRequests[p].updating = false
         paymentRequests[p].awaitingUpdate = nil
         paymentRequests[p].state = .closed
-        events.append(DispatchedEvent(session: (paymentRequests[p].session ?? -1) + 1, event: .paymentRequest(request: p + 1, .rejected(error))))
+        events.append(
+            DispatchedEvent(
+                session: paymentRequests[p].session ?? 0,
+                event: .paymentRequest(request: p + 1, .rejected(error))
+            )
+        )
     }
 
     // MARK: Events

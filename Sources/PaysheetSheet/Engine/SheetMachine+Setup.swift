@@ -31,12 +31,19 @@ extension SheetMachine {
     }
 
     /// WebKit's mock `addSetupFeature(state, type, supportsInstallments)`: a feature the wallet offers.
-    public mutating func addSetupFeature(state: JSONValue, type: JSONValue, supportsInstallments: JSONValue) -> PageResult {
+    public mutating func addSetupFeature(
+        state: JSONValue,
+        type: JSONValue,
+        supportsInstallments: JSONValue
+    ) -> PageResult {
         let b = WebIDLBinding(profile: configuration.profile)
         do throws(ScriptError) {
             let st = try b.member(state, Self.setupFeatureStates)
             let ty = try b.member(type, WebIDLBinding.setupFeatureTypes)
-            setupFeatures.append(["state": .string(st), "type": .string(ty), "supportsInstallments": .bool(b.boolean(supportsInstallments))])
+            setupFeatures.append([
+                "state": .string(st), "type": .string(ty),
+                "supportsInstallments": .bool(b.boolean(supportsInstallments)),
+            ])
             return PageResult()
         } catch {
             return PageResult(threw: error)
@@ -52,10 +59,16 @@ extension SheetMachine {
 
     /// `begin(features)`: only in a user gesture, one at a time; resolves with whether the user set
     /// up a feature (always, here).
-    public mutating func beginSetup(configuration setup: JSONValue, features: JSONValue?, userGesture: Bool) -> PageResult {
+    public mutating func beginSetup(
+        configuration setup: JSONValue,
+        features: JSONValue?,
+        userGesture: Bool
+    ) -> PageResult {
         if let refusal = frameRefusal { return PageResult(threw: refusal) }
         guard userGesture else {
-            return PageResult(threw: ScriptError(.invalidAccessError, "Must call ApplePaySetup.begin from a user gesture handler."))
+            return PageResult(
+                threw: ScriptError(.invalidAccessError, "Must call ApplePaySetup.begin from a user gesture handler.")
+            )
         }
         if sheet?.visible == true { return PageResult(threw: .invalidState()) }
         if let features {

@@ -18,7 +18,7 @@ public struct SheetMachine: Sendable {
     /// Whether a payment completed with `STATUS_SUCCESS`.
     public private(set) var paid = false
 
-    var sessions: [SessionRecord] = []
+    var sessions = SessionRecords()
     /// The errors the page passed with its last completion (what WebKit's mock coordinator reports
     /// as `errors`).
     public internal(set) var lastPageErrors: [ApplePayError] = []
@@ -71,12 +71,12 @@ public struct SheetMachine: Sendable {
 
     /// The WebKit state of session `session` (1-based).
     public func state(of session: Int) -> SessionState? {
-        sessions.indices.contains(session - 1) ? sessions[session - 1].state : nil
+        sessions.contains(session) ? sessions[session].state : nil
     }
 
     /// The validated request of session `session` (1-based).
     public func request(of session: Int) -> ApplePayPaymentRequest? {
-        sessions.indices.contains(session - 1) ? sessions[session - 1].request : nil
+        sessions.contains(session) ? sessions[session].request : nil
     }
 
     /// The total and line items the sheet shows now (`nil` before `begin()`).
@@ -117,7 +117,11 @@ public struct SheetMachine: Sendable {
     /// `ApplePaySession.openPaymentSetup(merchantIdentifier)` (the promise's value).
     public func openPaymentSetup(userGesture: Bool) -> PageResult {
         if let refusal = frameRefusal { return PageResult(threw: refusal) }
-        if !userGesture { return PageResult(threw: .invalidAccess("Must call ApplePaySession.openPaymentSetup from a user gesture handler.")) }
+        if !userGesture {
+            return PageResult(
+                threw: .invalidAccess("Must call ApplePaySession.openPaymentSetup from a user gesture handler.")
+            )
+        }
         return PageResult(returned: .bool(false))
     }
 
@@ -144,10 +148,12 @@ public struct SheetMachine: Sendable {
         do throws(ScriptError) {
             let bound = try requestValidator.bind(request)
             if let refusal = frameRefusal { throw refusal }
-            if !userGesture { throw ScriptError.invalidAccess("Must create a new ApplePaySession from a user gesture handler.") }
+            if !userGesture {
+                throw ScriptError.invalidAccess("Must create a new ApplePaySession from a user gesture handler.")
+            }
             let checked = try requestValidator.check(bound, version: version)
-            sessions.append(SessionRecord(version: version, request: checked))
-            return PageResult(returned: .number(String(sessions.count)))
+            let number = sessions.append(SessionRecord(version: version, request: checked))
+            return PageResult(returned: .number(String(number)))
         } catch {
             return PageResult(threw: error)
         }
@@ -157,12 +163,12 @@ public struct SheetMachine: Sendable {
 
     /// A method call on session `session` (1-based).
     public mutating func call(_ call: PageCall, session: Int) -> PageResult {
-        guard sessions.indices.contains(session - 1) else {
+        guard sessions.contains(session) else {
             return PageResult(threw: .typeError("undefined is not an object (evaluating 'session.\(call.name)')"))
         }
         var events: [DispatchedEvent] = []
         do throws(ScriptError) {
-            try perform(call, on: session - 1, events: &events)
+            try perform(call, on: session, events: &events)
             return PageResult(events: events)
         } catch {
             return PageResult(threw: error, events: events)
@@ -175,13 +181,33 @@ public struct SheetMachine: Sendable {
         case .abort: try abort(s)
         case .completeMerchantValidation(let v): try completeMerchantValidation(s, v, events: &events)
         case .completePaymentMethodSelection(let v):
-            try completeUpdate(s, try updateValidator.bindUpdate(v, kind: .paymentMethod), kind: .paymentMethod, events: &events)
+            try completeUpdate(
+                s,
+                try updateValidator.bindUpdate(v, kind: .paymentMethod),
+                kind: .paymentMethod,
+                events: &events
+            )
         case .completeShippingContactSelection(let v):
-            try completeUpdate(s, try updateValidator.bindUpdate(v, kind: .shippingContact), kind: .shippingContact, events: &events)
+            try completeUpdate(
+                s,
+                try updateValidator.bindUpdate(v, kind: .shippingContact),
+                kind: .shippingContact,
+                events: &events
+            )
         case .completeShippingMethodSelection(let v):
-            try completeUpdate(s, try updateValidator.bindUpdate(v, kind: .shippingMethod), kind: .shippingMethod, events: &events)
+            try completeUpdate(
+                s,
+                try updateValidator.bindUpdate(v, kind: .shippingMethod),
+                kind: .shippingMethod,
+                events: &events
+            )
         case .completeCouponCodeChange(let v):
-            try completeUpdate(s, try updateValidator.bindUpdate(v, kind: .couponCode), kind: .couponCode, events: &events)
+            try completeUpdate(
+                s,
+                try updateValidator.bindUpdate(v, kind: .couponCode),
+                kind: .couponCode,
+                events: &events
+            )
         case .completePayment(let v): try completePayment(s, try updateValidator.bindResult(v), events: &events)
         case .legacy(let method, let args): try legacy(s, method, args, events: &events)
         }
@@ -189,13 +215,17 @@ public struct SheetMachine: Sendable {
 
     mutating func begin(_ s: Int, events: inout [DispatchedEvent]) throws(ScriptError) {
         guard sessions[s].state == .idle else { throw .invalidAccess("Payment session is already active.") }
-        if sessions.indices.contains(where: { $0 != s && !sessions[$0].state.isFinal && sessions[$0].state != .idle }) {
+        if sessions.contains(otherThan: s, where: { !$0.state.isFinal && $0.state != .idle }) {
             throw .invalidAccess("Page already has an active payment session.")
         }
         sessions[s].state = .active
         sessions[s].validation = .validating
-        sheet = SheetState(session: s, request: sessions[s].request, wallet: configuration.wallet,
-                           initialEvents: configuration.initialEvents)
+        sheet = SheetState(
+            session: s,
+            request: sessions[s].request,
+            wallet: configuration.wallet,
+            initialEvents: configuration.initialEvents
+        )
         if let reason = SheetBilling.conflict(sessions[s].request) {
             // Apple: such a request "results in an error and cancels the payment request".
             cancel(s, status: reason, events: &events)
@@ -205,7 +235,7 @@ public struct SheetMachine: Sendable {
         if configuration.webKitMock {
             // WebKit's mock: its own URL, and no sheet events but its shipping contact.
             mockContact = sessions[s].request.shippingContact ?? ApplePayPaymentContact()
-            sheet!.pendingInitial = []
+            sheet?.pendingInitial = []
             emit(.validateMerchant(validationURL: "https://webkit.org/"), to: s, events: &events)
             return
         }
@@ -216,21 +246,32 @@ public struct SheetMachine: Sendable {
         let st = sessions[s].state
         guard st != .idle, !st.isFinal else { throw .invalidAccess() }
         sessions[s].state = .aborted
-        if sheet?.session == s, sheet?.visible == true { close(result: "aborted") }
+        if sheet?.session == s, sheet?.visible == true { close(result: .aborted) }
     }
 
-    mutating func completeMerchantValidation(_ s: Int, _ value: JSONValue, events: inout [DispatchedEvent]) throws(ScriptError) {
+    mutating func completeMerchantValidation(
+        _ s: Int,
+        _ value: JSONValue,
+        events: inout [DispatchedEvent]
+    ) throws(ScriptError) {
         guard sessions[s].state == .active, sessions[s].validation == .validating else { throw .invalidAccess() }
         guard case .object = value else {
             if case .array = value { throw .invalidAccess() }
             throw .typeError("Type error")
         }
         if configuration.merchantSessions == .checked, !configuration.webKitMock, case .object(let o) = value,
-           let reason = MerchantSessionCheck.problem(o, verifier: configuration.merchantSessionVerifier,
-                                                     pageDomain: configuration.pageDomain, nowMs: configuration.epochMs + now * 1000) {
+            let reason = MerchantSessionCheck.problem(
+                o,
+                verifier: configuration.merchantSessionVerifier,
+                pageDomain: configuration.pageDomain,
+                nowMs: configuration.epochMs + now * 1000
+            )
+        {
             // The wallet refuses the session: the sheet closes and the page gets `cancel`.
             sessions[s].validation = .complete
-            events.append(DispatchedEvent(session: s + 1, event: .ignored(action: "completeMerchantValidation", reason: reason)))
+            events.append(
+                DispatchedEvent(session: s, event: .ignored(action: "completeMerchantValidation", reason: reason))
+            )
             cancel(s, status: reason, events: &events)
             return
         }
@@ -238,9 +279,13 @@ public struct SheetMachine: Sendable {
         sheet?.outstanding = nil
         if configuration.webKitMock, sheet?.session == s, sheet?.visible == true {
             // `MockPaymentCoordinator::completeMerchantValidation` reports its shipping contact.
-            dispatch(.shippingcontactselected, state: .shippingContactSelected,
-                     event: .shippingContactSelected(Self.mockVersioned(mockContact, version: sessions[s].version)),
-                     session: s, events: &events)
+            dispatch(
+                .shippingcontactselected,
+                state: .shippingContactSelected,
+                event: .shippingContactSelected(Self.mockVersioned(mockContact, version: sessions[s].version)),
+                session: s,
+                events: &events
+            )
             return
         }
         continueInitialEvents(events: &events)
@@ -262,11 +307,24 @@ public struct SheetMachine: Sendable {
     public mutating func mockChangePaymentMethod(_ method: ApplePayPaymentMethod) -> [DispatchedEvent] {
         var events: [DispatchedEvent] = []
         guard let sh = sheet, sh.visible else {
-            events.append(DispatchedEvent(session: (sheet?.session ?? 0) + 1, event: .ignored(action: "changePaymentMethod", reason: "the sheet is not shown")))
+            events.append(
+                DispatchedEvent(
+                    session: sheet?.session ?? 1,
+                    event: .ignored(action: "changePaymentMethod", reason: "the sheet is not shown")
+                )
+            )
             return events
         }
         if let o = sh.outstanding, o.event != .validatemerchant {
-            events.append(DispatchedEvent(session: sh.session + 1, event: .ignored(action: "changePaymentMethod", reason: "waiting for the page to complete \(o.event.rawValue)")))
+            events.append(
+                DispatchedEvent(
+                    session: sh.session,
+                    event: .ignored(
+                        action: "changePaymentMethod",
+                        reason: "waiting for the page to complete \(o.event.rawValue)"
+                    )
+                )
+            )
             return events
         }
         let s = sh.session
@@ -277,12 +335,22 @@ public struct SheetMachine: Sendable {
                 return events
             }
         }
-        dispatch(.paymentmethodselected, state: .paymentMethodSelected, event: .paymentMethodSelected(method), session: s, events: &events)
+        dispatch(
+            .paymentmethodselected,
+            state: .paymentMethodSelected,
+            event: .paymentMethodSelected(method),
+            session: s,
+            events: &events
+        )
         return events
     }
 
-    mutating func completeUpdate(_ s: Int, _ bound: ApplePayUpdate, kind: UpdateValidator.Kind,
-                                         events: inout [DispatchedEvent]) throws(ScriptError) {
+    mutating func completeUpdate(
+        _ s: Int,
+        _ bound: ApplePayUpdate,
+        kind: UpdateValidator.Kind,
+        events: inout [DispatchedEvent]
+    ) throws(ScriptError) {
         let expected: SessionState
         switch kind {
         case .paymentMethod: expected = .paymentMethodSelected
@@ -295,13 +363,16 @@ public struct SheetMachine: Sendable {
         lastPageErrors = update.errors ?? []
         sessions[s].state = .active
         guard sheet?.session == s, sheet?.visible == true else { return }
-        sheet!.outstanding = nil
-        sheet!.apply(update: update, kind: kind)
+        sheet?.outstanding = nil
+        sheet?.apply(update: update, kind: kind)
         continueInitialEvents(events: &events)
     }
 
-    mutating func completePayment(_ s: Int, _ bound: ApplePayPaymentAuthorizationResult,
-                                          events: inout [DispatchedEvent]) throws(ScriptError) {
+    mutating func completePayment(
+        _ s: Int,
+        _ bound: ApplePayPaymentAuthorizationResult,
+        events: inout [DispatchedEvent]
+    ) throws(ScriptError) {
         guard sessions[s].state == .authorized else { throw .invalidAccess() }
         let checked = try updateValidator.checkResult(bound)
         lastPageErrors = bound.errors ?? []
@@ -309,54 +380,78 @@ public struct SheetMachine: Sendable {
             sessions[s].state = checked.isFinal ? .completed : .active
             return
         }
-        sheet!.outstanding = nil
-        let outcome = sheet!.apply(result: checked, pageErrors: bound.errors ?? [])
+        sheet?.outstanding = nil
+        // Shown: checked above.
+        guard let outcome = sheet?.apply(result: checked, pageErrors: bound.errors ?? []) else { return }
         if checked.isFinal {
             sessions[s].state = .completed
             if outcome.paid { paid = true }
-            close(result: outcome.paid ? "success" : "failure")
+            close(result: outcome.paid ? .success : .failure)
         } else {
             sessions[s].state = .active
         }
     }
 
-    private mutating func legacy(_ s: Int, _ method: PageCall.Method, _ args: [JSONValue], events: inout [DispatchedEvent]) throws(ScriptError) {
+    private mutating func legacy(
+        _ s: Int,
+        _ method: PageCall.Method,
+        _ args: [JSONValue],
+        events: inout [DispatchedEvent]
+    ) throws(ScriptError) {
         let b = WebIDLBinding(profile: configuration.profile)
         func need(_ n: Int) throws(ScriptError) { if args.count < n { throw .notEnoughArguments } }
         switch method {
         case .completePayment:
             try need(1)
-            if case .object = args[0] { return try completePayment(s, try updateValidator.bindResult(args[0]), events: &events) }
+            if case .object = args[0] {
+                return try completePayment(s, try updateValidator.bindResult(args[0]), events: &events)
+            }
             let status = b.unsignedLong(args[0]) & 0xFFFF
             try completePayment(s, try updateValidator.bindResult(["status": .number(String(status))]), events: &events)
         case .completePaymentMethodSelection:
             if args.count == 1 { return try perform(.completePaymentMethodSelection(args[0]), on: s, events: &events) }
             try need(2)
-            let total = try b.lineItem(args[0]), items = try b.lineItems(args[1])
-            try completeUpdate(s, ApplePayUpdate(newTotal: total, newLineItems: items), kind: .paymentMethod, events: &events)
+            let total = try b.lineItem(args[0])
+            let items = try b.lineItems(args[1])
+            try completeUpdate(
+                s,
+                ApplePayUpdate(newTotal: total, newLineItems: items),
+                kind: .paymentMethod,
+                events: &events
+            )
         case .completeShippingMethodSelection:
             if args.count == 1 { return try perform(.completeShippingMethodSelection(args[0]), on: s, events: &events) }
             try need(3)
             let status = b.unsignedLong(args[0]) & 0xFFFF
-            let total = try b.lineItem(args[1]), items = try b.lineItems(args[2])
+            let total = try b.lineItem(args[1])
+            let items = try b.lineItems(args[2])
             switch status {
             case 0:
-                try completeUpdate(s, ApplePayUpdate(newTotal: total, newLineItems: items), kind: .shippingMethod, events: &events)
+                try completeUpdate(
+                    s,
+                    ApplePayUpdate(newTotal: total, newLineItems: items),
+                    kind: .shippingMethod,
+                    events: &events
+                )
             case 1...7:
                 // "This is a fatal error. Cancel the request." — before any state check.
                 sessions[s].state = .cancelRequested
                 if sheet?.session == s, sheet?.visible == true {
                     sessions[s].state = .canceled
-                    close(result: "canceled")
+                    close(result: .canceled)
                     emit(.cancel(ApplePaySessionError()), to: s, events: &events)
                 }
             default: throw .invalidAccess()
             }
         case .completeShippingContactSelection:
-            if args.count == 1 { return try perform(.completeShippingContactSelection(args[0]), on: s, events: &events) }
+            if args.count == 1 {
+                return try perform(.completeShippingContactSelection(args[0]), on: s, events: &events)
+            }
             try need(4)
             let status = b.unsignedLong(args[0]) & 0xFFFF
-            let methods = try b.shippingMethods(args[1]), total = try b.lineItem(args[2]), items = try b.lineItems(args[3])
+            let methods = try b.shippingMethods(args[1])
+            let total = try b.lineItem(args[2])
+            let items = try b.lineItems(args[3])
             let error: ApplePayError?
             switch status {
             case 0: error = nil
@@ -366,7 +461,12 @@ public struct SheetMachine: Sendable {
             case 4: error = ApplePayError(.shippingContactInvalid)
             default: throw .invalidAccess()
             }
-            let u = ApplePayUpdate(newTotal: total, newLineItems: items, newShippingMethods: methods, errors: error.map { [$0] } ?? [])
+            let u = ApplePayUpdate(
+                newTotal: total,
+                newLineItems: items,
+                newShippingMethods: methods,
+                errors: error.map { [$0] } ?? []
+            )
             try completeUpdate(s, u, kind: .shippingContact, events: &events)
         case .begin, .abort, .completeMerchantValidation, .completeCouponCodeChange:
             // No positional form: the call with its first argument.
@@ -381,9 +481,9 @@ public struct SheetMachine: Sendable {
     /// canceled (and gets `cancel`); idle sessions survive.
     public mutating func navigate() -> [DispatchedEvent] {
         var events: [DispatchedEvent] = []
-        for i in sessions.indices where sessions[i].state != .idle && !sessions[i].state.isFinal {
+        for i in sessions.numbers where sessions[i].state != .idle && !sessions[i].state.isFinal {
             sessions[i].state = .canceled
-            if sheet?.session == i, sheet?.visible == true { close(result: "canceled") }
+            if sheet?.session == i, sheet?.visible == true { close(result: .canceled) }
             emit(.cancel(ApplePaySessionError()), to: i, events: &events)
         }
         return events
@@ -397,9 +497,9 @@ public struct SheetMachine: Sendable {
         now += max(0, seconds)
         var events: [DispatchedEvent] = []
         if let s = sheet, s.visible, let deadline = s.outstanding?.deadline, now >= deadline {
-            sheet!.status = SheetStatus.paymentNotCompleted
+            sheet?.status = SheetStatus.paymentNotCompleted
             sessions[s.session].state = .canceled
-            close(result: "timedOut")
+            close(result: .timedOut)
             emit(.cancel(ApplePaySessionError()), to: s.session, events: &events)
         }
         return events
@@ -415,50 +515,68 @@ public struct SheetMachine: Sendable {
     public mutating func perform(_ action: UserAction, asMock: Bool = false) -> [DispatchedEvent] {
         var events: [DispatchedEvent] = []
         if let reason = userBlockReason(for: action, asMock: asMock) {
-            events.append(DispatchedEvent(session: (sheet?.session ?? 0) + 1, event: .ignored(action: action.name, reason: reason)))
+            events.append(
+                DispatchedEvent(
+                    session: sheet?.session ?? 1,
+                    event: .ignored(action: action.name, reason: reason)
+                )
+            )
             return events
         }
-        let s = sheet!.session
+        // Not blocked: a sheet is shown.
+        guard let s = sheet?.session else { return events }
         let version = sessions[s].version
         switch action {
         case .cancel:
             cancel(s, status: nil, events: &events)
         case .editContact(let email, let phone):
-            if let email { sheet!.email = email }
-            if let phone { sheet!.phone = phone }
-            sheet!.errors[.contact] = nil
+            if let email { sheet?.email = email }
+            if let phone { sheet?.phone = phone }
+            sheet?.errors[.contact] = nil
         case .selectPaymentMethod(let index):
-            sheet!.userActed()
-            sheet!.cardIndex = index
-            sheet!.errors[.card] = nil
+            sheet?.userActed()
+            sheet?.cardIndex = index
+            sheet?.errors[.card] = nil
             dispatchPaymentMethod(s, version: version, events: &events)
         case .selectShippingContact(let index):
-            sheet!.userActed()
-            sheet!.contactIndex = index
+            sheet?.userActed()
+            sheet?.contactIndex = index
             dispatchShippingContact(s, events: &events)
         case .editShippingContact(let contact):
-            sheet!.userActed()
-            if let i = sheet!.contactIndex { sheet!.contacts[i] = contact } else {
-                sheet!.contacts.append(contact)
-                sheet!.contactIndex = sheet!.contacts.count - 1
-            }
+            sheet?.userActed()
+            sheet?.edit(shippingContact: contact)
             dispatchShippingContact(s, events: &events)
         case .selectShippingMethod(let id):
-            sheet!.userActed()
-            sheet!.methodIdentifier = id
-            sheet!.errors[.method] = nil
-            let m = sheet!.methods.first { $0.identifier == id }!
-            dispatch(.shippingmethodselected, state: .shippingMethodSelected, event: .shippingMethodSelected(Self.pageMethod(m)), session: s, events: &events)
+            // Not blocked: the method is the sheet's.
+            guard let m = sheet?.methods.first(where: { $0.identifier == id }) else { return events }
+            sheet?.userActed()
+            sheet?.methodIdentifier = id
+            sheet?.errors[.method] = nil
+            dispatch(
+                .shippingmethodselected,
+                state: .shippingMethodSelected,
+                event: .shippingMethodSelected(Self.pageMethod(m)),
+                session: s,
+                events: &events
+            )
         case .enterCouponCode(let code):
-            sheet!.userActed()
-            sheet!.couponCode = code
-            sheet!.errors[.coupon] = nil
-            dispatch(.couponcodechanged, state: .couponCodeChanged, event: .couponCodeChanged(code), session: s, events: &events)
+            sheet?.userActed()
+            sheet?.couponCode = code
+            sheet?.errors[.coupon] = nil
+            dispatch(
+                .couponcodechanged,
+                state: .couponCodeChanged,
+                event: .couponCodeChanged(code),
+                session: s,
+                events: &events
+            )
         case .authorize:
-            sheet!.userActed()
+            // Not blocked: a usable card is selected.
+            guard let payment = authorizedPayment(s) else { return events }
+            sheet?.userActed()
             sessions[s].state = .authorized
             setOutstanding(.paymentauthorized)
-            emit(.paymentAuthorized(authorizedPayment(s)), to: s, events: &events)
+            emit(.paymentAuthorized(payment), to: s, events: &events)
         }
         return events
     }
@@ -477,7 +595,9 @@ public struct SheetMachine: Sendable {
         if case .editContact = action {
             return rec.state == .authorized ? "the payment is being authorized" : nil
         }
-        if let o = sh.outstanding, !(asMock && o.event == .validatemerchant) { return "waiting for the page to complete \(o.event.rawValue)" }
+        if let o = sh.outstanding, !(asMock && o.event == .validatemerchant) {
+            return "waiting for the page to complete \(o.event.rawValue)"
+        }
         switch action {
         case .selectPaymentMethod(let i):
             if !sh.usableCards.contains(i) { return "no usable card at index \(i)" }
@@ -486,7 +606,9 @@ public struct SheetMachine: Sendable {
             if !sh.contacts.indices.contains(i) { return "no shipping contact at index \(i)" }
         case .editShippingContact:
             if !sh.requestsShipping { return "the request asks for no shipping address" }
-            if sh.request.shippingContactEditingMode == .storePickup { return "the shipping contact cannot be edited (storePickup)" }
+            if sh.request.shippingContactEditingMode == .storePickup {
+                return "the shipping contact cannot be edited (storePickup)"
+            }
         case .selectShippingMethod(let id):
             if !sh.methods.contains(where: { $0.identifier == id }) { return "no shipping method \"\(id)\"" }
         case .enterCouponCode:
@@ -508,17 +630,24 @@ public struct SheetMachine: Sendable {
     mutating func emit(_ event: SheetEvent, to s: Int, events: inout [DispatchedEvent]) {
         if let p = sessions[s].paymentRequest {
             // A PaymentRequest always learns of the payment and of the sheet closing.
-            if let e = paymentRequestEvent(for: event, request: p) { events.append(DispatchedEvent(session: s + 1, event: e)) }
+            if let e = paymentRequestEvent(for: event, request: p) {
+                events.append(DispatchedEvent(session: s, event: e))
+            }
             return
         }
         if let t = SheetEventType(rawValue: event.type), !configuration.listeners.contains(t) { return }
-        events.append(DispatchedEvent(session: s + 1, event: event))
+        events.append(DispatchedEvent(session: s, event: event))
     }
 
     /// Dispatches a selection event, or completes it with no update when the page has no listener.
     @discardableResult
-    private mutating func dispatch(_ type: SheetEventType, state: SessionState, event: SheetEvent, session s: Int,
-                                   events: inout [DispatchedEvent]) -> Bool {
+    private mutating func dispatch(
+        _ type: SheetEventType,
+        state: SessionState,
+        event: SheetEvent,
+        session s: Int,
+        events: inout [DispatchedEvent]
+    ) -> Bool {
         guard configuration.listeners.contains(type) else { return false }
         sessions[s].state = state
         setOutstanding(type)
@@ -528,7 +657,7 @@ public struct SheetMachine: Sendable {
 
     @discardableResult
     private mutating func dispatchPaymentMethod(_ s: Int, version: Int, events: inout [DispatchedEvent]) -> Bool {
-        guard let card = sheet!.selectedCard else { return false }
+        guard let shown = sheet, let card = shown.selectedCard else { return false }
         if let p = sessions[s].paymentRequest {
             paymentRequests[p].selectedType = card.type
             if !configuration.listeners.contains(.paymentmethodselected) {
@@ -537,35 +666,64 @@ public struct SheetMachine: Sendable {
                 return false
             }
         }
-        var method = ApplePayPaymentMethod(displayName: card.displayName, network: card.pageNetworkName, type: card.type,
-                                           paymentPass: card.paymentPass)
-        if version >= 10, !sheet!.requestsShipping, let b = card.billingContact { method.billingContact = Redaction.redacted(b) }
-        return dispatch(.paymentmethodselected, state: .paymentMethodSelected, event: .paymentMethodSelected(method), session: s, events: &events)
+        var method = ApplePayPaymentMethod(
+            displayName: card.displayName,
+            network: card.pageNetworkName,
+            type: card.type,
+            paymentPass: card.paymentPass
+        )
+        if version >= 10, !shown.requestsShipping, let b = card.billingContact {
+            method.billingContact = Redaction.redacted(b)
+        }
+        return dispatch(
+            .paymentmethodselected,
+            state: .paymentMethodSelected,
+            event: .paymentMethodSelected(method),
+            session: s,
+            events: &events
+        )
     }
 
     @discardableResult
     private mutating func dispatchShippingContact(_ s: Int, events: inout [DispatchedEvent]) -> Bool {
-        sheet!.errors[.shipping] = nil
-        sheet!.shippingNeedsChange = false
-        guard sheet!.requestsShipping, let c = sheet!.selectedContact else { return false }
-        return dispatch(.shippingcontactselected, state: .shippingContactSelected,
-                        event: .shippingContactSelected(Redaction.redacted(c)), session: s, events: &events)
+        sheet?.errors[.shipping] = nil
+        sheet?.shippingNeedsChange = false
+        guard let shown = sheet, shown.requestsShipping, let c = shown.selectedContact else { return false }
+        return dispatch(
+            .shippingcontactselected,
+            state: .shippingContactSelected,
+            event: .shippingContactSelected(Redaction.redacted(c)),
+            session: s,
+            events: &events
+        )
     }
 
     private mutating func continueInitialEvents(events: inout [DispatchedEvent]) {
         guard let s = sheet?.session else { return }
-        while sheet!.outstanding == nil, !sheet!.pendingInitial.isEmpty {
-            let next = sheet!.pendingInitial.removeFirst()
+        while let shown = sheet, shown.outstanding == nil, let next = shown.pendingInitial.first {
+            sheet?.pendingInitial.removeFirst()
             switch next {
             case .paymentmethodselected: dispatchPaymentMethod(s, version: sessions[s].version, events: &events)
             case .shippingcontactselected: dispatchShippingContact(s, events: &events)
             case .shippingmethodselected:
-                if let m = sheet!.selectedMethod {
-                    dispatch(.shippingmethodselected, state: .shippingMethodSelected, event: .shippingMethodSelected(Self.pageMethod(m)), session: s, events: &events)
+                if let m = shown.selectedMethod {
+                    dispatch(
+                        .shippingmethodselected,
+                        state: .shippingMethodSelected,
+                        event: .shippingMethodSelected(Self.pageMethod(m)),
+                        session: s,
+                        events: &events
+                    )
                 }
             case .couponcodechanged:
-                if sheet!.request.supportsCouponCode == true, let c = sheet!.couponCode {
-                    dispatch(.couponcodechanged, state: .couponCodeChanged, event: .couponCodeChanged(c), session: s, events: &events)
+                if shown.request.supportsCouponCode == true, let c = shown.couponCode {
+                    dispatch(
+                        .couponcodechanged,
+                        state: .couponCodeChanged,
+                        event: .couponCodeChanged(c),
+                        session: s,
+                        events: &events
+                    )
                 }
             default: break
             }
@@ -578,19 +736,38 @@ public struct SheetMachine: Sendable {
         return m
     }
 
-    private mutating func authorizedPayment(_ s: Int) -> ApplePayPayment {
-        let sh = sheet!
+    /// The payment the page is told of when the user authorizes with the sheet's selected card
+    /// (`nil` when no card is selected).
+    private mutating func authorizedPayment(_ s: Int) -> ApplePayPayment? {
+        guard let sh = sheet, let card = sh.selectedCard else { return nil }
         let rec = sessions[s]
         tokenSequence += 1
-        let card = sh.selectedCard!
-        var token = configuration.tokenFactory.makeToken(for: TokenContext(card: card, request: sh.request, total: sh.total, sequence: tokenSequence))
-        let billing = Redaction.authorized(card.billingContact, fields: rec.request.requiredBillingContactFields?.filter { $0 == .postalAddress || $0 == .name || $0 == .phoneticName },
-                                           email: nil, phone: nil, version: rec.version)
-        let shipping = Redaction.authorized(sh.selectedContact, fields: rec.request.requiredShippingContactFields,
-                                            email: sh.email, phone: sh.phone, version: rec.version)
+        var token = configuration.tokenFactory.makeToken(
+            for: TokenContext(card: card, request: sh.request, total: sh.total, sequence: tokenSequence)
+        )
+        let billing = Redaction.authorized(
+            card.billingContact,
+            fields: rec.request.requiredBillingContactFields?.filter {
+                $0 == .postalAddress || $0 == .name || $0 == .phoneticName
+            },
+            email: nil,
+            phone: nil,
+            version: rec.version
+        )
+        let shipping = Redaction.authorized(
+            sh.selectedContact,
+            fields: rec.request.requiredShippingContactFields,
+            email: sh.email,
+            phone: sh.phone,
+            version: rec.version
+        )
         if configuration.webKitMock {
             // `MockPaymentCoordinator::acceptPayment`: the mock's shipping contact, nothing else.
-            return ApplePayPayment(token: token, billingContact: nil, shippingContact: Self.mockVersioned(mockContact, version: rec.version))
+            return ApplePayPayment(
+                token: token,
+                billingContact: nil,
+                shippingContact: Self.mockVersioned(mockContact, version: rec.version)
+            )
         }
         if rec.version >= 10, let billing { token.paymentMethod.billingContact = billing }
         return ApplePayPayment(token: token, billingContact: billing, shippingContact: shipping)
@@ -601,13 +778,13 @@ public struct SheetMachine: Sendable {
     mutating func cancel(_ s: Int, status: String?, events: inout [DispatchedEvent]) {
         sessions[s].state = .canceled
         if sheet?.session == s, sheet?.visible == true {
-            sheet!.status = status
-            close(result: "canceled")
+            sheet?.status = status
+            close(result: .canceled)
         }
         emit(.cancel(ApplePaySessionError()), to: s, events: &events)
     }
 
-    mutating func close(result: String) {
+    mutating func close(result: SheetResult) {
         sheet?.visible = false
         sheet?.outstanding = nil
         sheet?.result = result

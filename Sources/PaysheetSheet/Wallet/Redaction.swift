@@ -5,8 +5,13 @@ public enum Redaction {
     /// The contact as the page sees it before authorization: locality, administrative area,
     /// redacted postal code, country and country code only.
     public static func redacted(_ c: ApplePayPaymentContact) -> ApplePayPaymentContact {
-        ApplePayPaymentContact(locality: c.locality, postalCode: c.postalCode.map { redactedPostalCode($0, countryCode: c.countryCode, country: c.country) },
-                               administrativeArea: c.administrativeArea, country: c.country, countryCode: c.countryCode)
+        ApplePayPaymentContact(
+            locality: c.locality,
+            postalCode: c.postalCode.map { redactedPostalCode($0, countryCode: c.countryCode, country: c.country) },
+            administrativeArea: c.administrativeArea,
+            country: c.country,
+            countryCode: c.countryCode
+        )
     }
 
     /// US ZIP+4 → the first five digits; Canada and the UK → without the last three characters
@@ -29,8 +34,13 @@ public enum Redaction {
     /// The full contact after authorization, limited to the requested fields. `postalAddress`
     /// also yields the name; `email` and `phone` come from the CONTACT module; versions 1–2 never
     /// see phonetic names. `nil` when nothing was requested.
-    public static func authorized(_ c: ApplePayPaymentContact?, fields: [ApplePayContactField]?, email: String?, phone: String?,
-                                  version: Int) -> ApplePayPaymentContact? {
+    public static func authorized(
+        _ c: ApplePayPaymentContact?,
+        fields: [ApplePayContactField]?,
+        email: String?,
+        phone: String?,
+        version: Int
+    ) -> ApplePayPaymentContact? {
         let f = Set(fields ?? [])
         if f.isEmpty { return nil }
         let c = c ?? ApplePayPaymentContact()

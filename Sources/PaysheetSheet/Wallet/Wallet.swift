@@ -14,8 +14,13 @@ public struct WalletCard: Codable, Sendable, Hashable {
     public var paymentPass: ApplePayPaymentPass?
 
     /// A card.
-    public init(network: String, type: ApplePayPaymentMethodType, displayName: String,
-                billingContact: ApplePayPaymentContact? = nil, paymentPass: ApplePayPaymentPass? = nil) {
+    public init(
+        network: String,
+        type: ApplePayPaymentMethodType,
+        displayName: String,
+        billingContact: ApplePayPaymentContact? = nil,
+        paymentPass: ApplePayPaymentPass? = nil
+    ) {
         self.network = network
         self.type = type
         self.displayName = displayName
@@ -46,7 +51,12 @@ public struct Wallet: Codable, Sendable, Hashable {
     public var phone: String?
 
     /// A wallet.
-    public init(cards: [WalletCard], shippingContacts: [ApplePayPaymentContact] = [], email: String? = nil, phone: String? = nil) {
+    public init(
+        cards: [WalletCard],
+        shippingContacts: [ApplePayPaymentContact] = [],
+        email: String? = nil,
+        phone: String? = nil
+    ) {
         self.cards = cards
         self.shippingContacts = shippingContacts
         self.email = email
@@ -69,21 +79,43 @@ public struct Wallet: Codable, Sendable, Hashable {
     public static let `default` = Wallet(
         cards: [
             WalletCard(
-                network: "visa", type: .credit, displayName: "Visa 1234",
+                network: "visa",
+                type: .credit,
+                displayName: "Visa 1234",
                 billingContact: ApplePayPaymentContact(
-                    givenName: "Jane", familyName: "Appleseed", addressLines: ["1 Infinite Loop"],
-                    locality: "Cupertino", postalCode: "95014-2083", administrativeArea: "CA",
-                    country: "United States", countryCode: "US"),
+                    givenName: "Jane",
+                    familyName: "Appleseed",
+                    addressLines: ["1 Infinite Loop"],
+                    locality: "Cupertino",
+                    postalCode: "95014-2083",
+                    administrativeArea: "CA",
+                    country: "United States",
+                    countryCode: "US"
+                ),
                 paymentPass: ApplePayPaymentPass(
-                    primaryAccountIdentifier: "PAYSHEET-SANDBOX-0001", primaryAccountNumberSuffix: "1234",
-                    deviceAccountIdentifier: "PAYSHEET-DEVICE-0001", deviceAccountNumberSuffix: "4321",
-                    activationState: .activated))
+                    primaryAccountIdentifier: "PAYSHEET-SANDBOX-0001",
+                    primaryAccountNumberSuffix: "1234",
+                    deviceAccountIdentifier: "PAYSHEET-DEVICE-0001",
+                    deviceAccountNumberSuffix: "4321",
+                    activationState: .activated
+                )
+            )
         ],
         shippingContacts: [
             ApplePayPaymentContact(
-                phoneNumber: "+1 408-555-0100", emailAddress: "jane@example.com", givenName: "Jane",
-                familyName: "Appleseed", addressLines: ["1 Infinite Loop"], locality: "Cupertino",
-                postalCode: "95014-2083", administrativeArea: "CA", country: "United States", countryCode: "US")
+                phoneNumber: "+1 408-555-0100",
+                emailAddress: "jane@example.com",
+                givenName: "Jane",
+                familyName: "Appleseed",
+                addressLines: ["1 Infinite Loop"],
+                locality: "Cupertino",
+                postalCode: "95014-2083",
+                administrativeArea: "CA",
+                country: "United States",
+                countryCode: "US"
+            )
         ],
-        email: "jane@example.com", phone: "+1 408-555-0100")
+        email: "jane@example.com",
+        phone: "+1 408-555-0100"
+    )
 }

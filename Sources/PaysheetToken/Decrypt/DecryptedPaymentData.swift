@@ -89,7 +89,8 @@ public struct DecryptedPaymentData: Sendable, Equatable {
             return s
         }
         applicationPrimaryAccountNumber = try required("applicationPrimaryAccountNumber", in: object)
-        guard !applicationPrimaryAccountNumber.isEmpty, applicationPrimaryAccountNumber.allSatisfy(\.isASCIIDigit) else {
+        guard !applicationPrimaryAccountNumber.isEmpty, applicationPrimaryAccountNumber.allSatisfy(\.isASCIIDigit)
+        else {
             throw fail("applicationPrimaryAccountNumber is not a string of digits")
         }
         applicationExpirationDate = try required("applicationExpirationDate", in: object)
@@ -110,14 +111,20 @@ public struct DecryptedPaymentData: Sendable, Equatable {
         }
         paymentDataType = type
         guard let detailsValue = object["paymentData"] else { throw fail("paymentData is missing") }
-        guard let details = detailsValue.objectValue else { throw fail("paymentData is \(detailsValue.kindName), not an object") }
+        guard let details = detailsValue.objectValue else {
+            throw fail("paymentData is \(detailsValue.kindName), not an object")
+        }
         switch type {
         case .threeDSecure:
-            self.details = .threeDSecure(onlinePaymentCryptogram: try required("onlinePaymentCryptogram", in: details, at: "paymentData."),
-                                         eciIndicator: try string("eciIndicator", in: details, at: "paymentData."))
+            self.details = .threeDSecure(
+                onlinePaymentCryptogram: try required("onlinePaymentCryptogram", in: details, at: "paymentData."),
+                eciIndicator: try string("eciIndicator", in: details, at: "paymentData.")
+            )
         case .emv:
-            self.details = .emv(emvData: try required("emvData", in: details, at: "paymentData."),
-                                encryptedPINData: try string("encryptedPINData", in: details, at: "paymentData."))
+            self.details = .emv(
+                emvData: try required("emvData", in: details, at: "paymentData."),
+                encryptedPINData: try string("encryptedPINData", in: details, at: "paymentData.")
+            )
         }
         if let list = object["authenticationResponses"] {
             guard let array = list.arrayValue else { throw fail("authenticationResponses is not an array") }
@@ -131,14 +138,20 @@ public struct DecryptedPaymentData: Sendable, Equatable {
                 case .number(let n): amountText = n
                 default: throw fail("\(p)transactionAmount is missing")
                 }
-                responses.append(AuthenticationResponse(merchantIdentifier: try required("merchantIdentifier", in: o, at: p),
-                                                        authenticationData: try required("authenticationData", in: o, at: p),
-                                                        transactionAmount: amountText))
+                responses.append(
+                    AuthenticationResponse(
+                        merchantIdentifier: try required("merchantIdentifier", in: o, at: p),
+                        authenticationData: try required("authenticationData", in: o, at: p),
+                        transactionAmount: amountText
+                    )
+                )
             }
             authenticationResponses = responses
         }
         merchantTokenIdentifier = try string("merchantTokenIdentifier", in: object)
-        merchantTokenMetadata = try object["merchantTokenMetadata"].map { v throws(PaymentTokenError) in try MerchantTokenMetadata(json: v) }
+        merchantTokenMetadata = try object["merchantTokenMetadata"].map { v throws(PaymentTokenError) in
+            try MerchantTokenMetadata(json: v)
+        }
         json = value
     }
 }

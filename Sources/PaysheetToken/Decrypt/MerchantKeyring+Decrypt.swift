@@ -9,8 +9,13 @@ extension MerchantKeyring {
     public func decrypt(_ verified: VerifiedPaymentToken) throws(PaymentTokenError) -> DecryptedPaymentData {
         let token = verified.token
         guard let key = key(forPublicKeyHash: token.header.publicKeyHash) else {
-            let known = publicKeyHashes.isEmpty ? "no keys are configured" : "the configured keys have " + publicKeyHashes.joined(separator: ", ")
-            throw PaymentTokenError(.keyMismatch, "the token is encrypted to the key with publicKeyHash \(Base64.encode(token.header.publicKeyHash)); \(known). Configure the private key of the payment processing certificate the page used")
+            let known =
+                publicKeyHashes.isEmpty
+                ? "no keys are configured" : "the configured keys have " + publicKeyHashes.joined(separator: ", ")
+            throw PaymentTokenError(
+                .keyMismatch,
+                "the token is encrypted to the key with publicKeyHash \(Base64.encode(token.header.publicKeyHash)); \(known). Configure the private key of the payment processing certificate the page used"
+            )
         }
         let plaintext = try Self.open(token, with: key)
         let json: JSONValue
@@ -25,7 +30,8 @@ extension MerchantKeyring {
         switch (token.version, key.privateKey) {
         case (.ecV1, .p256(let privateKey)):
             guard let ephemeral = token.header.ephemeralPublicKey,
-                  let publicKey = try? P256.KeyAgreement.PublicKey(derRepresentation: ephemeral) else {
+                let publicKey = try? P256.KeyAgreement.PublicKey(derRepresentation: ephemeral)
+            else {
                 throw PaymentTokenError(.malformed, "header.ephemeralPublicKey is not a P-256 SubjectPublicKeyInfo")
             }
             guard let secret = try? privateKey.sharedSecretFromKeyAgreement(with: publicKey) else {
@@ -34,23 +40,35 @@ extension MerchantKeyring {
             symmetric = AppleKDF.symmetricKey(sharedSecret: secret, merchantIdentifierHash: key.merchantIdentifierHash)
         case (.rsaV1, .rsa(let privateKey)):
             guard let wrapped = token.header.wrappedKey,
-                  let unwrapped = try? privateKey.decrypt(wrapped, padding: .PKCS1_OAEP_SHA256) else {
-                throw PaymentTokenError(.decryption, "header.wrappedKey does not unwrap with RSA-OAEP-SHA256 under the merchant key")
+                let unwrapped = try? privateKey.decrypt(wrapped, padding: .PKCS1_OAEP_SHA256)
+            else {
+                throw PaymentTokenError(
+                    .decryption,
+                    "header.wrappedKey does not unwrap with RSA-OAEP-SHA256 under the merchant key"
+                )
             }
             guard [16, 24, 32].contains(unwrapped.count) else {
                 throw PaymentTokenError(.decryption, "the unwrapped key is \(unwrapped.count) bytes, not an AES key")
             }
             symmetric = SymmetricKey(data: unwrapped)
         case (let version, let privateKey):
-            throw PaymentTokenError(.keyMismatch, "the token is \(version.rawValue) but the key with its publicKeyHash is a \(privateKey)")
+            throw PaymentTokenError(
+                .keyMismatch,
+                "the token is \(version.rawValue) but the key with its publicKeyHash is a \(privateKey)"
+            )
         }
         do {
-            let box = try AES.GCM.SealedBox(nonce: AES.GCM.Nonce(data: zeroNonce),
-                                            ciphertext: token.data.dropLast(16),
-                                            tag: token.data.suffix(16))
+            let box = try AES.GCM.SealedBox(
+                nonce: AES.GCM.Nonce(data: zeroNonce),
+                ciphertext: token.data.dropLast(16),
+                tag: token.data.suffix(16)
+            )
             return Array(try AES.GCM.open(box, using: symmetric))
         } catch {
-            throw PaymentTokenError(.decryption, "AES-GCM authentication failed: the data was altered, or the merchant identifier (\(key.certificate == nil ? "given as text" : "from the certificate")) is not the one the token was encrypted for")
+            throw PaymentTokenError(
+                .decryption,
+                "AES-GCM authentication failed: the data was altered, or the merchant identifier (\(key.certificate == nil ? "given as text" : "from the certificate")) is not the one the token was encrypted for"
+            )
         }
     }
 

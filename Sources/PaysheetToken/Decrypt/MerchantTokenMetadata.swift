@@ -38,14 +38,18 @@ public struct MerchantTokenMetadata: Sendable, Equatable {
 
     /// Reads the member; unknown members are ignored, a wrong shape is an error naming it.
     public init(json value: JSONValue) throws(PaymentTokenError) {
-        func fail(_ what: String) -> PaymentTokenError { PaymentTokenError(.decryption, "the decrypted data's merchantTokenMetadata.\(what)") }
+        func fail(_ what: String) -> PaymentTokenError {
+            PaymentTokenError(.decryption, "the decrypted data's merchantTokenMetadata.\(what)")
+        }
         guard let o = value.objectValue else { throw fail("is not an object") }
         var art: [CardArt] = []
         if let list = o["cardArt"] {
             guard let items = list.arrayValue else { throw fail("cardArt is not an array") }
             for (i, item) in items.enumerated() {
                 guard let a = item.objectValue else { throw fail("cardArt[\(i)] is not an object") }
-                art.append(CardArt(name: a["name"]?.stringValue, type: a["type"]?.stringValue, url: a["url"]?.stringValue))
+                art.append(
+                    CardArt(name: a["name"]?.stringValue, type: a["type"]?.stringValue, url: a["url"]?.stringValue)
+                )
             }
         }
         var expiry: String?
@@ -64,13 +68,15 @@ public struct MerchantTokenMetadata: Sendable, Equatable {
         if let expirationDate { card["expirationDate"] = .string(expirationDate) }
         if let fpanSuffix { card["fpanSuffix"] = .string(fpanSuffix) }
         var o = JSONObject()
-        o["cardArt"] = .array(cardArt.map { a in
-            var x = JSONObject()
-            if let n = a.name { x["name"] = .string(n) }
-            if let t = a.type { x["type"] = .string(t) }
-            if let u = a.url { x["url"] = .string(u) }
-            return .object(x)
-        })
+        o["cardArt"] = .array(
+            cardArt.map { a in
+                var x = JSONObject()
+                if let n = a.name { x["name"] = .string(n) }
+                if let t = a.type { x["type"] = .string(t) }
+                if let u = a.url { x["url"] = .string(u) }
+                return .object(x)
+            }
+        )
         o["cardMetadata"] = .object(card)
         return .object(o)
     }

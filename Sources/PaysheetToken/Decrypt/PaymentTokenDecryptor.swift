@@ -26,25 +26,37 @@ public struct PaymentTokenDecryptor: Sendable {
     public let replayGuard: (any ReplayGuard)?
 
     /// A decryptor with `keys`, verifying with `verifier` and rejecting replays with `replayGuard`.
-    public init(keys: MerchantKeyring, verifier: PaymentTokenVerifier = PaymentTokenVerifier(),
-                replayGuard: (any ReplayGuard)? = InMemoryReplayGuard()) {
+    public init(
+        keys: MerchantKeyring,
+        verifier: PaymentTokenVerifier = PaymentTokenVerifier(),
+        replayGuard: (any ReplayGuard)? = InMemoryReplayGuard()
+    ) {
         self.keys = keys
         self.verifier = verifier
         self.replayGuard = replayGuard
     }
 
     /// Verifies and decrypts `token` at `time`.
-    public func decrypt(_ token: PaymentTokenData, at time: Date = Date()) async throws(PaymentTokenError) -> DecryptedPaymentToken {
+    public func decrypt(
+        _ token: PaymentTokenData,
+        at time: Date = Date()
+    ) async throws(PaymentTokenError) -> DecryptedPaymentToken {
         let verified = try await verifier.verify(token, at: time)
         let data = try keys.decrypt(verified)
-        if let replayGuard, !replayGuard.recordFirstUse(of: token.header.transactionId, signedAt: verified.signingTime, now: time) {
-            throw PaymentTokenError(.replayed, "transactionId \(token.header.transactionId) was already accepted; a token is good for one payment")
+        if let replayGuard,
+            !replayGuard.recordFirstUse(of: token.header.transactionId, signedAt: verified.signingTime, now: time)
+        {
+            throw PaymentTokenError(
+                .replayed,
+                "transactionId \(token.header.transactionId) was already accepted; a token is good for one payment"
+            )
         }
         return DecryptedPaymentToken(verified: verified, paymentData: data)
     }
 
     /// Parses, verifies and decrypts token JSON (see ``PaymentTokenData/init(json:)``).
-    public func decrypt(json: [UInt8], at time: Date = Date()) async throws(PaymentTokenError) -> DecryptedPaymentToken {
+    public func decrypt(json: [UInt8], at time: Date = Date()) async throws(PaymentTokenError) -> DecryptedPaymentToken
+    {
         try await decrypt(PaymentTokenData(json: json), at: time)
     }
 }

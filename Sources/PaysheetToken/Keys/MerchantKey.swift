@@ -1,5 +1,6 @@
 @preconcurrency import Crypto
 @preconcurrency import _CryptoExtras
+import PaysheetModel
 import Foundation
 import PaysheetTokenFormat
 import SwiftASN1
@@ -22,10 +23,16 @@ public struct MerchantKey: Sendable {
     public init(certificate: Certificate, privateKey: MerchantPrivateKey) throws(PaymentTokenError) {
         let certificateSPKI = Self.spki(certificate.publicKey)
         guard certificateSPKI == Self.certificateSPKI(of: privateKey) else {
-            throw PaymentTokenError(.invalidKey, "the certificate (\(certificate.subject)) is not the certificate of this private key; use the certificate issued for the CSR made from this key")
+            throw PaymentTokenError(
+                .invalidKey,
+                "the certificate (\(certificate.subject)) is not the certificate of this private key; use the certificate issued for the CSR made from this key"
+            )
         }
         guard let hash = Self.merchantIdentifierHash(of: certificate) else {
-            throw PaymentTokenError(.invalidKey, "the certificate (\(certificate.subject)) names no merchant identifier (extension 1.2.840.113635.100.6.32 or subject UID); it is not a payment processing certificate")
+            throw PaymentTokenError(
+                .invalidKey,
+                "the certificate (\(certificate.subject)) names no merchant identifier (extension 1.2.840.113635.100.6.32 or subject UID); it is not a payment processing certificate"
+            )
         }
         self.privateKey = privateKey
         self.merchantIdentifierHash = hash
@@ -43,21 +50,29 @@ public struct MerchantKey: Sendable {
     }
 
     /// Loads a certificate PEM file and a private key PEM file.
-    public init(certificateFile: String, privateKeyFile: String,
-                permissions: KeyFile.PermissionPolicy) throws(PaymentTokenError) {
+    public init(
+        certificateFile: String,
+        privateKeyFile: String,
+        permissions: KeyFile.PermissionPolicy
+    ) throws(PaymentTokenError) {
         let certificate = try Self.certificate(file: certificateFile)
-        try self.init(certificate: certificate,
-                      privateKey: MerchantPrivateKey(contentsOf: privateKeyFile, permissions: permissions))
+        try self.init(
+            certificate: certificate,
+            privateKey: MerchantPrivateKey(contentsOf: privateKeyFile, permissions: permissions)
+        )
     }
 
     /// The first certificate in the PEM file at `path`.
-    public static func certificate(file path: String, what: String = "certificate") throws(PaymentTokenError) -> Certificate {
-        try certificate(pem: KeyFile.readText(path, what: what))
+    public static func certificate(
+        file path: String,
+        what: String = "certificate"
+    ) throws(PaymentTokenError) -> Certificate {
+        try certificate(pem: TokenFiles.readText(path, what: what))
     }
 
     /// The first certificate in PEM `text`.
     public static func certificate(pem text: String) throws(PaymentTokenError) -> Certificate {
-        let documents = try KeyFile.pemDocuments(text, what: "certificate")
+        let documents = try TokenFiles.pemDocuments(text, what: "certificate")
         guard let document = documents.first(where: { $0.discriminator == "CERTIFICATE" }) else {
             throw PaymentTokenError(.invalidKey, "no CERTIFICATE PEM block found")
         }
@@ -74,10 +89,15 @@ public struct MerchantKey: Sendable {
         if let ext = certificate.extensions[oid: TokenOID.merchantIdentifier] {
             var text: String?
             if let node = try? DER.parse(ext.value) {
-                if let s = try? ASN1UTF8String(derEncoded: node) { text = String(s) }
-                else if let s = try? ASN1IA5String(derEncoded: node) { text = String(s) }
-                else if let s = try? ASN1PrintableString(derEncoded: node) { text = String(s) }
-                else if let o = try? ASN1OctetString(derEncoded: node) { text = String(decoding: o.bytes, as: UTF8.self) }
+                if let s = try? ASN1UTF8String(derEncoded: node) {
+                    text = String(s)
+                } else if let s = try? ASN1IA5String(derEncoded: node) {
+                    text = String(s)
+                } else if let s = try? ASN1PrintableString(derEncoded: node) {
+                    text = String(s)
+                } else if let o = try? ASN1OctetString(derEncoded: node) {
+                    text = String(decoding: o.bytes, as: UTF8.self)
+                }
             } else {
                 text = String(decoding: ext.value, as: UTF8.self)
             }

@@ -1,6 +1,7 @@
 @preconcurrency import Crypto
 @preconcurrency import _CryptoExtras
 import Foundation
+import PaysheetModel
 import PaysheetTokenFormat
 import SwiftASN1
 
@@ -15,12 +16,15 @@ public enum MerchantPrivateKey: Sendable {
     /// (`PRIVATE KEY`), SEC1 (`EC PRIVATE KEY`, with or without a preceding `EC PARAMETERS`
     /// block) or PKCS#1 (`RSA PRIVATE KEY`).
     public init(pem text: String) throws(PaymentTokenError) {
-        let documents = try KeyFile.pemDocuments(text, what: "private key")
+        let documents = try TokenFiles.pemDocuments(text, what: "private key")
         let keyTypes = ["PRIVATE KEY", "EC PRIVATE KEY", "RSA PRIVATE KEY"]
         guard let document = documents.first(where: { keyTypes.contains($0.discriminator) }) else {
             let found = documents.map(\.discriminator).joined(separator: ", ")
             if documents.contains(where: { $0.discriminator == "ENCRYPTED PRIVATE KEY" }) {
-                throw PaymentTokenError(.invalidKey, "the private key is encrypted; decrypt it first (openssl pkey -in KEY -out PLAIN)")
+                throw PaymentTokenError(
+                    .invalidKey,
+                    "the private key is encrypted; decrypt it first (openssl pkey -in KEY -out PLAIN)"
+                )
             }
             throw PaymentTokenError(.invalidKey, "no private key PEM block found (found: \(found))")
         }
@@ -30,7 +34,10 @@ public enum MerchantPrivateKey: Sendable {
                 self = .p256(key)
                 return
             }
-            throw PaymentTokenError(.invalidKey, "the EC private key is not on P-256 (prime256v1), the curve of EC_v1 tokens")
+            throw PaymentTokenError(
+                .invalidKey,
+                "the EC private key is not on P-256 (prime256v1), the curve of EC_v1 tokens"
+            )
         case "RSA PRIVATE KEY":
             self = try Self.rsa(document.derBytes)
         default:
@@ -52,7 +59,7 @@ public enum MerchantPrivateKey: Sendable {
 
     /// Reads the key file at `path` (see ``init(pem:)``), checking its permissions.
     public init(contentsOf path: String, permissions: KeyFile.PermissionPolicy) throws(PaymentTokenError) {
-        try self.init(pem: KeyFile.readPrivateKeyText(path, policy: permissions))
+        try self.init(pem: TokenFiles.readPrivateKeyText(path, policy: permissions))
     }
 
     /// The DER SubjectPublicKeyInfo of the public key.

@@ -14,17 +14,37 @@ enum CMSWriter {
         case rsa(_RSA.Signing.PrivateKey)
     }
 
-    static func sign(_ content: [UInt8], signer: Certificate, key: SigningKey, intermediate: Certificate,
-                     signingTime: Date) throws -> [UInt8] {
+    static func sign(
+        _ content: [UInt8],
+        signer: Certificate,
+        key: SigningKey,
+        intermediate: Certificate,
+        signingTime: Date
+    ) throws -> [UInt8] {
         let digest = Array(SHA256.hash(data: content))
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!
         let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: signingTime)
         // RFC 5652 §11.3: UTCTime for 1950–2049, GeneralizedTime otherwise.
-        let time: any DERSerializable = (1950...2049).contains(c.year!)
-            ? try UTCTime(year: c.year!, month: c.month!, day: c.day!, hours: c.hour!, minutes: c.minute!, seconds: c.second!)
-            : try GeneralizedTime(year: c.year!, month: c.month!, day: c.day!, hours: c.hour!, minutes: c.minute!,
-                                  seconds: c.second!, fractionalSeconds: 0)
+        let time: any DERSerializable =
+            (1950...2049).contains(c.year!)
+            ? try UTCTime(
+                year: c.year!,
+                month: c.month!,
+                day: c.day!,
+                hours: c.hour!,
+                minutes: c.minute!,
+                seconds: c.second!
+            )
+            : try GeneralizedTime(
+                year: c.year!,
+                month: c.month!,
+                day: c.day!,
+                hours: c.hour!,
+                minutes: c.minute!,
+                seconds: c.second!,
+                fractionalSeconds: 0
+            )
 
         var attributes = DER.Serializer()
         try attributes.appendConstructedNode(identifier: .set) { s in
@@ -40,7 +60,9 @@ enum CMSWriter {
             signature = Array(try k.signature(for: SHA256.hash(data: signedAttributes)).derRepresentation)
             signatureAlgorithm = TokenOID.ecdsaWithSHA256
         case .rsa(let k):
-            signature = Array(try k.signature(for: SHA256.hash(data: signedAttributes), padding: .insecurePKCS1v1_5).rawRepresentation)
+            signature = Array(
+                try k.signature(for: SHA256.hash(data: signedAttributes), padding: .insecurePKCS1v1_5).rawRepresentation
+            )
             signatureAlgorithm = TokenOID.sha256WithRSAEncryption
         }
 
@@ -51,7 +73,8 @@ enum CMSWriter {
             try s.appendConstructedNode(identifier: context0) { s in
                 try s.appendConstructedNode(identifier: .sequence) { s in
                     try s.serialize(1)
-                    try s.appendConstructedNode(identifier: .set) { s in try algorithm(&s, TokenOID.sha256, null: false) }
+                    try s.appendConstructedNode(identifier: .set) { s in try algorithm(&s, TokenOID.sha256, null: false)
+                    }
                     try s.appendConstructedNode(identifier: .sequence) { s in try s.serialize(TokenOID.data) }
                     try s.appendConstructedNode(identifier: context0) { s in
                         try s.serialize(signer)
@@ -66,7 +89,11 @@ enum CMSWriter {
                             }
                             try algorithm(&s, TokenOID.sha256, null: false)
                             s.serializeRawBytes([0xA0] + signedAttributes.dropFirst())
-                            try algorithm(&s, signatureAlgorithm, null: signatureAlgorithm == TokenOID.sha256WithRSAEncryption)
+                            try algorithm(
+                                &s,
+                                signatureAlgorithm,
+                                null: signatureAlgorithm == TokenOID.sha256WithRSAEncryption
+                            )
                             try s.serialize(ASN1OctetString(contentBytes: signature[...]))
                         }
                     }
@@ -76,8 +103,11 @@ enum CMSWriter {
         return out.serializedBytes
     }
 
-    private static func attribute(_ s: inout DER.Serializer, _ type: ASN1ObjectIdentifier,
-                                  _ value: (inout DER.Serializer) throws -> Void) throws {
+    private static func attribute(
+        _ s: inout DER.Serializer,
+        _ type: ASN1ObjectIdentifier,
+        _ value: (inout DER.Serializer) throws -> Void
+    ) throws {
         try s.appendConstructedNode(identifier: .sequence) { s in
             try s.serialize(type)
             try s.appendConstructedNode(identifier: .set) { s in try value(&s) }

@@ -27,11 +27,20 @@ public struct MerchantCredentials: Sendable {
 
     /// New credentials: a new key of `keyType` (or `existingKey`), its CSR, and a certificate
     /// from `pki` naming `merchantIdentifier`.
-    public static func create(merchantIdentifier: String, keyType: KeyType = .ec, existingKey: MerchantPrivateKey? = nil,
-                              pki: SandboxPKI, now: Date = Date()) throws -> MerchantCredentials {
+    public static func create(
+        merchantIdentifier: String,
+        keyType: KeyType = .ec,
+        existingKey: MerchantPrivateKey? = nil,
+        pki: SandboxPKI,
+        now: Date = Date()
+    ) throws -> MerchantCredentials {
         guard !merchantIdentifier.isEmpty, merchantIdentifier.count <= 128,
-              merchantIdentifier.allSatisfy({ $0.isASCII && !$0.isWhitespace }) else {
-            throw PaymentTokenError(.invalidKey, "the merchant identifier must be 1–128 printable ASCII characters without spaces (for example merchant.com.example)")
+            merchantIdentifier.allSatisfy({ $0.isASCII && !$0.isWhitespace })
+        else {
+            throw PaymentTokenError(
+                .invalidKey,
+                "the merchant identifier must be 1–128 printable ASCII characters without spaces (for example merchant.com.example)"
+            )
         }
         let privateKey: MerchantPrivateKey
         if let existingKey {
@@ -57,11 +66,20 @@ public struct MerchantCredentials: Sendable {
             OrganizationName("Paysheet sandbox merchant")
             CommonName(merchantIdentifier)
         }
-        let csr = try CertificateSigningRequest(version: .v1, subject: subject, privateKey: signingKey,
-                                                attributes: .init(), signatureAlgorithm: algorithm)
+        let csr = try CertificateSigningRequest(
+            version: .v1,
+            subject: subject,
+            privateKey: signingKey,
+            attributes: .init(),
+            signatureAlgorithm: algorithm
+        )
         let certificate = try pki.issueMerchantCertificate(for: csr, merchantIdentifier: merchantIdentifier, now: now)
-        return MerchantCredentials(merchantIdentifier: merchantIdentifier, privateKey: privateKey, csr: csr,
-                                   certificate: certificate)
+        return MerchantCredentials(
+            merchantIdentifier: merchantIdentifier,
+            privateKey: privateKey,
+            csr: csr,
+            certificate: certificate
+        )
     }
 
     /// The key with its certificate, for decrypting.
@@ -73,9 +91,9 @@ public struct MerchantCredentials: Sendable {
     @discardableResult
     public func save(folder: String) throws -> (privateKey: String, csr: String, certificate: String) {
         let paths = (folder + "/key.pem", folder + "/csr.pem", folder + "/certificate.pem")
-        try KeyFile.write(privateKey.pkcs8PEM, to: paths.0, mode: 0o600)
-        try KeyFile.write(csr.serializeAsPEM().pemString + "\n", to: paths.1, mode: 0o644)
-        try KeyFile.write(certificate.serializeAsPEM().pemString + "\n", to: paths.2, mode: 0o644)
+        try TokenFiles.write(privateKey.pkcs8PEM, to: paths.0, mode: 0o600)
+        try TokenFiles.write(csr.serializeAsPEM().pemString + "\n", to: paths.1, mode: 0o644)
+        try TokenFiles.write(certificate.serializeAsPEM().pemString + "\n", to: paths.2, mode: 0o644)
         return paths
     }
 }

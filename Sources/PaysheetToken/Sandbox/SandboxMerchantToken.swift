@@ -21,8 +21,13 @@ public enum SandboxMerchantToken {
     /// `payment` turned into a merchant-token payment for the card `cardIdentity` (its pass's
     /// primary account identifier, or its name) at the merchant whose identifier hashes to
     /// `merchantIdentifierHash`; `fpanSuffix` is the funding card's last four digits.
-    public static func apply(to payment: SandboxPayment, cardIdentity: String, merchantIdentifierHash: [UInt8],
-                             fpanSuffix: String?, network: String) -> SandboxPayment {
+    public static func apply(
+        to payment: SandboxPayment,
+        cardIdentity: String,
+        merchantIdentifierHash: [UInt8],
+        fpanSuffix: String?,
+        network: String
+    ) -> SandboxPayment {
         var p = payment
         let key = SymmetricKey(data: merchantIdentifierHash)
         let mac = Array(HMAC<SHA256>.authenticationCode(for: Data(("mpan|" + cardIdentity).utf8), using: key))
@@ -41,33 +46,44 @@ public enum SandboxMerchantToken {
             // One middle digit chosen so that the number passes the Luhn check.
             for d in 0...9 {
                 digits[4] = d
-                if SandboxPayment.luhnCheckDigit(Array(digits.dropLast())) == digits.last! { break }
+                if Luhn.checkDigit(Array(digits.dropLast())) == digits.last! { break }
             }
         } else {
             // Never a decline ending for a card that is not a decline test card.
             if digits[length - 4] == 0 && digits[length - 3] == 0 { digits[length - 4] = 1 }
             digits = Array(digits.prefix(length - 1))
-            digits.append(SandboxPayment.luhnCheckDigit(digits))
+            digits.append(Luhn.checkDigit(digits))
         }
         p.accountNumber = digits.map(String.init).joined()
         let idMac = Array(HMAC<SHA256>.authenticationCode(for: Data(("mtid|" + cardIdentity).utf8), using: key))
         p.merchantTokenIdentifier = "SBXMT" + Hex.encode(Array(idMac.prefix(14))).uppercased().prefix(27)
         let expiry = payment.expirationDate
         p.merchantTokenMetadata = MerchantTokenMetadata(
-            cardArt: [MerchantTokenMetadata.CardArt(name: "card-art", type: "image/png",
-                                                    url: cardArtBase + network.lowercased() + ".png")],
+            cardArt: [
+                MerchantTokenMetadata.CardArt(
+                    name: "card-art",
+                    type: "image/png",
+                    url: cardArtBase + network.lowercased() + ".png"
+                )
+            ],
             expirationDate: String(expiry.dropFirst(2).prefix(2)) + "/" + String(expiry.prefix(2)),
-            fpanSuffix: fpanSuffix)
+            fpanSuffix: fpanSuffix
+        )
         return p
     }
 
     /// `authenticationResponses` for a multi-merchant payment: one random cryptogram per token
     /// context (`merchantIdentifier`, `amount` as the page wrote it).
-    public static func authenticationResponses(_ contexts: [(merchantIdentifier: String, amount: String)]) -> [DecryptedPaymentData.AuthenticationResponse] {
+    public static func authenticationResponses(
+        _ contexts: [(merchantIdentifier: String, amount: String)]
+    ) -> [DecryptedPaymentData.AuthenticationResponse] {
         contexts.map { c in
             let cryptogram = (0..<20).map { _ in UInt8.random(in: 0...255) }
-            return DecryptedPaymentData.AuthenticationResponse(merchantIdentifier: c.merchantIdentifier,
-                                                               authenticationData: Base64.encode(cryptogram), transactionAmount: c.amount)
+            return DecryptedPaymentData.AuthenticationResponse(
+                merchantIdentifier: c.merchantIdentifier,
+                authenticationData: Base64.encode(cryptogram),
+                transactionAmount: c.amount
+            )
         }
     }
 }

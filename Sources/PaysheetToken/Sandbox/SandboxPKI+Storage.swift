@@ -15,15 +15,21 @@ extension SandboxPKI {
             return try load(folder: folder)
         }
         let parent = URL(fileURLWithPath: folder).deletingLastPathComponent().path
-        try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            atPath: parent,
+            withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700]
+        )
         let staging = parent + "/.sandbox-ca-\(UUID().uuidString)"
         let pki = try generate()
         try pki.save(folder: staging)
         if rename(staging, folder) != 0 {
             try? FileManager.default.removeItem(atPath: staging)
             guard FileManager.default.fileExists(atPath: folder + "/root.pem") else {
-                throw PaymentTokenError(.invalidKey, "cannot create the sandbox CA in \(folder): \(String(cString: strerror(errno)))")
+                throw PaymentTokenError(
+                    .invalidKey,
+                    "cannot create the sandbox CA in \(folder): \(String(cString: strerror(errno)))"
+                )
             }
         }
         return try load(folder: folder)
@@ -39,8 +45,12 @@ extension SandboxPKI {
             ("merchant-ca", merchantCA, merchantCAKey.pemRepresentation),
         ]
         for (name, certificate, key) in items {
-            try KeyFile.write(key, to: "\(folder)/\(name).key.pem", mode: 0o600)
-            try KeyFile.write(certificate.serializeAsPEM().pemString + "\n", to: "\(folder)/\(name).pem", mode: 0o644)
+            try TokenFiles.write(key, to: "\(folder)/\(name).key.pem", mode: 0o600)
+            try TokenFiles.write(
+                certificate.serializeAsPEM().pemString + "\n",
+                to: "\(folder)/\(name).pem",
+                mode: 0o644
+            )
         }
     }
 
@@ -50,21 +60,28 @@ extension SandboxPKI {
             try MerchantKey.certificate(file: "\(folder)/\(name).pem", what: "sandbox certificate")
         }
         func key(_ name: String) throws -> String {
-            try KeyFile.readPrivateKeyText("\(folder)/\(name).key.pem", policy: .refuse)
+            try TokenFiles.readPrivateKeyText("\(folder)/\(name).key.pem", policy: .refuse)
         }
         do {
             return SandboxPKI(
-                root: try certificate("root"), rootKey: try P384.Signing.PrivateKey(pemRepresentation: key("root")),
+                root: try certificate("root"),
+                rootKey: try P384.Signing.PrivateKey(pemRepresentation: key("root")),
                 intermediate: try certificate("intermediate"),
                 intermediateKey: try P256.Signing.PrivateKey(pemRepresentation: key("intermediate")),
-                ecSigner: try certificate("signer-ec"), ecSignerKey: try P256.Signing.PrivateKey(pemRepresentation: key("signer-ec")),
-                rsaSigner: try certificate("signer-rsa"), rsaSignerKey: try _RSA.Signing.PrivateKey(pemRepresentation: key("signer-rsa")),
+                ecSigner: try certificate("signer-ec"),
+                ecSignerKey: try P256.Signing.PrivateKey(pemRepresentation: key("signer-ec")),
+                rsaSigner: try certificate("signer-rsa"),
+                rsaSignerKey: try _RSA.Signing.PrivateKey(pemRepresentation: key("signer-rsa")),
                 merchantCA: try certificate("merchant-ca"),
-                merchantCAKey: try P256.Signing.PrivateKey(pemRepresentation: key("merchant-ca")))
+                merchantCAKey: try P256.Signing.PrivateKey(pemRepresentation: key("merchant-ca"))
+            )
         } catch let error as PaymentTokenError {
             throw error
         } catch {
-            throw PaymentTokenError(.invalidKey, "the sandbox CA in \(folder) is damaged (\(error)); delete the folder to create a new one")
+            throw PaymentTokenError(
+                .invalidKey,
+                "the sandbox CA in \(folder) is damaged (\(error)); delete the folder to create a new one"
+            )
         }
     }
 }

@@ -27,8 +27,15 @@ public struct SandboxPayment: Sendable, Equatable {
     public var authenticationResponses: [DecryptedPaymentData.AuthenticationResponse]?
 
     /// A payment from its parts.
-    public init(accountNumber: String, expirationDate: String, currencyCode: String, transactionAmount: Int,
-                cardholderName: String? = nil, details: DecryptedPaymentData.Details, merchantTokenIdentifier: String? = nil) {
+    public init(
+        accountNumber: String,
+        expirationDate: String,
+        currencyCode: String,
+        transactionAmount: Int,
+        cardholderName: String? = nil,
+        details: DecryptedPaymentData.Details,
+        merchantTokenIdentifier: String? = nil
+    ) {
         self.accountNumber = accountNumber
         self.expirationDate = expirationDate
         self.currencyCode = currencyCode
@@ -43,18 +50,36 @@ public struct SandboxPayment: Sendable, Equatable {
     /// 4217 alphabetic or numeric). China UnionPay payments use the EMV shape.
     /// `accountSuffix` (four digits) makes the DPAN end with them, as a wallet card's
     /// `deviceAccountNumberSuffix` says; the sandbox acquirer's decline rules key on it.
-    public static func sample(network: String = "visa", amount: String, currency: String,
-                              cardholderName: String? = nil, accountSuffix: String? = nil, now: Date = Date()) throws(PaymentTokenError) -> SandboxPayment {
+    public static func sample(
+        network: String = "visa",
+        amount: String,
+        currency: String,
+        cardholderName: String? = nil,
+        accountSuffix: String? = nil,
+        now: Date = Date()
+    ) throws(PaymentTokenError) -> SandboxPayment {
         let (numeric, minor) = try minorUnits(amount: amount, currency: currency)
         let prefix: String
         var length = 16
         var eci: String? = "7"
         switch network.lowercased() {
-        case "mastercard", "maestro": prefix = "5204"; eci = nil
-        case "amex": prefix = "3715"; length = 15; eci = nil
-        case "discover": prefix = "6011"; eci = nil
-        case "jcb": prefix = "3569"; eci = "7"
-        case "chinaunionpay", "unionpay": prefix = "6212"; length = 19; eci = nil
+        case "mastercard", "maestro":
+            prefix = "5204"
+            eci = nil
+        case "amex":
+            prefix = "3715"
+            length = 15
+            eci = nil
+        case "discover":
+            prefix = "6011"
+            eci = nil
+        case "jcb":
+            prefix = "3569"
+            eci = "7"
+        case "chinaunionpay", "unionpay":
+            prefix = "6212"
+            length = 19
+            eci = nil
         default: prefix = "4895"
         }
         var digits = prefix.map { Int(String($0))! }
@@ -65,14 +90,14 @@ public struct SandboxPayment: Sendable, Equatable {
             let fix = prefix.count
             for d in 0...9 {
                 digits[fix] = d
-                if luhnCheckDigit(Array(digits.dropLast())) == digits.last! { break }
+                if Luhn.checkDigit(Array(digits.dropLast())) == digits.last! { break }
             }
         } else {
             // Never "00xx" at the end: those are the sandbox acquirer's decline test cards.
             repeat {
                 digits = prefix.map { Int(String($0))! }
                 while digits.count < length - 1 { digits.append(Int.random(in: 0...9)) }
-                digits.append(luhnCheckDigit(digits))
+                digits.append(Luhn.checkDigit(digits))
             } while digits[length - 4] == 0 && digits[length - 3] == 0
         }
         let dpan = digits.map(String.init).joined()
@@ -92,33 +117,26 @@ public struct SandboxPayment: Sendable, Equatable {
         } else {
             details = .threeDSecure(onlinePaymentCryptogram: Base64.encode(cryptogram), eciIndicator: eci)
         }
-        return SandboxPayment(accountNumber: dpan, expirationDate: expiration, currencyCode: numeric,
-                              transactionAmount: minor, cardholderName: cardholderName, details: details)
+        return SandboxPayment(
+            accountNumber: dpan,
+            expirationDate: expiration,
+            currencyCode: numeric,
+            transactionAmount: minor,
+            cardholderName: cardholderName,
+            details: details
+        )
     }
 
     /// The numeric code of `currency` and `amount` in its minor units (`"1.00"`, `USD` → 100).
     public static func minorUnits(amount: String, currency: String) throws(PaymentTokenError) -> (String, Int) {
-        guard let entry = Currency(currency) else { throw PaymentTokenError(.malformed, "\(currency) is not an ISO 4217 currency code") }
+        guard let entry = Currency(currency) else {
+            throw PaymentTokenError(.malformed, "\(currency) is not an ISO 4217 currency code")
+        }
         do throws(AmountError) {
             return (entry.numeric, try entry.minor(amount))
         } catch {
             throw PaymentTokenError(.malformed, error.message)
         }
-    }
-
-    /// Whether `number` (12 or more decimal digits) passes the Luhn check.
-    public static func isLuhnValid(_ number: String) -> Bool {
-        let digits = number.utf8.map { Int($0) - 48 }
-        guard digits.count >= 12, digits.allSatisfy({ (0...9).contains($0) }) else { return false }
-        return luhnCheckDigit(Array(digits.dropLast())) == digits.last!
-    }
-
-    static func luhnCheckDigit(_ digits: [Int]) -> Int {
-        var sum = 0
-        for (i, d) in digits.reversed().enumerated() {
-            if i % 2 == 0 { let x = d * 2; sum += x > 9 ? x - 9 : x } else { sum += d }
-        }
-        return (10 - sum % 10) % 10
     }
 
     /// The plaintext JSON, members in Apple's order.
@@ -145,10 +163,15 @@ public struct SandboxPayment: Sendable, Equatable {
             o["paymentData"] = .object(d)
         }
         if let authenticationResponses {
-            o["authenticationResponses"] = .array(authenticationResponses.map { r in
-                ["merchantIdentifier": .string(r.merchantIdentifier), "authenticationData": .string(r.authenticationData),
-                 "transactionAmount": .string(r.transactionAmount)]
-            })
+            o["authenticationResponses"] = .array(
+                authenticationResponses.map { r in
+                    [
+                        "merchantIdentifier": .string(r.merchantIdentifier),
+                        "authenticationData": .string(r.authenticationData),
+                        "transactionAmount": .string(r.transactionAmount),
+                    ]
+                }
+            )
         }
         if let merchantTokenIdentifier { o["merchantTokenIdentifier"] = .string(merchantTokenIdentifier) }
         if let merchantTokenMetadata { o["merchantTokenMetadata"] = merchantTokenMetadata.jsonValue }

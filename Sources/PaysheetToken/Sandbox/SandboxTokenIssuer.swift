@@ -21,20 +21,37 @@ public struct SandboxTokenIssuer: Sendable {
     ///   - applicationData: the request's `applicationData` bytes (the token carries their SHA-256).
     ///   - transactionId: 32 random bytes unless given.
     ///   - signingTime: the CMS signing time (now unless given).
-    public func issue(_ payment: SandboxPayment, to recipient: TokenRecipient, applicationData: [UInt8]? = nil,
-                      transactionId: [UInt8]? = nil, signingTime: Date = Date()) throws -> PaymentTokenData {
-        try issue(plaintext: Array(payment.jsonValue.compactText.utf8), to: recipient,
-                  applicationDataHash: applicationData.map { Array(SHA256.hash(data: $0)) },
-                  transactionId: transactionId, signingTime: signingTime)
+    public func issue(
+        _ payment: SandboxPayment,
+        to recipient: TokenRecipient,
+        applicationData: [UInt8]? = nil,
+        transactionId: [UInt8]? = nil,
+        signingTime: Date = Date()
+    ) throws -> PaymentTokenData {
+        try issue(
+            plaintext: Array(payment.jsonValue.compactText.utf8),
+            to: recipient,
+            applicationDataHash: applicationData.map { Array(SHA256.hash(data: $0)) },
+            transactionId: transactionId,
+            signingTime: signingTime
+        )
     }
 
     /// A token carrying exactly `plaintext` (for tests of unusual payloads).
-    public func issue(plaintext: [UInt8], to recipient: TokenRecipient, applicationDataHash: [UInt8]? = nil,
-                      transactionId: [UInt8]? = nil, signingTime: Date = Date(),
-                      ephemeralKey: P256.KeyAgreement.PrivateKey? = nil) throws -> PaymentTokenData {
+    public func issue(
+        plaintext: [UInt8],
+        to recipient: TokenRecipient,
+        applicationDataHash: [UInt8]? = nil,
+        transactionId: [UInt8]? = nil,
+        signingTime: Date = Date(),
+        ephemeralKey: P256.KeyAgreement.PrivateKey? = nil
+    ) throws -> PaymentTokenData {
         let id = transactionId ?? (0..<32).map { _ in UInt8.random(in: 0...255) }
-        var header = PaymentTokenHeader(publicKeyHash: recipient.publicKeyHash, transactionId: Hex.encode(id),
-                                        applicationData: applicationDataHash)
+        var header = PaymentTokenHeader(
+            publicKeyHash: recipient.publicKeyHash,
+            transactionId: Hex.encode(id),
+            applicationData: applicationDataHash
+        )
         let data: [UInt8]
         let signingKey: CMSWriter.SigningKey
         let signer: Certificate
@@ -42,7 +59,10 @@ public struct SandboxTokenIssuer: Sendable {
         case .p256(let publicKey):
             let ephemeral = ephemeralKey ?? P256.KeyAgreement.PrivateKey()
             let secret = try ephemeral.sharedSecretFromKeyAgreement(with: publicKey)
-            let key = AppleKDF.symmetricKey(sharedSecret: secret, merchantIdentifierHash: recipient.merchantIdentifierHash)
+            let key = AppleKDF.symmetricKey(
+                sharedSecret: secret,
+                merchantIdentifierHash: recipient.merchantIdentifierHash
+            )
             data = try Self.seal(plaintext, key: key)
             header.ephemeralPublicKey = Array(ephemeral.publicKey.derRepresentation)
             signingKey = .p256(pki.ecSignerKey)
@@ -50,13 +70,20 @@ public struct SandboxTokenIssuer: Sendable {
         case .rsa(let publicKey):
             let key = SymmetricKey(size: .bits128)
             data = try Self.seal(plaintext, key: key)
-            header.wrappedKey = Array(try key.withUnsafeBytes { try publicKey.encrypt(Data($0), padding: .PKCS1_OAEP_SHA256) })
+            header.wrappedKey = Array(
+                try key.withUnsafeBytes { try publicKey.encrypt(Data($0), padding: .PKCS1_OAEP_SHA256) }
+            )
             signingKey = .rsa(pki.rsaSignerKey)
             signer = pki.rsaSigner
         }
         var token = PaymentTokenData(version: recipient.version, data: data, signature: [], header: header)
-        token.signature = try CMSWriter.sign(token.signedContent, signer: signer, key: signingKey,
-                                             intermediate: pki.intermediate, signingTime: signingTime)
+        token.signature = try CMSWriter.sign(
+            token.signedContent,
+            signer: signer,
+            key: signingKey,
+            intermediate: pki.intermediate,
+            signingTime: signingTime
+        )
         return token
     }
 

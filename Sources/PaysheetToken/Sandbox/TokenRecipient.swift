@@ -23,13 +23,17 @@ public struct TokenRecipient: @unchecked Sendable {
         if let k = P256.Signing.PublicKey(certificate.publicKey) {
             key = .p256(try! P256.KeyAgreement.PublicKey(rawRepresentation: k.rawRepresentation))
         } else if let k = _RSA.Signing.PublicKey(certificate.publicKey),
-                  let e = try? _RSA.Encryption.PublicKey(derRepresentation: k.derRepresentation) {
+            let e = try? _RSA.Encryption.PublicKey(derRepresentation: k.derRepresentation)
+        {
             key = .rsa(e)
         } else {
             throw PaymentTokenError(.invalidKey, "the certificate's key is neither P-256 nor RSA-2048")
         }
         guard let hash = MerchantKey.merchantIdentifierHash(of: certificate) else {
-            throw PaymentTokenError(.invalidKey, "the certificate (\(certificate.subject)) names no merchant identifier; it is not a payment processing certificate")
+            throw PaymentTokenError(
+                .invalidKey,
+                "the certificate (\(certificate.subject)) names no merchant identifier; it is not a payment processing certificate"
+            )
         }
         publicKeyHash = Array(SHA256.hash(data: MerchantKey.spki(certificate.publicKey)))
         merchantIdentifierHash = hash

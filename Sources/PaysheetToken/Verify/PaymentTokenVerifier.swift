@@ -1,4 +1,5 @@
 @preconcurrency import Crypto
+import PaysheetModel
 import Foundation
 import PaysheetTokenFormat
 import SwiftASN1
@@ -26,11 +27,17 @@ public final class PaymentTokenVerifier: Sendable {
 
     /// Verifies `token` at `time` (now by default; give the signing time to check a recorded token
     /// whose certificates have since expired).
-    public func verify(_ token: PaymentTokenData, at time: Date = Date()) async throws(PaymentTokenError) -> VerifiedPaymentToken {
+    public func verify(
+        _ token: PaymentTokenData,
+        at time: Date = Date()
+    ) async throws(PaymentTokenError) -> VerifiedPaymentToken {
         let signed = try AppleSignedData(berEncoded: token.signature)
         let signer = signed.signer
         guard signer.digestAlgorithm == TokenOID.sha256 else {
-            throw PaymentTokenError(.signature, "the signature's digest algorithm is \(signer.digestAlgorithm); Apple signs with SHA-256")
+            throw PaymentTokenError(
+                .signature,
+                "the signature's digest algorithm is \(signer.digestAlgorithm); Apple signs with SHA-256"
+            )
         }
         guard signer.contentType == TokenOID.data else {
             throw PaymentTokenError(.signature, "the signed contentType attribute is missing or not id-data")
@@ -40,13 +47,24 @@ public final class PaymentTokenVerifier: Sendable {
         }
         let digest = Array(SHA256.hash(data: token.signedContent))
         guard constantTimeEqual(digest, messageDigest) else {
-            throw PaymentTokenError(.signature, "the signature does not cover this token: its messageDigest differs from SHA-256 of \(token.version == .ecV1 ? "ephemeralPublicKey" : "wrappedKey") + data + transactionId + applicationData, so one of them was altered")
+            throw PaymentTokenError(
+                .signature,
+                "the signature does not cover this token: its messageDigest differs from SHA-256 of \(token.version == .ecV1 ? "ephemeralPublicKey" : "wrappedKey") + data + transactionId + applicationData, so one of them was altered"
+            )
         }
 
         let entry = try await signerEntry(signed, at: time)
-        guard try entry.key.isValidSignature(signer.signature, algorithm: signer.signatureAlgorithm,
-                                             message: signer.signedAttributes) else {
-            throw PaymentTokenError(.signature, "the signature is not valid for the signing certificate (\(entry.signer))")
+        guard
+            try entry.key.isValidSignature(
+                signer.signature,
+                algorithm: signer.signatureAlgorithm,
+                message: signer.signedAttributes
+            )
+        else {
+            throw PaymentTokenError(
+                .signature,
+                "the signature is not valid for the signing certificate (\(entry.signer))"
+            )
         }
 
         guard let signingTime = signer.signingTime else {
@@ -54,10 +72,16 @@ public final class PaymentTokenVerifier: Sendable {
         }
         let skew = time.timeIntervalSince(signingTime)
         if skew > signingTimeTolerance {
-            throw PaymentTokenError(.signingTime, "the token was signed at \(iso(signingTime)), \(Int(skew)) s before the verification time \(iso(time)); at most \(Int(signingTimeTolerance)) s are accepted (a replayed token, or verify a recorded token at its signing time)")
+            throw PaymentTokenError(
+                .signingTime,
+                "the token was signed at \(iso(signingTime)), \(Int(skew)) s before the verification time \(iso(time)); at most \(Int(signingTimeTolerance)) s are accepted (a replayed token, or verify a recorded token at its signing time)"
+            )
         }
         if -skew > signingTimeTolerance {
-            throw PaymentTokenError(.signingTime, "the token was signed at \(iso(signingTime)), \(Int(-skew)) s after the verification time \(iso(time)); at most \(Int(signingTimeTolerance)) s of clock difference are accepted")
+            throw PaymentTokenError(
+                .signingTime,
+                "the token was signed at \(iso(signingTime)), \(Int(-skew)) s after the verification time \(iso(time)); at most \(Int(signingTimeTolerance)) s of clock difference are accepted"
+            )
         }
         return VerifiedPaymentToken(token: token, signingTime: signingTime, signer: entry.signer)
     }
@@ -65,7 +89,10 @@ public final class PaymentTokenVerifier: Sendable {
     /// The number of validated chains held; for tests and metrics.
     public var cachedChainCount: Int { cache.count }
 
-    private func signerEntry(_ signed: AppleSignedData, at time: Date) async throws(PaymentTokenError) -> ChainCache.Entry {
+    private func signerEntry(
+        _ signed: AppleSignedData,
+        at time: Date
+    ) async throws(PaymentTokenError) -> ChainCache.Entry {
         var cacheKey: [UInt8] = []
         for certificate in signed.certificates {
             withUnsafeBytes(of: UInt32(certificate.count).bigEndian) { cacheKey += $0 }
@@ -80,20 +107,32 @@ public final class PaymentTokenVerifier: Sendable {
         var certificates: [Certificate] = []
         for (i, der) in signed.certificates.enumerated() {
             do { certificates.append(try Certificate(derEncoded: der)) } catch {
-                throw PaymentTokenError(.malformed, "signature: certificate \(i) is not a valid X.509 certificate (\(error))")
+                throw PaymentTokenError(
+                    .malformed,
+                    "signature: certificate \(i) is not a valid X.509 certificate (\(error))"
+                )
             }
         }
         guard let leafIndex = certificates.firstIndex(where: { Self.matches($0, signed.signer.identifier) }) else {
-            throw PaymentTokenError(.signature, "none of the \(certificates.count) certificates in the signature is the signer's")
+            throw PaymentTokenError(
+                .signature,
+                "none of the \(certificates.count) certificates in the signature is the signer's"
+            )
         }
         let leaf = certificates[leafIndex]
         guard leaf.extensions[oid: TokenOID.appleLeafMarker] != nil else {
-            throw PaymentTokenError(.chain, "the signing certificate (\(leaf.subject)) lacks Apple's payment-token marker extension 1.2.840.113635.100.6.29")
+            throw PaymentTokenError(
+                .chain,
+                "the signing certificate (\(leaf.subject)) lacks Apple's payment-token marker extension 1.2.840.113635.100.6.29"
+            )
         }
         var intermediates = certificates
         intermediates.remove(at: leafIndex)
         guard intermediates.contains(where: { $0.extensions[oid: TokenOID.appleIntermediateMarker] != nil }) else {
-            throw PaymentTokenError(.chain, "no certificate in the signature carries the intermediate marker extension 1.2.840.113635.100.6.2.14")
+            throw PaymentTokenError(
+                .chain,
+                "no certificate in the signature carries the intermediate marker extension 1.2.840.113635.100.6.2.14"
+            )
         }
 
         var verifier = Verifier(rootCertificates: CertificateStore(trust.roots)) {
@@ -106,21 +145,32 @@ public final class PaymentTokenVerifier: Sendable {
             guard let key = SignerKey(leaf.publicKey) else {
                 throw PaymentTokenError(.signature, "the signing certificate's key is neither P-256 nor RSA")
             }
-            let entry = ChainCache.Entry(key: key,
-                                         notBefore: chain.map(\.notValidBefore).max() ?? time,
-                                         notAfter: chain.map(\.notValidAfter).min() ?? time,
-                                         signer: "\(leaf.subject)")
+            let entry = ChainCache.Entry(
+                key: key,
+                notBefore: chain.map(\.notValidBefore).max() ?? time,
+                notAfter: chain.map(\.notValidAfter).min() ?? time,
+                signer: "\(leaf.subject)"
+            )
             cache.store(entry, for: cacheKey)
             return entry
         case .couldNotValidate(let failures):
             if let expired = certificates.first(where: { time < $0.notValidBefore || time > $0.notValidAfter }) {
-                throw PaymentTokenError(.chain, "the certificate \(expired.subject) is valid from \(iso(expired.notValidBefore)) to \(iso(expired.notValidAfter)), not at the verification time \(iso(time)); a recorded token verifies only at its signing time")
+                throw PaymentTokenError(
+                    .chain,
+                    "the certificate \(expired.subject) is valid from \(iso(expired.notValidBefore)) to \(iso(expired.notValidAfter)), not at the verification time \(iso(time)); a recorded token verifies only at its signing time"
+                )
             }
             let reasons = Set(failures.map { "\($0.policyFailureReason)" }).sorted()
             if reasons.isEmpty {
-                throw PaymentTokenError(.chain, "the signing certificate (\(leaf.subject)) does not chain to the trusted root (\(trust.names))")
+                throw PaymentTokenError(
+                    .chain,
+                    "the signing certificate (\(leaf.subject)) does not chain to the trusted root (\(trust.names))"
+                )
             }
-            throw PaymentTokenError(.chain, "the signing chain does not meet Apple's rules: " + reasons.joined(separator: "; "))
+            throw PaymentTokenError(
+                .chain,
+                "the signing chain does not meet Apple's rules: " + reasons.joined(separator: "; ")
+            )
         }
     }
 
@@ -134,15 +184,6 @@ public final class PaymentTokenVerifier: Sendable {
             return Array(ext.keyIdentifier) == ski
         }
     }
-}
-
-/// Whether `a` equals `b`, in time that depends only on their lengths (secrets, digests and
-/// signatures are compared with it).
-public func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-    guard a.count == b.count else { return false }
-    var difference: UInt8 = 0
-    for i in 0..<a.count { difference |= a[i] ^ b[i] }
-    return difference == 0
 }
 
 /// ISO 8601 text of `date` in UTC, for messages.

@@ -10,27 +10,44 @@ enum SignerKey: @unchecked Sendable {
     case rsa(_RSA.Signing.PublicKey)
 
     init?(_ key: Certificate.PublicKey) {
-        if let k = P256.Signing.PublicKey(key) { self = .p256(k) }
-        else if let k = _RSA.Signing.PublicKey(key) { self = .rsa(k) }
-        else { return nil }
+        if let k = P256.Signing.PublicKey(key) {
+            self = .p256(k)
+        } else if let k = _RSA.Signing.PublicKey(key) {
+            self = .rsa(k)
+        } else {
+            return nil
+        }
     }
 
     /// Whether `signature` by `algorithm` is this key's signature of `message`.
-    func isValidSignature(_ signature: [UInt8], algorithm: ASN1ObjectIdentifier, message: [UInt8]) throws(PaymentTokenError) -> Bool {
+    func isValidSignature(
+        _ signature: [UInt8],
+        algorithm: ASN1ObjectIdentifier,
+        message: [UInt8]
+    ) throws(PaymentTokenError) -> Bool {
         let digest = SHA256.hash(data: message)
         switch self {
         case .p256(let key):
             guard algorithm == TokenOID.ecdsaWithSHA256 || algorithm == TokenOID.ecPublicKey else {
-                throw PaymentTokenError(.signature, "the signer has an EC key but the signature algorithm is \(algorithm); expected ecdsa-with-SHA256")
+                throw PaymentTokenError(
+                    .signature,
+                    "the signer has an EC key but the signature algorithm is \(algorithm); expected ecdsa-with-SHA256"
+                )
             }
             guard let sig = try? P256.Signing.ECDSASignature(derRepresentation: signature) else { return false }
             return key.isValidSignature(sig, for: digest)
         case .rsa(let key):
             guard algorithm == TokenOID.sha256WithRSAEncryption || algorithm == TokenOID.rsaEncryption else {
-                throw PaymentTokenError(.signature, "the signer has an RSA key but the signature algorithm is \(algorithm); expected sha256WithRSAEncryption")
+                throw PaymentTokenError(
+                    .signature,
+                    "the signer has an RSA key but the signature algorithm is \(algorithm); expected sha256WithRSAEncryption"
+                )
             }
-            return key.isValidSignature(_RSA.Signing.RSASignature(rawRepresentation: signature), for: digest,
-                                        padding: .insecurePKCS1v1_5)
+            return key.isValidSignature(
+                _RSA.Signing.RSASignature(rawRepresentation: signature),
+                for: digest,
+                padding: .insecurePKCS1v1_5
+            )
         }
     }
 }

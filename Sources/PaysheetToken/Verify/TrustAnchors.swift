@@ -17,9 +17,10 @@ public struct TrustAnchors: Sendable {
 
     /// The roots in the PEM file at `path`.
     public static func file(_ path: String) throws(PaymentTokenError) -> TrustAnchors {
-        let text = try KeyFile.readText(path, what: "root certificate")
+        let text = try TokenFiles.readText(path, what: "root certificate")
         var roots: [Certificate] = []
-        for document in try KeyFile.pemDocuments(text, what: "root certificate") where document.discriminator == "CERTIFICATE" {
+        for document in try TokenFiles.pemDocuments(text, what: "root certificate")
+        where document.discriminator == "CERTIFICATE" {
             do { roots.append(try Certificate(derEncoded: document.derBytes)) } catch {
                 throw PaymentTokenError(.invalidKey, "\(path) holds an invalid certificate (\(error))")
             }

@@ -22,14 +22,18 @@ public struct AppleSignedData: Sendable, Equatable {
             throw BERNodes.fail("\(bytes.count - root.end) bytes follow the ContentInfo")
         }
         let contentInfo = try Self.children(r, root, "ContentInfo", tag: 0x30)
-        guard contentInfo.count == 2 else { throw BERNodes.fail("ContentInfo has \(contentInfo.count) fields, expected 2") }
+        guard contentInfo.count == 2 else {
+            throw BERNodes.fail("ContentInfo has \(contentInfo.count) fields, expected 2")
+        }
         guard try Self.oid(r, contentInfo[0], "ContentInfo.contentType") == TokenOID.signedData else {
             throw BERNodes.fail("ContentInfo.contentType is not id-signedData")
         }
         let wrapper = try Self.children(r, contentInfo[1], "ContentInfo.content", tag: 0xA0)
         guard wrapper.count == 1 else { throw BERNodes.fail("ContentInfo.content must hold one SignedData") }
         let fields = try Self.children(r, wrapper[0], "SignedData", tag: 0x30)
-        guard fields.count >= 4 else { throw BERNodes.fail("SignedData has \(fields.count) fields, expected at least 4") }
+        guard fields.count >= 4 else {
+            throw BERNodes.fail("SignedData has \(fields.count) fields, expected at least 4")
+        }
 
         var index = 0
         guard fields[index].tag == 0x02 else { throw BERNodes.fail("SignedData.version is not an INTEGER") }
@@ -69,7 +73,12 @@ public struct AppleSignedData: Sendable, Equatable {
         self.signer = try Self.signerInfo(r, signers[0])
     }
 
-    private static func children(_ r: BERReader, _ node: BERReader.Node, _ what: String, tag: UInt8) throws(PaymentTokenError) -> [BERReader.Node] {
+    private static func children(
+        _ r: BERReader,
+        _ node: BERReader.Node,
+        _ what: String,
+        tag: UInt8
+    ) throws(PaymentTokenError) -> [BERReader.Node] {
         guard node.tag == tag else {
             let name = tag == 0x30 ? "SEQUENCE" : tag == 0x31 ? "SET" : "[\(tag & 0x1F)]"
             throw BERNodes.fail("\(what) is not a \(name)")
@@ -77,21 +86,35 @@ public struct AppleSignedData: Sendable, Equatable {
         return try r.children(node)
     }
 
-    private static func oid(_ r: BERReader, _ node: BERReader.Node, _ what: String) throws(PaymentTokenError) -> ASN1ObjectIdentifier {
+    private static func oid(
+        _ r: BERReader,
+        _ node: BERReader.Node,
+        _ what: String
+    ) throws(PaymentTokenError) -> ASN1ObjectIdentifier {
         guard node.tag == 0x06, !node.indefinite,
-              let oid = try? ASN1ObjectIdentifier(derEncoded: Array(r.encoding(node))) else {
+            let oid = try? ASN1ObjectIdentifier(derEncoded: Array(r.encoding(node)))
+        else {
             throw BERNodes.fail("\(what) is not an object identifier")
         }
         return oid
     }
 
-    private static func algorithm(_ r: BERReader, _ node: BERReader.Node, _ what: String) throws(PaymentTokenError) -> ASN1ObjectIdentifier {
+    private static func algorithm(
+        _ r: BERReader,
+        _ node: BERReader.Node,
+        _ what: String
+    ) throws(PaymentTokenError) -> ASN1ObjectIdentifier {
         let parts = try children(r, node, what, tag: 0x30)
         guard let first = parts.first else { throw BERNodes.fail("\(what) is empty") }
         return try oid(r, first, "\(what).algorithm")
     }
 
-    private static func octets(_ r: BERReader, _ node: BERReader.Node, _ what: String, tag: UInt8 = 0x04) throws(PaymentTokenError) -> [UInt8] {
+    private static func octets(
+        _ r: BERReader,
+        _ node: BERReader.Node,
+        _ what: String,
+        tag: UInt8 = 0x04
+    ) throws(PaymentTokenError) -> [UInt8] {
         guard node.tag & 0xDF == tag & 0xDF else { throw BERNodes.fail("\(what) is not an OCTET STRING") }
         return try r.content(node)
     }
@@ -104,7 +127,9 @@ public struct AppleSignedData: Sendable, Equatable {
             }
             if node.tag == 0x18 {
                 let t = try GeneralizedTime(derEncoded: Array(r.encoding(node)))
-                return BERNodes.date(t.year, t.month, t.day, t.hours, t.minutes, t.seconds).addingTimeInterval(t.fractionalSeconds)
+                return BERNodes.date(t.year, t.month, t.day, t.hours, t.minutes, t.seconds).addingTimeInterval(
+                    t.fractionalSeconds
+                )
             }
         } catch {
             throw BERNodes.fail("\(what) is not a valid time")
@@ -114,7 +139,9 @@ public struct AppleSignedData: Sendable, Equatable {
 
     private static func signerInfo(_ r: BERReader, _ node: BERReader.Node) throws(PaymentTokenError) -> CMSSignerInfo {
         let fields = try children(r, node, "SignerInfo", tag: 0x30)
-        guard fields.count >= 6 else { throw BERNodes.fail("SignerInfo has \(fields.count) fields, expected at least 6") }
+        guard fields.count >= 6 else {
+            throw BERNodes.fail("SignerInfo has \(fields.count) fields, expected at least 6")
+        }
         guard fields[0].tag == 0x02 else { throw BERNodes.fail("SignerInfo.version is not an INTEGER") }
 
         let identifier: CMSSignerInfo.Identifier
@@ -123,14 +150,19 @@ public struct AppleSignedData: Sendable, Equatable {
             guard parts.count == 2, parts[0].tag == 0x30, parts[1].tag == 0x02 else {
                 throw BERNodes.fail("SignerInfo.sid is not an IssuerAndSerialNumber")
             }
-            identifier = .issuerAndSerialNumber(issuer: Array(r.encoding(parts[0])), serialNumber: try r.content(parts[1]))
+            identifier = .issuerAndSerialNumber(
+                issuer: Array(r.encoding(parts[0])),
+                serialNumber: try r.content(parts[1])
+            )
         } else {
             identifier = .subjectKeyIdentifier(try octets(r, fields[1], "SignerInfo.sid", tag: 0x80))
         }
         let digestAlgorithm = try algorithm(r, fields[2], "SignerInfo.digestAlgorithm")
 
         guard fields[3].tag == 0xA0 else {
-            throw BERNodes.fail("SignerInfo has no signed attributes; Apple always signs contentType, signingTime and messageDigest")
+            throw BERNodes.fail(
+                "SignerInfo has no signed attributes; Apple always signs contentType, signingTime and messageDigest"
+            )
         }
         let attributes = try r.children(fields[3])
         var contentType: ASN1ObjectIdentifier?
@@ -170,17 +202,26 @@ public struct AppleSignedData: Sendable, Equatable {
         }
         let signatureAlgorithm = try algorithm(r, fields[4], "SignerInfo.signatureAlgorithm")
         let signature = try octets(r, fields[5], "SignerInfo.signature")
-        return CMSSignerInfo(identifier: identifier, digestAlgorithm: digestAlgorithm,
-                             signatureAlgorithm: signatureAlgorithm, signature: signature,
-                             signedAttributes: signedAttributes, contentType: contentType,
-                             messageDigest: messageDigest, signingTime: signingTime)
+        return CMSSignerInfo(
+            identifier: identifier,
+            digestAlgorithm: digestAlgorithm,
+            signatureAlgorithm: signatureAlgorithm,
+            signature: signature,
+            signedAttributes: signedAttributes,
+            contentType: contentType,
+            messageDigest: messageDigest,
+            signingTime: signingTime
+        )
     }
 
     static func derLength(_ n: Int) -> [UInt8] {
         if n < 0x80 { return [UInt8(n)] }
         var bytes: [UInt8] = []
         var v = n
-        while v > 0 { bytes.insert(UInt8(v & 0xFF), at: 0); v >>= 8 }
+        while v > 0 {
+            bytes.insert(UInt8(v & 0xFF), at: 0)
+            v >>= 8
+        }
         return [0x80 | UInt8(bytes.count)] + bytes
     }
 }

@@ -50,10 +50,22 @@ struct BERReader {
             let count = Int(first & 0x7F)
             guard count <= 4 else { throw fail("length of \(count) octets at byte \(offset)") }
             guard i + count <= limit else { throw fail("truncated length at byte \(offset)") }
-            for _ in 0..<count { length = length << 8 | Int(bytes[i]); i += 1 }
+            for _ in 0..<count {
+                length = length << 8 | Int(bytes[i])
+                i += 1
+            }
         }
-        guard length <= limit - i else { throw fail("the node at byte \(offset) claims \(length) bytes; \(limit - i) remain") }
-        return Node(tag: tag, start: offset, contentStart: i, contentEnd: i + length, end: i + length, indefinite: false)
+        guard length <= limit - i else {
+            throw fail("the node at byte \(offset) claims \(length) bytes; \(limit - i) remain")
+        }
+        return Node(
+            tag: tag,
+            start: offset,
+            contentStart: i,
+            contentEnd: i + length,
+            end: i + length,
+            indefinite: false
+        )
     }
 
     /// The children of a constructed node.
@@ -74,7 +86,9 @@ struct BERReader {
         if !node.isConstructed { return Array(bytes[node.contentStart..<node.contentEnd]) }
         var out: [UInt8] = []
         for part in try children(node, depth: depth) {
-            guard part.tag & 0x1F == node.tag & 0x1F else { throw fail("a segment of the string at byte \(node.start) has another type") }
+            guard part.tag & 0x1F == node.tag & 0x1F else {
+                throw fail("a segment of the string at byte \(node.start) has another type")
+            }
             out += try content(part, depth: depth + 1)
         }
         return out
@@ -91,7 +105,10 @@ enum OIDText {
         var value: UInt64 = 0
         for b in content {
             value = value << 7 | UInt64(b & 0x7F)
-            if b & 0x80 == 0 { arcs.append(value); value = 0 }
+            if b & 0x80 == 0 {
+                arcs.append(value)
+                value = 0
+            }
             if value > UInt64(1) << 56 { return "(invalid OID)" }
         }
         guard let first = arcs.first else { return "(empty OID)" }

@@ -29,14 +29,25 @@ public enum Base64 {
                 var i = 0
                 while i < n {
                     let last = i + 4 == n
-                    let a = t[Int(input[i])], b = t[Int(input[i + 1])]
+                    let a = t[Int(input[i])]
+                    let b = t[Int(input[i + 1])]
                     let c = last && padding == 2 ? 0 : t[Int(input[i + 2])]
                     let d = last && padding >= 1 ? 0 : t[Int(input[i + 3])]
-                    if (a | b | c | d) & 0xC0 != 0 { ok = false; break }
+                    if (a | b | c | d) & 0xC0 != 0 {
+                        ok = false
+                        break
+                    }
                     let v = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
-                    buffer[o] = UInt8(truncatingIfNeeded: v >> 16); o += 1
-                    if o < outCount { buffer[o] = UInt8(truncatingIfNeeded: v >> 8); o += 1 }
-                    if o < outCount { buffer[o] = UInt8(truncatingIfNeeded: v); o += 1 }
+                    buffer[o] = UInt8(truncatingIfNeeded: v >> 16)
+                    o += 1
+                    if o < outCount {
+                        buffer[o] = UInt8(truncatingIfNeeded: v >> 8)
+                        o += 1
+                    }
+                    if o < outCount {
+                        buffer[o] = UInt8(truncatingIfNeeded: v)
+                        o += 1
+                    }
                     i += 4
                 }
                 initialized = ok ? outCount : 0

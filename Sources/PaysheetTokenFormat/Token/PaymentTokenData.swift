@@ -73,8 +73,16 @@ public struct PaymentTokenData: Sendable, Equatable {
             }
             return s
         }
-        func base64(_ key: String, in object: JSONObject, at prefix: String, optional: Bool = false) throws(PaymentTokenError) -> [UInt8]? {
-            guard let text = optional ? try string(key, in: object, at: prefix) : try required(key, in: object, at: prefix) else { return nil }
+        func base64(
+            _ key: String,
+            in object: JSONObject,
+            at prefix: String,
+            optional: Bool = false
+        ) throws(PaymentTokenError) -> [UInt8]? {
+            guard
+                let text = optional
+                    ? try string(key, in: object, at: prefix) : try required(key, in: object, at: prefix)
+            else { return nil }
             guard let bytes = Base64.decode(text), !bytes.isEmpty else {
                 throw PaymentTokenError(.malformed, "\(prefix).\(key) is not non-empty Base64")
             }
@@ -83,34 +91,50 @@ public struct PaymentTokenData: Sendable, Equatable {
 
         let versionText = try required("version", in: object, at: path)
         guard let version = PaymentTokenVersion(rawValue: versionText) else {
-            throw PaymentTokenError(.unsupportedVersion,
-                                    "\(path).version is \"\(versionText)\"; supported versions are EC_v1 and RSA_v1")
+            throw PaymentTokenError(
+                .unsupportedVersion,
+                "\(path).version is \"\(versionText)\"; supported versions are EC_v1 and RSA_v1"
+            )
         }
-        guard let headerValue = object["header"] else { throw PaymentTokenError(.malformed, "\(path).header is missing") }
+        guard let headerValue = object["header"] else {
+            throw PaymentTokenError(.malformed, "\(path).header is missing")
+        }
         guard let headerObject = headerValue.objectValue else {
             throw PaymentTokenError(.malformed, "\(path).header must be an object, found \(headerValue.kindName)")
         }
         let hp = path + ".header"
         let data = try base64("data", in: object, at: path)!
         guard data.count > 16 else {
-            throw PaymentTokenError(.malformed, "\(path).data is \(data.count) bytes; it must hold ciphertext and a 16-byte tag")
+            throw PaymentTokenError(
+                .malformed,
+                "\(path).data is \(data.count) bytes; it must hold ciphertext and a 16-byte tag"
+            )
         }
         let signature = try base64("signature", in: object, at: path)!
         let publicKeyHash = try base64("publicKeyHash", in: headerObject, at: hp)!
         guard publicKeyHash.count == 32 else {
-            throw PaymentTokenError(.malformed, "\(hp).publicKeyHash is \(publicKeyHash.count) bytes; a SHA-256 hash is 32")
+            throw PaymentTokenError(
+                .malformed,
+                "\(hp).publicKeyHash is \(publicKeyHash.count) bytes; a SHA-256 hash is 32"
+            )
         }
         let transactionId = try required("transactionId", in: headerObject, at: hp)
         var applicationData: [UInt8]?
         if let text = try string("applicationData", in: headerObject, at: hp), !text.isEmpty {
             guard let bytes = Hex.decode(text), bytes.count == 32 else {
-                throw PaymentTokenError(.malformed, "\(hp).applicationData must be a SHA-256 hash in hexadecimal (64 digits)")
+                throw PaymentTokenError(
+                    .malformed,
+                    "\(hp).applicationData must be a SHA-256 hash in hexadecimal (64 digits)"
+                )
             }
             applicationData = bytes
         }
-        var header = PaymentTokenHeader(publicKeyHash: publicKeyHash, transactionId: transactionId,
-                                        applicationData: applicationData)
-        guard !header.transactionIdBytes.isEmpty else {   // empty, or not hexadecimal
+        var header = PaymentTokenHeader(
+            publicKeyHash: publicKeyHash,
+            transactionId: transactionId,
+            applicationData: applicationData
+        )
+        guard !header.transactionIdBytes.isEmpty else {  // empty, or not hexadecimal
             throw PaymentTokenError(.malformed, "\(hp).transactionId must be non-empty hexadecimal")
         }
         switch version {
@@ -122,7 +146,10 @@ public struct PaymentTokenData: Sendable, Equatable {
         case .rsaV1:
             header.wrappedKey = try base64("wrappedKey", in: headerObject, at: hp)
             if headerObject["ephemeralPublicKey"] != nil {
-                throw PaymentTokenError(.malformed, "\(hp).ephemeralPublicKey belongs to EC_v1 tokens, but version is RSA_v1")
+                throw PaymentTokenError(
+                    .malformed,
+                    "\(hp).ephemeralPublicKey belongs to EC_v1 tokens, but version is RSA_v1"
+                )
             }
         }
         self.init(version: version, data: data, signature: signature, header: header)
@@ -136,11 +163,13 @@ public struct PaymentTokenData: Sendable, Equatable {
         if let k = header.wrappedKey { h["wrappedKey"] = .string(Base64.encode(k)) }
         h["publicKeyHash"] = .string(Base64.encode(header.publicKeyHash))
         h["transactionId"] = .string(header.transactionId)
-        return .object(JSONObject([
-            ("data", .string(Base64.encode(data))),
-            ("signature", .string(Base64.encode(signature))),
-            ("header", .object(h)),
-            ("version", .string(version.rawValue)),
-        ]))
+        return .object(
+            JSONObject([
+                ("data", .string(Base64.encode(data))),
+                ("signature", .string(Base64.encode(signature))),
+                ("header", .object(h)),
+                ("version", .string(version.rawValue)),
+            ])
+        )
     }
 }

@@ -1,3 +1,5 @@
+import PaysheetModel
+
 /// The `header` of a payment token, decoded to bytes.
 public struct PaymentTokenHeader: Sendable, Equatable {
     /// `ephemeralPublicKey` (EC_v1): the DER SubjectPublicKeyInfo of the sender's P-256 key.
@@ -14,8 +16,13 @@ public struct PaymentTokenHeader: Sendable, Equatable {
     public var applicationData: [UInt8]?
 
     /// A header from its parts.
-    public init(ephemeralPublicKey: [UInt8]? = nil, wrappedKey: [UInt8]? = nil, publicKeyHash: [UInt8],
-                transactionId: String, applicationData: [UInt8]? = nil) {
+    public init(
+        ephemeralPublicKey: [UInt8]? = nil,
+        wrappedKey: [UInt8]? = nil,
+        publicKeyHash: [UInt8],
+        transactionId: String,
+        applicationData: [UInt8]? = nil
+    ) {
         self.ephemeralPublicKey = ephemeralPublicKey
         self.wrappedKey = wrappedKey
         self.publicKeyHash = publicKeyHash

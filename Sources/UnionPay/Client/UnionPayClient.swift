@@ -26,8 +26,13 @@ public struct UnionPayClient: Sendable {
     /// A client posting with `http`, signing with `signer` (`signMethod=01` or `11`), verifying with
     /// `verifier`, encrypting card data to `encryptor` (UnionPay's encryption certificate; `nil`
     /// sends it in clear, as UnionPay's old specification did).
-    public init(configuration: UnionPayConfiguration, http: HTTPClient, signer: any ACPMessageSigning, verifier: ACPVerifier,
-                encryptor: SensitiveDataEncryptor? = nil) {
+    public init(
+        configuration: UnionPayConfiguration,
+        http: HTTPClient,
+        signer: any ACPMessageSigning,
+        verifier: ACPVerifier,
+        encryptor: SensitiveDataEncryptor? = nil
+    ) {
         self.configuration = configuration
         self.http = http
         self.signer = signer
@@ -39,13 +44,20 @@ public struct UnionPayClient: Sendable {
         ACPMessage([
             "version": "5.1.0", "encoding": "UTF-8", "txnType": txnType.rawValue, "txnSubType": subType,
             "bizType": txnType == .query ? "000000" : configuration.bizType, "accessType": configuration.accessType,
-            "channelType": configuration.channelType, "merId": configuration.merchantId, "orderId": orderId, "txnTime": txnTime,
+            "channelType": configuration.channelType, "merId": configuration.merchantId, "orderId": orderId,
+            "txnTime": txnTime,
         ])
     }
 
     /// Consume (`txnType=01`) of `amount` minor units, carrying `paymentData` in the configured field.
-    public func consume(orderId: String, txnTime: String, amount: Int, currencyCode: String, paymentData: String,
-                        reserved: String? = nil) async -> Answer {
+    public func consume(
+        orderId: String,
+        txnTime: String,
+        amount: Int,
+        currencyCode: String,
+        paymentData: String,
+        reserved: String? = nil
+    ) async -> Answer {
         var m = base(.consume, subType: "01", orderId: orderId, txnTime: txnTime)
         m["txnAmt"] = String(amount)
         m["currencyCode"] = currencyCode
@@ -64,21 +76,35 @@ public struct UnionPayClient: Sendable {
     /// the shopper made): UnionPay's token payment product, `bizType` `000902`, the token in
     /// `tokenPayData` (`{token=…&trId=…&tokenType=01}`, as UnionPay's SDK demos send it) with its
     /// expiry as `tokenEnd`, and no cryptogram: the shopper is not present.
-    public func consumeWithToken(orderId: String, txnTime: String, amount: Int, currencyCode: String, token: String,
-                                 expiration: String, reserved: String? = nil) async -> Answer {
+    public func consumeWithToken(
+        orderId: String,
+        txnTime: String,
+        amount: Int,
+        currencyCode: String,
+        token: String,
+        expiration: String,
+        reserved: String? = nil
+    ) async -> Answer {
         var m = base(.consume, subType: "01", orderId: orderId, txnTime: txnTime)
         m["bizType"] = "000902"
         m["txnAmt"] = String(amount)
         m["currencyCode"] = currencyCode
         m["backUrl"] = configuration.notificationURL
-        m["tokenPayData"] = "{token=\(token)&trId=\(configuration.tokenRequestorId)&tokenType=01&tokenEnd=20\(expiration)235959}"
+        m["tokenPayData"] =
+            "{token=\(token)&trId=\(configuration.tokenRequestorId)&tokenType=01&tokenEnd=20\(expiration)235959}"
         m["reqReserved"] = reserved
         return await post(ACPPath.backTransaction, m)
     }
 
     /// Refund (`04`) or void (`31`) of the consume `originalQueryId`.
-    public func reverse(_ type: TransactionType, orderId: String, txnTime: String, amount: Int, currencyCode: String,
-                        originalQueryId: String) async -> Answer {
+    public func reverse(
+        _ type: TransactionType,
+        orderId: String,
+        txnTime: String,
+        amount: Int,
+        currencyCode: String,
+        originalQueryId: String
+    ) async -> Answer {
         var m = base(type, subType: "00", orderId: orderId, txnTime: txnTime)
         m["txnAmt"] = String(amount)
         m["currencyCode"] = currencyCode
@@ -105,7 +131,10 @@ public struct UnionPayClient: Sendable {
         case .noAnswer(let why): throw ACPError(.transport, why)
         case .message(let answer):
             guard answer["respCode"] == "00", let pem = answer["encryptPubKeyCert"] else {
-                throw ACPError(.malformed, "the encryption certificate update was answered \(answer["respCode"] ?? "(none)"): \(answer["respMsg"] ?? "")")
+                throw ACPError(
+                    .malformed,
+                    "the encryption certificate update was answered \(answer["respCode"] ?? "(none)"): \(answer["respMsg"] ?? "")"
+                )
             }
             let certificate = try verifier.gatewayCertificate(pem)
             let encryptor = try SensitiveDataEncryptor(certificate: certificate)
@@ -128,7 +157,8 @@ public struct UnionPayClient: Sendable {
     /// a file transfer (`txnType=76`, `fileType=00`) to the configured file download URL.
     public func reconciliation(settleDate: String, txnTime: String) async -> ReconciliationDownload {
         let m = ACPMessage([
-            "version": "5.1.0", "encoding": "UTF-8", "txnType": TransactionType.fileTransfer.rawValue, "txnSubType": "01",
+            "version": "5.1.0", "encoding": "UTF-8", "txnType": TransactionType.fileTransfer.rawValue,
+            "txnSubType": "01",
             "bizType": "000000", "accessType": configuration.accessType, "merId": configuration.merchantId,
             "settleDate": settleDate, "txnTime": txnTime, "fileType": "00",
         ])
@@ -138,10 +168,17 @@ public struct UnionPayClient: Sendable {
         case .message(let answer):
             let code = answer["respCode"] ?? "(none)"
             if code == "98" { return .noFile }
-            guard code == "00" else { return .failed("respCode \(code): \(answer["respMsg"] ?? ResponseCode.unionPayMessage(code))") }
-            guard let content = answer["fileContent"], !content.isEmpty else { return .failed("the answer carries no fileContent") }
+            guard code == "00" else {
+                return .failed("respCode \(code): \(answer["respMsg"] ?? ResponseCode.unionPayMessage(code))")
+            }
+            guard let content = answer["fileContent"], !content.isEmpty else {
+                return .failed("the answer carries no fileContent")
+            }
             do {
-                return .file(name: answer["fileName"] ?? "", records: try ReconciliationFile.records(fileContent: content))
+                return .file(
+                    name: answer["fileName"] ?? "",
+                    records: try ReconciliationFile.records(fileContent: content)
+                )
             } catch {
                 return .failed(error.message)
             }
@@ -153,16 +190,22 @@ public struct UnionPayClient: Sendable {
         let m = try ACPMessage(formEncoded: body)
         try verifier.verify(m, now: now)
         guard m["merId"] == configuration.merchantId else {
-            throw ACPError(.malformed, "the notification is for merId \(m["merId"] ?? "(none)"), not \(configuration.merchantId)")
+            throw ACPError(
+                .malformed,
+                "the notification is for merId \(m["merId"] ?? "(none)"), not \(configuration.merchantId)"
+            )
         }
         return m
     }
 
-    func post(_ path: String, _ message: ACPMessage, to base: String? = nil, upTo limit: Int = 1 << 20) async -> Answer {
+    func post(_ path: String, _ message: ACPMessage, to base: String? = nil, upTo limit: Int = 1 << 20) async -> Answer
+    {
         var m = message
         signer.sign(&m)
-        var request = HTTPClientRequest(url: base.map { $0.hasSuffix("/") ? String($0.dropLast()) + path : $0 + path }
-            ?? configuration.gatewayURL + path)
+        var request = HTTPClientRequest(
+            url: base.map { $0.hasSuffix("/") ? String($0.dropLast()) + path : $0 + path }
+                ?? configuration.gatewayURL + path
+        )
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded;charset=UTF-8")
         request.body = .bytes(ByteBuffer(string: m.formEncoded))

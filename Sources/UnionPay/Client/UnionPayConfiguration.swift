@@ -29,9 +29,17 @@ public struct UnionPayConfiguration: Sendable, Codable, Equatable {
     public var fileDownloadURL: String
 
     /// A configuration with UnionPay's usual values and the test merchant number.
-    public init(gatewayURL: String, merchantId: String = "777290058110048", notificationURL: String,
-                bizType: String = "000802", channelType: String = "07", accessType: String = "0",
-                paymentDataField: String = "cardTransData", timeout: Double = 10, fileDownloadURL: String? = nil) {
+    public init(
+        gatewayURL: String,
+        merchantId: String = "777290058110048",
+        notificationURL: String,
+        bizType: String = "000802",
+        channelType: String = "07",
+        accessType: String = "0",
+        paymentDataField: String = "cardTransData",
+        timeout: Double = 10,
+        fileDownloadURL: String? = nil
+    ) {
         self.fileDownloadURL = fileDownloadURL ?? gatewayURL
         self.gatewayURL = gatewayURL
         self.merchantId = merchantId

@@ -35,7 +35,8 @@ public enum TransactionTime {
         var tm = tm()
         gmtime_r(&t, &tm)
         func two(_ v: Int32) -> String { v < 10 ? "0\(v)" : "\(v)" }
-        return "\(tm.tm_year + 1900)" + two(tm.tm_mon + 1) + two(tm.tm_mday) + two(tm.tm_hour) + two(tm.tm_min) + two(tm.tm_sec)
+        return "\(tm.tm_year + 1900)" + two(tm.tm_mon + 1) + two(tm.tm_mday) + two(tm.tm_hour) + two(tm.tm_min)
+            + two(tm.tm_sec)
     }
 
     /// The instant of a `txnTime`, or `nil` when it is not 14 digits of a valid time.
@@ -44,9 +45,15 @@ public enum TransactionTime {
         guard d.count == 14, d.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return nil }
         func n(_ a: Int, _ b: Int) -> Int32 { Int32(String(decoding: d[a..<b], as: UTF8.self))! }
         var tm = tm()
-        tm.tm_year = n(0, 4) - 1900; tm.tm_mon = n(4, 6) - 1; tm.tm_mday = n(6, 8)
-        tm.tm_hour = n(8, 10); tm.tm_min = n(10, 12); tm.tm_sec = n(12, 14)
-        guard (0...11).contains(tm.tm_mon), (1...31).contains(tm.tm_mday), tm.tm_hour < 24, tm.tm_min < 60, tm.tm_sec < 61 else { return nil }
+        tm.tm_year = n(0, 4) - 1900
+        tm.tm_mon = n(4, 6) - 1
+        tm.tm_mday = n(6, 8)
+        tm.tm_hour = n(8, 10)
+        tm.tm_min = n(10, 12)
+        tm.tm_sec = n(12, 14)
+        guard (0...11).contains(tm.tm_mon), (1...31).contains(tm.tm_mday), tm.tm_hour < 24, tm.tm_min < 60,
+            tm.tm_sec < 61
+        else { return nil }
         return Date(timeIntervalSince1970: TimeInterval(timegm(&tm) - 8 * 3600))
     }
 

@@ -39,13 +39,17 @@ public struct ACPMessage: Sendable, Equatable, CustomStringConvertible {
 
     /// The body to post: `application/x-www-form-urlencoded`, keys sorted.
     public var formEncoded: String {
-        fields.keys.sorted().map { FormEncoding.encode($0) + "=" + FormEncoding.encode(fields[$0]!) }.joined(separator: "&")
+        fields.keys.sorted().map { FormEncoding.encode($0) + "=" + FormEncoding.encode(fields[$0]!) }.joined(
+            separator: "&"
+        )
     }
 
     /// A synchronous answer as UnionPay's gateway writes it: `key=value` joined by `&`, keys
     /// sorted, values raw.
     public var rawEncoded: String {
-        fields.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }).map { $0 + "=" + fields[$0]! }.joined(separator: "&")
+        fields.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }).map { $0 + "=" + fields[$0]! }.joined(
+            separator: "&"
+        )
     }
 
     /// Parses a synchronous answer as UnionPay's SDKs do: pairs split at `&` outside `{…}`
@@ -61,9 +65,12 @@ public struct ACPMessage: Sendable, Equatable, CustomStringConvertible {
         func pair(_ part: ArraySlice<UInt8>) throws(ACPError) {
             n += 1
             guard !part.isEmpty else { return }
-            guard let eq = part.firstIndex(of: UInt8(ascii: "=")) else { throw ACPError(.malformed, "pair \(n) of the answer has no '='") }
+            guard let eq = part.firstIndex(of: UInt8(ascii: "=")) else {
+                throw ACPError(.malformed, "pair \(n) of the answer has no '='")
+            }
             guard let key = String(validating: part[part.startIndex..<eq], as: UTF8.self), !key.isEmpty,
-                  let value = String(validating: part[part.index(after: eq)...], as: UTF8.self) else {
+                let value = String(validating: part[part.index(after: eq)...], as: UTF8.self)
+            else {
                 throw ACPError(.malformed, "pair \(n) of the answer is not UTF-8")
             }
             guard fields[key] == nil else { throw ACPError(.malformed, "field \(key) appears twice") }
@@ -86,13 +93,16 @@ public struct ACPMessage: Sendable, Equatable, CustomStringConvertible {
     public init(formEncoded body: String) throws(ACPError) {
         var fields: [String: String] = [:]
         let bytes = Array(body.utf8)
-        guard !bytes.isEmpty else { throw ACPError(.malformed, "the message is empty (form-encoded key=value pairs expected)") }
+        guard !bytes.isEmpty else {
+            throw ACPError(.malformed, "the message is empty (form-encoded key=value pairs expected)")
+        }
         for (n, part) in bytes.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true).enumerated() {
             guard let eq = part.firstIndex(of: UInt8(ascii: "=")) else {
                 throw ACPError(.malformed, "pair \(n + 1) has no '=' (form-encoded key=value pairs expected)")
             }
             guard let key = FormEncoding.decode(part[part.startIndex..<eq]), !key.isEmpty,
-                  let value = FormEncoding.decode(part[part.index(after: eq)...]) else {
+                let value = FormEncoding.decode(part[part.index(after: eq)...])
+            else {
                 throw ACPError(.malformed, "pair \(n + 1) has a broken percent escape or is not UTF-8")
             }
             guard fields[key] == nil else { throw ACPError(.malformed, "field \(key) appears twice") }
@@ -108,11 +118,15 @@ public struct ACPMessage: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Fields whose values are never shown (card data, personal data).
-    public static let confidentialFields: Set<String> = ["cardTransData", "tokenPayData", "accNo", "customerInfo", "encryptCertId", "riskRateInfo"]
+    public static let confidentialFields: Set<String> = [
+        "cardTransData", "tokenPayData", "accNo", "customerInfo", "encryptCertId", "riskRateInfo",
+    ]
 
     /// The fields for logs: no `signature`, no certificate, confidential values replaced by `***`.
     public var description: String {
         fields.keys.sorted().filter { $0 != "signature" && $0 != "signPubKeyCert" }
-            .map { "\($0)=\(ACPMessage.confidentialFields.contains($0) && fields[$0]?.isEmpty == false ? "***" : fields[$0]!)" }.joined(separator: "&")
+            .map {
+                "\($0)=\(ACPMessage.confidentialFields.contains($0) && fields[$0]?.isEmpty == false ? "***" : fields[$0]!)"
+            }.joined(separator: "&")
     }
 }

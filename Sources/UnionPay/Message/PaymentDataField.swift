@@ -22,7 +22,8 @@ public struct PaymentDataField: Sendable, Equatable {
     /// Decodes a field value.
     public init(encoded: String) throws(ACPError) {
         guard let data = Data(base64Encoded: encoded), let text = String(data: data, encoding: .utf8),
-              text.hasPrefix("{"), text.hasSuffix("}") else {
+            text.hasPrefix("{"), text.hasSuffix("}")
+        else {
             throw ACPError(.malformed, "the payment data field is not Base64 of {key=value&…}")
         }
         try self.init(braced: text, name: "the payment data field")
@@ -31,7 +32,9 @@ public struct PaymentDataField: Sendable, Equatable {
     /// Reads UnionPay's `{key=value&…}` syntax as written in a field (as `tokenPayData` is);
     /// `name` says which field in an error.
     public init(braced text: String, name: String) throws(ACPError) {
-        guard text.hasPrefix("{"), text.hasSuffix("}") else { throw ACPError(.malformed, "\(name) is not {key=value&…}") }
+        guard text.hasPrefix("{"), text.hasSuffix("}") else {
+            throw ACPError(.malformed, "\(name) is not {key=value&…}")
+        }
         var values: [String: String] = [:]
         for pair in text.dropFirst().dropLast().split(separator: "&") {
             guard let eq = pair.firstIndex(of: "=") else {
@@ -66,7 +69,9 @@ public struct PaymentDataField: Sendable, Equatable {
         if let acc = out["accNo"] { out["accNo"] = try decryptor.decryptLong(acc) }
         if let info = out.removeValue(forKey: "encryptedInfo") {
             for pair in try decryptor.decryptLong(info).split(separator: "&") {
-                guard let eq = pair.firstIndex(of: "=") else { throw ACPError(.malformed, "encryptedInfo has a pair without '='") }
+                guard let eq = pair.firstIndex(of: "=") else {
+                    throw ACPError(.malformed, "encryptedInfo has a pair without '='")
+                }
                 out[String(pair[..<eq])] = String(pair[pair.index(after: eq)...])
             }
         }

@@ -34,9 +34,22 @@ public struct ReconciliationRecord: Sendable, Codable, Equatable {
     public var reserved: String
 
     /// Creates a record.
-    public init(transactionCode: String, transmissionTime: String, maskedAccount: String, amount: Int, queryId: String,
-                orderId: String, merchantFee: Int, settlementAmount: Int, txnType: String, bizType: String,
-                originalQueryId: String, merchantId: String, netAmount: Int, reserved: String) {
+    public init(
+        transactionCode: String,
+        transmissionTime: String,
+        maskedAccount: String,
+        amount: Int,
+        queryId: String,
+        orderId: String,
+        merchantFee: Int,
+        settlementAmount: Int,
+        txnType: String,
+        bizType: String,
+        originalQueryId: String,
+        merchantId: String,
+        netAmount: Int,
+        reserved: String
+    ) {
         self.transactionCode = transactionCode
         self.transmissionTime = transmissionTime
         self.maskedAccount = maskedAccount
@@ -58,20 +71,37 @@ public struct ReconciliationRecord: Sendable, Codable, Equatable {
 public enum ReconciliationFile {
     /// The widths of the 42 fields, as UnionPay's file interface specification (全渠道平台接入接口规范
     /// 第3部分 文件接口, 6.1) and its SDKs' `parseZMFile` give them.
-    static let widths = [3, 11, 11, 6, 10, 19, 12, 4, 2, 21, 2, 32, 2, 6, 10, 13, 13, 4, 15, 2, 2, 6, 2, 4, 32, 1, 21, 15, 1, 15, 32,
-                         13, 13, 8, 32, 13, 13, 12, 2, 1, 32, 98]
+    static let widths = [
+        3, 11, 11, 6, 10, 19, 12, 4, 2, 21, 2, 32, 2, 6, 10, 13, 13, 4, 15, 2, 2, 6, 2, 4, 32, 1, 21, 15, 1, 15, 32,
+        13, 13, 8, 32, 13, 13, 12, 2, 1, 32, 98,
+    ]
     /// Where each field starts in a line.
     static let offsets: [Int] = widths.indices.map { i in widths[..<i].reduce(0, +) + i }
     /// A whole line, without its CR LF: 607 bytes.
     static let lineLength = offsets.last! + widths.last!
 
     enum Field: Int {
-        case code = 0, transmissionTime = 4, account = 5, amount = 6, queryId = 9, orderId = 11, fee = 15, settlement = 16
-        case txnType = 19, txnSubType = 20, bizType = 21, originalQueryId = 26, merchantId = 27, net = 32, reserved = 34
+        case code = 0
+        case transmissionTime = 4
+        case account = 5
+        case amount = 6
+        case queryId = 9
+        case orderId = 11
+        case fee = 15
+        case settlement = 16
+        case txnType = 19
+        case txnSubType = 20
+        case bizType = 21
+        case originalQueryId = 26
+        case merchantId = 27
+        case net = 32
+        case reserved = 34
     }
 
     /// The archive's `ZM` file name for `merId` and settlement date `yyMMdd` (`INN15090588ZM_802310048993424`).
-    public static func fileName(merchantId: String, settleDate yymmdd: String) -> String { "INN\(yymmdd)88ZM_\(merchantId)" }
+    public static func fileName(merchantId: String, settleDate yymmdd: String) -> String {
+        "INN\(yymmdd)88ZM_\(merchantId)"
+    }
 
     /// The transactions of a `ZM` file; throws ``ACPError`` naming the first line it cannot read.
     public static func parse(_ contents: Data) throws(ACPError) -> [ReconciliationRecord] {
@@ -85,7 +115,10 @@ public enum ReconciliationFile {
             // The trailing reserved field may come trimmed; everything before it must be there.
             let needed = offsets[Field.reserved.rawValue] + widths[Field.reserved.rawValue]
             guard line.count >= needed, line.count <= lineLength else {
-                throw ACPError(.malformed, "reconciliation file line \(number) is \(line.count) bytes, not \(lineLength)")
+                throw ACPError(
+                    .malformed,
+                    "reconciliation file line \(number) is \(line.count) bytes, not \(lineLength)"
+                )
             }
             func text(_ f: Field) -> String {
                 let start = offsets[f.rawValue]
@@ -95,25 +128,45 @@ public enum ReconciliationFile {
             func unsigned(_ f: Field) throws(ACPError) -> Int {
                 let t = text(f)
                 guard !t.isEmpty, t.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }), let v = Int(t) else {
-                    throw ACPError(.malformed, "reconciliation file line \(number): field \(f.rawValue + 1) is \"\(t)\", not digits")
+                    throw ACPError(
+                        .malformed,
+                        "reconciliation file line \(number): field \(f.rawValue + 1) is \"\(t)\", not digits"
+                    )
                 }
                 return v
             }
             func signed(_ f: Field) throws(ACPError) -> Int {
                 let t = text(f)
                 let digits = t.drop(while: { $0 == "C" || $0 == "D" })
-                guard t.count == 13 || (t.count == 12 && digits.count == 12), digits.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }),
-                      let v = Int(digits) else {
-                    throw ACPError(.malformed, "reconciliation file line \(number): field \(f.rawValue + 1) is \"\(t)\", not C/D and 12 digits")
+                guard t.count == 13 || (t.count == 12 && digits.count == 12),
+                    digits.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }),
+                    let v = Int(digits)
+                else {
+                    throw ACPError(
+                        .malformed,
+                        "reconciliation file line \(number): field \(f.rawValue + 1) is \"\(t)\", not C/D and 12 digits"
+                    )
                 }
                 return t.hasPrefix("D") ? -v : v
             }
-            records.append(ReconciliationRecord(
-                transactionCode: text(.code), transmissionTime: text(.transmissionTime), maskedAccount: text(.account),
-                amount: try unsigned(.amount), queryId: text(.queryId), orderId: text(.orderId), merchantFee: try signed(.fee),
-                settlementAmount: try signed(.settlement), txnType: text(.txnType), bizType: text(.bizType),
-                originalQueryId: text(.originalQueryId), merchantId: text(.merchantId), netAmount: try signed(.net),
-                reserved: text(.reserved)))
+            records.append(
+                ReconciliationRecord(
+                    transactionCode: text(.code),
+                    transmissionTime: text(.transmissionTime),
+                    maskedAccount: text(.account),
+                    amount: try unsigned(.amount),
+                    queryId: text(.queryId),
+                    orderId: text(.orderId),
+                    merchantFee: try signed(.fee),
+                    settlementAmount: try signed(.settlement),
+                    txnType: text(.txnType),
+                    bizType: text(.bizType),
+                    originalQueryId: text(.originalQueryId),
+                    merchantId: text(.merchantId),
+                    netAmount: try signed(.net),
+                    reserved: text(.reserved)
+                )
+            )
         }
         return records
     }
@@ -127,12 +180,24 @@ public enum ReconciliationFile {
                 let w = widths[f.rawValue]
                 fields[f.rawValue] = String(value.prefix(w)) + String(repeating: " ", count: max(0, w - value.count))
             }
-            func amount(_ v: Int) -> String { let s = String(abs(v)); return String(repeating: "0", count: max(0, 12 - s.count)) + s }
+            func amount(_ v: Int) -> String {
+                let s = String(abs(v))
+                return String(repeating: "0", count: max(0, 12 - s.count)) + s
+            }
             func signed(_ v: Int) -> String { (v < 0 ? "D" : "C") + amount(v) }
-            put(.code, r.transactionCode); put(.transmissionTime, r.transmissionTime); put(.account, r.maskedAccount)
-            put(.amount, amount(r.amount)); put(.queryId, r.queryId); put(.orderId, r.orderId); put(.fee, signed(r.merchantFee))
-            put(.settlement, signed(r.settlementAmount)); put(.txnType, r.txnType); put(.bizType, r.bizType)
-            put(.originalQueryId, r.originalQueryId); put(.merchantId, r.merchantId); put(.net, signed(r.netAmount))
+            put(.code, r.transactionCode)
+            put(.transmissionTime, r.transmissionTime)
+            put(.account, r.maskedAccount)
+            put(.amount, amount(r.amount))
+            put(.queryId, r.queryId)
+            put(.orderId, r.orderId)
+            put(.fee, signed(r.merchantFee))
+            put(.settlement, signed(r.settlementAmount))
+            put(.txnType, r.txnType)
+            put(.bizType, r.bizType)
+            put(.originalQueryId, r.originalQueryId)
+            put(.merchantId, r.merchantId)
+            put(.net, signed(r.netAmount))
             put(.reserved, r.reserved)
             out.append(Data(fields.joined(separator: " ").utf8))
             out.append(contentsOf: [0x0D, 0x0A])
@@ -147,12 +212,18 @@ public enum ReconciliationFile {
             throw ACPError(.malformed, "fileContent is not Base64")
         }
         guard let zip = Zlib.decompress(compressed, format: .zlib) else {
-            throw ACPError(.malformed, "fileContent is not a complete zlib stream (or inflates past \(Zlib.maximumOutput >> 20) MiB)")
+            throw ACPError(
+                .malformed,
+                "fileContent is not a complete zlib stream (or inflates past \(Zlib.maximumOutput >> 20) MiB)"
+            )
         }
         let archive = try ZipArchive(reading: zip)
         let files = archive.files.filter { $0.name.split(separator: "/").last?.contains("ZM_") == true }
         guard !files.isEmpty else {
-            throw ACPError(.malformed, "the archive has no ZM file (it holds \(archive.files.map(\.name).joined(separator: ", ")))")
+            throw ACPError(
+                .malformed,
+                "the archive has no ZM file (it holds \(archive.files.map(\.name).joined(separator: ", ")))"
+            )
         }
         var records: [ReconciliationRecord] = []
         for file in files { records += try parse(file.contents) }

@@ -17,11 +17,14 @@ struct ZipArchive: Sendable, Equatable {
         let bytes = [UInt8](data)
         func u16(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 }
         func u32(_ at: Int) -> Int { u16(at) | u16(at + 2) << 16 }
-        func bad(_ why: String) -> ACPError { ACPError(.malformed, "the reconciliation archive is not a readable ZIP: \(why)") }
+        func bad(_ why: String) -> ACPError {
+            ACPError(.malformed, "the reconciliation archive is not a readable ZIP: \(why)")
+        }
         // The end-of-central-directory record: the last 22 bytes, or earlier when a comment follows.
         guard bytes.count >= 22 else { throw bad("too short") }
         var end = bytes.count - 22
-        while end >= 0 && !(bytes[end] == 0x50 && bytes[end + 1] == 0x4B && bytes[end + 2] == 5 && bytes[end + 3] == 6) {
+        while end >= 0 && !(bytes[end] == 0x50 && bytes[end + 1] == 0x4B && bytes[end + 2] == 5 && bytes[end + 3] == 6)
+        {
             end -= 1
             if bytes.count - end > 22 + 0xFFFF { end = -1 }
         }
@@ -31,17 +34,26 @@ struct ZipArchive: Sendable, Equatable {
         var files: [(String, Data)] = []
         var total = 0
         for _ in 0..<count {
-            guard at + 46 <= bytes.count, u32(at) == 0x0201_4B50 else { throw bad("a central directory entry is missing") }
-            let flags = u16(at + 8), method = u16(at + 10), crc = UInt32(u32(at + 16))
-            let compressedSize = u32(at + 20), size = u32(at + 24)
-            let nameLength = u16(at + 28), extraLength = u16(at + 30), commentLength = u16(at + 32)
+            guard at + 46 <= bytes.count, u32(at) == 0x0201_4B50 else {
+                throw bad("a central directory entry is missing")
+            }
+            let flags = u16(at + 8)
+            let method = u16(at + 10)
+            let crc = UInt32(u32(at + 16))
+            let compressedSize = u32(at + 20)
+            let size = u32(at + 24)
+            let nameLength = u16(at + 28)
+            let extraLength = u16(at + 30)
+            let commentLength = u16(at + 32)
             let local = u32(at + 42)
             guard at + 46 + nameLength <= bytes.count else { throw bad("an entry's name runs past the end") }
             let nameBytes = Data(bytes[(at + 46)..<(at + 46 + nameLength)])
             let name = String(data: nameBytes, encoding: .utf8) ?? String(decoding: nameBytes, as: UTF8.self)
             at += 46 + nameLength + extraLength + commentLength
             guard flags & 1 == 0 else { throw bad("\(name) is encrypted") }
-            guard local + 30 <= bytes.count, u32(local) == 0x0403_4B50 else { throw bad("\(name)'s local header is missing") }
+            guard local + 30 <= bytes.count, u32(local) == 0x0403_4B50 else {
+                throw bad("\(name)'s local header is missing")
+            }
             let start = local + 30 + u16(local + 26) + u16(local + 28)
             guard start + compressedSize <= bytes.count else { throw bad("\(name) runs past the end") }
             let stored = Data(bytes[start..<(start + compressedSize)])
@@ -51,11 +63,15 @@ struct ZipArchive: Sendable, Equatable {
             switch method {
             case 0: contents = stored
             case 8:
-                guard let inflated = Zlib.decompress(stored, format: .raw, limit: size) else { throw bad("\(name) does not inflate") }
+                guard let inflated = Zlib.decompress(stored, format: .raw, limit: size) else {
+                    throw bad("\(name) does not inflate")
+                }
                 contents = inflated
             default: throw bad("\(name) uses compression method \(method)")
             }
-            guard contents.count == size, Zlib.crc32(contents) == crc else { throw bad("\(name) fails its CRC-32 check") }
+            guard contents.count == size, Zlib.crc32(contents) == crc else {
+                throw bad("\(name) fails its CRC-32 check")
+            }
             files.append((name, contents))
         }
         self.files = files
@@ -65,8 +81,14 @@ struct ZipArchive: Sendable, Equatable {
     func encoded(date: Date = Date()) -> Data {
         var out = Data()
         var directory = Data()
-        func le16(_ v: Int, _ d: inout Data) { d.append(UInt8(v & 0xFF)); d.append(UInt8((v >> 8) & 0xFF)) }
-        func le32(_ v: Int, _ d: inout Data) { le16(v & 0xFFFF, &d); le16((v >> 16) & 0xFFFF, &d) }
+        func le16(_ v: Int, _ d: inout Data) {
+            d.append(UInt8(v & 0xFF))
+            d.append(UInt8((v >> 8) & 0xFF))
+        }
+        func le32(_ v: Int, _ d: inout Data) {
+            le16(v & 0xFFFF, &d)
+            le16((v >> 16) & 0xFFFF, &d)
+        }
         var t = time_t(Int(date.timeIntervalSince1970))
         var tm = tm()
         gmtime_r(&t, &tm)
@@ -77,19 +99,41 @@ struct ZipArchive: Sendable, Equatable {
             let crc = Int(Zlib.crc32(contents))
             let nameBytes = Data(name.utf8)
             var header = Data()
-            le16(20, &header); le16(0, &header); le16(8, &header); le16(dosTime, &header); le16(dosDate, &header)
-            le32(crc, &header); le32(deflated.count, &header); le32(contents.count, &header)
-            le16(nameBytes.count, &header); le16(0, &header)
+            le16(20, &header)
+            le16(0, &header)
+            le16(8, &header)
+            le16(dosTime, &header)
+            le16(dosDate, &header)
+            le32(crc, &header)
+            le32(deflated.count, &header)
+            le32(contents.count, &header)
+            le16(nameBytes.count, &header)
+            le16(0, &header)
             let offset = out.count
-            le32(0x0403_4B50, &out); out.append(header); out.append(nameBytes); out.append(deflated)
-            le32(0x0201_4B50, &directory); le16(20, &directory); directory.append(header)
-            le16(0, &directory); le16(0, &directory); le16(0, &directory); le32(0, &directory); le32(offset, &directory)
+            le32(0x0403_4B50, &out)
+            out.append(header)
+            out.append(nameBytes)
+            out.append(deflated)
+            le32(0x0201_4B50, &directory)
+            le16(20, &directory)
+            directory.append(header)
+            le16(0, &directory)
+            le16(0, &directory)
+            le16(0, &directory)
+            le32(0, &directory)
+            le32(offset, &directory)
             directory.append(nameBytes)
         }
         let directoryOffset = out.count
         out.append(directory)
-        le32(0x0605_4B50, &out); le16(0, &out); le16(0, &out); le16(files.count, &out); le16(files.count, &out)
-        le32(directory.count, &out); le32(directoryOffset, &out); le16(0, &out)
+        le32(0x0605_4B50, &out)
+        le16(0, &out)
+        le16(0, &out)
+        le16(files.count, &out)
+        le16(files.count, &out)
+        le32(directory.count, &out)
+        le32(directoryOffset, &out)
+        le16(0, &out)
         return out
     }
 }

@@ -20,8 +20,18 @@ enum Zlib {
 
     static func compress(_ data: Data, format: Format) -> Data {
         var stream = z_stream()
-        guard deflateInit2_(&stream, Z_DEFAULT_COMPRESSION, Z_DEFLATED, format.windowBits, 8, Z_DEFAULT_STRATEGY,
-                            ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else { return Data() }
+        guard
+            deflateInit2_(
+                &stream,
+                Z_DEFAULT_COMPRESSION,
+                Z_DEFLATED,
+                format.windowBits,
+                8,
+                Z_DEFAULT_STRATEGY,
+                ZLIB_VERSION,
+                Int32(MemoryLayout<z_stream>.size)
+            ) == Z_OK
+        else { return Data() }
         defer { deflateEnd(&stream) }
         var output = Data(count: Int(deflateBound(&stream, uLong(data.count))) + 16)
         var input = [UInt8](data)
@@ -42,7 +52,9 @@ enum Zlib {
     /// would exceed ``maximumOutput``.
     static func decompress(_ data: Data, format: Format, limit: Int = maximumOutput) -> Data? {
         var stream = z_stream()
-        guard inflateInit2_(&stream, format.windowBits, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else { return nil }
+        guard inflateInit2_(&stream, format.windowBits, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+            return nil
+        }
         defer { inflateEnd(&stream) }
         var input = [UInt8](data)
         var output = Data()

@@ -1,8 +1,7 @@
 import Crypto
 import _CryptoExtras
 import Foundation
-import PaysheetToken
-import PaysheetTokenFormat
+import PaysheetModel
 import SwiftASN1
 import X509
 
@@ -29,7 +28,7 @@ public struct ACPCredentials: Sendable {
         }
         do {
             certificate = try Certificate(pemEncoded: KeyFile.readText(certificateFile, what: "certificate"))
-        } catch let e as PaymentTokenError {
+        } catch let e as KeyFileError {
             throw ACPError(.credentials, e.message)
         } catch {
             throw ACPError(.credentials, "\(certificateFile) is not a PEM certificate")

@@ -1,8 +1,7 @@
 import Crypto
 import _CryptoExtras
 import Foundation
-import PaysheetToken
-import PaysheetTokenFormat
+import PaysheetModel
 import X509
 import SwiftASN1
 
@@ -29,16 +28,24 @@ public struct ACPSigner: ACPMessageSigning {
     public let includesCertificate: Bool
 
     /// A signer with `privateKey` and its `certificate`.
-    public init(privateKey: _RSA.Signing.PrivateKey, certificate: Certificate, includesCertificate: Bool = false) throws(ACPError) {
+    public init(
+        privateKey: _RSA.Signing.PrivateKey,
+        certificate: Certificate,
+        includesCertificate: Bool = false
+    ) throws(ACPError) {
         guard let publicKey = _RSA.Signing.PublicKey(certificate.publicKey),
-              publicKey.derRepresentation == privateKey.publicKey.derRepresentation else {
+            publicKey.derRepresentation == privateKey.publicKey.derRepresentation
+        else {
             throw ACPError(.credentials, "the signing certificate does not hold the signing key's public key")
         }
         self.privateKey = privateKey
         self.certificate = certificate
         self.certId = ACPSigner.decimal(certificate.serialNumber.bytes)
         // Lines end with CR LF, as in the signPubKeyCert of UnionPay's gateway.
-        self.certificatePEM = ((try? certificate.serializeAsPEM().pemString) ?? "").replacingOccurrences(of: "\n", with: "\r\n")
+        self.certificatePEM = ((try? certificate.serializeAsPEM().pemString) ?? "").replacingOccurrences(
+            of: "\n",
+            with: "\r\n"
+        )
         self.includesCertificate = includesCertificate
     }
 
@@ -66,7 +73,10 @@ public struct ACPSigner: ACPMessageSigning {
                 digits[i] = UInt8(v % 10)
                 carry = v / 10
             }
-            while carry > 0 { digits.append(UInt8(carry % 10)); carry /= 10 }
+            while carry > 0 {
+                digits.append(UInt8(carry % 10))
+                carry /= 10
+            }
         }
         while digits.count > 1, digits.last == 0 { digits.removeLast() }
         return String(digits.reversed().map { Character(String($0)) })
@@ -98,7 +108,7 @@ public struct ACPSecureKeySigner: ACPMessageSigning {
     }
 
     /// Whether `message` carries the signature this key makes (compared in constant time).
-    func verifies(_ message: ACPMessage) -> Bool {
+    package func verifies(_ message: ACPMessage) -> Bool {
         guard let given = message["signature"] else { return false }
         return constantTimeEqual(Array(given.lowercased().utf8), Array(signature(of: message).utf8))
     }

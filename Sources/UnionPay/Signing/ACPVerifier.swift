@@ -29,14 +29,21 @@ public final class ACPVerifier: @unchecked Sendable {
     /// "middle" certificates) under `roots` whose CN's owner field is one of `owners`, and the
     /// `certId`s of `certificates` (merchants').
     /// `secureKey`, when set, also accepts messages signed with it (`signMethod=11`).
-    public init(roots: [Certificate], intermediates: [Certificate] = [], owners: Set<String> = [ACPVerifier.unionPayOwner],
-                certificates: [Certificate] = [], secureKey: String? = nil) {
+    public init(
+        roots: [Certificate],
+        intermediates: [Certificate] = [],
+        owners: Set<String> = [ACPVerifier.unionPayOwner],
+        certificates: [Certificate] = [],
+        secureKey: String? = nil
+    ) {
         self.secureKey = secureKey.flatMap { try? ACPSecureKeySigner(secureKey: $0) }
         self.roots = roots
         self.owners = owners
         // Only middle certificates that a trusted root issued are kept.
         self.intermediates = intermediates.filter { middle in
-            roots.contains { $0.subject == middle.issuer && $0.publicKey.isValidSignature(middle.signature, for: middle) }
+            roots.contains {
+                $0.subject == middle.issuer && $0.publicKey.isValidSignature(middle.signature, for: middle)
+            }
         }
         var known: [String: _RSA.Signing.PublicKey] = [:]
         for c in certificates {
@@ -50,7 +57,10 @@ public final class ACPVerifier: @unchecked Sendable {
         if message["signMethod"] == "11" {
             guard let secureKey else { throw ACPError(.signature, "signMethod is 11 but no secure key is configured") }
             guard secureKey.verifies(message) else {
-                throw ACPError(.signature, "the signature (signMethod 11) does not match the message and the secure key")
+                throw ACPError(
+                    .signature,
+                    "the signature (signMethod 11) does not match the message and the secure key"
+                )
             }
             return
         }
@@ -58,7 +68,10 @@ public final class ACPVerifier: @unchecked Sendable {
             throw ACPError(.version, "version 5.0.0 (SHA-1) is not accepted; send version 5.1.0 (SHA-256)")
         }
         guard message["signMethod"] == "01" else {
-            throw ACPError(.signature, "signMethod is \(message["signMethod"] ?? "missing"); 01 (SHA256withRSA) or 11 (secure key) is accepted")
+            throw ACPError(
+                .signature,
+                "signMethod is \(message["signMethod"] ?? "missing"); 01 (SHA256withRSA) or 11 (secure key) is accepted"
+            )
         }
         guard let signatureText = message["signature"], let raw = Data(base64Encoded: signatureText) else {
             throw ACPError(.signature, "the message has no Base64 signature")
@@ -69,17 +82,29 @@ public final class ACPVerifier: @unchecked Sendable {
         } else if let certId = message["certId"], let k = known[certId] {
             key = k
         } else {
-            throw ACPError(.signature, "certId \(message["certId"] ?? "(missing)") names no known certificate and there is no signPubKeyCert")
+            throw ACPError(
+                .signature,
+                "certId \(message["certId"] ?? "(missing)") names no known certificate and there is no signPubKeyCert"
+            )
         }
         let digest = ACPSigner.hexDigest(message.signingString)
-        guard key.isValidSignature(_RSA.Signing.RSASignature(rawRepresentation: raw), for: Data(digest.utf8), padding: .insecurePKCS1v1_5) else {
+        guard
+            key.isValidSignature(
+                _RSA.Signing.RSASignature(rawRepresentation: raw),
+                for: Data(digest.utf8),
+                padding: .insecurePKCS1v1_5
+            )
+        else {
             throw ACPError(.signature, "the signature does not verify over the message's fields")
         }
     }
 
     private func certificateKey(_ pem: String, now: Date) throws(ACPError) -> _RSA.Signing.PublicKey {
         lock.lock()
-        if let hit = accepted[pem], hit.notAfter > now { lock.unlock(); return hit.key }
+        if let hit = accepted[pem], hit.notAfter > now {
+            lock.unlock()
+            return hit.key
+        }
         lock.unlock()
         let certificate = try gatewayCertificate(pem, now: now)
         guard let key = _RSA.Signing.PublicKey(certificate.publicKey) else {
@@ -103,15 +128,29 @@ extension ACPVerifier {
             throw ACPError(.signature, "the certificate is not a PEM certificate")
         }
         guard certificate.notValidBefore <= now, now <= certificate.notValidAfter else {
-            throw ACPError(.signature, "the certificate is not valid at \(now) (valid \(certificate.notValidBefore) to \(certificate.notValidAfter))")
+            throw ACPError(
+                .signature,
+                "the certificate is not valid at \(now) (valid \(certificate.notValidBefore) to \(certificate.notValidAfter))"
+            )
         }
-        guard let middle = intermediates.first(where: { $0.subject == certificate.issuer && $0.publicKey.isValidSignature(certificate.signature, for: certificate) }),
-              middle.notValidBefore <= now, now <= middle.notValidAfter else {
-            throw ACPError(.signature, "the certificate (\(certificate.subject)) is not issued by a trusted UnionPay middle certificate under a trusted root")
+        guard
+            let middle = intermediates.first(where: {
+                $0.subject == certificate.issuer
+                    && $0.publicKey.isValidSignature(certificate.signature, for: certificate)
+            }),
+            middle.notValidBefore <= now, now <= middle.notValidAfter
+        else {
+            throw ACPError(
+                .signature,
+                "the certificate (\(certificate.subject)) is not issued by a trusted UnionPay middle certificate under a trusted root"
+            )
         }
         let owner = Self.owner(of: certificate)
         guard owners.contains(owner) else {
-            throw ACPError(.signature, "the certificate's owner is \(owner.isEmpty ? "(none)" : owner), not the gateway's (cer owner is not CUP)")
+            throw ACPError(
+                .signature,
+                "the certificate's owner is \(owner.isEmpty ? "(none)" : owner), not the gateway's (cer owner is not CUP)"
+            )
         }
         return certificate
     }
@@ -131,10 +170,13 @@ extension ACPVerifier {
     static func otherString(_ attribute: RelativeDistinguishedName.Attribute) -> String? {
         var serializer = DER.Serializer()
         guard (try? serializer.serialize(attribute)) != nil, let root = try? DER.parse(serializer.serializedBytes),
-              case .constructed(let nodes) = root.content else { return nil }
+            case .constructed(let nodes) = root.content
+        else { return nil }
         var children = nodes.makeIterator()
         _ = children.next()
-        guard let value = children.next(), case .primitive(let bytes) = value.content, value.identifier.tagClass == .universal else { return nil }
+        guard let value = children.next(), case .primitive(let bytes) = value.content,
+            value.identifier.tagClass == .universal
+        else { return nil }
         switch value.identifier.tagNumber {
         case 20: return String(bytes.map { Character(Unicode.Scalar($0)) })  // T61String
         case 30: return String(bytes: Array(bytes), encoding: .utf16BigEndian)  // BMPString

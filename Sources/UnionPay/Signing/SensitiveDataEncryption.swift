@@ -19,7 +19,8 @@ public struct SensitiveDataEncryptor: Sendable {
 
     /// An encryptor for the RSA key of `certificate` (UnionPay's `acp_prod_enc.cer`, or the sandbox's).
     public init(certificate: Certificate) throws(ACPError) {
-        guard let key = _RSA.Signing.PublicKey(certificate.publicKey), let primitives = try? key.getKeyPrimitives() else {
+        guard let key = _RSA.Signing.PublicKey(certificate.publicKey), let primitives = try? key.getKeyPrimitives()
+        else {
             throw ACPError(.credentials, "the encryption certificate does not hold an RSA key")
         }
         guard let modulus = Montgomery(modulus: [UInt8](primitives.modulus)) else {
@@ -64,7 +65,11 @@ public struct SensitiveDataDecryptor: Sendable {
 
     /// A decryptor with the key of `credentials`.
     public init(credentials: ACPCredentials) throws(ACPError) {
-        guard let key = try? _RSA.BlindSigning.PrivateKey<SHA384>(derRepresentation: credentials.privateKey.derRepresentation) else {
+        guard
+            let key = try? _RSA.BlindSigning.PrivateKey<SHA384>(
+                derRepresentation: credentials.privateKey.derRepresentation
+            )
+        else {
             throw ACPError(.credentials, "the encryption key is not usable for RSA decryption")
         }
         self.key = key
@@ -74,8 +79,12 @@ public struct SensitiveDataDecryptor: Sendable {
     /// The text of ``SensitiveDataEncryptor/encryptLong(_:)``'s pieces.
     func decryptLong(_ text: String) throws(ACPError) -> String {
         var bytes: [UInt8] = []
-        for piece in text.split(separator: ".", omittingEmptySubsequences: false) { bytes += try decryptBytes(String(piece)) }
-        guard let out = String(bytes: bytes, encoding: .utf8) else { throw ACPError(.malformed, "an encrypted field is not UTF-8 text") }
+        for piece in text.split(separator: ".", omittingEmptySubsequences: false) {
+            bytes += try decryptBytes(String(piece))
+        }
+        guard let out = String(bytes: bytes, encoding: .utf8) else {
+            throw ACPError(.malformed, "an encrypted field is not UTF-8 text")
+        }
         return out
     }
 
@@ -88,10 +97,17 @@ public struct SensitiveDataDecryptor: Sendable {
     }
 
     func decryptBytes(_ base64: String) throws(ACPError) -> [UInt8] {
-        let failure = ACPError(.malformed, "an encrypted field does not decrypt with the encryption certificate \(certId)")
-        guard let cipher = Data(base64Encoded: base64), let raw = try? key.blindSignature(for: cipher) else { throw failure }
+        let failure = ACPError(
+            .malformed,
+            "an encrypted field does not decrypt with the encryption certificate \(certId)"
+        )
+        guard let cipher = Data(base64Encoded: base64), let raw = try? key.blindSignature(for: cipher) else {
+            throw failure
+        }
         let block = raw.withUnsafeBytes { [UInt8]($0) }
-        guard block.count > 11, block[0] == 0, block[1] == 2, let end = block[2...].firstIndex(of: 0), end >= 10 else { throw failure }
+        guard block.count > 11, block[0] == 0, block[1] == 2, let end = block[2...].firstIndex(of: 0), end >= 10 else {
+            throw failure
+        }
         return Array(block[(end + 1)...])
     }
 }
@@ -121,7 +137,9 @@ struct Montgomery: Sendable {
 
     static func limbs(_ bytes: [UInt8], count: Int) -> [UInt32] {
         var out = [UInt32](repeating: 0, count: count)
-        for (i, byte) in bytes.reversed().enumerated() where i / 4 < count { out[i / 4] |= UInt32(byte) << (8 * UInt32(i % 4)) }
+        for (i, byte) in bytes.reversed().enumerated() where i / 4 < count {
+            out[i / 4] |= UInt32(byte) << (8 * UInt32(i % 4))
+        }
         return out
     }
 
@@ -194,7 +212,9 @@ struct Montgomery: Sendable {
         }
         let plain = multiply(x, one)
         var out = [UInt8](repeating: 0, count: byteCount)
-        for i in 0..<byteCount { out[byteCount - 1 - i] = UInt8(truncatingIfNeeded: plain[i / 4] >> (8 * UInt32(i % 4))) }
+        for i in 0..<byteCount {
+            out[byteCount - 1 - i] = UInt8(truncatingIfNeeded: plain[i / 4] >> (8 * UInt32(i % 4)))
+        }
         return out
     }
 }

@@ -1,7 +1,8 @@
+import UnionPay
 import Crypto
 import _CryptoExtras
 import Foundation
-import PaysheetToken
+import PaysheetModel
 import SwiftASN1
 import X509
 
@@ -34,32 +35,56 @@ public struct UnionPaySandboxPKI: Sendable {
         let rootKey = try _RSA.Signing.PrivateKey(keySize: .bits2048)
         let rootName = try name("Paysheet UnionPay Sandbox Root")
         let root = try Certificate(
-            version: .v3, serialNumber: serial(), publicKey: .init(rootKey.publicKey),
-            notValidBefore: start, notValidAfter: start + 20 * 365 * 86_400, issuer: rootName, subject: rootName,
+            version: .v3,
+            serialNumber: serial(),
+            publicKey: .init(rootKey.publicKey),
+            notValidBefore: start,
+            notValidAfter: start + 20 * 365 * 86_400,
+            issuer: rootName,
+            subject: rootName,
             signatureAlgorithm: .sha256WithRSAEncryption,
             extensions: try Certificate.Extensions {
                 Critical(BasicConstraints.isCertificateAuthority(maxPathLength: 1))
                 Critical(KeyUsage(keyCertSign: true, cRLSign: true))
             },
-            issuerPrivateKey: .init(rootKey))
+            issuerPrivateKey: .init(rootKey)
+        )
         func middle(_ cn: String) throws -> (Certificate, _RSA.Signing.PrivateKey) {
             let key = try _RSA.Signing.PrivateKey(keySize: .bits2048)
             let certificate = try Certificate(
-                version: .v3, serialNumber: serial(), publicKey: .init(key.publicKey),
-                notValidBefore: start, notValidAfter: start + 10 * 365 * 86_400, issuer: rootName, subject: try name(cn),
+                version: .v3,
+                serialNumber: serial(),
+                publicKey: .init(key.publicKey),
+                notValidBefore: start,
+                notValidAfter: start + 10 * 365 * 86_400,
+                issuer: rootName,
+                subject: try name(cn),
                 signatureAlgorithm: .sha256WithRSAEncryption,
                 extensions: try Certificate.Extensions {
                     Critical(BasicConstraints.isCertificateAuthority(maxPathLength: 0))
                     Critical(KeyUsage(keyCertSign: true, cRLSign: true))
                 },
-                issuerPrivateKey: .init(rootKey))
+                issuerPrivateKey: .init(rootKey)
+            )
             return (certificate, key)
         }
         let (gatewayCA, gatewayCAKey) = try middle("Paysheet UnionPay Sandbox Gateway CA")
         let (merchantCA, merchantCAKey) = try middle("Paysheet UnionPay Sandbox Merchant CA")
-        let gateway = try issue(commonName: "041@Z12@\(gatewayOwner)@00000062", by: gatewayCA, key: gatewayCAKey, now: now)
-        return UnionPaySandboxPKI(root: root, rootKey: rootKey, gatewayCA: gatewayCA, gatewayCAKey: gatewayCAKey, merchantCA: merchantCA,
-                                  merchantCAKey: merchantCAKey, gateway: gateway)
+        let gateway = try issue(
+            commonName: "041@Z12@\(gatewayOwner)@00000062",
+            by: gatewayCA,
+            key: gatewayCAKey,
+            now: now
+        )
+        return UnionPaySandboxPKI(
+            root: root,
+            rootKey: rootKey,
+            gatewayCA: gatewayCA,
+            gatewayCAKey: gatewayCAKey,
+            merchantCA: merchantCA,
+            merchantCAKey: merchantCAKey,
+            gateway: gateway
+        )
     }
 
     /// New merchant signing credentials for `merchantId` (CN `041@Z12@MERID:SIGN@00000001`), issued
@@ -74,25 +99,38 @@ public struct UnionPaySandboxPKI: Sendable {
         try Self.issue(commonName: commonName, by: gatewayCA, key: gatewayCAKey, now: now)
     }
 
-    static func issue(commonName: String, by issuer: Certificate, key issuerKey: _RSA.Signing.PrivateKey, now: Date) throws -> ACPCredentials {
+    static func issue(
+        commonName: String,
+        by issuer: Certificate,
+        key issuerKey: _RSA.Signing.PrivateKey,
+        now: Date
+    ) throws -> ACPCredentials {
         let key = try _RSA.Signing.PrivateKey(keySize: .bits2048)
         let start = now.addingTimeInterval(-86_400)
         let certificate = try Certificate(
-            version: .v3, serialNumber: serial(), publicKey: .init(key.publicKey),
-            notValidBefore: start, notValidAfter: start + 5 * 365 * 86_400, issuer: issuer.subject,
-            subject: try name(commonName), signatureAlgorithm: .sha256WithRSAEncryption,
+            version: .v3,
+            serialNumber: serial(),
+            publicKey: .init(key.publicKey),
+            notValidBefore: start,
+            notValidAfter: start + 5 * 365 * 86_400,
+            issuer: issuer.subject,
+            subject: try name(commonName),
+            signatureAlgorithm: .sha256WithRSAEncryption,
             extensions: try Certificate.Extensions {
                 Critical(BasicConstraints.notCertificateAuthority)
                 Critical(KeyUsage(digitalSignature: true))
             },
-            issuerPrivateKey: .init(issuerKey))
+            issuerPrivateKey: .init(issuerKey)
+        )
         return ACPCredentials(privateKey: key, certificate: certificate)
     }
 
     /// A serial number of 11 decimal digits, as UnionPay's certificates have (`69042905377`).
     static func serial() -> Certificate.SerialNumber {
         let value = UInt64.random(in: 10_000_000_000...99_999_999_999)
-        return Certificate.SerialNumber(bytes: withUnsafeBytes(of: value.bigEndian) { Array($0.drop(while: { $0 == 0 })) })
+        return Certificate.SerialNumber(
+            bytes: withUnsafeBytes(of: value.bigEndian) { Array($0.drop(while: { $0 == 0 })) }
+        )
     }
 
     static func name(_ cn: String) throws -> DistinguishedName {
@@ -109,15 +147,26 @@ public struct UnionPaySandboxPKI: Sendable {
         let fm = FileManager.default
         if fm.fileExists(atPath: folder + "/root.pem") && fm.fileExists(atPath: folder + "/merchant-ca.pem") {
             func key(_ file: String) throws -> _RSA.Signing.PrivateKey {
-                try _RSA.Signing.PrivateKey(pemRepresentation: KeyFile.readPrivateKeyText(folder + "/" + file, policy: .refuse))
+                try _RSA.Signing.PrivateKey(
+                    pemRepresentation: KeyFile.readPrivateKeyText(folder + "/" + file, policy: .refuse)
+                )
             }
             func certificate(_ file: String) throws -> Certificate {
                 try Certificate(pemEncoded: KeyFile.readText(folder + "/" + file, what: "certificate"))
             }
-            let gateway = try ACPCredentials(keyFile: folder + "/gateway/key.pem", certificateFile: folder + "/gateway/certificate.pem")
-            return UnionPaySandboxPKI(root: try certificate("root.pem"), rootKey: try key("root-key.pem"), gatewayCA: try certificate("gateway-ca.pem"),
-                                      gatewayCAKey: try key("gateway-ca-key.pem"), merchantCA: try certificate("merchant-ca.pem"),
-                                      merchantCAKey: try key("merchant-ca-key.pem"), gateway: gateway)
+            let gateway = try ACPCredentials(
+                keyFile: folder + "/gateway/key.pem",
+                certificateFile: folder + "/gateway/certificate.pem"
+            )
+            return UnionPaySandboxPKI(
+                root: try certificate("root.pem"),
+                rootKey: try key("root-key.pem"),
+                gatewayCA: try certificate("gateway-ca.pem"),
+                gatewayCAKey: try key("gateway-ca-key.pem"),
+                merchantCA: try certificate("merchant-ca.pem"),
+                merchantCAKey: try key("merchant-ca-key.pem"),
+                gateway: gateway
+            )
         }
         // Made in a folder of its own, then moved into place in one rename: a process that looks
         // meanwhile sees no PKI or a whole one; of two that make one at once, one wins.
@@ -138,7 +187,8 @@ public struct UnionPaySandboxPKI: Sendable {
             if fm.fileExists(atPath: folder) && !fm.fileExists(atPath: folder + "/root.pem") {
                 // The folder holds something else already (a merchant's secure key): the PKI's files
                 // move in one by one, the marker last.
-                let items = try fm.contentsOfDirectory(atPath: staging).filter { $0 != "merchant-ca.pem" } + ["merchant-ca.pem"]
+                let items =
+                    try fm.contentsOfDirectory(atPath: staging).filter { $0 != "merchant-ca.pem" } + ["merchant-ca.pem"]
                 for item in items {
                     try fm.moveItem(atPath: staging + "/" + item, toPath: folder + "/" + item)
                 }
@@ -176,14 +226,20 @@ public struct UnionPaySandboxPKI: Sendable {
         let key = try _RSA.Signing.PrivateKey(keySize: .bits2048)
         let start = now.addingTimeInterval(-86_400)
         let certificate = try Certificate(
-            version: .v3, serialNumber: Self.serial(), publicKey: .init(key.publicKey),
-            notValidBefore: start, notValidAfter: start + 5 * 365 * 86_400, issuer: gatewayCA.subject,
-            subject: try Self.name("041@Z12@\(Self.gatewayOwner)@00000063"), signatureAlgorithm: .sha256WithRSAEncryption,
+            version: .v3,
+            serialNumber: Self.serial(),
+            publicKey: .init(key.publicKey),
+            notValidBefore: start,
+            notValidAfter: start + 5 * 365 * 86_400,
+            issuer: gatewayCA.subject,
+            subject: try Self.name("041@Z12@\(Self.gatewayOwner)@00000063"),
+            signatureAlgorithm: .sha256WithRSAEncryption,
             extensions: try Certificate.Extensions {
                 Critical(BasicConstraints.notCertificateAuthority)
                 Critical(KeyUsage(keyEncipherment: true, dataEncipherment: true))
             },
-            issuerPrivateKey: .init(gatewayCAKey))
+            issuerPrivateKey: .init(gatewayCAKey)
+        )
         let credentials = ACPCredentials(privateKey: key, certificate: certificate)
         // Written aside and moved into place: of two processes that make it at once, one wins.
         let staging = path + ".new-" + UUID().uuidString

@@ -25,29 +25,47 @@ public struct SandboxTokenFactory: PaymentTokenFactory {
 
     public func makeToken(for context: TokenContext) -> ApplePayPaymentToken {
         let card = context.card
-        let method = ApplePayPaymentMethod(displayName: card.displayName, network: card.pageNetworkName,
-                                           type: card.type, paymentPass: card.paymentPass)
+        let method = ApplePayPaymentMethod(
+            displayName: card.displayName,
+            network: card.pageNetworkName,
+            type: card.type,
+            paymentPass: card.paymentPass
+        )
         let time = now()
         do {
-            var payment = try SandboxPayment.sample(network: card.network, amount: context.total.amount ?? "0",
-                                                    currency: context.request.currencyCode,
-                                                    accountSuffix: card.paymentPass?.deviceAccountNumberSuffix, now: time)
+            var payment = try SandboxPayment.sample(
+                network: card.network,
+                amount: context.total.amount ?? "0",
+                currency: context.request.currencyCode,
+                accountSuffix: card.paymentPass?.deviceAccountNumberSuffix,
+                now: time
+            )
             let r = context.request
             // Recurring, automatic reload and deferred payments get a merchant token (an MPAN for
             // this card at this merchant), as Apple Pay issues one when the network supports it.
-            if r.recurringPaymentRequest != nil || r.automaticReloadPaymentRequest != nil || r.deferredPaymentRequest != nil {
+            if r.recurringPaymentRequest != nil || r.automaticReloadPaymentRequest != nil
+                || r.deferredPaymentRequest != nil
+            {
                 payment = SandboxMerchantToken.apply(
-                    to: payment, cardIdentity: card.paymentPass?.primaryAccountIdentifier ?? card.network + "|" + card.displayName,
+                    to: payment,
+                    cardIdentity: card.paymentPass?.primaryAccountIdentifier ?? card.network + "|" + card.displayName,
                     merchantIdentifierHash: recipient.merchantIdentifierHash,
-                    fpanSuffix: card.paymentPass?.primaryAccountNumberSuffix ?? String(card.displayName.suffix(4)), network: card.network)
+                    fpanSuffix: card.paymentPass?.primaryAccountNumberSuffix ?? String(card.displayName.suffix(4)),
+                    network: card.network
+                )
             }
             if let contexts = r.multiTokenContexts, !contexts.isEmpty {
-                payment.authenticationResponses = SandboxMerchantToken.authenticationResponses(contexts.map { ($0.merchantIdentifier, $0.amount) })
+                payment.authenticationResponses = SandboxMerchantToken.authenticationResponses(
+                    contexts.map { ($0.merchantIdentifier, $0.amount) }
+                )
             }
             let applicationData = context.request.applicationData.flatMap(Base64.decode)
             let token = try issuer.issue(payment, to: recipient, applicationData: applicationData, signingTime: time)
-            return ApplePayPaymentToken(paymentMethod: method, transactionIdentifier: token.header.transactionId.uppercased(),
-                                        paymentData: token.jsonValue)
+            return ApplePayPaymentToken(
+                paymentMethod: method,
+                transactionIdentifier: token.header.transactionId.uppercased(),
+                paymentData: token.jsonValue
+            )
         } catch {
             // A currency outside ISO 4217's current list: no realistic plaintext exists, so the
             // payment carries the marked placeholder rather than an invented one.

@@ -1,3 +1,4 @@
+import UnionPay
 import Foundation
 
 /// One transaction in the sandbox gateway's ledger. It holds no card data: the account number

@@ -1,3 +1,4 @@
+import UnionPay
 import PaysheetModel
 /// Faults the sandbox gateway injects, each with a probability in 0…1 (drawn from a seeded
 /// generator, so a run can be repeated).
@@ -39,7 +40,11 @@ public struct SandboxFaults: Sendable, Codable, Equatable {
         func v(_ k: CodingKeys, _ fallback: Double) throws -> Double {
             let x = try c.decodeIfPresent(Double.self, forKey: k) ?? fallback
             guard x >= 0, x.isFinite else {
-                throw DecodingError.dataCorruptedError(forKey: k, in: c, debugDescription: "\(k.stringValue) must be a non-negative number")
+                throw DecodingError.dataCorruptedError(
+                    forKey: k,
+                    in: c,
+                    debugDescription: "\(k.stringValue) must be a non-negative number"
+                )
             }
             return x
         }

@@ -1,5 +1,6 @@
+import PaysheetModel
+import UnionPay
 import Foundation
-import PaysheetToken
 
 /// How the sandbox decides a consume's outcome, by test card or by amount.
 ///
@@ -28,7 +29,7 @@ public enum SandboxDeclineRules {
 
     /// The decision for `accountNumber` (may be `nil` when the field is missing), `expiry` and `amount`.
     public static func decide(accountNumber: String?, expiry: String?, amount: Int, now: Date) -> Decision {
-        if let acc = accountNumber, !SandboxPayment.isLuhnValid(acc) { return Decision(synchronous: "61", final: "61") }
+        if let acc = accountNumber, !Luhn.isValid(acc) { return Decision(synchronous: "61", final: "61") }
         if let e = expiry, e.count == 4, let yymm = Int(e) {
             let current = Int(TransactionTime.format(now).dropFirst(2).prefix(4))!
             if yymm < current { return Decision(synchronous: "73", final: "73") }

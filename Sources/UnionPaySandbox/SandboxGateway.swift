@@ -1,3 +1,4 @@
+import UnionPay
 import AsyncHTTPClient
 import Foundation
 import Logging
@@ -40,9 +41,16 @@ public actor SandboxGateway {
     /// A gateway signing with `pki`'s gateway credentials and trusting the merchant certificates
     /// `merchants`; `secureKeys` (by `merId`) are the keys of merchants who sign with
     /// `signMethod=11`, whose answers and notifications are then signed with the same key.
-    public init(pki: UnionPaySandboxPKI, merchants: [ACPCredentials], http: HTTPClient, faults: SandboxFaults = SandboxFaults(),
-                paymentDataField: String = "cardTransData", secureKeys: [String: String] = [:], encryption: ACPCredentials? = nil,
-                logger: Logger = Logger(label: "paysheet.acquirer-sandbox")) throws {
+    public init(
+        pki: UnionPaySandboxPKI,
+        merchants: [ACPCredentials],
+        http: HTTPClient,
+        faults: SandboxFaults = SandboxFaults(),
+        paymentDataField: String = "cardTransData",
+        secureKeys: [String: String] = [:],
+        encryption: ACPCredentials? = nil,
+        logger: Logger = Logger(label: "paysheet.acquirer-sandbox")
+    ) throws {
         self.decryptor = try encryption.map { try SensitiveDataDecryptor(credentials: $0) }
         self.encryptionCertificatePEM = try encryption?.certificate.serializeAsPEM().pemString
         self.signer = try pki.gateway.signer(includesCertificate: true)
@@ -106,7 +114,9 @@ public actor SandboxGateway {
     /// certificate, or the merchant's secure key), in UnionPay's raw `key=value&…` form.
     func answer(_ request: ACPMessage, _ fields: [String: String]) -> String {
         var m = ACPMessage(fields)
-        for k in ["version", "encoding", "bizType", "txnType", "txnSubType", "accessType", "merId", "orderId", "txnTime"] where m[k] == nil {
+        for k in [
+            "version", "encoding", "bizType", "txnType", "txnSubType", "accessType", "merId", "orderId", "txnTime",
+        ] where m[k] == nil {
             m[k] = request[k]
         }
         if m["respMsg"] == nil, let code = m["respCode"] { m["respMsg"] = ResponseCode.unionPayMessage(code) }
@@ -124,10 +134,16 @@ public actor SandboxGateway {
     func verify(_ request: ACPMessage, now: Date) throws(ACPError) {
         if request["signMethod"] == "11" {
             guard let merId = request["merId"], let keySigner = secureKeySigners[merId] else {
-                throw ACPError(.signature, "merId \(request["merId"] ?? "(none)") has no secure key here (signMethod 11)")
+                throw ACPError(
+                    .signature,
+                    "merId \(request["merId"] ?? "(none)") has no secure key here (signMethod 11)"
+                )
             }
             guard keySigner.verifies(request) else {
-                throw ACPError(.signature, "the signature (signMethod 11) does not match the message and the merchant's secure key")
+                throw ACPError(
+                    .signature,
+                    "the signature (signMethod 11) does not match the message and the merchant's secure key"
+                )
             }
             return
         }
@@ -142,21 +158,50 @@ public actor SandboxGateway {
     func verifiedRequest(_ body: String, now: Date) -> Result<ACPMessage, Refusal> {
         let request: ACPMessage
         do { request = try ACPMessage(formEncoded: body) } catch {
-            return .failure(Refusal(reply: Reply(status: 200, body: answer(ACPMessage(), ["respCode": "10", "respMsg": "报文格式错误 (\(error.message))"]))))
+            return .failure(
+                Refusal(
+                    reply: Reply(
+                        status: 200,
+                        body: answer(ACPMessage(), ["respCode": "10", "respMsg": "报文格式错误 (\(error.message))"])
+                    )
+                )
+            )
         }
         if request["version"] != "5.1.0" {
-            return .failure(Refusal(reply: Reply(status: 200, body: answer(request, [
-                "respCode": "10", "respMsg": "报文格式错误 (version \(request["version"] ?? "(none)"): this gateway speaks 5.1.0)"]))))
+            return .failure(
+                Refusal(
+                    reply: Reply(
+                        status: 200,
+                        body: answer(
+                            request,
+                            [
+                                "respCode": "10",
+                                "respMsg":
+                                    "报文格式错误 (version \(request["version"] ?? "(none)"): this gateway speaks 5.1.0)",
+                            ]
+                        )
+                    )
+                )
+            )
         }
         do { try verify(request, now: now) } catch {
-            return .failure(Refusal(reply: Reply(status: 200, body: answer(request, ["respCode": "11", "respMsg": "验证签名失败 (\(error.message))"]))))
+            return .failure(
+                Refusal(
+                    reply: Reply(
+                        status: 200,
+                        body: answer(request, ["respCode": "11", "respMsg": "验证签名失败 (\(error.message))"])
+                    )
+                )
+            )
         }
         return .success(request)
     }
 
     /// Handles a post to `backTransReq.do`.
     public func backTransaction(_ body: String, now: Date = Date()) -> Reply {
-        if random.chance(faults.serverErrorBefore) { return Reply(status: 503, body: "sandbox fault: service unavailable") }
+        if random.chance(faults.serverErrorBefore) {
+            return Reply(status: 503, body: "sandbox fault: service unavailable")
+        }
         let request: ACPMessage
         switch verifiedRequest(body, now: now) {
         case .failure(let refusal): return refusal.reply
@@ -164,36 +209,84 @@ public actor SandboxGateway {
         }
         if request["txnType"] == TransactionType.encryptionCertificate.rawValue {
             guard let pem = encryptionCertificatePEM, request["certType"] == "01" else {
-                return Reply(status: 200, body: answer(request, ["respCode": "13", "respMsg": "报文交易要素缺失 (certType 01: this gateway has no other)"]))
+                return Reply(
+                    status: 200,
+                    body: answer(
+                        request,
+                        ["respCode": "13", "respMsg": "报文交易要素缺失 (certType 01: this gateway has no other)"]
+                    )
+                )
             }
-            return Reply(status: 200, body: answer(request, ["respCode": "00", "certType": "01", "encryptPubKeyCert": pem]))
+            return Reply(
+                status: 200,
+                body: answer(request, ["respCode": "00", "certType": "01", "encryptPubKeyCert": pem])
+            )
         }
         var missing: [String] = []
-        for f in ["version", "txnType", "txnSubType", "bizType", "merId", "orderId", "txnTime", "txnAmt", "currencyCode", "backUrl"] where request[f] == nil {
+        for f in [
+            "version", "txnType", "txnSubType", "bizType", "merId", "orderId", "txnTime", "txnAmt", "currencyCode",
+            "backUrl",
+        ] where request[f] == nil {
             missing.append(f)
         }
         guard missing.isEmpty, let amount = try? MinorUnits.parse(request["txnAmt"]!, digits: 0), amount > 0,
-              let type = TransactionType(rawValue: request["txnType"]!), type != .query, type != .fileTransfer, type != .encryptionCertificate else {
-            return Reply(status: 200, body: answer(request, ["respCode": "13", "respMsg": "missing or invalid: \(missing.isEmpty ? "txnAmt/txnType" : missing.joined(separator: ","))"]))
+            let type = TransactionType(rawValue: request["txnType"]!), type != .query, type != .fileTransfer,
+            type != .encryptionCertificate
+        else {
+            return Reply(
+                status: 200,
+                body: answer(
+                    request,
+                    [
+                        "respCode": "13",
+                        "respMsg":
+                            "missing or invalid: \(missing.isEmpty ? "txnAmt/txnType" : missing.joined(separator: ","))",
+                    ]
+                )
+            )
         }
         let k = key(request["orderId"]!, request["txnTime"]!)
         if ledger[k] != nil { return Reply(status: 200, body: answer(request, ["respCode": "12"])) }
 
         var entry = SandboxLedgerEntry(
-            orderId: request["orderId"]!, txnTime: request["txnTime"]!, txnType: type, amount: amount,
-            currencyCode: request["currencyCode"]!, queryId: nextQueryId(now), originalQueryId: request["origQryId"],
-            respCode: "00", finalAt: now.addingTimeInterval(faults.processingSeconds), maskedAccount: nil,
-            notificationURL: request["backUrl"], merchantId: request["merId"]!, signMethod: request["signMethod"])
+            orderId: request["orderId"]!,
+            txnTime: request["txnTime"]!,
+            txnType: type,
+            amount: amount,
+            currencyCode: request["currencyCode"]!,
+            queryId: nextQueryId(now),
+            originalQueryId: request["origQryId"],
+            respCode: "00",
+            finalAt: now.addingTimeInterval(faults.processingSeconds),
+            maskedAccount: nil,
+            notificationURL: request["backUrl"],
+            merchantId: request["merId"]!,
+            signMethod: request["signMethod"]
+        )
         entry.reserved = request["reqReserved"]
         var synchronous = "00"
         switch type {
         case .consume where request["bizType"] == "000902":
             // UnionPay's token payment: a stored token, no cryptogram (merchant-initiated).
-            guard let data = request["tokenPayData"], let values = try? PaymentDataField(braced: data, name: "tokenPayData").values else {
-                return Reply(status: 200, body: answer(request, ["respCode": "13", "respMsg": "报文交易要素缺失 (bizType 000902 needs tokenPayData {token=…&trId=…})"]))
+            guard let data = request["tokenPayData"],
+                let values = try? PaymentDataField(braced: data, name: "tokenPayData").values
+            else {
+                return Reply(
+                    status: 200,
+                    body: answer(
+                        request,
+                        ["respCode": "13", "respMsg": "报文交易要素缺失 (bizType 000902 needs tokenPayData {token=…&trId=…})"]
+                    )
+                )
             }
             guard let token = values["token"], values["trId"]?.isEmpty == false else {
-                return Reply(status: 200, body: answer(request, ["respCode": "13", "respMsg": "报文交易要素缺失 (tokenPayData needs token and trId)"]))
+                return Reply(
+                    status: 200,
+                    body: answer(
+                        request,
+                        ["respCode": "13", "respMsg": "报文交易要素缺失 (tokenPayData needs token and trId)"]
+                    )
+                )
             }
             entry.maskedAccount = PaymentDataField(["accNo": token]).maskedAccount
             var decision = SandboxDeclineRules.decide(accountNumber: token, expiry: nil, amount: amount, now: now)
@@ -213,37 +306,91 @@ public actor SandboxGateway {
             if let raw = request[paymentDataField] { field = try? PaymentDataField(encoded: raw) }
             if let decryptor, let sent = field {
                 guard request["encryptCertId"] == decryptor.certId else {
-                    return Reply(status: 200, body: answer(request, ["respCode": "10", "respMsg": request["encryptCertId"] == nil
-                        ? "报文格式错误 (card data must be encrypted to the encryption certificate \(decryptor.certId) and encryptCertId sent)"
-                        : "报文格式错误 (encryptCertId \(request["encryptCertId"]!) is not the encryption certificate \(decryptor.certId); ask with txnType 95)"]))
+                    return Reply(
+                        status: 200,
+                        body: answer(
+                            request,
+                            [
+                                "respCode": "10",
+                                "respMsg": request["encryptCertId"] == nil
+                                    ? "报文格式错误 (card data must be encrypted to the encryption certificate \(decryptor.certId) and encryptCertId sent)"
+                                    : "报文格式错误 (encryptCertId \(request["encryptCertId"]!) is not the encryption certificate \(decryptor.certId); ask with txnType 95)"
+                                    ,
+                            ]
+                        )
+                    )
                 }
                 do { field = try sent.decrypted(with: decryptor) } catch {
-                    return Reply(status: 200, body: answer(request, ["respCode": "10", "respMsg": "报文格式错误 (\(error.message))"]))
+                    return Reply(
+                        status: 200,
+                        body: answer(request, ["respCode": "10", "respMsg": "报文格式错误 (\(error.message))"])
+                    )
                 }
             }
             guard let field, field.values["accNo"] != nil,
-                  field.values["cryptogram"] != nil || field.values["emvData"] != nil else {
-                return Reply(status: 200, body: answer(request, ["respCode": "13", "respMsg": "\(paymentDataField) must carry accNo and cryptogram or emvData"]))
+                field.values["cryptogram"] != nil || field.values["emvData"] != nil
+            else {
+                return Reply(
+                    status: 200,
+                    body: answer(
+                        request,
+                        ["respCode": "13", "respMsg": "\(paymentDataField) must carry accNo and cryptogram or emvData"]
+                    )
+                )
             }
             entry.maskedAccount = field.maskedAccount
-            let decision = SandboxDeclineRules.decide(accountNumber: field.values["accNo"], expiry: field.values["expired"], amount: amount, now: now)
+            let decision = SandboxDeclineRules.decide(
+                accountNumber: field.values["accNo"],
+                expiry: field.values["expired"],
+                amount: amount,
+                now: now
+            )
             synchronous = decision.synchronous
             entry.respCode = decision.final
             if ResponseCode.classify(synchronous) == .failure { entry.finalAt = now }
         case .refund, .void:
             guard let orig = request["origQryId"], let ok = byQueryId[orig], var original = ledger[ok],
-                  original.txnType == .consume, original.status(at: now) == "success" else {
+                original.txnType == .consume, original.status(at: now) == "success"
+            else {
                 return Reply(status: 200, body: answer(request, ["respCode": "35"]))
             }
             let remaining = original.amount - original.reversed
             if remaining == 0 { return Reply(status: 200, body: answer(request, ["respCode": "45"])) }
             if type == .void {
-                guard amount == original.amount, original.reversed == 0 else { return Reply(status: 200, body: answer(request, ["respCode": "36", "respMsg": "a void must be for the full amount of an unrefunded consume"])) }
-                guard let charged = TransactionTime.parse(original.txnTime), TransactionTime.sameClearingDay(charged, now) else {
-                    return Reply(status: 200, body: answer(request, ["respCode": "35", "respMsg": "a void is possible on the consume's clearing day only; refund instead"]))
+                guard amount == original.amount, original.reversed == 0 else {
+                    return Reply(
+                        status: 200,
+                        body: answer(
+                            request,
+                            [
+                                "respCode": "36",
+                                "respMsg": "a void must be for the full amount of an unrefunded consume",
+                            ]
+                        )
+                    )
+                }
+                guard let charged = TransactionTime.parse(original.txnTime),
+                    TransactionTime.sameClearingDay(charged, now)
+                else {
+                    return Reply(
+                        status: 200,
+                        body: answer(
+                            request,
+                            [
+                                "respCode": "35",
+                                "respMsg": "a void is possible on the consume's clearing day only; refund instead",
+                            ]
+                        )
+                    )
                 }
             } else if amount > remaining {
-                return Reply(status: 200, body: answer(request, ["respCode": "36", "respMsg": "refund of \(amount) exceeds the \(remaining) not yet refunded"]))
+                return Reply(
+                    status: 200,
+                    body: answer(
+                        request,
+                        ["respCode": "36", "respMsg": "refund of \(amount) exceeds the \(remaining) not yet refunded"]
+                    )
+                )
             }
             original.reversed += amount
             ledger[ok] = original
@@ -255,8 +402,16 @@ public actor SandboxGateway {
         order.append(k)
         if ResponseCode.classify(synchronous) != .failure { scheduleNotification(for: k, now: now) }
 
-        let reply = answer(request, ["respCode": synchronous, "queryId": entry.queryId, "txnAmt": String(amount), "currencyCode": entry.currencyCode])
-        if random.chance(faults.serverErrorAfter) { return Reply(status: 500, body: "sandbox fault: internal error after processing") }
+        let reply = answer(
+            request,
+            [
+                "respCode": synchronous, "queryId": entry.queryId, "txnAmt": String(amount),
+                "currencyCode": entry.currencyCode,
+            ]
+        )
+        if random.chance(faults.serverErrorAfter) {
+            return Reply(status: 500, body: "sandbox fault: internal error after processing")
+        }
         if random.chance(faults.timeout) { return Reply(status: 200, body: reply, delay: faults.timeoutSeconds) }
         return Reply(status: 200, body: reply)
     }
@@ -273,8 +428,12 @@ public actor SandboxGateway {
             if queries.count >= 10_000 { queries.removeFirst(1_000) }
             queries.append((key(orderId, txnTime), now, now.addingTimeInterval(delay)))
         }
-        if random.chance(faults.queryTimeoutCode) { return Reply(status: 200, body: answer(request, ["respCode": "03"]), delay: delay) }
-        guard let orderId = request["orderId"], let txnTime = request["txnTime"], let entry = ledger[key(orderId, txnTime)] else {
+        if random.chance(faults.queryTimeoutCode) {
+            return Reply(status: 200, body: answer(request, ["respCode": "03"]), delay: delay)
+        }
+        guard let orderId = request["orderId"], let txnTime = request["txnTime"],
+            let entry = ledger[key(orderId, txnTime)]
+        else {
             return Reply(status: 200, body: answer(request, ["respCode": "34"]), delay: delay)
         }
         let orig = now < entry.finalAt ? "05" : entry.respCode
@@ -282,10 +441,18 @@ public actor SandboxGateway {
     }
 
     func result(_ entry: SandboxLedgerEntry, _ orig: String) -> [String: String] {
-        var f = ["respCode": "00", "origRespCode": orig, "origRespMsg": ResponseCode.unionPayMessage(orig), "queryId": entry.queryId,
-                 "txnAmt": String(entry.amount), "currencyCode": entry.currencyCode, "orderId": entry.orderId, "txnTime": entry.txnTime,
-                 "txnType": entry.txnType.rawValue, "merId": entry.merchantId]
-        if orig == "00" { f["settleAmt"] = String(entry.amount); f["settleCurrencyCode"] = entry.currencyCode; f["settleDate"] = TransactionTime.clearingDay(entry.finalAt) }
+        var f = [
+            "respCode": "00", "origRespCode": orig, "origRespMsg": ResponseCode.unionPayMessage(orig),
+            "queryId": entry.queryId,
+            "txnAmt": String(entry.amount), "currencyCode": entry.currencyCode, "orderId": entry.orderId,
+            "txnTime": entry.txnTime,
+            "txnType": entry.txnType.rawValue, "merId": entry.merchantId,
+        ]
+        if orig == "00" {
+            f["settleAmt"] = String(entry.amount)
+            f["settleCurrencyCode"] = entry.currencyCode
+            f["settleDate"] = TransactionTime.clearingDay(entry.finalAt)
+        }
         if let o = entry.originalQueryId { f["origQryId"] = o }
         if let a = entry.maskedAccount { f["accNo"] = a }
         return f
@@ -302,7 +469,10 @@ public actor SandboxGateway {
         fields["respMsg"] = ResponseCode.unionPayMessage(entry.respCode)
         fields.removeValue(forKey: "origRespCode")
         fields.removeValue(forKey: "origRespMsg")
-        var request = ACPMessage(["version": "5.1.0", "encoding": "UTF-8", "bizType": "000802", "txnSubType": entry.txnType == .consume ? "01" : "00", "accessType": "0"])
+        var request = ACPMessage([
+            "version": "5.1.0", "encoding": "UTF-8", "bizType": "000802",
+            "txnSubType": entry.txnType == .consume ? "01" : "00", "accessType": "0",
+        ])
         for (k, v) in fields { request[k] = v }
         messageSigner(entry.signMethod, merId: entry.merchantId).sign(&request)
         let body = request.formEncoded  // notifications are posted form-encoded, as UnionPay posts them
@@ -319,7 +489,9 @@ public actor SandboxGateway {
                     let response = try await http.execute(r, timeout: .seconds(10))
                     let answer = try await response.body.collect(upTo: 1 << 16)
                     if response.status != .ok {
-                        logger.warning("notification to \(url) answered HTTP \(response.status.code): \(String(buffer: answer).prefix(300))")
+                        logger.warning(
+                            "notification to \(url) answered HTTP \(response.status.code): \(String(buffer: answer).prefix(300))"
+                        )
                     }
                 } catch {
                     logger.warning("notification to \(url) failed: \(error)")

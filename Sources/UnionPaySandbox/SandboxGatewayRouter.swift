@@ -1,3 +1,4 @@
+import UnionPay
 import Foundation
 import Hummingbird
 import NIOCore
@@ -29,8 +30,11 @@ extension SandboxGateway {
         }
         router.get("/sandbox/queries") { _, _ -> Response in
             let log = await self.queryLog().map { entry -> [String: String] in
-                ["transaction": entry.transaction, "receivedMs": String(Int(entry.received.timeIntervalSince1970 * 1000)),
-                 "answeredMs": String(Int(entry.answered.timeIntervalSince1970 * 1000))]
+                [
+                    "transaction": entry.transaction,
+                    "receivedMs": String(Int(entry.received.timeIntervalSince1970 * 1000)),
+                    "answeredMs": String(Int(entry.answered.timeIntervalSince1970 * 1000)),
+                ]
             }
             return Self.json(try JSONEncoder().encode(log))
         }
@@ -40,8 +44,13 @@ extension SandboxGateway {
         router.put("/sandbox/faults") { request, _ -> Response in
             let body = try await request.body.collect(upTo: 1 << 16)
             guard let faults = try? JSONDecoder().decode(SandboxFaults.self, from: Data(buffer: body)) else {
-                return Response(status: .badRequest, headers: [.contentType: "text/plain"],
-                                body: .init(byteBuffer: ByteBuffer(string: "the body must be a JSON object of SandboxFaults fields")))
+                return Response(
+                    status: .badRequest,
+                    headers: [.contentType: "text/plain"],
+                    body: .init(
+                        byteBuffer: ByteBuffer(string: "the body must be a JSON object of SandboxFaults fields")
+                    )
+                )
             }
             await self.setFaults(faults)
             return Self.json(try JSONEncoder().encode(faults))
@@ -49,9 +58,15 @@ extension SandboxGateway {
         router.put("/sandbox/clock") { request, _ -> Response in
             let body = try await request.body.collect(upTo: 1 << 12)
             guard let object = try? JSONSerialization.jsonObject(with: Data(buffer: body)) as? [String: Any],
-                  let offset = (object["fileOffsetSeconds"] as? NSNumber)?.doubleValue, abs(offset) <= 400 * 86_400 else {
-                return Response(status: .badRequest, headers: [.contentType: "text/plain"],
-                                body: .init(byteBuffer: ByteBuffer(string: "the body must be {\"fileOffsetSeconds\": N}, |N| ≤ 400 days")))
+                let offset = (object["fileOffsetSeconds"] as? NSNumber)?.doubleValue, abs(offset) <= 400 * 86_400
+            else {
+                return Response(
+                    status: .badRequest,
+                    headers: [.contentType: "text/plain"],
+                    body: .init(
+                        byteBuffer: ByteBuffer(string: "the body must be {\"fileOffsetSeconds\": N}, |N| ≤ 400 days")
+                    )
+                )
             }
             await self.setFileClockOffset(offset)
             return Self.json(try JSONSerialization.data(withJSONObject: ["fileOffsetSeconds": offset]))
@@ -60,10 +75,19 @@ extension SandboxGateway {
         router.put("/sandbox/merchant-tokens") { request, _ -> Response in
             let body = try await request.body.collect(upTo: 1 << 12)
             guard let object = try? JSONSerialization.jsonObject(with: Data(buffer: body)) as? [String: Any],
-                  let suffix = object["suffix"] as? String, suffix.count == 4, suffix.allSatisfy(\.isNumber),
-                  let state = object["status"] as? String, ["deleted", "expired", "active"].contains(state) else {
-                return Response(status: .badRequest, headers: [.contentType: "text/plain"],
-                                body: .init(byteBuffer: ByteBuffer(string: "the body must be {\"suffix\": \"1234\", \"status\": \"deleted\" | \"expired\" | \"active\"}")))
+                let suffix = object["suffix"] as? String, suffix.count == 4, suffix.allSatisfy(\.isNumber),
+                let state = object["status"] as? String, ["deleted", "expired", "active"].contains(state)
+            else {
+                return Response(
+                    status: .badRequest,
+                    headers: [.contentType: "text/plain"],
+                    body: .init(
+                        byteBuffer: ByteBuffer(
+                            string:
+                                "the body must be {\"suffix\": \"1234\", \"status\": \"deleted\" | \"expired\" | \"active\"}"
+                        )
+                    )
+                )
             }
             await self.setTokenState(suffix: suffix, state: state)
             return Self.json(try JSONSerialization.data(withJSONObject: ["suffix": suffix, "status": state]))
@@ -74,11 +98,18 @@ extension SandboxGateway {
 
     static func send(_ reply: Reply) async throws -> Response {
         if reply.delay > 0 { try await Task.sleep(for: .milliseconds(Int(reply.delay * 1000))) }
-        return Response(status: .init(code: reply.status), headers: [.contentType: "application/x-www-form-urlencoded;charset=UTF-8"],
-                        body: .init(byteBuffer: ByteBuffer(string: reply.body)))
+        return Response(
+            status: .init(code: reply.status),
+            headers: [.contentType: "application/x-www-form-urlencoded;charset=UTF-8"],
+            body: .init(byteBuffer: ByteBuffer(string: reply.body))
+        )
     }
 
     static func json(_ data: Data) -> Response {
-        Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        Response(
+            status: .ok,
+            headers: [.contentType: "application/json"],
+            body: .init(byteBuffer: ByteBuffer(bytes: data))
+        )
     }
 }
