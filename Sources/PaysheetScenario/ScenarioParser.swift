@@ -54,7 +54,7 @@ public enum ScenarioParser {
     }
 
     /// The sheet configuration a scenario's `wallet` and `options` describe (both optional), with
-    /// the defaults for the rest (``SheetInput/configuration(wallet:options:)``, which the browser
+    /// the defaults for the rest (`SheetInput/configuration(wallet:options:)`, which the browser
     /// bridge reads its pages' configurations with too).
     public static func configuration(
         wallet: JSONValue?,

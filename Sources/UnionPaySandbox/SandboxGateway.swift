@@ -19,7 +19,7 @@ public actor SandboxGateway {
     let encryptionCertificatePEM: String?
     let http: HTTPClient
     let logger: Logger
-    /// The payment data field this gateway reads (see ``UnionPayConfiguration/paymentDataField``).
+    /// The payment data field this gateway reads (see `UnionPayConfiguration/paymentDataField`).
     public let paymentDataField: String
     var faults: SandboxFaults
     var random: FaultRandom

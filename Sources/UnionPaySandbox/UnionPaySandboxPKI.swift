@@ -216,7 +216,7 @@ public struct UnionPaySandboxPKI: Sendable {
 
     /// The gateway's encryption credentials (UnionPay's `acp_…_enc.cer` and its key) in
     /// `folder` (`encryption/`, key 0600), issued by the gateway's middle certificate on first use:
-    /// merchants encrypt sensitive fields to its key (``SensitiveDataEncryptor``). The CN carries
+    /// merchants encrypt sensitive fields to its key (`SensitiveDataEncryptor`). The CN carries
     /// the gateway's owner field, as UnionPay's test encryption certificate does.
     public func encryptionCredentials(folder: String, now: Date = Date()) throws -> ACPCredentials {
         let path = folder + "/encryption"

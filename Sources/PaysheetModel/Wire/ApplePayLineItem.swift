@@ -1,6 +1,6 @@
 /// A line of the payment summary, or its total (`ApplePayLineItem`).
 ///
-/// Amounts are decimal strings exactly as the page wrote them; use ``Amount`` to compute with them.
+/// Amounts are decimal strings exactly as the page wrote them; use `Amount` to compute with them.
 public struct ApplePayLineItem: Codable, Sendable, Hashable {
     /// `final` (default) or `pending`.
     public var type: ApplePayLineItemType?

@@ -1,7 +1,7 @@
 /// What a page asks the sheet for (`ApplePayPaymentRequest`, including `ApplePayRequestBase`).
 ///
 /// Build one directly in Swift, or get one from a page's JSON with
-/// ``RequestValidator/validate(_:version:profile:)``, which applies Safari's rules.
+/// `RequestValidator/validate(_:version:profile:)`, which applies Safari's rules.
 public struct ApplePayPaymentRequest: Codable, Sendable, Hashable {
     // ApplePayRequestBase
     /// Capabilities such as `supports3DS`.

@@ -16,7 +16,7 @@ public struct CredentialVault: Sendable {
     init(key: Data) { self.keyBytes = key }
 
     /// The vault of the key file `path`; made (32 random bytes, mode 600) when absent. Several
-    /// servers started at once on one folder agree on one key (``KeyFile/privateKeyTextCreatingOnce(_:make:)``).
+    /// servers started at once on one folder agree on one key (`KeyFile/privateKeyTextCreatingOnce(_:make:)`).
     public static func loadOrCreate(path: String) throws -> CredentialVault {
         let text = try KeyFile.privateKeyTextCreatingOnce(path) {
             Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString() + "\n"

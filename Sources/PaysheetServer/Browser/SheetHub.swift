@@ -11,7 +11,7 @@ import X509
 /// ``pagesPerClient`` (a new page replaces that client's own least recently used one); all
 /// clients together at most ``capacity`` (a new page is then refused, and no one else's page is
 /// dropped). Each operation's body is bounded by the route, each page's event log by
-/// ``BrowserPage/logLimit``.
+/// `BrowserPage/logLimit`.
 public actor SheetHub {
     /// Most pages kept at once.
     public let capacity: Int

@@ -10,7 +10,7 @@ import Prometheus
 
 /// The merchant server's HTTP API (`/v1/…`), `/health` and `/metrics`. `docs/openapi.yaml`
 /// describes it; CI checks the two against each other. Every route names its owner (see
-/// ``AccessPolicy``); the credential is checked before the body is read or anything is written.
+/// `AccessPolicy`); the credential is checked before the body is read or anything is written.
 public struct APIRouter: Sendable {
     let orders: OrderService
     let payments: PaymentService

@@ -8,7 +8,7 @@ extension PaymentService {
     /// its 30 s deadline passed) asks: with no charge yet, the order ends `canceled` and no later
     /// authorization is accepted; with a charge in flight, once its outcome is certain a success
     /// is voided (same clearing day) or refunded, and the order ends `canceled`. The cancel is
-    /// stored before anything else, so a restart finishes it (``runCancellations()``).
+    /// stored before anything else, so a restart finishes it (`runCancellations()`).
     public func cancel(orderId: String, byMerchant: Bool) async throws -> OrderRecord {
         for _ in 0..<4 {
             guard let (order, payments) = try await store.orderAndPayments(orderId) else {

@@ -4,7 +4,7 @@ import NIOCore
 import PaysheetModel
 import PaysheetSheet
 
-/// The merchant page's handlers as a ``PaymentSheetDelegate``: each sheet event is a call to the
+/// The merchant page's handlers as a `PaymentSheetDelegate`: each sheet event is a call to the
 /// merchant server's update endpoints, authorization included (`paysheet pay`, end-to-end tests).
 public struct RemoteCheckout: PaymentSheetDelegate {
     let http: HTTPClient

@@ -39,7 +39,7 @@ public struct MerchantSettings: Sendable, Codable, Equatable {
             currencyCode: "CNY"
         ),
     ]
-    /// Coupons: code → percent off the goods (exact; see ``Rate`` for the rounding).
+    /// Coupons: code → percent off the goods (exact; see `Rate` for the rounding).
     public var coupons: [String: Rate] = ["WELCOME10": Rate(wholePercent: 10), "HALF": Rate(wholePercent: 50)]
     /// Sales tax by shipping region (`US-CA`) or country (`JP`): percent of goods after discount.
     public var taxRates: [String: Rate] = [

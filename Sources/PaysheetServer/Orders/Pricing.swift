@@ -5,10 +5,10 @@ import PaysheetModel
 /// choices. Pure: the update endpoints and authorization all call it, so the sheet, the order
 /// and the charge always agree.
 ///
-/// Every amount is read by the one amount grammar (``MinorUnits``) and every sum is checked:
+/// Every amount is read by the one amount grammar (`MinorUnits`) and every sum is checked:
 /// an order whose arithmetic would overflow, whose total is not above zero, or whose total is
 /// above what the sheet accepts (100,000,000 in the currency's major unit: WebKit's "Total
-/// amount is too big.") is refused with 400. Rates are exact (``Rate``): the coupon is a percent
+/// amount is too big.") is refused with 400. Rates are exact (`Rate`): the coupon is a percent
 /// of the goods, tax a percent of the goods after the coupon, a surcharge a percent of the total
 /// before it; each rounded to the nearest minor unit, halves away from zero.
 public struct Pricing: Sendable, Equatable {

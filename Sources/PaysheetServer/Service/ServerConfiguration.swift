@@ -54,7 +54,7 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
         /// The secure key for `signMethod` `11` (a file holding it; by default the sandbox's,
         /// made in the data folder). `PAYSHEET_ACQUIRER_SECURE_KEY`.
         public var secureKeyFile: String?
-        /// The request field for the payment data (see ``UnionPayConfiguration``). `PAYSHEET_ACQUIRER_PAYMENT_DATA_FIELD`.
+        /// The request field for the payment data (see `UnionPayConfiguration`). `PAYSHEET_ACQUIRER_PAYMENT_DATA_FIELD`.
         public var paymentDataField: String = "cardTransData"
         /// `bizType`.
         public var bizType: String = "000802"

@@ -6,7 +6,7 @@ import Logging
 /// together; reads of one statement go to two reading connections and never wait for a write.
 ///
 /// Statements run on the calling task's thread with cached prepared statements (see
-/// ``SQLiteConnectionHandle``); a transaction waits for its turn without blocking a thread.
+/// `SQLiteConnectionHandle`); a transaction waits for its turn without blocking a thread.
 public final class SQLiteDatabase: SQLDatabase, @unchecked Sendable {
     let writer: SQLiteConnectionHandle
     let readers: [SQLiteConnectionHandle]

@@ -3,7 +3,7 @@ import PaysheetModel
 /// The payment sheet and its sessions as a pure state machine.
 ///
 /// Inputs are page calls (``construct(version:request:userGesture:)``, ``call(_:session:)``),
-/// user actions (``perform(_:)``) and the passing of time (``advance(by:)``); outputs are the
+/// user actions (`perform(_:)`) and the passing of time (``advance(by:)``); outputs are the
 /// exceptions, return values and events the page would see. There is no I/O and no clock inside:
 /// drivers (the scenario runner, ``PaymentSheetDriver``, the HTTP bridge) own those.
 ///

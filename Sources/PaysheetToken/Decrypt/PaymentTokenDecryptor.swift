@@ -54,7 +54,7 @@ public struct PaymentTokenDecryptor: Sendable {
         return DecryptedPaymentToken(verified: verified, paymentData: data)
     }
 
-    /// Parses, verifies and decrypts token JSON (see ``PaymentTokenData/init(json:)``).
+    /// Parses, verifies and decrypts token JSON (see `PaymentTokenData/init(json:)`).
     public func decrypt(json: [UInt8], at time: Date = Date()) async throws(PaymentTokenError) -> DecryptedPaymentToken
     {
         try await decrypt(PaymentTokenData(json: json), at: time)

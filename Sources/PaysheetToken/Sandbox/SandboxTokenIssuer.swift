@@ -18,6 +18,8 @@ public struct SandboxTokenIssuer: Sendable {
     /// A token carrying `payment`, encrypted to `recipient`.
     ///
     /// - Parameters:
+    ///   - payment: the payment data the token carries.
+    ///   - recipient: the merchant the token is encrypted to.
     ///   - applicationData: the request's `applicationData` bytes (the token carries their SHA-256).
     ///   - transactionId: 32 random bytes unless given.
     ///   - signingTime: the CMS signing time (now unless given).

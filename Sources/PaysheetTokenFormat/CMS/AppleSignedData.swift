@@ -7,7 +7,7 @@ import SwiftASN1
 /// intermediate (not in DER `SET OF` order) and, until 2021, carried NULL digest parameters. A
 /// strict DER CMS parser rejects all of them; this reader accepts any valid BER and checks the
 /// structure that verification relies on: one signer, detached `id-data` content, signed
-/// attributes present. It does not verify anything: ``PaymentTokenVerifier`` does.
+/// attributes present. It does not verify anything: `PaymentTokenVerifier` does.
 public struct AppleSignedData: Sendable, Equatable {
     /// The DER encodings of the embedded certificates, in the order they appear.
     public var certificates: [[UInt8]]
