@@ -190,7 +190,7 @@ import Testing
             (["op": "configure", "requireUserGesture": "sometimes"], "requireUserGesture"),
         ]
         for (body, field) in bad {
-            do throws(APIError) {
+            do throws(ServiceError) {
                 _ = try await h.handle(page: page, body: body, wall: 1)
                 Issue.record("\(body.compactText) was accepted")
             } catch {
@@ -207,11 +207,11 @@ import Testing
         #expect(a.hasPrefix("pg_") && a.count == 3 + 32 && a.dropFirst(3).allSatisfy(\.isHexDigit))
         // A client cannot make a page by naming one (it used to create it, or take over another's).
         for id in ["page-0001", "x", String(a.dropLast()) + "0", ""] where id != a {
-            do throws(APIError) {
+            do throws(ServiceError) {
                 _ = try await h.handle(page: id, body: ["op": "state"], wall: 1)
                 Issue.record("page \(id) answered")
             } catch {
-                #expect(error.status == 404)
+                #expect(error.kind == .notFound)
             }
         }
         #expect(await h.count == 2)
@@ -268,19 +268,21 @@ import Testing
         let third = try await h.create(client: "10.0.0.2", wall: 3)
         #expect(await h.count == 3)
         #expect(try await h.handle(page: mine, body: ["op": "state"], wall: 4)["sessions"] == ["idle"])
-        await #expect(throws: APIError.self) { _ = try await h.handle(page: first, body: ["op": "state"], wall: 4) }
+        await #expect(throws: ServiceError.self) { _ = try await h.handle(page: first, body: ["op": "state"], wall: 4) }
         _ = try await h.handle(page: second, body: ["op": "state"], wall: 4)
         _ = try await h.handle(page: third, body: ["op": "state"], wall: 4)
         // The hub is full: a third client is refused (429), and nobody's page is dropped for it.
-        do throws(APIError) {
+        do throws(ServiceError) {
             _ = try await h.create(client: "10.0.0.3", wall: 5)
             Issue.record("a page beyond the capacity was made")
         } catch {
-            #expect(error.status == 429)
+            #expect(error.kind == .tooManyRequests)
         }
         #expect(try await h.handle(page: mine, body: ["op": "state"], wall: 6)["sessions"] == ["idle"])
         // An hour later every page has expired.
-        await #expect(throws: APIError.self) { _ = try await h.handle(page: mine, body: ["op": "state"], wall: 5_000) }
+        await #expect(throws: ServiceError.self) {
+            _ = try await h.handle(page: mine, body: ["op": "state"], wall: 5_000)
+        }
         _ = try await h.create(client: "10.0.0.3", wall: 5_000)
     }
 }

@@ -49,8 +49,8 @@ import Testing
             if Bool.random(using: &random) { order.taxRegion = "US-CA" }
             if Bool.random(using: &random) { order.cardType = "credit" }
             let pricing: Pricing
-            do { pricing = try Pricing.price(order, settings: settings) } catch let error as APIError {
-                #expect(error.status == 400)
+            do { pricing = try Pricing.price(order, settings: settings) } catch let error as ServiceError {
+                #expect(error.kind == .invalid)
                 continue
             }
             priced += 1

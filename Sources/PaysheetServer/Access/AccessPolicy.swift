@@ -62,17 +62,17 @@ struct AccessPolicy: Sendable {
         switch Credential(request) {
         case .merchantKey(let key):
             guard let record = try await keys.verify(key) else {
-                throw APIError.unauthorized("the API key is not valid (unknown or revoked)")
+                throw ServiceError.unauthorized("the API key is not valid (unknown or revoked)")
             }
             return record
         case .none:
-            throw APIError.unauthorized("this call needs a merchant API key: Authorization: Bearer psk_…")
+            throw ServiceError.unauthorized("this call needs a merchant API key: Authorization: Bearer psk_…")
         case .clientSecret:
-            throw APIError.unauthorized(
+            throw ServiceError.unauthorized(
                 "this call needs a merchant API key; an order's client secret does not allow it"
             )
         case .unusable:
-            throw APIError.unauthorized("the Authorization header is not Bearer and a Paysheet credential")
+            throw ServiceError.unauthorized("the Authorization header is not Bearer and a Paysheet credential")
         }
     }
 
@@ -104,18 +104,19 @@ struct AccessPolicy: Sendable {
     func agreement(_ id: String, _ request: Request) async throws -> (AgreementRecord, OrderCaller) {
         switch Credential(request) {
         case .clientSecret:
-            guard let agreement = try await store.agreement(id) else { throw APIError.notFound("agreement \(id)") }
-            do { _ = try await order(agreement.orderId, request) } catch let e as APIError where e.status == 404 {
-                throw APIError.notFound("agreement \(id)")
+            guard let agreement = try await store.agreement(id) else { throw ServiceError.notFound("agreement \(id)") }
+            do { _ = try await order(agreement.orderId, request) } catch let e as ServiceError where e.kind == .notFound
+            {
+                throw ServiceError.notFound("agreement \(id)")
             }
             return (agreement, .shopper)
         case .none:
-            throw APIError.unauthorized(
+            throw ServiceError.unauthorized(
                 "this call needs the client secret of the agreement's order (or a merchant API key): Authorization: Bearer pcs_…"
             )
         case .merchantKey, .unusable:
             let key = try await merchant(request)
-            guard let agreement = try await store.agreement(id) else { throw APIError.notFound("agreement \(id)") }
+            guard let agreement = try await store.agreement(id) else { throw ServiceError.notFound("agreement \(id)") }
             return (agreement, .merchant(key))
         }
     }
@@ -129,17 +130,17 @@ struct AccessPolicy: Sendable {
             guard let (order, payments) = try await store.orderAndPayments(id), let hash = order.clientSecretHash,
                 Secrets.matches(secret, storedHash: hash)
             else {
-                throw APIError.notFound("order \(id)")
+                throw ServiceError.notFound("order \(id)")
             }
             return (order, payments, .shopper)
         case .none:
-            throw APIError.unauthorized(
+            throw ServiceError.unauthorized(
                 "this call needs the order's client secret (or a merchant API key): Authorization: Bearer pcs_…"
             )
         case .merchantKey, .unusable:
             let key = try await merchant(request)
             guard let (order, payments) = try await store.orderAndPayments(id) else {
-                throw APIError.notFound("order \(id)")
+                throw ServiceError.notFound("order \(id)")
             }
             return (order, payments, .merchant(key))
         }

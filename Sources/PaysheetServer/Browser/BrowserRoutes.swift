@@ -61,13 +61,13 @@ enum BrowserRoutes {
             let id = context.parameters.get("id") ?? ""
             let buffer: ByteBuffer
             do { buffer = try await request.body.collect(upTo: 1024 * 1024) } catch {
-                throw APIError(status: 413, code: "body_too_large", message: "a bridge operation is at most 1 MiB")
+                throw ServiceError(.tooLarge, code: "body_too_large", message: "a bridge operation is at most 1 MiB")
             }
             let json: JSONValue
             do throws(JSONParser.SyntaxError) {
                 json = try JSONParser.parse(Array(buffer.readableBytesView))
             } catch {
-                throw APIError.invalid(nil, "the body is not valid JSON: \(error)")
+                throw ServiceError.invalid(nil, "the body is not valid JSON: \(error)")
             }
             let answer = try await hub.handle(page: id, body: json, wall: Date().timeIntervalSince1970)
             return Response(

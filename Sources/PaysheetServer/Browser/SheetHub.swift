@@ -44,15 +44,15 @@ public actor SheetHub {
     }
 
     /// A new page for `client` (its address) at wall-clock time `wall`; returns its id.
-    func create(client: String, wall: Double) throws(APIError) -> String {
+    func create(client: String, wall: Double) throws(ServiceError) -> String {
         expire(now: wall)
         let own = pages.filter { $0.value.client == client }
         if own.count >= pagesPerClient, let oldest = own.min(by: { $0.value.used < $1.value.used }) {
             pages[oldest.key] = nil
         }
         guard pages.count < capacity else {
-            throw APIError(
-                status: 429,
+            throw ServiceError(
+                .tooManyRequests,
                 code: "too_many_pages",
                 message: "the sandbox keeps \(capacity) simulated pages at most; try again later"
             )
@@ -84,18 +84,18 @@ public actor SheetHub {
     }
 
     /// Runs the operation `body` for page `id` at wall-clock time `wall` (seconds).
-    func handle(page id: String, body: JSONValue, wall: Double) throws(APIError) -> JSONValue {
+    func handle(page id: String, body: JSONValue, wall: Double) throws(ServiceError) -> JSONValue {
         expire(now: wall)
         guard let entry = pages[id] else {
-            throw APIError(
-                status: 404,
+            throw ServiceError(
+                .notFound,
                 code: "not_found",
                 message:
                     "page \(id.prefix(80)) does not exist: pages are created by POST /paysheet/v1/pages and dropped after \(Int(idleSeconds)) s idle"
             )
         }
         guard case .object(let op) = body else {
-            throw APIError.invalid(nil, "the body must be a JSON object (an operation)")
+            throw ServiceError.invalid(nil, "the body must be a JSON object (an operation)")
         }
         var page: BrowserPage
         if op["op"]?.stringValue == "configure" {
@@ -112,21 +112,21 @@ public actor SheetHub {
         client: String,
         _ op: JSONObject,
         wall: Double
-    ) throws(APIError) -> JSONValue {
+    ) throws(ServiceError) -> JSONValue {
         do throws(BrowserPage.BridgeError) {
             let answer = try page.handle(op, wall: wall)
             pages[id] = (page, wall, client)
             return .object(answer)
         } catch {
-            throw APIError.invalid(error.field, error.message)
+            throw ServiceError.invalid(error.field, error.message)
         }
     }
 
     var defaultFactory: SandboxTokenFactory { SandboxTokenFactory(pki: pki, recipient: defaultRecipient) }
 
-    private func configured(_ op: JSONObject, wall: Double) throws(APIError) -> BrowserPage {
+    private func configured(_ op: JSONObject, wall: Double) throws(ServiceError) -> BrowserPage {
         for k in op.keys where !Self.configureKeys.contains(k) {
-            throw APIError.invalid(
+            throw ServiceError.invalid(
                 k,
                 "unknown configuration key (known: \(Self.configureKeys.subtracting(["op"]).sorted().joined(separator: ", ")))"
             )
@@ -135,34 +135,37 @@ public actor SheetHub {
         do throws(SheetInputError) {
             configuration = try SheetInput.configuration(wallet: op["wallet"], options: op["options"])
         } catch {
-            throw APIError.invalid(error.field, error.message)
+            throw ServiceError.invalid(error.field, error.message)
         }
         configuration.tokenFactory = defaultFactory
         if let pem = op["merchantCertificate"], !pem.isNull {
             guard let text = pem.stringValue else {
-                throw APIError.invalid("merchantCertificate", "must be a PEM certificate (a string)")
+                throw ServiceError.invalid("merchantCertificate", "must be a PEM certificate (a string)")
             }
             do {
                 let recipient = try TokenRecipient(certificate: Certificate(pemEncoded: text))
                 configuration.tokenFactory = SandboxTokenFactory(pki: pki, recipient: recipient)
             } catch {
-                throw APIError.invalid("merchantCertificate", "not a usable payment processing certificate: \(error)")
+                throw ServiceError.invalid(
+                    "merchantCertificate",
+                    "not a usable payment processing certificate: \(error)"
+                )
             }
         }
         if let m = op["merchantSessions"], !m.isNull {
             guard let p = m.stringValue.flatMap(MerchantSessionPolicy.init(rawValue:)) else {
-                throw APIError.invalid("merchantSessions", "must be \"any\" or \"checked\"")
+                throw ServiceError.invalid("merchantSessions", "must be \"any\" or \"checked\"")
             }
             configuration.merchantSessions = p
         }
         var page = BrowserPage(configuration: pageConfiguration(configuration, wall: wall), wall: wall)
         if let g = op["requireUserGesture"], !g.isNull {
-            guard let b = g.boolValue else { throw APIError.invalid("requireUserGesture", "must be true or false") }
+            guard let b = g.boolValue else { throw ServiceError.invalid("requireUserGesture", "must be true or false") }
             page.requireUserGesture = b
         }
         if let c = op["clock"], !c.isNull {
             guard let s = c.stringValue, s == "real" || s == "virtual" else {
-                throw APIError.invalid("clock", "must be \"real\" or \"virtual\"")
+                throw ServiceError.invalid("clock", "must be \"real\" or \"virtual\"")
             }
             page.virtualClock = s == "virtual"
         }

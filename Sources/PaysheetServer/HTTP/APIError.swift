@@ -18,6 +18,27 @@ public struct APIError: Error, Sendable, Equatable, CustomStringConvertible {
         self.message = message
     }
 
+    /// The answer to a ``ServiceError``: its kind mapped to an HTTP status, the rest as it is.
+    public init(_ error: ServiceError) {
+        self.init(status: Self.status(of: error.kind), code: error.code, field: error.field, message: error.message)
+    }
+
+    /// The HTTP status of each kind of ``ServiceError``.
+    static func status(of kind: ServiceError.Kind) -> Int {
+        switch kind {
+        case .invalid: return 400
+        case .unauthorized: return 401
+        case .notFound: return 404
+        case .conflict: return 409
+        case .tooLarge: return 413
+        case .unprocessable: return 422
+        case .tooManyRequests: return 429
+        case .internalFailure: return 500
+        case .upstreamFailure: return 502
+        case .unavailable: return 503
+        }
+    }
+
     /// 400 `invalid_request` about `field`.
     public static func invalid(_ field: String?, _ message: String) -> APIError {
         APIError(status: 400, code: "invalid_request", field: field, message: message)

@@ -443,6 +443,8 @@ public struct APIRouter: Sendable {
                 )
             } catch let e as APIError {
                 return JSONBody.error(e)
+            } catch let e as ServiceError {
+                return JSONBody.error(APIError(e))
             }
         }
         // Anyone.
@@ -471,14 +473,21 @@ struct ModeMiddleware: RouterMiddleware {
         next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         var response: Response
-        do { response = try await next(request, context) } catch let e as APIError { response = JSONBody.error(e) }
+        do {
+            response = try await next(request, context)
+        } catch let e as APIError {
+            response = JSONBody.error(e)
+        } catch let e as ServiceError {
+            response = JSONBody.error(APIError(e))
+        }
         response.headers[Self.header] = mode.rawValue
         return response
     }
     static let header = HTTPField.Name("Paysheet-Mode")!
 }
 
-/// Renders `APIError`s and unexpected errors as JSON; never a stack trace.
+/// Renders `APIError`s, ``ServiceError``s (their kind mapped to a status) and unexpected errors as
+/// JSON; never a stack trace.
 struct ErrorMiddleware: RouterMiddleware {
     typealias Context = APIRequestContext
     func handle(
@@ -490,6 +499,8 @@ struct ErrorMiddleware: RouterMiddleware {
             return try await next(request, context)
         } catch let e as APIError {
             return JSONBody.error(e)
+        } catch let e as ServiceError {
+            return JSONBody.error(APIError(e))
         } catch let e as HTTPError {
             return JSONBody.error(
                 APIError(

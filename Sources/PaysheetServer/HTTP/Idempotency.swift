@@ -70,7 +70,13 @@ struct Idempotency: Sendable {
     }
 
     func handled(_ handler: () async throws -> APIAnswer) async throws -> APIAnswer {
-        do { return try await handler() } catch let e as APIError { return APIAnswer(e) }
+        do {
+            return try await handler()
+        } catch let e as APIError {
+            return APIAnswer(e)
+        } catch let e as ServiceError {
+            return APIAnswer(APIError(e))
+        }
     }
 }
 

@@ -54,8 +54,8 @@ extension PaymentService {
         network: String?
     ) async throws {
         guard let vault else {
-            throw APIError(
-                status: 503,
+            throw ServiceError(
+                .unavailable,
                 code: "credentials_unavailable",
                 message: "this server cannot store merchant tokens"
             )
@@ -87,7 +87,7 @@ extension PaymentService {
             agreement.version = existing.version
             if try await store.update(agreement) != nil { return }
         }
-        throw APIError.conflict("the agreement of order \(order.id) kept changing; try again")
+        throw ServiceError.conflict("the agreement of order \(order.id) kept changing; try again")
     }
 
     /// The agreement `id` as its owners see it.
@@ -142,7 +142,7 @@ extension PaymentService {
         var paid = 0
         if let last = a.lastChargePaymentId, let period = a.lastChargePeriod {
             guard let p = try await store.payment(last) else {
-                throw APIError.conflict("agreement \(a.id): its last charge is not stored yet; try again")
+                throw ServiceError.conflict("agreement \(a.id): its last charge is not stored yet; try again")
             }
             switch p.lifecycle.state {
             case .succeeded: paid = period
@@ -162,18 +162,18 @@ extension PaymentService {
         let started = now()
         let deadline = started.addingTimeInterval(authorizeWait)
         for _ in 0..<4 {
-            guard var a = try await store.agreement(id) else { throw APIError.notFound("agreement \(id)") }
+            guard var a = try await store.agreement(id) else { throw ServiceError.notFound("agreement \(id)") }
             if let at = a.canceledAt {
                 Counter(label: "paysheet_agreement_charges_total", dimensions: [("result", "refused")]).increment()
-                throw APIError(
-                    status: 409,
+                throw ServiceError(
+                    .conflict,
                     code: "agreement_canceled",
                     message: "agreement \(id) was canceled at \(PaymentStore.timestamp(at)); it takes no charge"
                 )
             }
             guard let first = try await store.payment(a.firstPaymentId), first.lifecycle.state == .succeeded else {
-                throw APIError(
-                    status: 409,
+                throw ServiceError(
+                    .conflict,
                     code: "agreement_not_active",
                     message: "agreement \(id): its first payment has not succeeded"
                 )
@@ -183,23 +183,23 @@ extension PaymentService {
             switch try await nextCharge(a) {
             case .due(let p, let at): (period, due) = (p, at)
             case .afterCharge(let p):
-                throw APIError(
-                    status: 409,
+                throw ServiceError(
+                    .conflict,
                     code: "charge_in_progress",
                     message:
                         "agreement \(id): the charge of order \(p.orderId) is \(p.lifecycle.state.rawValue); wait for its outcome"
                 )
             }
             if a.plan.isRecurring, started < due {
-                throw APIError(
-                    status: 409,
+                throw ServiceError(
+                    .conflict,
                     code: "charge_not_due",
                     message: "agreement \(id): charge \(period) is due at \(PaymentStore.timestamp(due)), not before"
                 )
             }
             guard let vault else {
-                throw APIError(
-                    status: 503,
+                throw ServiceError(
+                    .unavailable,
                     code: "credentials_unavailable",
                     message: "this server cannot open merchant tokens"
                 )
@@ -208,7 +208,7 @@ extension PaymentService {
             guard let currency = Currency(a.plan.currencyCode), let amount = try? currency.minor(a.plan.amount),
                 amount > 0
             else {
-                throw APIError.conflict("agreement \(id): its plan's amount is not valid")
+                throw ServiceError.conflict("agreement \(id): its plan's amount is not valid")
             }
             // The charge's own order, then its payment (stored before anything is sent).
             var order = OrderRecord(
@@ -242,7 +242,7 @@ extension PaymentService {
                     order: OrderSettlement.settle(order, [record])
                 )
             else {
-                throw APIError.conflict("agreement \(id): the charge's order changed; try again")
+                throw ServiceError.conflict("agreement \(id): the charge's order changed; try again")
             }
             // The period is claimed by the agreement's version: of two charges at once, one is sent.
             a.lastChargePaymentId = paymentId
@@ -272,8 +272,8 @@ extension PaymentService {
             Counter(label: "paysheet_agreement_charges_total", dimensions: [("result", result)]).increment()
             return (claimed, outcome)
         }
-        throw APIError(
-            status: 409,
+        throw ServiceError(
+            .conflict,
             code: "charge_in_progress",
             message: "agreement \(id): another charge was made at the same time"
         )
@@ -282,7 +282,7 @@ extension PaymentService {
     /// Cancels the agreement `id` (no further charge is made); a canceled one stays canceled.
     func cancelAgreement(_ id: String) async throws -> AgreementRecord {
         for _ in 0..<4 {
-            guard var a = try await store.agreement(id) else { throw APIError.notFound("agreement \(id)") }
+            guard var a = try await store.agreement(id) else { throw ServiceError.notFound("agreement \(id)") }
             if a.canceledAt != nil { return a }
             a.canceledAt = now()
             if let stored = try await store.update(a) {
@@ -290,6 +290,6 @@ extension PaymentService {
                 return stored
             }
         }
-        throw APIError.conflict("agreement \(id) kept changing; try again")
+        throw ServiceError.conflict("agreement \(id) kept changing; try again")
     }
 }

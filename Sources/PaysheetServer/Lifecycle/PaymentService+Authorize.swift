@@ -66,17 +66,17 @@ extension PaymentService {
             var loaded = snapshot
             snapshot = nil
             if loaded == nil { loaded = try await store.orderAndPayments(orderId) }
-            guard let (order, payments) = loaded else { throw APIError.notFound("order \(orderId)") }
+            guard let (order, payments) = loaded else { throw ServiceError.notFound("order \(orderId)") }
             let charges = payments.filter { $0.kind == .charge }
             if let open = charges.first(where: { !$0.lifecycle.state.isTerminal }) {
                 // A charge is already with the acquirer: never a second one; answer with its outcome.
                 return try await outcome(of: open, deadline: deadline, others: payments)
             }
             if order.canceledAt != nil {
-                throw APIError.conflict("order \(orderId) was canceled; it takes no payment")
+                throw ServiceError.conflict("order \(orderId) was canceled; it takes no payment")
             }
             if charges.contains(where: { $0.lifecycle.state == .succeeded || $0.lifecycle.state == .held }) {
-                throw APIError.conflict("order \(orderId) is already \(order.status.rawValue)")
+                throw ServiceError.conflict("order \(orderId) is already \(order.status.rawValue)")
             }
 
             // Contacts, as the page asked for them, now unredacted.
@@ -210,7 +210,7 @@ extension PaymentService {
             let after = try await advance(id, .answer(answer), loaded: record) ?? record
             return try await outcome(of: after, deadline: deadline, others: payments)
         }
-        throw APIError.conflict("order \(orderId) kept changing; try again")
+        throw ServiceError.conflict("order \(orderId) kept changing; try again")
     }
 
     /// `others`: the order's payments as last read; the answer's view shows them with this charge as it ended.
@@ -224,7 +224,7 @@ extension PaymentService {
         // The order as the change that settled the payment committed it, else as stored now.
         var order = waited?.order
         if order == nil { order = try await store.order(final.orderId) }
-        guard let order else { throw APIError.notFound("order \(final.orderId)") }
+        guard let order else { throw ServiceError.notFound("order \(final.orderId)") }
         var outcome = settledOutcome(final, order)
         // Known only when the settling change was committed here (the order came with it).
         if waited?.order != nil, let others { outcome.payments = others.filter { $0.id != final.id } + [final] }

@@ -12,7 +12,7 @@ extension PaymentService {
     public func cancel(orderId: String, byMerchant: Bool) async throws -> OrderRecord {
         for _ in 0..<4 {
             guard let (order, payments) = try await store.orderAndPayments(orderId) else {
-                throw APIError.notFound("order \(orderId)")
+                throw ServiceError.notFound("order \(orderId)")
             }
             if order.canceledAt != nil {
                 try await unwind(orderId)
@@ -20,14 +20,14 @@ extension PaymentService {
             }
             switch order.status {
             case .voided, .refunded:
-                throw APIError.conflict(
+                throw ServiceError.conflict(
                     "order \(orderId) is already \(order.status.rawValue); there is nothing left to cancel"
                 )
             case .paid, .partiallyRefunded:
                 let charge = payments.last { $0.kind == .charge && $0.lifecycle.state == .succeeded }
                 guard byMerchant || charge.map({ now().timeIntervalSince($0.createdAt) <= shopperCancelWindow }) == true
                 else {
-                    throw APIError.conflict("order \(orderId) is paid; ask the merchant for a refund")
+                    throw ServiceError.conflict("order \(orderId) is paid; ask the merchant for a refund")
                 }
             default:
                 break
@@ -43,7 +43,7 @@ extension PaymentService {
             try await unwind(orderId)
             return try await store.order(orderId) ?? canceled
         }
-        throw APIError.conflict("order \(orderId) kept changing; try again")
+        throw ServiceError.conflict("order \(orderId) kept changing; try again")
     }
 
     /// Returns the money of a canceled order once nothing of it is in flight: a void of the whole

@@ -19,12 +19,12 @@ extension PaymentService {
         for _ in 0..<4 {
             let at = now()
             guard let (order, payments) = try await store.orderAndPayments(orderId) else {
-                throw APIError.notFound("order \(orderId)")
+                throw ServiceError.notFound("order \(orderId)")
             }
             guard let charge = payments.first(where: { $0.kind == .charge && $0.lifecycle.state == .succeeded }),
                 let reference = charge.lifecycle.reference
             else {
-                throw APIError.conflict(
+                throw ServiceError.conflict(
                     "order \(orderId) is \(order.status.rawValue); only a paid order can be refunded or voided"
                 )
             }
@@ -34,22 +34,24 @@ extension PaymentService {
             let value: Int
             if kind == .void {
                 guard reversals.isEmpty else {
-                    throw APIError.conflict("order \(orderId) has refunds; a void is for a whole, unrefunded charge")
+                    throw ServiceError.conflict(
+                        "order \(orderId) has refunds; a void is for a whole, unrefunded charge"
+                    )
                 }
                 guard TransactionTime.sameClearingDay(charge.createdAt, at) else {
-                    throw APIError.conflict(
+                    throw ServiceError.conflict(
                         "the charge was made on an earlier clearing day; refund it instead of voiding"
                     )
                 }
                 value = charge.amount
             } else {
                 value = amount ?? (charge.amount - committed)
-                guard value > 0 else { throw APIError.invalid("amount", "the refund amount must be positive") }
+                guard value > 0 else { throw ServiceError.invalid("amount", "the refund amount must be positive") }
                 guard value <= charge.amount - committed else {
                     let currency = Currency(order.currencyCode)
                     let left = currency?.format(charge.amount - committed) ?? String(charge.amount - committed)
-                    throw APIError(
-                        status: 422,
+                    throw ServiceError(
+                        .unprocessable,
                         code: "refund_exceeds_payment",
                         field: "amount",
                         message:
@@ -91,6 +93,6 @@ extension PaymentService {
             return try await waitForOutcome(after.id, until: at.addingTimeInterval(min(authorizeWait, 10)))?.payment
                 ?? after
         }
-        throw APIError.conflict("order \(orderId) kept changing; try again")
+        throw ServiceError.conflict("order \(orderId) kept changing; try again")
     }
 }

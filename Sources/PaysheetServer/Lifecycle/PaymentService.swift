@@ -228,7 +228,7 @@ public final class PaymentService: Sendable {
             Counter(label: "paysheet_notifications_rejected_total").increment()
             // The reason is logged; the sender learns only that it was not accepted.
             logger.warning("notification rejected: \(error)")
-            throw APIError(status: 400, code: "notification_rejected", message: "the notification was not accepted")
+            throw ServiceError(.invalid, code: "notification_rejected", message: "the notification was not accepted")
         }
         Counter(label: "paysheet_notifications_total").increment()
         guard let (payment, order, payments) = try await store.paymentWithOrder(notification.identity) else {

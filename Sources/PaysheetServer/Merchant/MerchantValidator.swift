@@ -62,7 +62,7 @@ public struct MerchantValidator: Sendable {
         guard let url = URL(string: validationURL), url.scheme == "https", let host = url.host,
             Self.isAppleValidationHost(host)
         else {
-            throw APIError.invalid(
+            throw ServiceError.invalid(
                 "validationURL",
                 "\(validationURL) is not an https URL on one of Apple's payment gateway hosts"
             )
@@ -92,15 +92,15 @@ public struct MerchantValidator: Sendable {
             let response = try await client.execute(request, timeout: .seconds(10))
             let bytes = try await response.body.collect(upTo: 1 << 20)
             guard response.status == .ok else {
-                throw APIError(
-                    status: 502,
+                throw ServiceError(
+                    .upstreamFailure,
                     code: "merchant_validation_failed",
                     message: "Apple answered HTTP \(response.status.code) to merchant validation"
                 )
             }
             do { return try JSONParser.parse(Array(buffer: bytes)) } catch {
-                throw APIError(
-                    status: 502,
+                throw ServiceError(
+                    .upstreamFailure,
                     code: "merchant_validation_failed",
                     message: "Apple's merchant session is not JSON: \(error)"
                 )

@@ -71,63 +71,63 @@ public struct OrderService: Sendable {
     ) async throws -> (order: OrderRecord, clientSecret: String) {
         if creator == .shopper {
             if request.shippingMethods != nil {
-                throw APIError.unauthorized(
+                throw ServiceError.unauthorized(
                     "shippingMethods with amounts need a merchant API key; a shopper's page sends \"delivery\": \"ship\""
                 )
             }
             if let i = (request.lineItems ?? []).firstIndex(where: {
                 $0.sku == nil || $0.label != nil || $0.amount != nil
             }) {
-                throw APIError.unauthorized(
+                throw ServiceError.unauthorized(
                     "lineItems[\(i)]: lines with a label and an amount need a merchant API key; a shopper's page sends {\"sku\", \"quantity\"}"
                 )
             }
         }
         if let plan = request.plan { return try await create(plan: plan, request) }
         guard let code = request.currencyCode else {
-            throw APIError.invalid("currencyCode", "currencyCode is required (ISO 4217, such as CNY)")
+            throw ServiceError.invalid("currencyCode", "currencyCode is required (ISO 4217, such as CNY)")
         }
         guard let currency = Currency(code), currency.code == code.uppercased(), code.count == 3,
             !code.allSatisfy(\.isNumber)
         else {
-            throw APIError.invalid("currencyCode", "\(code) is not an ISO 4217 alphabetic currency code")
+            throw ServiceError.invalid("currencyCode", "\(code) is not an ISO 4217 alphabetic currency code")
         }
         let country = request.countryCode ?? settings.countryCode
         guard country.count == 2, country.allSatisfy({ $0.isASCII && $0.isLetter }) else {
-            throw APIError.invalid("countryCode", "\(country) is not a two-letter ISO 3166 country code")
+            throw ServiceError.invalid("countryCode", "\(country) is not a two-letter ISO 3166 country code")
         }
         if creator == .shopper, country.uppercased() != settings.countryCode.uppercased() {
-            throw APIError.invalid(
+            throw ServiceError.invalid(
                 "countryCode",
                 "this merchant sells from \(settings.countryCode); countryCode may be omitted"
             )
         }
         guard let items = request.lineItems, !items.isEmpty else {
-            throw APIError.invalid("lineItems", "lineItems must list at least one item")
+            throw ServiceError.invalid("lineItems", "lineItems must list at least one item")
         }
-        guard items.count <= 100 else { throw APIError.invalid("lineItems", "at most 100 line items") }
+        guard items.count <= 100 else { throw ServiceError.invalid("lineItems", "at most 100 line items") }
         var lines: [ApplePayLineItem] = []
         for (i, item) in items.enumerated() {
             if let sku = item.sku {
                 guard let product = settings.catalog.first(where: { $0.sku == sku }) else {
-                    throw APIError.invalid("lineItems[\(i)].sku", "\(sku) is not in the catalog")
+                    throw ServiceError.invalid("lineItems[\(i)].sku", "\(sku) is not in the catalog")
                 }
                 guard product.currencyCode == currency.code else {
-                    throw APIError.invalid(
+                    throw ServiceError.invalid(
                         "lineItems[\(i)].sku",
                         "\(sku) is priced in \(product.currencyCode), not \(currency.code)"
                     )
                 }
                 let quantity = item.quantity ?? 1
                 guard (1...99).contains(quantity) else {
-                    throw APIError.invalid("lineItems[\(i)].quantity", "quantity must be 1 to 99")
+                    throw ServiceError.invalid("lineItems[\(i)].quantity", "quantity must be 1 to 99")
                 }
                 guard let unit = try? currency.minor(product.amount) else {
-                    throw APIError.invalid("lineItems[\(i)].sku", "\(sku) has no valid price")
+                    throw ServiceError.invalid("lineItems[\(i)].sku", "\(sku) has no valid price")
                 }
                 let price: Int
                 do throws(AmountError) { price = try MinorUnits.multiply(unit, quantity) } catch {
-                    throw APIError.invalid("lineItems[\(i)].quantity", error.message)
+                    throw ServiceError.invalid("lineItems[\(i)].quantity", error.message)
                 }
                 lines.append(
                     ApplePayLineItem(
@@ -140,21 +140,21 @@ public struct OrderService: Sendable {
             guard let label = item.label, !label.trimmingCharacters(in: .whitespaces).isEmpty,
                 label.utf8.count <= Self.maxLabelBytes
             else {
-                throw APIError.invalid(
+                throw ServiceError.invalid(
                     "lineItems[\(i)].label",
                     "each line item needs a label of 1 to \(Self.maxLabelBytes) bytes (UTF-8)"
                 )
             }
             // A merchant's line may be a discount (a negative amount); the total must stay above zero.
             guard let amount = item.amount else {
-                throw APIError.invalid(
+                throw ServiceError.invalid(
                     "lineItems[\(i)].amount",
                     "each line item with a label needs an amount in \(currency.code)"
                 )
             }
             let minor: Int
             do throws(AmountError) { minor = try currency.minor(amount, allowNegative: true) } catch {
-                throw APIError.invalid(
+                throw ServiceError.invalid(
                     "lineItems[\(i)].amount",
                     error.message + " (\(currency.code) has \(currency.minorUnits) decimals)"
                 )
@@ -163,18 +163,18 @@ public struct OrderService: Sendable {
         }
         let methods = try shippingMethods(request, currency: currency)
         guard methods.count <= Self.maxShippingMethods else {
-            throw APIError.invalid("shippingMethods", "at most \(Self.maxShippingMethods) shipping methods")
+            throw ServiceError.invalid("shippingMethods", "at most \(Self.maxShippingMethods) shipping methods")
         }
         var seen = Set<String>()
         for (i, m) in methods.enumerated() {
             guard !m.identifier.isEmpty, seen.insert(m.identifier).inserted else {
-                throw APIError.invalid(
+                throw ServiceError.invalid(
                     "shippingMethods[\(i)].identifier",
                     "shipping method identifiers must be present and unique"
                 )
             }
             do throws(AmountError) { _ = try currency.minor(m.amount) } catch {
-                throw APIError.invalid(
+                throw ServiceError.invalid(
                     "shippingMethods[\(i)].amount",
                     error.message + " (a shipping price is 0 or more, \(currency.code))"
                 )
@@ -182,7 +182,7 @@ public struct OrderService: Sendable {
             guard m.label.utf8.count <= Self.maxLabelBytes, m.detail.utf8.count <= Self.maxLabelBytes,
                 m.identifier.utf8.count <= Self.maxLabelBytes
             else {
-                throw APIError.invalid(
+                throw ServiceError.invalid(
                     "shippingMethods[\(i)]",
                     "a shipping method's label, detail and identifier are at most \(Self.maxLabelBytes) bytes each"
                 )
@@ -193,7 +193,7 @@ public struct OrderService: Sendable {
             country: country,
             lines: lines,
             methods: methods,
-            ifZero: APIError.invalid("lineItems", "the order's total must be greater than zero")
+            ifZero: ServiceError.invalid("lineItems", "the order's total must be greater than zero")
         )
     }
 
@@ -205,7 +205,7 @@ public struct OrderService: Sendable {
         country: String,
         lines: [ApplePayLineItem],
         methods: [ApplePayShippingMethod] = [],
-        ifZero: APIError,
+        ifZero: ServiceError,
         configure: (inout OrderRecord) -> Void = { _ in }
     ) async throws -> (order: OrderRecord, clientSecret: String) {
         let at = now()
@@ -239,31 +239,31 @@ public struct OrderService: Sendable {
         _ request: CreateOrderRequest
     ) async throws -> (order: OrderRecord, clientSecret: String) {
         guard let plan = settings.plans.first(where: { $0.id == planId }) else {
-            throw APIError.invalid("plan", "\(planId) is not one of this merchant's plans")
+            throw ServiceError.invalid("plan", "\(planId) is not one of this merchant's plans")
         }
         guard request.lineItems == nil, request.shippingMethods == nil,
             request.delivery == nil || request.delivery == "none"
         else {
-            throw APIError.invalid(
+            throw ServiceError.invalid(
                 "plan",
                 "an order for a plan has no line items or shipping: the plan sets its amounts"
             )
         }
         if let code = request.currencyCode, code.uppercased() != plan.currencyCode {
-            throw APIError.invalid("currencyCode", "the plan \(planId) is priced in \(plan.currencyCode)")
+            throw ServiceError.invalid("currencyCode", "the plan \(planId) is priced in \(plan.currencyCode)")
         }
         let (label, amount) = plan.firstLine
         guard let currency = Currency(plan.currencyCode), let regular = try? currency.minor(plan.amount), regular > 0,
             let first = try? currency.minor(amount),
             plan.isRecurring ? plan.interval != nil : plan.kind == "automaticReload"
         else {
-            throw APIError.invalid("plan", "the plan \(planId) is not well formed in the merchant's settings")
+            throw ServiceError.invalid("plan", "the plan \(planId) is not well formed in the merchant's settings")
         }
         return try await insertNew(
             currency: currency,
             country: settings.countryCode,
             lines: [ApplePayLineItem(label: label, amount: currency.format(first))],
-            ifZero: APIError.invalid("plan", "the plan's first payment must be more than zero")
+            ifZero: ServiceError.invalid("plan", "the plan's first payment must be more than zero")
         ) { $0.planId = plan.id }
     }
 
@@ -275,17 +275,17 @@ public struct OrderService: Sendable {
             return request.shippingMethods ?? []
         case "ship":
             guard request.shippingMethods == nil else {
-                throw APIError.invalid("delivery", "give either delivery or shippingMethods, not both")
+                throw ServiceError.invalid("delivery", "give either delivery or shippingMethods, not both")
             }
             let offered = settings.shippingMethods.filter { $0.currencyCode == currency.code }
             guard !offered.isEmpty else {
-                throw APIError.invalid("delivery", "this merchant ships no orders in \(currency.code)")
+                throw ServiceError.invalid("delivery", "this merchant ships no orders in \(currency.code)")
             }
             return offered.map {
                 ApplePayShippingMethod(label: $0.label, detail: $0.detail, amount: $0.amount, identifier: $0.identifier)
             }
         case let other?:
-            throw APIError.invalid("delivery", "\(other) is not a delivery choice (ship or none)")
+            throw ServiceError.invalid("delivery", "\(other) is not a delivery choice (ship or none)")
         }
     }
 
@@ -368,9 +368,9 @@ public struct OrderService: Sendable {
 
     /// Loads `id` for an update: it must exist and not be paid or in payment.
     func editable(_ id: String) async throws -> OrderRecord {
-        guard let order = try await store.order(id) else { throw APIError.notFound("order \(id)") }
+        guard let order = try await store.order(id) else { throw ServiceError.notFound("order \(id)") }
         guard order.status == .created || order.status == .failed else {
-            throw APIError.conflict("order \(id) is \(order.status.rawValue); its summary can no longer change")
+            throw ServiceError.conflict("order \(id) is \(order.status.rawValue); its summary can no longer change")
         }
         return order
     }
@@ -395,7 +395,7 @@ public struct OrderService: Sendable {
                 return pricing.update(errors: errors, shippingMethods: methods)
             }
         }
-        throw APIError.conflict("order \(id) kept changing; try again")
+        throw ServiceError.conflict("order \(id) kept changing; try again")
     }
 
     /// `onshippingcontactselected`: validates the redacted contact; sets the tax region.
@@ -424,7 +424,7 @@ public struct OrderService: Sendable {
     public func shippingMethodSelected(_ id: String, identifier: String) async throws -> ApplePayShippingMethodUpdate {
         try await edit(id) { order in
             guard order.shippingMethods.contains(where: { $0.identifier == identifier }) else {
-                throw APIError.invalid(
+                throw ServiceError.invalid(
                     "shippingMethod.identifier",
                     "\(identifier) is not one of this order's shipping methods"
                 )

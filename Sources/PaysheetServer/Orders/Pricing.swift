@@ -25,12 +25,12 @@ public struct Pricing: Sendable, Equatable {
     /// Prices `order` under `settings`; throws a 400 naming what is wrong.
     public static func price(_ order: OrderRecord, settings: MerchantSettings) throws -> Pricing {
         guard let currency = Currency(order.currencyCode) else {
-            throw APIError.invalid("currencyCode", "\(order.currencyCode) is not an ISO 4217 currency code")
+            throw ServiceError.invalid("currencyCode", "\(order.currencyCode) is not an ISO 4217 currency code")
         }
         do throws(AmountError) {
             return try price(order, settings: settings, currency: currency)
         } catch {
-            throw APIError.invalid(error.code == .overflow ? "lineItems" : nil, error.message)
+            throw ServiceError.invalid(error.code == .overflow ? "lineItems" : nil, error.message)
         }
     }
 
