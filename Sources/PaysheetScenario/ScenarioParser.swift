@@ -69,145 +69,179 @@ public enum ScenarioParser {
     }
 
     static func step(_ raw: JSONValue, number: Int, file: String) throws(ScenarioError) -> ScenarioStep {
-        func fail(_ field: String?, _ message: String) -> ScenarioError {
-            ScenarioError(file: file, step: number, field: field, message: message)
+        guard case .object(let o) = raw else {
+            throw ScenarioError(
+                file: file,
+                step: number,
+                field: nil,
+                message: "a step is an object, found \(raw.kindName)"
+            )
         }
-        guard case .object(let o) = raw else { throw fail(nil, "a step is an object, found \(raw.kindName)") }
+        let fields = StepFields(members: o, file: file, number: number)
         let kinds = ["page", "user", "wait", "expect"].filter { o[$0] != nil }
         guard kinds.count == 1 else {
-            throw fail(
+            throw fields.fail(
                 nil,
                 kinds.isEmpty
                     ? "a step needs one of page, user, wait, expect (found \(o.keys.joined(separator: ", ")))"
                     : "a step has exactly one of page, user, wait, expect (found \(kinds.joined(separator: ", ")))"
             )
         }
-        func allow(_ keys: Set<String>) throws(ScenarioError) {
-            for k in o.keys where !keys.contains(k) {
-                throw fail(k, "unknown key for this step (known: \(keys.sorted().joined(separator: ", ")))")
-            }
-        }
-        func int(_ key: String) throws(ScenarioError) -> Int {
-            guard case .number(let n)? = o[key], let i = Int(n) else { throw fail(key, "required: a whole number") }
-            return i
-        }
-        switch kinds[0] {
-        case "wait":
-            try allow(["wait"])
-            guard let d = o["wait"]?.doubleValue, d >= 0 else {
-                throw fail("wait", "must be a number of seconds, 0 or more")
+        if let wait = o["wait"] {
+            try fields.allow(["wait"])
+            guard let d = wait.doubleValue, d >= 0 else {
+                throw fields.fail("wait", "must be a number of seconds, 0 or more")
             }
             return .wait(d)
-        case "expect":
-            try allow(["expect"])
-            return .expect(try expectation(o["expect"]!, fail: fail))
-        case "user":
+        }
+        if let expect = o["expect"] {
+            try fields.allow(["expect"])
+            return .expect(try expectation(expect, fail: fields.fail))
+        }
+        if o["user"] != nil {
             do throws(SheetInputError) {
                 return .user(try SheetInput.userAction(o))
             } catch {
-                throw fail(error.field, error.message)
+                throw fields.fail(error.field, error.message)
             }
-        default:
-            guard let name = o["page"]?.stringValue else { throw fail("page", "must be a string") }
-            var instance = 1
-            if o["instance"] != nil {
-                instance = try int("instance")
-                if instance < 1 { throw fail("instance", "must be 1 or more") }
-            }
-            func argsOr(_ key: String, _ method: PageCall.Method) throws(ScenarioError) -> PageStep {
-                try allow(["page", "instance", key, "args"])
-                if let a = o["args"] {
-                    guard case .array(let args) = a else { throw fail("args", "must be an array") }
-                    if o[key] != nil { throw fail("args", "give either \"\(key)\" or \"args\", not both") }
-                    return .call(.legacy(method: method, arguments: args))
-                }
-                guard let v = o[key] else { throw fail(key, "required (or \"args\" for the positional form)") }
-                return .call(PageCall(method, argument: v))
-            }
-            let step: PageStep
-            switch name {
-            case "construct":
-                try allow(["page", "instance", "version", "request", "userGesture"])
-                let v = o["version"] == nil ? nil : try int("version")
-                var gesture = true
-                if let g = o["userGesture"] {
-                    guard let b = g.boolValue else { throw fail("userGesture", "must be true or false") }
-                    gesture = b
-                }
-                step = .construct(version: v, request: o["request"], userGesture: gesture)
-            case "begin":
-                try allow(["page", "instance"])
-                step = .call(.begin)
-            case "abort":
-                try allow(["page", "instance"])
-                step = .call(.abort)
-            case "completeMerchantValidation":
-                try allow(["page", "instance", "session"])
-                guard let s = o["session"] else { throw fail("session", "required: the merchant session object") }
-                step = .call(.completeMerchantValidation(s))
-            case "completePaymentMethodSelection": step = try argsOr("update", .completePaymentMethodSelection)
-            case "completeShippingContactSelection": step = try argsOr("update", .completeShippingContactSelection)
-            case "completeShippingMethodSelection": step = try argsOr("update", .completeShippingMethodSelection)
-            case "completeCouponCodeChange": step = try argsOr("update", .completeCouponCodeChange)
-            case "completePayment": step = try argsOr("result", .completePayment)
-            case "supportsVersion":
-                try allow(["page", "version"])
-                step = .supportsVersion(try int("version"))
-            case "canMakePayments":
-                try allow(["page"])
-                step = .canMakePayments
-            case "canMakePaymentsWithActiveCard":
-                try allow(["page", "merchantIdentifier"])
-                step = .canMakePaymentsWithActiveCard
-            case "openPaymentSetup":
-                try allow(["page", "merchantIdentifier", "userGesture"])
-                step = .openPaymentSetup(userGesture: o["userGesture"]?.boolValue ?? true)
-            case "newApplePayError":
-                try allow(["page", "args"])
-                guard case .array(let a)? = o["args"] else {
-                    throw fail("args", "required: the constructor's arguments")
-                }
-                step = .newApplePayError(a)
-            case "navigate":
-                try allow(["page"])
-                step = .navigate
-            case "newPaymentRequest":
-                try allow(["page", "instance", "methodData", "details", "options"])
-                guard let m = o["methodData"] else {
-                    throw fail("methodData", "required: the constructor's first argument")
-                }
-                guard let d = o["details"] else { throw fail("details", "required: the constructor's second argument") }
-                step = .newPaymentRequest(methodData: m, details: d, options: o["options"])
-            case "request.show":
-                try allow(["page", "instance", "userGesture"])
-                step = .request(name: name, [.show(userGesture: o["userGesture"]?.boolValue ?? true)])
-            case "request.abort":
-                try allow(["page", "instance"])
-                step = .request(name: name, [.abort])
-            case "request.canMakePayment":
-                try allow(["page", "instance"])
-                step = .request(name: name, [.canMakePayment])
-            case "request.completeMerchantValidation":
-                try allow(["page", "instance", "session", "rejected"])
-                let settled: JSONValue? = o["rejected"]?.boolValue == true ? nil : (o["session"] ?? .null)
-                step = .request(name: name, [.completeMerchantValidation, .merchantSessionSettled(settled)])
-            case "request.updateWith":
-                try allow(["page", "instance", "details", "rejected"])
-                let settled: JSONValue? = o["rejected"]?.boolValue == true ? nil : (o["details"] ?? .null)
-                step = .request(name: name, [.updateWith, .detailsSettled(settled)])
-            case "request.notUpdated":
-                try allow(["page", "instance"])
-                step = .request(name: name, [.notUpdated])
-            case "response.complete":
-                try allow(["page", "instance", "result"])
-                step = .request(name: name, [.complete(o["result"])])
-            case "response.retry":
-                try allow(["page", "instance", "errors"])
-                step = .request(name: name, [.retry(o["errors"])])
-            default: throw fail("page", "unknown page call \"\(name)\"")
-            }
-            return .page(step, instance: instance)
         }
+        guard let name = o["page"]?.stringValue else { throw fields.fail("page", "must be a string") }
+        var instance = 1
+        if o["instance"] != nil {
+            instance = try fields.int("instance")
+            if instance < 1 { throw fields.fail("instance", "must be 1 or more") }
+        }
+        return .page(try pageStep(name, fields), instance: instance)
+    }
+
+    /// A step's members, and the errors that name them.
+    struct StepFields {
+        let members: JSONObject
+        let file: String
+        let number: Int
+
+        func fail(_ field: String?, _ message: String) -> ScenarioError {
+            ScenarioError(file: file, step: number, field: field, message: message)
+        }
+
+        /// Refuses a member not in `keys`.
+        func allow(_ keys: Set<String>) throws(ScenarioError) {
+            for k in members.keys where !keys.contains(k) {
+                throw fail(k, "unknown key for this step (known: \(keys.sorted().joined(separator: ", ")))")
+            }
+        }
+
+        func int(_ key: String) throws(ScenarioError) -> Int {
+            guard case .number(let n)? = members[key], let i = Int(n) else {
+                throw fail(key, "required: a whole number")
+            }
+            return i
+        }
+
+        /// A completion given by its dictionary (`key`) or, for API versions 1 and 2, positionally (`args`).
+        func argsOr(_ key: String, _ method: PageCall.Method) throws(ScenarioError) -> PageStep {
+            try allow(["page", "instance", key, "args"])
+            if let a = members["args"] {
+                guard case .array(let args) = a else { throw fail("args", "must be an array") }
+                if members[key] != nil { throw fail("args", "give either \"\(key)\" or \"args\", not both") }
+                return .call(.legacy(method: method, arguments: args))
+            }
+            guard let v = members[key] else { throw fail(key, "required (or \"args\" for the positional form)") }
+            return .call(PageCall(method, argument: v))
+        }
+    }
+
+    /// A `page` step: the call named `name`, with its members.
+    static func pageStep(_ name: String, _ fields: StepFields) throws(ScenarioError) -> PageStep {
+        let step: PageStep
+        switch name {
+        case "construct":
+            try fields.allow(["page", "instance", "version", "request", "userGesture"])
+            let v = fields.members["version"] == nil ? nil : try fields.int("version")
+            var gesture = true
+            if let g = fields.members["userGesture"] {
+                guard let b = g.boolValue else { throw fields.fail("userGesture", "must be true or false") }
+                gesture = b
+            }
+            step = .construct(version: v, request: fields.members["request"], userGesture: gesture)
+        case "begin":
+            try fields.allow(["page", "instance"])
+            step = .call(.begin)
+        case "abort":
+            try fields.allow(["page", "instance"])
+            step = .call(.abort)
+        case "completeMerchantValidation":
+            try fields.allow(["page", "instance", "session"])
+            guard let s = fields.members["session"] else {
+                throw fields.fail("session", "required: the merchant session object")
+            }
+            step = .call(.completeMerchantValidation(s))
+        case "completePaymentMethodSelection": step = try fields.argsOr("update", .completePaymentMethodSelection)
+        case "completeShippingContactSelection": step = try fields.argsOr("update", .completeShippingContactSelection)
+        case "completeShippingMethodSelection": step = try fields.argsOr("update", .completeShippingMethodSelection)
+        case "completeCouponCodeChange": step = try fields.argsOr("update", .completeCouponCodeChange)
+        case "completePayment": step = try fields.argsOr("result", .completePayment)
+        case "supportsVersion":
+            try fields.allow(["page", "version"])
+            step = .supportsVersion(try fields.int("version"))
+        case "canMakePayments":
+            try fields.allow(["page"])
+            step = .canMakePayments
+        case "canMakePaymentsWithActiveCard":
+            try fields.allow(["page", "merchantIdentifier"])
+            step = .canMakePaymentsWithActiveCard
+        case "openPaymentSetup":
+            try fields.allow(["page", "merchantIdentifier", "userGesture"])
+            step = .openPaymentSetup(userGesture: fields.members["userGesture"]?.boolValue ?? true)
+        case "newApplePayError":
+            try fields.allow(["page", "args"])
+            guard case .array(let a)? = fields.members["args"] else {
+                throw fields.fail("args", "required: the constructor's arguments")
+            }
+            step = .newApplePayError(a)
+        case "navigate":
+            try fields.allow(["page"])
+            step = .navigate
+        case "newPaymentRequest":
+            try fields.allow(["page", "instance", "methodData", "details", "options"])
+            guard let m = fields.members["methodData"] else {
+                throw fields.fail("methodData", "required: the constructor's first argument")
+            }
+            guard let d = fields.members["details"] else {
+                throw fields.fail("details", "required: the constructor's second argument")
+            }
+            step = .newPaymentRequest(methodData: m, details: d, options: fields.members["options"])
+        case "request.show":
+            try fields.allow(["page", "instance", "userGesture"])
+            step = .request(name: name, [.show(userGesture: fields.members["userGesture"]?.boolValue ?? true)])
+        case "request.abort":
+            try fields.allow(["page", "instance"])
+            step = .request(name: name, [.abort])
+        case "request.canMakePayment":
+            try fields.allow(["page", "instance"])
+            step = .request(name: name, [.canMakePayment])
+        case "request.completeMerchantValidation":
+            try fields.allow(["page", "instance", "session", "rejected"])
+            let settled: JSONValue? =
+                fields.members["rejected"]?.boolValue == true ? nil : (fields.members["session"] ?? .null)
+            step = .request(name: name, [.completeMerchantValidation, .merchantSessionSettled(settled)])
+        case "request.updateWith":
+            try fields.allow(["page", "instance", "details", "rejected"])
+            let settled: JSONValue? =
+                fields.members["rejected"]?.boolValue == true ? nil : (fields.members["details"] ?? .null)
+            step = .request(name: name, [.updateWith, .detailsSettled(settled)])
+        case "request.notUpdated":
+            try fields.allow(["page", "instance"])
+            step = .request(name: name, [.notUpdated])
+        case "response.complete":
+            try fields.allow(["page", "instance", "result"])
+            step = .request(name: name, [.complete(fields.members["result"])])
+        case "response.retry":
+            try fields.allow(["page", "instance", "errors"])
+            step = .request(name: name, [.retry(fields.members["errors"])])
+        default: throw fields.fail("page", "unknown page call \"\(name)\"")
+        }
+        return step
     }
 
     static func expectation(

@@ -2,8 +2,10 @@ import ArgumentParser
 import AsyncHTTPClient
 import Foundation
 import Logging
+import Metrics
 import NIOCore
 import PaysheetServer
+import Prometheus
 
 /// `paysheet serve`: the merchant server with embedded defaults.
 struct ServeCommand: AsyncParsableCommand {
@@ -47,10 +49,14 @@ struct ServeCommand: AsyncParsableCommand {
         var logger = Logger(label: "paysheet")
         logger.logLevel = Logger.Level(rawValue: configuration.logLevel) ?? .info
         let demo = !noDemoOrder && configuration.mode == .sandbox
+        // The process, not the library, chooses where swift-metrics go: Prometheus, served on /metrics.
+        let metrics = PrometheusCollectorRegistry()
+        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: metrics))
         do {
             try await MerchantServer.run(
                 configuration,
                 logger: logger,
+                metrics: metrics,
                 onStarted: { started in
                     let tools =
                         started.sandboxTools

@@ -74,95 +74,98 @@ import Testing
     }
 
     @Test(arguments: TestDatabases.kinds) func everyRouteRefusesEveryoneButItsOwner(kind: String) async throws {
-        let server = try await TestServer.start(database: kind)
-        defer { Task { await server.stop() } }
-        let revoked = try await APIKeys.withDatabase(server.databaseURL, dataFolder: server.data) { keys in
-            let (record, key) = try await keys.create(name: "to be revoked")
-            #expect(try await keys.revoke(record.id))
-            return key
-        }
-        let order = try await server.createOrder()
-        let id = try #require(order["id"]?.stringValue)
-        let secret = try #require(order["clientSecret"]?.stringValue)
-        let other = try await server.createOrder()
-        let otherSecret = try #require(other["clientSecret"]?.stringValue)
-        #expect(secret.hasPrefix("pcs_") && secret.count >= 4 + 22 && secret != otherSecret)
-
-        func credential(_ caller: Caller) -> String {
-            switch caller {
-            case .none: return ""
-            case .merchantKey: return server.merchantKey
-            case .revokedKey: return revoked
-            case .thisOrdersSecret: return secret
-            case .anotherOrdersSecret: return otherSecret
+        try await TestServer.inProcess(database: kind) { server in
+            let revoked = try await APIKeys.withDatabase(server.databaseURL, dataFolder: server.data) { keys in
+                let (record, key) = try await keys.create(name: "to be revoked")
+                #expect(try await keys.revoke(record.id))
+                return key
             }
-        }
-        /// What a refused call could have changed: the order as the merchant sees it, the list of orders, the acquirer's ledger.
-        func state() async throws -> String {
-            let (_, o) = try await server.send("GET", "/v1/orders/\(id)", nil)
-            let (_, list) = try await server.send("GET", "/v1/orders?limit=100", nil)
-            return o.compactText + "|" + String(list["orders"]?.arrayValue?.count ?? -1) + "|"
-                + String(try await server.ledger().count)
-        }
+            let order = try await server.createOrder()
+            let id = try #require(order["id"]?.stringValue)
+            let secret = try #require(order["clientSecret"]?.stringValue)
+            let other = try await server.createOrder()
+            let otherSecret = try #require(other["clientSecret"]?.stringValue)
+            #expect(secret.hasPrefix("pcs_") && secret.count >= 4 + 22 && secret != otherSecret)
 
-        for route in Self.routes {
-            let path = route.path.replacingOccurrences(of: "{id}", with: id)
-            for caller in Caller.allCases {
-                guard let expected = Self.refusal(route, caller) else { continue }
-                let before = try await state()
-                let idempotencyKey = "matrix-\(UUID().uuidString)"
+            func credential(_ caller: Caller) -> String {
+                switch caller {
+                case .none: return ""
+                case .merchantKey: return server.merchantKey
+                case .revokedKey: return revoked
+                case .thisOrdersSecret: return secret
+                case .anotherOrdersSecret: return otherSecret
+                }
+            }
+            /// What a refused call could have changed: the order as the merchant sees it, the list of orders, the acquirer's ledger.
+            func state() async throws -> String {
+                let (_, o) = try await server.send("GET", "/v1/orders/\(id)", nil)
+                let (_, list) = try await server.send("GET", "/v1/orders?limit=100", nil)
+                return o.compactText + "|" + String(list["orders"]?.arrayValue?.count ?? -1) + "|"
+                    + String(try await server.ledger().count)
+            }
+
+            for route in Self.routes {
+                let path = route.path.replacingOccurrences(of: "{id}", with: id)
+                for caller in Caller.allCases {
+                    guard let expected = Self.refusal(route, caller) else { continue }
+                    let before = try await state()
+                    let idempotencyKey = "matrix-\(UUID().uuidString)"
+                    let (status, body) = try await server.send(
+                        route.method,
+                        path,
+                        route.body,
+                        key: route.method == "POST" ? idempotencyKey : nil,
+                        auth: credential(caller)
+                    )
+                    #expect(
+                        status == expected,
+                        "\(route.method) \(route.path) as \(caller): \(status) \(body.compactText)"
+                    )
+                    #expect(
+                        body["error"]?["code"]?.stringValue == (expected == 401 ? "unauthorized" : "not_found"),
+                        "\(route.path) as \(caller)"
+                    )
+                    #expect(try await state() == before, "\(route.method) \(route.path) as \(caller) changed something")
+                    // A refused call did not claim its idempotency key: the owner may use it for another body.
+                    if route.method == "POST", route.owner != .anyone {
+                        let (ownerStatus, _) = try await server.send(
+                            route.method,
+                            path,
+                            route.body.map { $0 + " " } ?? "{}",
+                            key: idempotencyKey
+                        )
+                        #expect(
+                            ownerStatus != 422 && ownerStatus != 401,
+                            "\(route.path): the refused call's key was kept (\(ownerStatus))"
+                        )
+                    }
+                }
+            }
+            // The allowed callers are served (not 401 or 404; a body the route cannot use is a 400 or 409 after the credential was accepted).
+            let fresh = try await server.createOrder()
+            let freshId = try #require(fresh["id"]?.stringValue)
+            let freshSecret = try #require(fresh["clientSecret"]?.stringValue)
+            for route in Self.routes where route.owner != .merchant {
+                let path = route.path.replacingOccurrences(of: "{id}", with: freshId)
                 let (status, body) = try await server.send(
                     route.method,
                     path,
                     route.body,
-                    key: route.method == "POST" ? idempotencyKey : nil,
-                    auth: credential(caller)
+                    auth: route.owner == .order ? freshSecret : ""
                 )
-                #expect(status == expected, "\(route.method) \(route.path) as \(caller): \(status) \(body.compactText)")
                 #expect(
-                    body["error"]?["code"]?.stringValue == (expected == 401 ? "unauthorized" : "not_found"),
-                    "\(route.path) as \(caller)"
+                    ![401, 403, 404].contains(status) && status < 500,
+                    "\(route.path) with the order's secret: \(status) \(body.compactText)"
                 )
-                #expect(try await state() == before, "\(route.method) \(route.path) as \(caller) changed something")
-                // A refused call did not claim its idempotency key: the owner may use it for another body.
-                if route.method == "POST", route.owner != .anyone {
-                    let (ownerStatus, _) = try await server.send(
-                        route.method,
-                        path,
-                        route.body.map { $0 + " " } ?? "{}",
-                        key: idempotencyKey
-                    )
-                    #expect(
-                        ownerStatus != 422 && ownerStatus != 401,
-                        "\(route.path): the refused call's key was kept (\(ownerStatus))"
-                    )
-                }
             }
-        }
-        // The allowed callers are served (not 401 or 404; a body the route cannot use is a 400 or 409 after the credential was accepted).
-        let fresh = try await server.createOrder()
-        let freshId = try #require(fresh["id"]?.stringValue)
-        let freshSecret = try #require(fresh["clientSecret"]?.stringValue)
-        for route in Self.routes where route.owner != .merchant {
-            let path = route.path.replacingOccurrences(of: "{id}", with: freshId)
-            let (status, body) = try await server.send(
-                route.method,
-                path,
-                route.body,
-                auth: route.owner == .order ? freshSecret : ""
-            )
-            #expect(
-                ![401, 403, 404].contains(status) && status < 500,
-                "\(route.path) with the order's secret: \(status) \(body.compactText)"
-            )
-        }
-        for route in Self.routes {
-            let path = route.path.replacingOccurrences(of: "{id}", with: freshId)
-            let (status, body) = try await server.send(route.method, path, route.body)
-            #expect(
-                ![401, 403, 404].contains(status) && status < 500,
-                "\(route.path) with the merchant key: \(status) \(body.compactText)"
-            )
+            for route in Self.routes {
+                let path = route.path.replacingOccurrences(of: "{id}", with: freshId)
+                let (status, body) = try await server.send(route.method, path, route.body)
+                #expect(
+                    ![401, 403, 404].contains(status) && status < 500,
+                    "\(route.path) with the merchant key: \(status) \(body.compactText)"
+                )
+            }
         }
     }
 
@@ -203,73 +206,73 @@ import Testing
     }
 
     @Test func aShopperCannotPriceAnythingAndIsGivenTheMerchantsPrices() async throws {
-        let server = try await TestServer.start()
-        defer { Task { await server.stop() } }
-        func orderCount() async throws -> Int {
-            try await server.send("GET", "/v1/orders?limit=100", nil).1["orders"]?.arrayValue?.count ?? -1
+        try await TestServer.inProcess { server in
+            func orderCount() async throws -> Int {
+                try await server.send("GET", "/v1/orders?limit=100", nil).1["orders"]?.arrayValue?.count ?? -1
+            }
+            let before = try await orderCount()
+            // The attack: a tea set for 0.01 CNY, written by the shopper.
+            let (cheap, cheapBody) = try await server.send(
+                "POST",
+                "/v1/orders",
+                #"{"currencyCode":"CNY","countryCode":"CN","lineItems":[{"label":"Porcelain tea set","amount":"0.01"}]}"#,
+                auth: ""
+            )
+            #expect(cheap == 401)
+            #expect(cheapBody["error"]?["message"]?.stringValue?.contains("merchant API key") == true)
+            // Client-priced express shipping.
+            let (shipping, _) = try await server.send(
+                "POST",
+                "/v1/orders",
+                """
+                {"currencyCode":"CNY","lineItems":[{"sku":"tea-set"}],
+                 "shippingMethods":[{"label":"Express","detail":"Next day","amount":"0.00","identifier":"express"}]}
+                """,
+                auth: ""
+            )
+            #expect(shipping == 401)
+            // A mixed cart (a catalog line and a priced one) is refused whole.
+            let (mixed, _) = try await server.send(
+                "POST",
+                "/v1/orders",
+                #"{"currencyCode":"CNY","lineItems":[{"sku":"tea-set"},{"sku":"green-tea","label":"Green tea","amount":"0.01"}]}"#,
+                auth: ""
+            )
+            #expect(mixed == 401)
+            #expect(try await orderCount() == before)
+            // What a shopper may send: catalog lines and a delivery choice, priced by the merchant's settings.
+            let (created, order) = try await server.send(
+                "POST",
+                "/v1/orders",
+                #"{"currencyCode":"CNY","lineItems":[{"sku":"tea-set","quantity":2}],"delivery":"ship"}"#,
+                auth: ""
+            )
+            #expect(created == 201)
+            #expect(order["amount"] == "256.00")
+            #expect(
+                order["paymentRequest"]?["shippingMethods"]?.arrayValue?.map { $0["amount"]?.stringValue ?? "" } == [
+                    "0.00", "20.00",
+                ]
+            )
+            #expect(order["clientSecret"]?.stringValue?.hasPrefix("pcs_") == true)
+            let id = try #require(order["id"]?.stringValue)
+            let secret = try #require(order["clientSecret"]?.stringValue)
+            let (_, express) = try await server.send(
+                "POST",
+                "/v1/orders/\(id)/shipping-method",
+                #"{"shippingMethod":{"identifier":"express"}}"#,
+                auth: secret
+            )
+            #expect(express["newTotal"]?["amount"] == "276.00")
+            // A shopper's order is from the merchant's country.
+            let (elsewhere, _) = try await server.send(
+                "POST",
+                "/v1/orders",
+                #"{"currencyCode":"CNY","countryCode":"US","lineItems":[{"sku":"tea-set"}]}"#,
+                auth: ""
+            )
+            #expect(elsewhere == 400)
         }
-        let before = try await orderCount()
-        // The attack: a tea set for 0.01 CNY, written by the shopper.
-        let (cheap, cheapBody) = try await server.send(
-            "POST",
-            "/v1/orders",
-            #"{"currencyCode":"CNY","countryCode":"CN","lineItems":[{"label":"Porcelain tea set","amount":"0.01"}]}"#,
-            auth: ""
-        )
-        #expect(cheap == 401)
-        #expect(cheapBody["error"]?["message"]?.stringValue?.contains("merchant API key") == true)
-        // Client-priced express shipping.
-        let (shipping, _) = try await server.send(
-            "POST",
-            "/v1/orders",
-            """
-            {"currencyCode":"CNY","lineItems":[{"sku":"tea-set"}],
-             "shippingMethods":[{"label":"Express","detail":"Next day","amount":"0.00","identifier":"express"}]}
-            """,
-            auth: ""
-        )
-        #expect(shipping == 401)
-        // A mixed cart (a catalog line and a priced one) is refused whole.
-        let (mixed, _) = try await server.send(
-            "POST",
-            "/v1/orders",
-            #"{"currencyCode":"CNY","lineItems":[{"sku":"tea-set"},{"sku":"green-tea","label":"Green tea","amount":"0.01"}]}"#,
-            auth: ""
-        )
-        #expect(mixed == 401)
-        #expect(try await orderCount() == before)
-        // What a shopper may send: catalog lines and a delivery choice, priced by the merchant's settings.
-        let (created, order) = try await server.send(
-            "POST",
-            "/v1/orders",
-            #"{"currencyCode":"CNY","lineItems":[{"sku":"tea-set","quantity":2}],"delivery":"ship"}"#,
-            auth: ""
-        )
-        #expect(created == 201)
-        #expect(order["amount"] == "256.00")
-        #expect(
-            order["paymentRequest"]?["shippingMethods"]?.arrayValue?.map { $0["amount"]?.stringValue ?? "" } == [
-                "0.00", "20.00",
-            ]
-        )
-        #expect(order["clientSecret"]?.stringValue?.hasPrefix("pcs_") == true)
-        let id = try #require(order["id"]?.stringValue)
-        let secret = try #require(order["clientSecret"]?.stringValue)
-        let (_, express) = try await server.send(
-            "POST",
-            "/v1/orders/\(id)/shipping-method",
-            #"{"shippingMethod":{"identifier":"express"}}"#,
-            auth: secret
-        )
-        #expect(express["newTotal"]?["amount"] == "276.00")
-        // A shopper's order is from the merchant's country.
-        let (elsewhere, _) = try await server.send(
-            "POST",
-            "/v1/orders",
-            #"{"currencyCode":"CNY","countryCode":"US","lineItems":[{"sku":"tea-set"}]}"#,
-            auth: ""
-        )
-        #expect(elsewhere == 400)
     }
 
     @Test func noOneButTheMerchantRefundsOrVoidsAPaidOrder() async throws {
@@ -296,36 +299,38 @@ import Testing
     }
 
     @Test func aRevokedKeyIsRefusedEverywhereAtOnce() async throws {
-        let server = try await TestServer.start()
-        defer { Task { await server.stop() } }
-        let (record, key) = try await APIKeys.withDatabase(server.databaseURL, dataFolder: server.data) {
-            try await $0.create(name: "rotating")
+        try await TestServer.inProcess { server in
+            let (record, key) = try await APIKeys.withDatabase(server.databaseURL, dataFolder: server.data) {
+                try await $0.create(name: "rotating")
+            }
+            #expect(key.hasPrefix("psk_"))
+            #expect(try await server.send("GET", "/v1/orders", nil, auth: key).0 == 200)
+            let listed = try await APIKeys.withDatabase(server.databaseURL, dataFolder: server.data) {
+                try await $0.list()
+            }
+            #expect(listed.contains { $0.id == record.id && $0.revokedAt == nil })
+            _ = try await APIKeys.withDatabase(server.databaseURL, dataFolder: server.data) {
+                try await $0.revoke(record.id)
+            }
+            #expect(try await server.send("GET", "/v1/orders", nil, auth: key).0 == 401)
+            // A key is stored only as a hash.
+            let dump = try String(contentsOfFile: server.data + "/paysheet.sqlite", encoding: .isoLatin1)
+            let wal = (try? String(contentsOfFile: server.data + "/paysheet.sqlite-wal", encoding: .isoLatin1)) ?? ""
+            #expect(!(dump + wal).contains(String(key.suffix(43))))
+            #expect((dump + wal).contains(Secrets.hash(key)))
         }
-        #expect(key.hasPrefix("psk_"))
-        #expect(try await server.send("GET", "/v1/orders", nil, auth: key).0 == 200)
-        let listed = try await APIKeys.withDatabase(server.databaseURL, dataFolder: server.data) { try await $0.list() }
-        #expect(listed.contains { $0.id == record.id && $0.revokedAt == nil })
-        _ = try await APIKeys.withDatabase(server.databaseURL, dataFolder: server.data) {
-            try await $0.revoke(record.id)
-        }
-        #expect(try await server.send("GET", "/v1/orders", nil, auth: key).0 == 401)
-        // A key is stored only as a hash.
-        let dump = try String(contentsOfFile: server.data + "/paysheet.sqlite", encoding: .isoLatin1)
-        let wal = (try? String(contentsOfFile: server.data + "/paysheet.sqlite-wal", encoding: .isoLatin1)) ?? ""
-        #expect(!(dump + wal).contains(String(key.suffix(43))))
-        #expect((dump + wal).contains(Secrets.hash(key)))
     }
 
     @Test func theDatabaseFileIsReadableByItsOwnerOnly() async throws {
-        let server = try await TestServer.start()
-        defer { Task { await server.stop() } }
-        _ = try await server.createOrder()
-        for file in ["paysheet.sqlite", "paysheet.sqlite-wal"] {
-            let attributes = try FileManager.default.attributesOfItem(atPath: server.data + "/" + file)
-            #expect(
-                (attributes[.posixPermissions] as? Int) == 0o600,
-                "\(file): \(String(describing: attributes[.posixPermissions]))"
-            )
+        try await TestServer.inProcess { server in
+            _ = try await server.createOrder()
+            for file in ["paysheet.sqlite", "paysheet.sqlite-wal"] {
+                let attributes = try FileManager.default.attributesOfItem(atPath: server.data + "/" + file)
+                #expect(
+                    (attributes[.posixPermissions] as? Int) == 0o600,
+                    "\(file): \(String(describing: attributes[.posixPermissions]))"
+                )
+            }
         }
     }
 

@@ -153,7 +153,7 @@ import Testing
             var dump = ""
             for table in ["orders", "payments", "payment_events", "notifications", "token_uses", "agreements"] {
                 let rows = try await db.transaction { try await $0.execute("SELECT * FROM \(table)", []) }
-                dump += rows.map { $0.map { $0 ?? "" }.joined(separator: "|") }.joined(separator: "\n")
+                dump += rows.map { $0.values.map { $0 ?? "" }.joined(separator: "|") }.joined(separator: "\n")
             }
             await db.close()
             #expect(dump.contains(agreementId) && dump.contains("credential"))  // the dump is real

@@ -23,8 +23,11 @@ struct PostgresTLSTests {
                 return nil
             }
             defer { group.cancelAll() }
-            let rows = try await db.read("SELECT CAST(ssl AS TEXT) FROM pg_stat_ssl WHERE pid = pg_backend_pid()", [])
-            return rows.first?.first == "true"
+            let rows = try await db.read(
+                "SELECT CAST(ssl AS TEXT) AS ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()",
+                []
+            )
+            return try rows.first?.text("ssl") == "true"
         }
     }
 

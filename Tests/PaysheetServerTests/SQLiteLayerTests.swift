@@ -25,7 +25,8 @@ import Testing
                         try await db.transaction { tx in
                             let n =
                                 Int(
-                                    try await tx.execute("SELECT CAST(n AS TEXT) FROM counter WHERE id = 1", [])[0][0]
+                                    try await tx.execute("SELECT CAST(n AS TEXT) AS n FROM counter WHERE id = 1", [])[0]
+                                        .text("n")
                                         ?? ""
                                 ) ?? -1
                             await Task.yield()  // another transaction would interleave here without the gate
@@ -35,7 +36,11 @@ import Testing
                 }
                 try await group.waitForAll()
             }
-            #expect(try await db.read("SELECT CAST(n AS TEXT) FROM counter WHERE id = 1", []) == [["200"]])
+            #expect(
+                try await db.read("SELECT CAST(n AS TEXT) AS n FROM counter WHERE id = 1", []).map(\.values) == [
+                    ["200"]
+                ]
+            )
         }
     }
 
@@ -48,9 +53,9 @@ import Testing
                     throw Abort()
                 }
             }
-            #expect(try await db.read("SELECT CAST(n AS TEXT), note FROM counter", []) == [["0", nil]])
+            #expect(try await db.read("SELECT CAST(n AS TEXT), note FROM counter", []).map(\.values) == [["0", nil]])
             try await db.transaction { try await $0.execute("UPDATE counter SET n = 1 WHERE id = 1", []) }
-            #expect(try await db.read("SELECT CAST(n AS TEXT) FROM counter", []) == [["1"]])
+            #expect(try await db.read("SELECT CAST(n AS TEXT) FROM counter", []).map(\.values) == [["1"]])
         }
     }
 
@@ -72,7 +77,7 @@ import Testing
             }
             // The writer still works after both failures.
             try await db.transaction { try await $0.execute("UPDATE counter SET n = 7 WHERE id = 1", []) }
-            #expect(try await db.read("SELECT CAST(n AS TEXT) FROM counter", []) == [["7"]])
+            #expect(try await db.read("SELECT CAST(n AS TEXT) FROM counter", []).map(\.values) == [["7"]])
         }
     }
 
@@ -88,17 +93,40 @@ import Testing
                         [.int(i), .text(text)]
                     )
                 }
-                #expect(rows == [[String(i), text, String(i)]])
+                #expect(rows.map(\.values) == [[String(i), text, String(i)]])
             }
             for _ in 0..<3 {  // a cached statement, reused with other binds and a NULL
                 try await db.transaction { try await $0.execute("UPDATE counter SET note = $1 WHERE id = 1", [.null]) }
                 #expect(
-                    try await db.read("SELECT note, CAST(n AS TEXT) FROM counter WHERE id = $1", [.int(1)]) == [
+                    try await db.read("SELECT note, CAST(n AS TEXT) AS n FROM counter WHERE id = $1", [.int(1)]).map(
+                        \.values
+                    ) == [
                         [nil, "299"]
                     ]
                 )
             }
-            #expect(try await db.read("SELECT note FROM counter WHERE id = $1", [.int(2)]) == [])
+            #expect(try await db.read("SELECT note FROM counter WHERE id = $1", [.int(2)]).isEmpty)
+        }
+    }
+
+    @Test func rowsAreReadByColumnNameAndAnUnknownNameIsAnError() async throws {
+        try await Self.withDatabase { db in
+            try await db.transaction {
+                try await $0.execute("UPDATE counter SET n = 7, note = $1 WHERE id = 1", [.text("seven")])
+            }
+            let rows = try await db.read("SELECT note, CAST(n AS TEXT) AS n, CAST(id AS TEXT) AS id FROM counter", [])
+            #expect(rows.count == 1)
+            let row = try #require(rows.first)
+            #expect(row.columns == ["note", "n", "id"])
+            #expect(try row.int("n") == 7)
+            #expect(try row.string("note") == "seven")
+            #expect(try row.int("id") == 1)
+            #expect(throws: StorageError.self) { try row.text("count") }  // not selected
+            #expect(throws: StorageError.self) { try row.int("note") }  // not an integer
+            try await db.transaction { try await $0.execute("UPDATE counter SET note = NULL WHERE id = 1", []) }
+            let null = try #require(try await db.read("SELECT note FROM counter", []).first)
+            #expect(try null.text("note") == nil)
+            #expect(throws: StorageError.self) { try null.string("note") }
         }
     }
 
@@ -118,12 +146,12 @@ import Testing
             "INSERT INTO e (p, seq) VALUES ($1, (SELECT COALESCE(MAX(seq), 0) + 1 FROM e WHERE p = $1)) RETURNING CAST(seq AS TEXT)"
         for i in 0..<100 {
             _ = try handle.execute(insert, [.text("p\(i)"), .text("o\(i % 10)"), .int(100 - i), .text("body \(i)")])
-            #expect(try handle.execute(event, [.text("p\(i % 7)")]) == [[String(i / 7 + 1)]])
+            #expect(try handle.execute(event, [.text("p\(i % 7)")]).map(\.values) == [[String(i / 7 + 1)]])
         }
         for i in 0..<50 {
             let rows = try handle.execute(select, [.text("o\(i % 10)")])
             #expect(rows.count == 10)
-            #expect(rows.first?.first == "body \(90 + i % 10)")  // the newest row has the smallest `created`
+            #expect(try rows.first?.text("body") == "body \(90 + i % 10)")  // the newest row has the smallest `created`
         }
         #expect(handle.reprepareCount(select) == 0)
         #expect(handle.reprepareCount(event) == 0)
@@ -148,9 +176,9 @@ import Testing
             try await db.transaction { tx in
                 try await tx.execute("UPDATE counter SET n = 42 WHERE id = 1", [])
                 // A reader connection, during the open write transaction: the last committed value.
-                #expect(try await db.read("SELECT CAST(n AS TEXT) FROM counter", []) == [["0"]])
+                #expect(try await db.read("SELECT CAST(n AS TEXT) FROM counter", []).map(\.values) == [["0"]])
             }
-            #expect(try await db.read("SELECT CAST(n AS TEXT) FROM counter", []) == [["42"]])
+            #expect(try await db.read("SELECT CAST(n AS TEXT) FROM counter", []).map(\.values) == [["42"]])
         }
     }
 

@@ -1,5 +1,7 @@
 import AsyncHTTPClient
 import Foundation
+import Hummingbird
+import HummingbirdTesting
 import Logging
 import NIOCore
 import PaysheetModel
@@ -11,8 +13,10 @@ import PaysheetToken
 import Testing
 import X509
 
-/// A real `paysheet serve` on loopback (merchant server + sandbox gateway), in a fresh data
-/// folder, on SQLite or a fresh PostgreSQL database.
+/// A real `paysheet serve` (merchant server + sandbox gateway), in a fresh data folder, on SQLite
+/// or a fresh PostgreSQL database: on loopback (``start(database:port:joining:configure:)``), or
+/// in this process through HummingbirdTesting's router client (``inProcess(database:configure:_:)``:
+/// no socket for the merchant server; its sandbox gateway, another server, still listens).
 final class TestServer: @unchecked Sendable {
     let url: String
     var gatewayURL: String
@@ -20,6 +24,8 @@ final class TestServer: @unchecked Sendable {
     let logs = LogCollector()
     let http = HTTPClient(eventLoopGroupProvider: .singleton)
     var task: Task<Void, Error>?
+    /// HummingbirdTesting's client of the merchant server when it runs in this process.
+    var client: (any TestClientProtocol)?
     /// A merchant API key created before the server started.
     var merchantKey = ""
     /// The database the server uses (`nil`: the data folder's SQLite).
@@ -75,47 +81,93 @@ final class TestServer: @unchecked Sendable {
     nonisolated(unsafe) static var portCursor = 0
     static let portLock = NSLock()
 
+    /// A server's configuration (fast lifecycle timings, its own data folder and ports, a fresh
+    /// PostgreSQL database when asked) and a merchant API key made before it starts.
+    static func prepare(
+        database kind: String,
+        port: Int,
+        joining other: TestServer?,
+        configure: (inout ServerConfiguration) -> Void
+    ) async throws -> (TestServer, ServerConfiguration) {
+        let data = other?.data ?? NSTemporaryDirectory() + "paysheet-e2e-" + UUID().uuidString
+        let server = TestServer(port: port, gatewayPort: port + 1, data: data)
+        if let other { server.gatewayURL = other.gatewayURL }
+        var c = ServerConfiguration()
+        c.listen = "127.0.0.1:\(port)"
+        c.acquirer.sandboxListen = "127.0.0.1:\(port + 1)"
+        c.dataFolder = data
+        c.lifecycle.resultWait = 0.3
+        c.lifecycle.queryIntervals = [0.2, 0.2, 0.4]
+        c.lifecycle.backoffIntervals = [1]
+        c.lifecycle.notFoundIsFinalAfter = 3
+        c.acquirer.timeout = 2
+        c.pollInterval = 0.05
+        c.authorizeWait = 8
+        if let other {
+            c.databaseURL = other.databaseURL
+            c.acquirer.gatewayURL = other.gatewayURL
+        } else if kind == "postgres", let base = TestDatabases.postgresURL {
+            let name = "e2e" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(16).lowercased()
+            let admin = try PostgresDatabase(url: base)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { await admin.run() }
+                try await admin.executeOutsideTransaction("CREATE DATABASE \(name)")
+                group.cancelAll()
+            }
+            var u = URLComponents(string: base)!
+            u.path = "/" + name
+            c.databaseURL = u.string
+        }
+        configure(&c)
+        server.databaseURL = c.databaseURL
+        server.merchantKey = try await APIKeys.withDatabase(c.databaseURL, dataFolder: data) {
+            try await $0.create(name: "tests").key
+        }
+        return (server, c)
+    }
+
+    /// Runs `body` with a merchant server built in this process and called through its router
+    /// (HummingbirdTesting's `.router` framework runs its services and migrations too). Its sandbox
+    /// gateway listens on loopback: the acquirer is another server, reached over HTTP.
+    static func inProcess<T: Sendable>(
+        database kind: String = "sqlite",
+        configure: (inout ServerConfiguration) -> Void = { _ in },
+        _ body: @Sendable (TestServer) async throws -> T
+    ) async throws -> T {
+        let (server, configuration) = try await prepare(
+            database: kind,
+            port: nextPorts(),
+            joining: nil,
+            configure: configure
+        )
+        let merchant = try await MerchantServer(
+            configuration,
+            logger: server.logs.logger,
+            clock: { [server] in server.clockNow }
+        )
+        do {
+            let result = try await merchant.application.test(.router) { client in
+                server.client = client
+                return try await body(server)
+            }
+            await merchant.shutdown()
+            try? await server.http.shutdown()
+            return result
+        } catch {
+            await merchant.shutdown()
+            try? await server.http.shutdown()
+            throw error
+        }
+    }
+
     static func startOnce(
         database kind: String,
         port: Int,
         joining other: TestServer?,
         configure: (inout ServerConfiguration) -> Void
     ) async throws -> TestServer {
-        let data = other?.data ?? NSTemporaryDirectory() + "paysheet-e2e-" + UUID().uuidString
-        let server = TestServer(port: port, gatewayPort: port + 1, data: data)
-        if let other { server.gatewayURL = other.gatewayURL }
+        let (server, c) = try await prepare(database: kind, port: port, joining: other, configure: configure)
         do {
-            var c = ServerConfiguration()
-            c.listen = "127.0.0.1:\(port)"
-            c.acquirer.sandboxListen = "127.0.0.1:\(port + 1)"
-            c.dataFolder = data
-            c.lifecycle.resultWait = 0.3
-            c.lifecycle.queryIntervals = [0.2, 0.2, 0.4]
-            c.lifecycle.backoffIntervals = [1]
-            c.lifecycle.notFoundIsFinalAfter = 3
-            c.acquirer.timeout = 2
-            c.pollInterval = 0.05
-            c.authorizeWait = 8
-            if let other {
-                c.databaseURL = other.databaseURL
-                c.acquirer.gatewayURL = other.gatewayURL
-            } else if kind == "postgres", let base = TestDatabases.postgresURL {
-                let name = "e2e" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(16).lowercased()
-                let admin = try PostgresDatabase(url: base)
-                try await withThrowingTaskGroup(of: Void.self) { group in
-                    group.addTask { await admin.run() }
-                    try await admin.executeOutsideTransaction("CREATE DATABASE \(name)")
-                    group.cancelAll()
-                }
-                var u = URLComponents(string: base)!
-                u.path = "/" + name
-                c.databaseURL = u.string
-            }
-            configure(&c)
-            server.databaseURL = c.databaseURL
-            server.merchantKey = try await APIKeys.withDatabase(c.databaseURL, dataFolder: data) {
-                try await $0.create(name: "tests").key
-            }
             let logger = server.logs.logger
             let configuration = c
             server.task = Task {
@@ -173,7 +225,7 @@ final class TestServer: @unchecked Sendable {
 
     /// Creates an order as the merchant (free-form lines need its key); remembers its client secret.
     func createOrder(_ body: JSONValue? = nil) async throws -> JSONValue {
-        let order = try await api.post(
+        let order = try await post(
             "/v1/orders",
             body ?? [
                 "currencyCode": "CNY", "countryCode": "CN",
@@ -190,7 +242,26 @@ final class TestServer: @unchecked Sendable {
         return order
     }
 
-    func order(_ id: String) async throws -> JSONValue { try await api.get("/v1/orders/\(id)") }
+    func order(_ id: String) async throws -> JSONValue { try await get("/v1/orders/\(id)") }
+
+    /// GET `path` as the merchant; the body of a 2xx answer.
+    func get(_ path: String) async throws -> JSONValue {
+        if client == nil { return try await api.get(path) }
+        return try Self.success(try await send("GET", path, nil), path)
+    }
+
+    /// POST `body` to `path` as the merchant with a fresh idempotency key; the body of a 2xx answer.
+    func post(_ path: String, _ body: JSONValue) async throws -> JSONValue {
+        if client == nil { return try await api.post(path, body) }
+        return try Self.success(try await send("POST", path, body.compactText, key: UUID().uuidString), path)
+    }
+
+    static func success(_ answer: (Int, JSONValue), _ path: String) throws -> JSONValue {
+        guard (200..<300).contains(answer.0) else {
+            throw RemoteCheckout.CallError(description: "\(path): \(answer.0) \(answer.1.compactText)")
+        }
+        return answer.1
+    }
 
     /// Sends raw JSON with `auth` as the bearer credential (by default the merchant key; `""` for
     /// none); returns status and body.
@@ -201,10 +272,26 @@ final class TestServer: @unchecked Sendable {
         key: String? = nil,
         auth: String? = nil
     ) async throws -> (Int, JSONValue) {
+        let credential = auth ?? merchantKey
+        if let client {
+            var headers = HTTPFields()
+            if let key { headers[.init("Idempotency-Key")!] = key }
+            if !credential.isEmpty { headers[.authorization] = "Bearer " + credential }
+            let response = try await client.executeRequest(
+                uri: path,
+                method: HTTPRequest.Method(method)!,
+                headers: headers,
+                body: body.map { ByteBuffer(string: $0) }
+            )
+            let bytes = Array(buffer: response.body)
+            return (
+                Int(response.status.code),
+                (try? JSONParser.parse(bytes)) ?? .string(String(decoding: bytes, as: UTF8.self))
+            )
+        }
         var r = HTTPClientRequest(url: url + path)
         r.method = .init(rawValue: method)
         if let key { r.headers.add(name: "Idempotency-Key", value: key) }
-        let credential = auth ?? merchantKey
         if !credential.isEmpty { r.headers.add(name: "Authorization", value: "Bearer " + credential) }
         if let body { r.body = .bytes(ByteBuffer(string: body)) }
         let response = try await http.execute(r, timeout: .seconds(30))

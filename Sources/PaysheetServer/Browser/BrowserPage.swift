@@ -41,6 +41,19 @@ struct BrowserPage: Sendable {
             events += machine.advance(by: max(0, wall - lastWall))
         }
         lastWall = wall
+        try applyPageFacts(op)
+        var answer = JSONObject()
+        guard let name = op["op"]?.stringValue else {
+            throw BridgeError(field: "op", message: "required: the operation's name")
+        }
+        try perform(name, op, answer: &answer, events: &events)
+        report(events, of: name, into: &answer)
+        return answer
+    }
+
+    /// What the page tells with its operations: the events it listens to, whether it runs under
+    /// WebKit's test runner, its domain and where its document sits.
+    private mutating func applyPageFacts(_ op: JSONObject) throws(BridgeError) {
         if let l = op["listeners"] { machine.setListeners(try Self.listeners(l)) }
         // The page tells, when it constructs a session or a request, whether it runs under
         // WebKit's test runner (`window.internals`), whose mock coordinator stands in for the sheet.
@@ -57,10 +70,15 @@ struct BrowserPage: Sendable {
             }
             machine.setFrame(frame)
         }
-        var answer = JSONObject()
-        guard let name = op["op"]?.stringValue else {
-            throw BridgeError(field: "op", message: "required: the operation's name")
-        }
+    }
+
+    /// The operation `name` itself: its result in `answer`, its events added to `events`.
+    private mutating func perform(
+        _ name: String,
+        _ op: JSONObject,
+        answer: inout JSONObject,
+        events: inout [DispatchedEvent]
+    ) throws(BridgeError) {
         switch name {
         case "state", "tick":
             break
@@ -83,76 +101,11 @@ struct BrowserPage: Sendable {
             )
             record(r, into: &answer)
         case "call":
-            guard case .number(let n)? = op["session"], let session = Int(n) else {
-                throw BridgeError(field: "session", message: "required: the session's number")
-            }
-            guard let method = op["method"]?.stringValue else {
-                throw BridgeError(field: "method", message: "required: the method's name")
-            }
-            let args = op["args"]?.arrayValue ?? []
-            let r: PageResult
-            if let m = PageCall.Method(rawValue: method) {
-                r =
-                    PageCall(m, arguments: args).map { machine.call($0, session: session) }
-                    ?? PageResult(threw: .notEnoughArguments)
-            } else {
-                r = PageResult(threw: .typeError("session.\(method) is not a function."))
-            }
+            let r = try sessionCall(op)
             record(r, into: &answer)
             events += r.events
         case "static":
-            guard let method = op["method"]?.stringValue else {
-                throw BridgeError(field: "method", message: "required: the method's name")
-            }
-            let args = op["args"]?.arrayValue ?? []
-            let gesture = op["userGesture"]?.boolValue ?? false
-            let r: PageResult
-            switch method {
-            case "supportsVersion":
-                if args.isEmpty {
-                    r = PageResult(threw: .notEnoughArguments)
-                } else {
-                    r = machine.supportsVersion(
-                        Int(WebIDLBinding(profile: machine.configuration.profile).unsignedLong(args[0]) & 0xFFFF_FFFF)
-                    )
-                }
-            case "canMakePayments": r = machine.canMakePayments()
-            case "canMakePaymentsWithActiveCard": r = machine.canMakePaymentsWithActiveCard()
-            case "applePayCapabilities":
-                // Safari 17+: the credential status the `canMakePayments` answer implies.
-                let can = machine.canMakePayments().returned?.boolValue ?? false
-                r = PageResult(returned: [
-                    "paymentCredentialStatus": .string(
-                        can ? "paymentCredentialsAvailable" : "paymentCredentialsUnavailable"
-                    )
-                ])
-            case "openPaymentSetup": r = machine.openPaymentSetup(userGesture: gesture || !requireUserGesture)
-            case "ApplePayError":
-                // JSON has no `undefined`: the page lists the positions it passed as undefined.
-                let undefinedAt = Set(
-                    op["undefinedAt"]?.arrayValue?.compactMap { $0.doubleValue.map { Int($0) } } ?? []
-                )
-                let given: [JSONValue?] = args.enumerated().map {
-                    undefinedAt.contains($0.offset) ? Optional<JSONValue>.none : .some($0.element)
-                }
-                r = machine.makeError(arguments: given)
-            case "ApplePaySetup": r = machine.makeSetup(configuration: args.first)
-            case "getSetupFeatures": r = machine.getSetupFeatures(configuration: args.first ?? .object(JSONObject()))
-            case "beginSetup":
-                r = machine.beginSetup(
-                    configuration: args.first ?? .object(JSONObject()),
-                    features: args.count > 1 ? args[1] : nil,
-                    userGesture: gesture || !requireUserGesture
-                )
-            case "addSetupFeature":
-                r = machine.addSetupFeature(
-                    state: args.first ?? .null,
-                    type: args.count > 1 ? args[1] : .null,
-                    supportsInstallments: args.count > 2 ? args[2] : .null
-                )
-            default: throw BridgeError(field: "method", message: "unknown static member \"\(method)\"")
-            }
-            record(r, into: &answer)
+            record(try staticCall(op), into: &answer)
         case "paymentRequest":
             guard let methodData = op["methodData"], let details = op["details"] else {
                 throw BridgeError(field: "methodData", message: "required: the constructor's methodData and details")
@@ -169,20 +122,8 @@ struct BrowserPage: Sendable {
             record(r, into: &answer)
             events += r.events
         case "user":
-            let action: UserAction
-            do throws(SheetInputError) {
-                var step = op
-                step["op"] = nil
-                step["listeners"] = nil
-                step["mock"] = nil
-                action = try SheetInput.userAction(step)
-            } catch {
-                throw BridgeError(field: error.field, message: error.message)
-            }
-            events += Self.reportingIgnored(
-                machine.perform(action, asMock: op["mock"]?.boolValue ?? false),
-                into: &answer
-            )
+            let source: ActionSource = op["mock"]?.boolValue == true ? .webKitMock : .user
+            events += Self.reportingIgnored(machine.perform(try Self.userAction(op), from: source), into: &answer)
         case "mockChangePaymentMethod":
             guard let m = op["paymentMethod"], let method = try? decodeJSONValue(ApplePayPaymentMethod.self, from: m)
             else {
@@ -198,6 +139,95 @@ struct BrowserPage: Sendable {
                     "unknown operation \"\(name)\" (known: construct, call, static, paymentRequest, paymentRequestCall, user, mockChangePaymentMethod, advance, tick, state, navigate)"
             )
         }
+    }
+
+    /// A `call` operation: a method of an `ApplePaySession`, by its number.
+    private mutating func sessionCall(_ op: JSONObject) throws(BridgeError) -> PageResult {
+        guard case .number(let n)? = op["session"], let session = Int(n) else {
+            throw BridgeError(field: "session", message: "required: the session's number")
+        }
+        guard let method = op["method"]?.stringValue else {
+            throw BridgeError(field: "method", message: "required: the method's name")
+        }
+        guard let m = PageCall.Method(rawValue: method) else {
+            return PageResult(threw: .typeError("session.\(method) is not a function."))
+        }
+        return PageCall(m, arguments: op["args"]?.arrayValue ?? []).map { machine.call($0, session: session) }
+            ?? PageResult(threw: .notEnoughArguments)
+    }
+
+    /// A `static` operation: a static member of `ApplePaySession`, `ApplePayError` or `ApplePaySetup`.
+    private mutating func staticCall(_ op: JSONObject) throws(BridgeError) -> PageResult {
+        guard let method = op["method"]?.stringValue else {
+            throw BridgeError(field: "method", message: "required: the method's name")
+        }
+        let args = op["args"]?.arrayValue ?? []
+        let gesture = op["userGesture"]?.boolValue ?? false
+        let r: PageResult
+        switch method {
+        case "supportsVersion":
+            if args.isEmpty {
+                r = PageResult(threw: .notEnoughArguments)
+            } else {
+                r = machine.supportsVersion(
+                    Int(WebIDLBinding(profile: machine.configuration.profile).unsignedLong(args[0]) & 0xFFFF_FFFF)
+                )
+            }
+        case "canMakePayments": r = machine.canMakePayments()
+        case "canMakePaymentsWithActiveCard": r = machine.canMakePaymentsWithActiveCard()
+        case "applePayCapabilities":
+            // Safari 17+: the credential status the `canMakePayments` answer implies.
+            let can = machine.canMakePayments().returned?.boolValue ?? false
+            r = PageResult(returned: [
+                "paymentCredentialStatus": .string(
+                    can ? "paymentCredentialsAvailable" : "paymentCredentialsUnavailable"
+                )
+            ])
+        case "openPaymentSetup": r = machine.openPaymentSetup(userGesture: gesture || !requireUserGesture)
+        case "ApplePayError":
+            // JSON has no `undefined`: the page lists the positions it passed as undefined.
+            let undefinedAt = Set(
+                op["undefinedAt"]?.arrayValue?.compactMap { $0.doubleValue.map { Int($0) } } ?? []
+            )
+            let given: [JSONValue?] = args.enumerated().map {
+                undefinedAt.contains($0.offset) ? Optional<JSONValue>.none : .some($0.element)
+            }
+            r = machine.makeError(arguments: given)
+        case "ApplePaySetup": r = machine.makeSetup(configuration: args.first)
+        case "getSetupFeatures": r = machine.getSetupFeatures(configuration: args.first ?? .object(JSONObject()))
+        case "beginSetup":
+            r = machine.beginSetup(
+                configuration: args.first ?? .object(JSONObject()),
+                features: args.count > 1 ? args[1] : nil,
+                userGesture: gesture || !requireUserGesture
+            )
+        case "addSetupFeature":
+            r = machine.addSetupFeature(
+                state: args.first ?? .null,
+                type: args.count > 1 ? args[1] : .null,
+                supportsInstallments: args.count > 2 ? args[2] : .null
+            )
+        default: throw BridgeError(field: "method", message: "unknown static member \"\(method)\"")
+        }
+        return r
+    }
+
+    /// A `user` operation's action (the scenario format's user step, less the bridge's own members).
+    static func userAction(_ op: JSONObject) throws(BridgeError) -> UserAction {
+        do throws(SheetInputError) {
+            var step = op
+            step["op"] = nil
+            step["listeners"] = nil
+            step["mock"] = nil
+            return try SheetInput.userAction(step)
+        } catch {
+            throw BridgeError(field: error.field, message: error.message)
+        }
+    }
+
+    /// Puts `events` in the log and, all but ignored actions, in `answer` for the page, with the
+    /// sheet, the sessions and (for `state`) the log.
+    private mutating func report(_ events: [DispatchedEvent], of name: String, into answer: inout JSONObject) {
         // Each event as JSON once: all go to the log, all but ignored actions to the page.
         var toPage: [JSONValue] = []
         for e in events {
@@ -231,7 +261,6 @@ struct BrowserPage: Sendable {
             (0..<machine.sessionCount).map { .string(machine.state(of: $0 + 1)?.pageVisible ?? "idle") }
         )
         answer["paid"] = .bool(machine.paid)
-        return answer
     }
 
     /// `events`, after putting the reason of an ignored user action (the last, if several) in `answer`.

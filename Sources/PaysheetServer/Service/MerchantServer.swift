@@ -3,7 +3,6 @@ import AsyncHTTPClient
 import Foundation
 import Hummingbird
 import Logging
-import Metrics
 import NIOCore
 import PaysheetToken
 import Prometheus
@@ -12,9 +11,15 @@ import UnionPay
 import UnionPaySandbox
 import X509
 
-/// `paysheet serve`: the merchant server, its store, the query poller and (unless an external
-/// gateway is configured) the sandbox UnionPay gateway, run until SIGINT/SIGTERM.
-public enum MerchantServer {
+/// `paysheet serve` as a value: the merchant server's Hummingbird application with the services
+/// it runs beside it (its store's pool, the query poller, the reconciliation scheduler, the
+/// settlement listener and, unless an external gateway is configured, the sandbox UnionPay
+/// gateway).
+///
+/// ``init(_:logger:clock:metrics:)`` builds everything from a configuration (refusing a bad one);
+/// ``run(onStarted:)`` serves until SIGINT or SIGTERM. Tests run ``application`` in-process with
+/// HummingbirdTesting (`application.test(.router)`) and call ``shutdown()`` after.
+public struct MerchantServer: Sendable {
     /// What started, for the start-up lines.
     public struct Started: Sendable {
         /// The merchant server's URL.
@@ -35,26 +40,203 @@ public enum MerchantServer {
         public var sandboxTools: Bool
     }
 
-    static let registry: PrometheusCollectorRegistry = {
-        let registry = PrometheusCollectorRegistry()
-        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
-        return registry
-    }()
+    /// What this server serves, for the start-up lines.
+    public let started: Started
+    /// The merchant server: its router, its services and the migrations it runs before it listens.
+    public let application: Application<RouterResponder<APIRequestContext>>
+    /// Stops first on SIGTERM: `/health` answers 503 for the configured seconds while requests are still served.
+    let drainer: Drainer
+    /// Closes the HTTP clients and the database; after the services have stopped.
+    let close: @Sendable () async -> Void
 
-    /// Runs the server with `configuration` until shutdown; `onStarted` is called once it listens.
-    /// `clock` is the time of orders, payments and agreements (tests move it to charge a
-    /// subscription's later periods).
-    public static func run(
+    /// Builds the server from `configuration`. `clock` is the time of orders, payments and
+    /// agreements (tests move it to charge a subscription's later periods); `metrics` is the
+    /// registry `/metrics` serves (the process bootstraps swift-metrics with it; a library does
+    /// not). Throws ``ConfigurationError`` or ``ProductionRefusal`` for a configuration it will not run.
+    public init(
         _ configuration: ServerConfiguration,
         logger: Logger,
         clock: @escaping @Sendable () -> Date = { Date() },
-        onStarted: @escaping @Sendable (Started) async -> Void = { _ in }
+        metrics: PrometheusCollectorRegistry? = nil
     ) async throws {
         var c = configuration
         if c.mode == .production {
             let problems = ProductionCheck.problems(c)
             if !problems.isEmpty { throw ProductionRefusal(problems: problems) }
         }
+        let data = try Self.dataFolder(c)
+        let (host, port) = try ServerConfiguration.hostPort(c.listen, what: "listen address")
+        let publicURL = c.publicURL ?? "http://\(host == "0.0.0.0" ? "127.0.0.1" : host):\(port)"
+        if c.merchant.managementURL == nil { c.merchant.managementURL = publicURL + "/subscription.html" }
+        let tokens = try TokenParts(c, data: data)
+        let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: Self.httpConfiguration)
+        var opened: (any SQLDatabase)?
+        do {
+            let acquirer = try AcquirerParts(c, data: data, publicURL: publicURL, http: http, logger: logger)
+            let storage = try await StorageParts(c, data: data, logger: logger)
+            opened = storage.database
+            let validation = try Self.merchantValidation(c)
+            let store = PaymentStore(database: storage.database)
+            var services = acquirer.services + storage.services
+
+            let orders = OrderService(store: store, settings: c.merchant, now: clock)
+            let reconciliation = ReconciliationService(
+                store: store,
+                acquirer: acquirer.acquirer,
+                logger: logger,
+                now: { Date() }
+            )
+            let payments = PaymentService(
+                store: store,
+                acquirer: acquirer.acquirer,
+                decryptor: tokens.decryptor,
+                settings: c.merchant,
+                lifecycle: c.lifecycle,
+                authorizeWait: c.authorizeWait,
+                shopperCancelWindow: c.shopperCancelWindow,
+                logger: logger,
+                now: clock,
+                vault: try CredentialVault.loadOrCreate(path: c.credentialKeyFile ?? data + "/credential-key")
+            )
+            // The drop-in, its bridge, the demo store and /v1/sandbox/* are sandbox tools: served only
+            // when asked for and while the server trusts sandbox tokens (the only tokens the simulated
+            // sheet can make).
+            let tools = c.sandboxTools && c.tokens.trustSandbox
+            let sandboxSessions = SandboxMerchantSessions()
+            let draining = Flag()
+            let api = APIRouter(
+                orders: orders,
+                payments: payments,
+                validator: MerchantValidator(mode: validation, settings: c.merchant, sandboxSessions: sandboxSessions),
+                store: store,
+                registry: metrics,
+                sandboxMerchantCertificate: tools
+                    ? try? tokens.merchantKey.certificate?.serializeAsPEM().pemString : nil,
+                sheets: tools
+                    ? SheetHub(
+                        pki: try SandboxMerchant.pki(dataFolder: data),
+                        recipient: TokenRecipient(tokens.merchantKey),
+                        merchantSessions: sandboxSessions
+                    ) : nil,
+                mode: c.mode,
+                draining: draining,
+                reconciliation: reconciliation
+            )
+
+            // Beside the HTTP server: the query poller, the certificate refresher, the reconciliation
+            // scheduler, the settlement listener; each waits until the migrations have run.
+            let ready = Readiness()
+            services.append(
+                QueryPoller(payments: payments, store: store, interval: c.pollInterval, ready: ready, logger: logger)
+            )
+            // An outside gateway is asked for its current encryption certificate (the built-in sandbox's is known).
+            if c.acquirer.gatewayURL != nil {
+                services.append(EncryptionCertificateRefresher(client: acquirer.client, ready: ready, logger: logger))
+            }
+            if c.acquirer.reconcileHour >= 0 {
+                services.append(
+                    ReconciliationScheduler(
+                        service: reconciliation,
+                        store: store,
+                        hour: c.acquirer.reconcileHour,
+                        interval: 600,
+                        ready: ready,
+                        logger: logger
+                    )
+                )
+            }
+            if let postgres = storage.postgres {
+                services.append(SettlementListener(database: postgres, payments: payments, logger: logger))
+            }
+            var application = Application(
+                router: try api.router(),
+                configuration: .init(address: .hostname(host, port: port), serverName: "paysheet"),
+                services: services,
+                logger: logger
+            )
+            let mode = c.mode
+            application.beforeServerStarts {
+                try await store.migrate()
+                if mode == .production {
+                    let problems = ProductionCheck.problems(
+                        activeAPIKeys: try await APIKeys(store: store).activeCount()
+                    )
+                    if !problems.isEmpty { throw ProductionRefusal(problems: problems) }
+                }
+                await ready.signal()
+            }
+            self.application = application
+            self.drainer = Drainer(draining: draining, seconds: c.drainSeconds, logger: logger)
+            self.started = Started(
+                url: publicURL,
+                sandboxGatewayURL: acquirer.sandboxURL,
+                gatewayURL: acquirer.gatewayURL,
+                database: storage.label,
+                dataFolder: data,
+                paymentCertificate: tokens.paymentCertificate,
+                mode: c.mode,
+                sandboxTools: tools
+            )
+            let database = storage.database
+            self.close = {
+                try? await http.shutdown()
+                if case .apple(let client) = validation { try? await client.shutdown() }
+                await database.close()
+            }
+        } catch {
+            // A client that is dropped without being shut down is a programming error to AsyncHTTPClient.
+            try? await http.shutdown()
+            await opened?.close()
+            throw error
+        }
+    }
+
+    /// Serves until SIGINT or SIGTERM (or cancellation); `onStarted` is called once it listens.
+    /// On a signal the server drains first (``ServerConfiguration/drainSeconds``), then stops.
+    public func run(onStarted: @escaping @Sendable (Started) async -> Void = { _ in }) async throws {
+        var application = application
+        let started = started
+        application.beforeServerStarts { await onStarted(started) }
+        // The drainer is last, so that it is the first to stop (a group stops in reverse order).
+        let group = ServiceGroup(
+            configuration: .init(
+                services: [.init(service: application), .init(service: drainer)],
+                gracefulShutdownSignals: [.sigterm, .sigint],
+                logger: application.logger
+            )
+        )
+        do {
+            try await group.run()
+        } catch {
+            await shutdown()
+            throw error
+        }
+        await shutdown()
+    }
+
+    /// Closes what the server holds (HTTP clients, the database); after ``run(onStarted:)`` or a test
+    /// of ``application`` has returned. It runs to the end even when the caller was cancelled.
+    public func shutdown() async {
+        let close = close
+        await Task.detached { await close() }.value
+    }
+
+    /// Builds a server from `configuration` and runs it until shutdown (``init(_:logger:clock:metrics:)``
+    /// then ``run(onStarted:)``).
+    public static func run(
+        _ configuration: ServerConfiguration,
+        logger: Logger,
+        clock: @escaping @Sendable () -> Date = { Date() },
+        metrics: PrometheusCollectorRegistry? = nil,
+        onStarted: @escaping @Sendable (Started) async -> Void = { _ in }
+    ) async throws {
+        try await MerchantServer(configuration, logger: logger, clock: clock, metrics: metrics).run(
+            onStarted: onStarted
+        )
+    }
+
+    /// The data folder, absolute and made (owner only) if missing.
+    static func dataFolder(_ c: ServerConfiguration) throws -> String {
         let folder =
             c.dataFolder.hasPrefix("/") ? c.dataFolder : FileManager.default.currentDirectoryPath + "/" + c.dataFolder
         let data = (folder as NSString).standardizingPath
@@ -63,304 +245,25 @@ public enum MerchantServer {
             withIntermediateDirectories: true,
             attributes: [.posixPermissions: 0o700]
         )
-        let registry = Self.registry
+        return data
+    }
 
-        // Token keys and trust.
-        let merchantKey: MerchantKey
-        let paymentCertificate: String
-        if let cert = c.tokens.certificateFile, let key = c.tokens.keyFile {
-            merchantKey = try MerchantKey(certificateFile: cert, privateKeyFile: key, permissions: .refuse)
-            paymentCertificate = cert
-        } else {
-            merchantKey = try SandboxMerchant.loadOrCreate(
-                dataFolder: data,
-                merchantIdentifier: c.merchant.merchantIdentifier
-            )
-            paymentCertificate = data + "/merchants/" + c.merchant.merchantIdentifier + "/certificate.pem"
-        }
-        var roots: [Certificate] = []
-        if c.tokens.trustApple { roots += TrustAnchors.apple.roots }
-        if c.tokens.trustSandbox { roots.append(try SandboxMerchant.pki(dataFolder: data).root) }
-        let decryptor = PaymentTokenDecryptor(
-            keys: MerchantKeyring([merchantKey]),
-            verifier: PaymentTokenVerifier(trust: TrustAnchors(roots)),
-            replayGuard: nil
-        )
+    /// The client for the acquirer and the validation of merchant sessions.
+    static var httpConfiguration: HTTPClient.Configuration {
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 64)
+        configuration.timeout = .init(connect: .seconds(5))
+        return configuration
+    }
 
-        // The acquirer.
-        let (host, port) = try ServerConfiguration.hostPort(c.listen, what: "listen address")
-        let publicURL = c.publicURL ?? "http://\(host == "0.0.0.0" ? "127.0.0.1" : host):\(port)"
-        if c.merchant.managementURL == nil { c.merchant.managementURL = publicURL + "/subscription.html" }
-        let vault = try CredentialVault.loadOrCreate(path: c.credentialKeyFile ?? data + "/credential-key")
-        // The UnionPay sandbox PKI is made only when a sandbox part needs it (never in production).
-        let sandboxPKI: @Sendable () throws -> UnionPaySandboxPKI = {
-            try UnionPaySandboxPKI.loadOrCreate(folder: data + "/unionpay-sandbox")
-        }
-        guard c.acquirer.signMethod == "01" || c.acquirer.signMethod == "11" else {
+    /// How merchant sessions are made: by Apple's gateway with the merchant identity, or the sandbox's.
+    static func merchantValidation(_ c: ServerConfiguration) throws -> MerchantValidator.Mode {
+        guard c.merchantValidation == "apple" else { return .sandbox }
+        guard let cert = c.identityCertificateFile, let key = c.identityKeyFile else {
             throw ConfigurationError(
-                "acquirer.signMethod \(c.acquirer.signMethod) is neither 01 (RSA certificate) nor 11 (secure key)"
+                "merchantValidation \"apple\" needs identityCertificateFile and identityKeyFile (PAYSHEET_IDENTITY_CERTIFICATE, PAYSHEET_IDENTITY_KEY)"
             )
         }
-        guard (-1...23).contains(c.acquirer.reconcileHour) else {
-            throw ConfigurationError(
-                "acquirer.reconcileHour \(c.acquirer.reconcileHour) is neither -1 (off) nor an hour 0 to 23"
-            )
-        }
-        let merchantFolder = data + "/unionpay-sandbox/merchant-" + c.acquirer.merchantId
-        let secureKey: String? =
-            c.acquirer.signMethod == "11"
-            ? try c.acquirer.secureKeyFile.map {
-                try KeyFile.readPrivateKeyText($0, policy: .refuse).trimmingCharacters(in: .whitespacesAndNewlines)
-            }
-                ?? UnionPaySandboxPKI.secureKey(folder: merchantFolder)
-            : nil
-        let merchantACP: ACPCredentials
-        if let key = c.acquirer.signingKeyFile, let cert = c.acquirer.signingCertificateFile {
-            merchantACP = try ACPCredentials(keyFile: key, certificateFile: cert)
-        } else {
-            merchantACP = try sandboxPKI().merchantCredentials(
-                folder: merchantFolder,
-                merchantId: c.acquirer.merchantId
-            )
-        }
-        // The gateway is identified as UnionPay's SDKs identify it: root, middle certificate, owner.
-        let gatewayRoots: [Certificate]
-        if let files = c.acquirer.trustedRootFiles, !files.isEmpty {
-            gatewayRoots = try files.map { try Certificate(pemEncoded: String(contentsOfFile: $0, encoding: .utf8)) }
-        } else {
-            gatewayRoots = [try sandboxPKI().root]
-        }
-        let gatewayMiddles: [Certificate]
-        if let files = c.acquirer.intermediateFiles, !files.isEmpty {
-            gatewayMiddles = try files.map { try Certificate(pemEncoded: String(contentsOfFile: $0, encoding: .utf8)) }
-        } else {
-            gatewayMiddles = [try sandboxPKI().gatewayCA]
-        }
-        // UnionPay's encryption certificate for card data: the configured file, or the sandbox's
-        // (whose key the built-in sandbox gateway decrypts with), read once.
-        let sandboxEncryption: ACPCredentials? =
-            c.acquirer.encryptionCertificateFile == nil || c.acquirer.gatewayURL == nil
-            ? try sandboxPKI().encryptionCredentials(folder: data + "/unionpay-sandbox") : nil
-        let encryptionCertificate: Certificate
-        if let file = c.acquirer.encryptionCertificateFile {
-            encryptionCertificate = try Certificate(pemEncoded: String(contentsOfFile: file, encoding: .utf8))
-        } else {
-            encryptionCertificate = sandboxEncryption!.certificate
-        }
-        let encryptor = try SensitiveDataEncryptor(certificate: encryptionCertificate)
-        let gatewayOwners = Set(
-            c.acquirer.gatewayOwners ?? [
-                c.mode == .production ? ACPVerifier.unionPayOwner : UnionPaySandboxPKI.gatewayOwner
-            ]
-        )
-        var httpConfiguration = HTTPClient.Configuration()
-        httpConfiguration.connectionPool = .init(
-            idleTimeout: .seconds(60),
-            concurrentHTTP1ConnectionsPerHostSoftLimit: 64
-        )
-        httpConfiguration.timeout = .init(connect: .seconds(5))
-        let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: httpConfiguration)
-
-        var sandboxURL: String?
-        var services: [any Service] = []
-        if c.acquirer.gatewayURL == nil {
-            let (sh, sp) = try ServerConfiguration.hostPort(
-                c.acquirer.sandboxListen,
-                what: "sandbox acquirer listen address"
-            )
-            let gateway = try SandboxGateway(
-                pki: try sandboxPKI(),
-                merchants: [merchantACP],
-                http: http,
-                paymentDataField: c.acquirer.paymentDataField,
-                secureKeys: secureKey.map { [c.acquirer.merchantId: $0] } ?? [:],
-                encryption: sandboxEncryption,
-                logger: logger
-            )
-            sandboxURL = "http://\(sh == "0.0.0.0" ? "127.0.0.1" : sh):\(sp)"
-            services.append(
-                Application(
-                    router: gateway.router(),
-                    configuration: .init(address: .hostname(sh, port: sp), serverName: "paysheet-acquirer-sandbox"),
-                    logger: logger
-                )
-            )
-        }
-        let gatewayURL = c.acquirer.gatewayURL ?? sandboxURL!
-        var unionPay = UnionPayConfiguration(
-            gatewayURL: gatewayURL,
-            merchantId: c.acquirer.merchantId,
-            notificationURL: publicURL + "/v1/notifications/unionpay",
-            bizType: c.acquirer.bizType,
-            paymentDataField: c.acquirer.paymentDataField,
-            timeout: c.acquirer.timeout,
-            fileDownloadURL: c.acquirer.fileDownloadURL
-        )
-        unionPay.tokenRequestorId = c.acquirer.tokenRequestorId
-        let client = UnionPayClient(
-            configuration: unionPay,
-            http: http,
-            signer: try secureKey.map { try ACPSecureKeySigner(secureKey: $0) as any ACPMessageSigning }
-                ?? merchantACP.signer(),
-            verifier: ACPVerifier(
-                roots: gatewayRoots,
-                intermediates: gatewayMiddles,
-                owners: gatewayOwners,
-                secureKey: secureKey
-            ),
-            encryptor: encryptor
-        )
-
-        // Storage.
-        let databaseURL = c.databaseURL ?? "sqlite:" + data + "/paysheet.sqlite"
-        let database: any SQLDatabase
-        var postgres: PostgresDatabase?
-        var databaseLabel = databaseURL
-        if databaseURL.hasPrefix("postgres") {
-            let pg = try PostgresDatabase(url: databaseURL, logger: logger)
-            services.append(pg.client)
-            database = pg
-            postgres = pg
-            if var u = URLComponents(string: databaseURL), u.password != nil {
-                u.password = "***"
-                databaseLabel = u.string ?? "postgres"
-            }
-            databaseLabel += " (TLS: \(PostgresTLSMode(url: databaseURL).rawValue))"
-        } else if databaseURL.hasPrefix("sqlite:") {
-            database = try await SQLiteDatabase.open(
-                path: String(databaseURL.dropFirst("sqlite:".count)),
-                logger: logger
-            )
-        } else {
-            throw ConfigurationError("database URL \(databaseURL) is neither sqlite:PATH nor postgres://…")
-        }
-        let store = PaymentStore(database: database)
-
-        // Services.
-        let orders = OrderService(store: store, settings: c.merchant, now: clock)
-        let acquirer = UnionPayAcquirer(client: client)
-        let reconciliation = ReconciliationService(store: store, acquirer: acquirer, logger: logger, now: { Date() })
-        let payments = PaymentService(
-            store: store,
-            acquirer: acquirer,
-            decryptor: decryptor,
-            settings: c.merchant,
-            lifecycle: c.lifecycle,
-            authorizeWait: c.authorizeWait,
-            shopperCancelWindow: c.shopperCancelWindow,
-            logger: logger,
-            now: clock,
-            vault: vault
-        )
-        let validation: MerchantValidator.Mode
-        if c.merchantValidation == "apple" {
-            guard let cert = c.identityCertificateFile, let key = c.identityKeyFile else {
-                throw ConfigurationError(
-                    "merchantValidation \"apple\" needs identityCertificateFile and identityKeyFile (PAYSHEET_IDENTITY_CERTIFICATE, PAYSHEET_IDENTITY_KEY)"
-                )
-            }
-            validation = .apple(client: try MerchantValidator.appleClient(certificateFile: cert, keyFile: key))
-        } else {
-            validation = .sandbox
-        }
-        // The drop-in, its bridge, the demo store and /v1/sandbox/* are sandbox tools: served only
-        // when asked for and while the server trusts sandbox tokens (the only tokens the simulated
-        // sheet can make).
-        let tools = c.sandboxTools && c.tokens.trustSandbox
-        let sandboxPEM = tools ? try? merchantKey.certificate?.serializeAsPEM().pemString : nil
-        let sandboxSessions = SandboxMerchantSessions()
-        let sheets =
-            tools
-            ? SheetHub(
-                pki: try SandboxMerchant.pki(dataFolder: data),
-                recipient: TokenRecipient(merchantKey),
-                merchantSessions: sandboxSessions
-            ) : nil
-        let draining = Flag()
-        let validator = MerchantValidator(mode: validation, settings: c.merchant, sandboxSessions: sandboxSessions)
-        let api = APIRouter(
-            orders: orders,
-            payments: payments,
-            validator: validator,
-            store: store,
-            registry: registry,
-            sandboxMerchantCertificate: sandboxPEM,
-            sheets: sheets,
-            mode: c.mode,
-            draining: draining,
-            reconciliation: reconciliation
-        )
-        let ready = Readiness()
-        var app = Application(
-            router: try api.router(),
-            configuration: .init(address: .hostname(host, port: port), serverName: "paysheet"),
-            logger: logger
-        )
-        let started = Started(
-            url: publicURL,
-            sandboxGatewayURL: sandboxURL,
-            gatewayURL: gatewayURL,
-            database: databaseLabel,
-            dataFolder: data,
-            paymentCertificate: paymentCertificate,
-            mode: c.mode,
-            sandboxTools: tools
-        )
-        let mode = c.mode
-        app.beforeServerStarts {
-            try await store.migrate()
-            if mode == .production {
-                let problems = ProductionCheck.problems(activeAPIKeys: try await APIKeys(store: store).activeCount())
-                if !problems.isEmpty { throw ProductionRefusal(problems: problems) }
-            }
-            await ready.signal()
-            await onStarted(started)
-        }
-        services.append(app)
-        services.append(
-            QueryPoller(payments: payments, store: store, interval: c.pollInterval, ready: ready, logger: logger)
-        )
-        // An outside gateway is asked for its current encryption certificate (the built-in sandbox's is known).
-        if c.acquirer.gatewayURL != nil {
-            services.append(EncryptionCertificateRefresher(client: client, ready: ready, logger: logger))
-        }
-        if c.acquirer.reconcileHour >= 0 {
-            services.append(
-                ReconciliationScheduler(
-                    service: reconciliation,
-                    store: store,
-                    hour: c.acquirer.reconcileHour,
-                    interval: 600,
-                    ready: ready,
-                    logger: logger
-                )
-            )
-        }
-        if let postgres { services.append(SettlementListener(database: postgres, payments: payments, logger: logger)) }
-        // Shut down first (services stop in reverse order): /health answers 503 for drainSeconds
-        // while requests are still served, so that a load balancer takes this server out first.
-        services.append(Drainer(draining: draining, seconds: c.drainSeconds, logger: logger))
-        let group = ServiceGroup(
-            configuration: .init(
-                services: services.map { .init(service: $0) },
-                gracefulShutdownSignals: [.sigterm, .sigint],
-                logger: logger
-            )
-        )
-        // Closing must happen even when the run was cancelled (cancellation would stop it early).
-        let close: @Sendable () async -> Void = {
-            await Task.detached {
-                try? await http.shutdown()
-                if case .apple(let client) = validation { try? await client.shutdown() }
-                await database.close()
-            }.value
-        }
-        do {
-            try await group.run()
-        } catch {
-            await close()
-            throw error
-        }
-        await close()
+        return .apple(client: try MerchantValidator.appleClient(certificateFile: cert, keyFile: key))
     }
 }

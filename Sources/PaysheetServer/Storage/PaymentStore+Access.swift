@@ -15,11 +15,12 @@ extension PaymentStore {
     func apiKey(_ id: String) async throws -> (APIKeyRecord, String)? {
         let rows = try await database.read(
             """
-            SELECT id, name, hash, CAST(created_ms AS TEXT), CAST(revoked_ms AS TEXT) FROM api_keys WHERE id = $1
+            SELECT id, name, hash, CAST(created_ms AS TEXT) AS created_ms, CAST(revoked_ms AS TEXT) AS revoked_ms
+            FROM api_keys WHERE id = $1
             """,
             [.text(id)]
         )
-        guard let row = rows.first, let hash = row[2] else { return nil }
+        guard let row = rows.first, let hash = try row.text("hash") else { return nil }
         return (try Self.apiKeyRecord(row), hash)
     }
 
@@ -27,7 +28,7 @@ extension PaymentStore {
     func apiKeys() async throws -> [APIKeyRecord] {
         try await database.read(
             """
-            SELECT id, name, hash, CAST(created_ms AS TEXT), CAST(revoked_ms AS TEXT) FROM api_keys
+            SELECT id, name, hash, CAST(created_ms AS TEXT) AS created_ms, CAST(revoked_ms AS TEXT) AS revoked_ms FROM api_keys
             ORDER BY api_keys.created_ms DESC, api_keys.id
             """,
             []
@@ -43,15 +44,13 @@ extension PaymentStore {
         return !rows.isEmpty
     }
 
-    static func apiKeyRecord(_ row: [String?]) throws -> APIKeyRecord {
-        guard row.count == 5, let id = row[0], let name = row[1], let created = row[3].flatMap({ Int($0) }) else {
-            throw StorageError("an api_keys row is incomplete")
-        }
+    static func apiKeyRecord(_ row: SQLRow) throws -> APIKeyRecord {
+        guard let created = try row.int("created_ms") else { throw StorageError("an api_keys row has no created_ms") }
         return APIKeyRecord(
-            id: id,
-            name: name,
+            id: try row.string("id"),
+            name: try row.string("name"),
             createdAt: Date(timeIntervalSince1970: Double(created) / 1000),
-            revokedAt: row[4].flatMap { Int($0) }.map { Date(timeIntervalSince1970: Double($0) / 1000) }
+            revokedAt: try row.int("revoked_ms").map { Date(timeIntervalSince1970: Double($0) / 1000) }
         )
     }
 
@@ -76,6 +75,6 @@ extension PaymentStore {
         if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
         binds.append(.int(limit))
         sql += " ORDER BY orders.created_at DESC, orders.id DESC LIMIT $\(binds.count)"
-        return try await database.read(sql, binds).map { try PaymentStore.decode(OrderRecord.self, $0[0]) }
+        return try await database.read(sql, binds).map { try $0.record(OrderRecord.self, "body") }
     }
 }

@@ -22,7 +22,7 @@ extension PaymentStore {
         guard let row = try await database.read("SELECT body FROM agreements WHERE id = $1", [.text(id)]).first else {
             return nil
         }
-        return try PaymentStore.decode(AgreementRecord.self, row[0])
+        return try row.record(AgreementRecord.self, "body")
     }
 
     /// Writes `agreement` if its stored version is still `agreement.version`; `nil` when another writer was first.

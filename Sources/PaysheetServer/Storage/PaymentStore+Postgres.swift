@@ -29,8 +29,8 @@ extension PaymentStore {
                 p AS (INSERT INTO payments (id, order_id, kind, state, acquirer_order_id, acquirer_txn_time, next_query_at, version, body, created_at)
                       SELECT $8, o.id, $9, $10, $11, $12, $13, $14, $15, $16 FROM o WHERE $6 = '' OR EXISTS (SELECT 1 FROM t) RETURNING id),
                 e AS (INSERT INTO payment_events (payment_id, seq, from_state, to_state, cause, at_ms) SELECT id, 1, NULL, $10, $17, $7 FROM p)
-                SELECT CAST((SELECT COUNT(*) FROM o) AS TEXT),
-                    CAST(CASE WHEN (SELECT COUNT(*) FROM o) = 1 THEN 1 / (SELECT COUNT(*) FROM p) ELSE 0 END AS TEXT)
+                SELECT CAST((SELECT COUNT(*) FROM o) AS TEXT) AS orders_updated,
+                    CAST(CASE WHEN (SELECT COUNT(*) FROM o) = 1 THEN 1 / (SELECT COUNT(*) FROM p) ELSE 0 END AS TEXT) AS checked
                 """,
                 [
                     .text(next.status.rawValue), .int(next.version), .text(try PaymentStore.json(next)),
@@ -43,7 +43,7 @@ extension PaymentStore {
                     .text(PaymentStore.timestamp(payment.createdAt)), .text(cause),
                 ]
             )
-            return rows.first?[0] == "1" ? .inserted(next) : .orderChanged
+            return try rows.first?.text("orders_updated") == "1" ? .inserted(next) : .orderChanged
         } catch is SQLStatementAborted {
             return .tokenReplayed  // the order was current: only the token's earlier use stops it
         }
@@ -89,10 +89,12 @@ extension PaymentStore {
                 o AS (UPDATE orders SET status = $13, version = $14, body = $15
                       WHERE id = $16 AND version = $17 AND EXISTS (SELECT 1 FROM p) RETURNING id),
                 s AS (SELECT pg_notify($18, id) FROM p WHERE $18 <> '')
-                SELECT CAST((SELECT COUNT(*) FROM n) AS TEXT), CAST((SELECT COUNT(*) FROM p) AS TEXT),
-                    CAST(CASE WHEN (SELECT COUNT(*) FROM n) = 1 THEN 1 / (SELECT COUNT(*) FROM p) ELSE 0 END AS TEXT),
-                    CAST(CASE WHEN $16 <> '' AND (SELECT COUNT(*) FROM p) = 1 THEN 1 / (SELECT COUNT(*) FROM o) ELSE 0 END AS TEXT),
-                    CAST((SELECT COUNT(*) FROM s) AS TEXT)
+                SELECT CAST((SELECT COUNT(*) FROM n) AS TEXT) AS notifications_stored,
+                    CAST((SELECT COUNT(*) FROM p) AS TEXT) AS payments_updated,
+                    CAST(CASE WHEN (SELECT COUNT(*) FROM n) = 1 THEN 1 / (SELECT COUNT(*) FROM p) ELSE 0 END AS TEXT) AS checked,
+                    CAST(CASE WHEN $16 <> '' AND (SELECT COUNT(*) FROM p) = 1 THEN 1 / (SELECT COUNT(*) FROM o) ELSE 0 END AS TEXT)
+                        AS order_checked,
+                    CAST((SELECT COUNT(*) FROM s) AS TEXT) AS notified
                 """,
                 [
                     .text(notification?.key ?? ""), .text(next.id), .text(notification?.body ?? ""),
@@ -109,8 +111,8 @@ extension PaymentStore {
                 ]
             )
             guard let row = rows.first else { return nil }
-            if notification != nil && row[0] == "0" { throw DuplicateNotification() }
-            guard row[1] == "1" else { return nil }  // another writer was first
+            if notification != nil, try row.text("notifications_stored") == "0" { throw DuplicateNotification() }
+            guard try row.text("payments_updated") == "1" else { return nil }  // another writer was first
             return (next, orderAfter)
         } catch is SQLStatementAborted {
             return nil  // the payment or its order changed meanwhile: nothing was written

@@ -26,6 +26,6 @@ extension PaymentStore {
     func reconciliation(day: String) async throws -> ReconciliationReport? {
         guard let row = try await database.read("SELECT body FROM reconciliations WHERE day = $1", [.text(day)]).first
         else { return nil }
-        return try PaymentStore.decode(ReconciliationReport.self, row[0])
+        return try row.record(ReconciliationReport.self, "body")
     }
 }

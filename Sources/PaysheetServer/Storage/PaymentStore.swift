@@ -105,7 +105,7 @@ public struct PaymentStore: Sendable {
         guard let row = try await database.read("SELECT body FROM orders WHERE id = $1", [.text(id)]).first else {
             return nil
         }
-        return try PaymentStore.decode(OrderRecord.self, row[0])
+        return try row.record(OrderRecord.self, "body")
     }
 
     /// Writes `order` if its stored version is still `order.version`; bumps the version.
@@ -221,7 +221,7 @@ public struct PaymentStore: Sendable {
         )
     }
 
-    static func payment(from row: [String?]) throws -> PaymentRecord { try decode(PaymentRecord.self, row[0]) }
+    static func payment(from row: SQLRow) throws -> PaymentRecord { try row.record(PaymentRecord.self, "body") }
 
     /// The payment `id`.
     public func payment(_ id: String) async throws -> PaymentRecord? {
@@ -283,7 +283,7 @@ public struct PaymentStore: Sendable {
     /// The order whose id is `orderId` (an SQL expression) and its payments, oldest first.
     static func orderAndPaymentsSQL(orderId: String) -> String {
         """
-        SELECT CAST(part AS TEXT), body FROM (
+        SELECT CAST(part AS TEXT) AS part, body FROM (
             SELECT 0 AS part, '' AS created_at, '' AS id, body FROM orders WHERE id = \(orderId)
             UNION ALL
             SELECT 1, created_at, id, body FROM payments WHERE order_id = \(orderId)) AS u
@@ -291,10 +291,11 @@ public struct PaymentStore: Sendable {
         """
     }
 
-    static func orderAndPayments(from rows: [[String?]]) throws -> (order: OrderRecord, payments: [PaymentRecord])? {
-        guard let first = rows.first, first[0] == "0" else { return nil }
+    static func orderAndPayments(from rows: [SQLRow]) throws -> (order: OrderRecord, payments: [PaymentRecord])? {
+        guard let first = rows.first, try first.text("part") == "0" else { return nil }
         return (
-            try decode(OrderRecord.self, first[1]), try rows.dropFirst().map { try decode(PaymentRecord.self, $0[1]) }
+            try first.record(OrderRecord.self, "body"),
+            try rows.dropFirst().map { try $0.record(PaymentRecord.self, "body") }
         )
     }
 
@@ -319,23 +320,24 @@ public struct PaymentStore: Sendable {
             let placeholders = (1...part.count).map { "$\($0)" }.joined(separator: ", ")
             let rows = try await database.read(
                 """
-                SELECT CAST(seq AS TEXT), from_state, to_state, cause, CAST(at_ms AS TEXT), payment_id FROM payment_events
+                SELECT CAST(seq AS TEXT) AS seq, from_state, to_state, cause, CAST(at_ms AS TEXT) AS at_ms, payment_id
+                FROM payment_events
                 WHERE payment_id IN (\(placeholders)) ORDER BY payment_events.payment_id, payment_events.seq
                 """,
                 part.map { .text($0) }
             )
-            for row in rows { out[row[5] ?? "", default: []].append(PaymentStore.event(from: row)) }
+            for row in rows { out[try row.string("payment_id"), default: []].append(try PaymentStore.event(from: row)) }
         }
         return out
     }
 
-    static func event(from row: [String?]) -> PaymentEvent {
+    static func event(from row: SQLRow) throws -> PaymentEvent {
         PaymentEvent(
-            sequence: Int(row[0] ?? "") ?? 0,
-            from: row[1],
-            to: row[2] ?? "",
-            cause: row[3] ?? "",
-            at: Date(timeIntervalSince1970: Double(Int(row[4] ?? "") ?? 0) / 1000)
+            sequence: try row.int("seq") ?? 0,
+            from: try row.text("from_state"),
+            to: try row.string("to_state"),
+            cause: try row.string("cause"),
+            at: Date(timeIntervalSince1970: Double(try row.int("at_ms") ?? 0) / 1000)
         )
     }
 
@@ -467,10 +469,10 @@ public struct PaymentStore: Sendable {
     /// instead of scanning every payment ever made (`/health` runs it on each probe).
     public func openPaymentCount() async throws -> Int {
         let rows = try await database.read(
-            "SELECT CAST(COUNT(*) AS TEXT) FROM payments WHERE next_query_at IS NOT NULL",
+            "SELECT CAST(COUNT(*) AS TEXT) AS open FROM payments WHERE next_query_at IS NOT NULL",
             []
         )
-        return rows.first.flatMap { $0[0] }.flatMap { Int($0) } ?? 0
+        return try rows.first?.int("open") ?? 0
     }
 
     // MARK: Notifications, token uses
@@ -552,13 +554,18 @@ public struct PaymentStore: Sendable {
         if !inserted.isEmpty { return .claimed }
         return try await database.transaction { db in
             let rows = try await db.execute(
-                "SELECT fingerprint, CAST(status AS TEXT), response, CAST(locked_until_ms AS TEXT) FROM idempotency_keys WHERE key = $1",
+                """
+                SELECT fingerprint, CAST(status AS TEXT) AS status, response, CAST(locked_until_ms AS TEXT) AS locked_until_ms
+                FROM idempotency_keys WHERE key = $1
+                """,
                 [.text(key)]
             )
             if let row = rows.first {
-                guard row[0] == fingerprint else { return .mismatch }
-                if let status = row[1].flatMap({ Int($0) }) { return .replay(status: status, response: row[2] ?? "") }
-                if let until = row[3].flatMap({ Int($0) }), until > nowMs { return .inFlight }
+                guard try row.text("fingerprint") == fingerprint else { return .mismatch }
+                if let status = try row.int("status") {
+                    return .replay(status: status, response: try row.text("response") ?? "")
+                }
+                if let until = try row.int("locked_until_ms"), until > nowMs { return .inFlight }
                 try await db.execute(
                     "UPDATE idempotency_keys SET locked_until_ms = $1 WHERE key = $2",
                     [.int(nowMs + Int(lock * 1000)), .text(key)]

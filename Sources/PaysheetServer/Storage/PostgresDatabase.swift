@@ -87,7 +87,7 @@ public final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
     struct Executor: SQLExecutor {
         let connection: PostgresConnection
         let logger: Logger
-        func execute(_ sql: String, _ binds: [SQLValue]) async throws -> [[String?]] {
+        func execute(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow] {
             PostgresDatabase.roundTrips.increment()
             PostgresDatabase.statementCounter(sql).increment()
             var bindings = PostgresBindings()
@@ -100,11 +100,13 @@ public final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
             }
             do {
                 let rows = try await connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger)
-                var out: [[String?]] = []
+                var out: [SQLRow] = []
+                var columns: [String]?
                 for try await row in rows {
                     var values: [String?] = []
                     for cell in row { values.append(try cell.decode(String?.self)) }
-                    out.append(values)
+                    if columns == nil { columns = row.map(\.columnName) }
+                    out.append(SQLRow(columns: columns ?? [], values: values))
                 }
                 return out
             } catch let error as PSQLError where error.serverInfo?[.sqlState] == "22012" {
@@ -128,13 +130,13 @@ public final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
         }
     }
 
-    public func read(_ sql: String, _ binds: [SQLValue]) async throws -> [[String?]] { try await alone(sql, binds) }
+    public func read(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow] { try await alone(sql, binds) }
 
-    public func write(_ sql: String, _ binds: [SQLValue]) async throws -> [[String?]] { try await alone(sql, binds) }
+    public func write(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow] { try await alone(sql, binds) }
 
     /// One statement on a pooled connection, outside `BEGIN … COMMIT`: PostgreSQL runs and
     /// commits it on its own.
-    private func alone(_ sql: String, _ binds: [SQLValue]) async throws -> [[String?]] {
+    private func alone(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow] {
         try await client.withConnection { connection in
             try await Executor(connection: connection, logger: logger).execute(sql, binds)
         }

@@ -13,13 +13,56 @@ public enum SQLValue: Sendable, Equatable {
 /// Runs statements inside one transaction (or one statement outside any).
 ///
 /// SQL is written once for both databases: `$1, $2, …` placeholders numbered in order of first
-/// appearance, selected columns cast to TEXT, so every row is a list of optional strings. An
-/// `ORDER BY` names the table's column (`payment_events.seq`): PostgreSQL gives a selected
-/// `CAST(seq AS TEXT)` the name `seq`, and a bare `seq` would sort the text.
+/// appearance, selected columns cast to TEXT and named (`CAST(seq AS TEXT) AS seq`: SQLite would
+/// name the column by its expression), so every row is an ``SQLRow`` of optional strings read by
+/// column name. An `ORDER BY` names the table's column (`payment_events.seq`): the selected
+/// `seq` is text, and a bare `seq` would sort the text.
 public protocol SQLExecutor: Sendable {
     /// Runs `sql` with `binds`; returns the rows.
     @discardableResult
-    func execute(_ sql: String, _ binds: [SQLValue]) async throws -> [[String?]]
+    func execute(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow]
+}
+
+/// One row of a statement's result: each column's value as text (`nil`: NULL), read by the
+/// column's name, so that a statement's columns can be reordered or added without its readers
+/// changing. A name the statement does not have is a ``StorageError``, not a wrong value.
+public struct SQLRow: Sendable, Equatable {
+    /// The statement's column names, in order (shared by all its rows).
+    public let columns: [String]
+    /// The values, in the order of ``columns``.
+    public let values: [String?]
+
+    /// A row of `values` under `columns`.
+    public init(columns: [String], values: [String?]) {
+        self.columns = columns
+        self.values = values
+    }
+
+    /// The text in column `name`; `nil` when it is NULL.
+    public func text(_ name: String) throws -> String? {
+        guard let index = columns.firstIndex(of: name), index < values.count else {
+            throw StorageError("the statement has no column \(name) (it has \(columns.joined(separator: ", ")))")
+        }
+        return values[index]
+    }
+
+    /// The text in column `name`, which must not be NULL.
+    public func string(_ name: String) throws -> String {
+        guard let value = try text(name) else { throw StorageError("column \(name) is NULL") }
+        return value
+    }
+
+    /// The integer in column `name`; `nil` when it is NULL.
+    public func int(_ name: String) throws -> Int? {
+        guard let value = try text(name) else { return nil }
+        guard let number = Int(value) else { throw StorageError("column \(name) holds \(value), not an integer") }
+        return number
+    }
+
+    /// The JSON record in column `name`, decoded (and cached by its text).
+    func record<T: Decodable & Sendable>(_ type: T.Type, _ name: String) throws -> T {
+        try PaymentStore.decode(T.self, try text(name))
+    }
 }
 
 /// A database: SQLite or PostgreSQL.
@@ -29,11 +72,11 @@ public protocol SQLDatabase: Sendable {
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
     func transaction<T: Sendable>(_ body: @Sendable (any SQLExecutor) async throws -> T) async throws -> T
     /// Runs one read-only statement outside any transaction (a consistent snapshot of its own).
-    func read(_ sql: String, _ binds: [SQLValue]) async throws -> [[String?]]
+    func read(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow]
     /// Runs one statement that writes, on its own: atomic and committed when it returns, without
     /// the round trips of `BEGIN` and `COMMIT`.
     @discardableResult
-    func write(_ sql: String, _ binds: [SQLValue]) async throws -> [[String?]]
+    func write(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow]
     /// Closes connections.
     func close() async
 }
@@ -46,7 +89,7 @@ public struct SQLStatementAborted: Error, Sendable {}
 /// One statement at a time on `database`, each on its own (for helpers written against ``SQLExecutor``).
 struct StatementAlone: SQLExecutor {
     let database: any SQLDatabase
-    func execute(_ sql: String, _ binds: [SQLValue]) async throws -> [[String?]] {
+    func execute(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow] {
         try await database.write(sql, binds)
     }
 }

@@ -31,8 +31,9 @@ final class SQLiteConnectionHandle: @unchecked Sendable {
 
     deinit { closeLocked() }
 
-    /// Runs one statement, holding the connection meanwhile. Every column is read as text (or nil).
-    func execute(_ sql: String, _ binds: [SQLValue]) throws -> [[String?]] {
+    /// Runs one statement, holding the connection meanwhile. Every column is read as text (or nil),
+    /// under the name SQLite gives it (its `AS` name).
+    func execute(_ sql: String, _ binds: [SQLValue]) throws -> [SQLRow] {
         lock.lock()
         defer { lock.unlock() }
         guard let db else { throw StorageError("the SQLite database \(path) is closed") }
@@ -81,7 +82,10 @@ final class SQLiteConnectionHandle: @unchecked Sendable {
             guard status == SQLITE_OK else { throw error(db, "binding $\(index) of \(Self.summary(sql))") }
         }
         let columns = Int(sqlite_nio_sqlite3_column_count(statement))
-        var rows: [[String?]] = []
+        let names = (0..<Int32(columns)).map { column in
+            sqlite_nio_sqlite3_column_name(statement, column).map { String(cString: $0) } ?? ""
+        }
+        var rows: [SQLRow] = []
         while true {
             let status = sqlite_nio_sqlite3_step(statement)
             if status == SQLITE_DONE { break }
@@ -98,7 +102,7 @@ final class SQLiteConnectionHandle: @unchecked Sendable {
                     row.append("")
                 }
             }
-            rows.append(row)
+            rows.append(SQLRow(columns: names, values: row))
         }
         return rows
     }

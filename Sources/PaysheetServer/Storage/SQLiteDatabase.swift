@@ -54,7 +54,7 @@ public final class SQLiteDatabase: SQLDatabase, @unchecked Sendable {
         self.readers = readers
     }
 
-    public func read(_ sql: String, _ binds: [SQLValue]) async throws -> [[String?]] {
+    public func read(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow] {
         guard !readers.isEmpty else { return try await transaction { try await $0.execute(sql, binds) } }
         let reader = readers[nextReader.next() % readers.count]
         return try reader.execute(sql, binds)
@@ -63,12 +63,12 @@ public final class SQLiteDatabase: SQLDatabase, @unchecked Sendable {
     /// The writer inside a transaction (the gate is held, so nobody else uses it).
     struct Executor: SQLExecutor {
         let connection: SQLiteConnectionHandle
-        func execute(_ sql: String, _ binds: [SQLValue]) async throws -> [[String?]] {
+        func execute(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow] {
             try connection.execute(sql, binds)
         }
     }
 
-    public func write(_ sql: String, _ binds: [SQLValue]) async throws -> [[String?]] {
+    public func write(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow] {
         await gate.enter()
         defer { gate.leave() }
         return try writer.execute(sql, binds)  // autocommit: its own transaction

@@ -4,9 +4,8 @@ import PaysheetModel
 struct SheetState: Sendable {
     var session: Int
     var request: ApplePayPaymentRequest
-    var visible = true
-    /// The completion the sheet waits for, with the virtual time it gives up.
-    var outstanding: (event: SheetEventType, deadline: Double)?
+    /// Shown (perhaps waiting for the page) or closed (with its result).
+    private(set) var presence: Presence = .shown(waiting: nil)
     var pendingInitial: [SheetEventType]
     var cards: [WalletCard]
     var cardIndex: Int?
@@ -25,7 +24,6 @@ struct SheetState: Sendable {
     var shippingNeedsChange = false
     var status: String?
     var popup: String?
-    var result: SheetResult?
     /// The row of `docs/payment-sheet.md` §4 applied by the last `completePayment`.
     var lastRule: Int?
 
@@ -142,7 +140,8 @@ struct SheetState: Sendable {
         result: ApplePayPaymentAuthorizationResult,
         pageErrors: [ApplePayError]
     ) -> (paid: Bool, row: Int?) {
-        let status = ApplePayStatus(rawValue: result.status)!
+        // The validator admits only known statuses; anything else would be a failure.
+        let status = ApplePayStatus(rawValue: result.status) ?? .failure
         let all = result.errors ?? []
         let first = pageErrors.first ?? all.first
         errors = [:]
@@ -196,4 +195,53 @@ struct SheetState: Sendable {
         markModules(for: pageErrors.isEmpty ? all : pageErrors)
         return (false, nil)
     }
+}
+
+extension SheetState {
+    /// Whether the sheet is on screen. Each case carries what is valid in it: only a shown sheet
+    /// waits for a completion from the page (until a virtual deadline); only a closed one has a
+    /// result.
+    enum Presence: Sendable {
+        case shown(waiting: Outstanding?)
+        case closed(SheetResult)
+    }
+
+    /// A completion the shown sheet waits for, and the virtual time it gives up.
+    struct Outstanding: Sendable {
+        var event: SheetEventType
+        var deadline: Double
+    }
+
+    /// Whether the sheet is on screen.
+    var visible: Bool {
+        if case .shown = presence { return true }
+        return false
+    }
+
+    /// The completion the shown sheet waits for (`nil` when it waits for none, or is closed).
+    var outstanding: Outstanding? {
+        if case .shown(let waiting) = presence { return waiting }
+        return nil
+    }
+
+    /// How the sheet closed (`nil` while shown).
+    var result: SheetResult? {
+        if case .closed(let result) = presence { return result }
+        return nil
+    }
+
+    /// The shown sheet waits for `event` until `deadline`; a closed sheet waits for nothing.
+    mutating func wait(for event: SheetEventType, until deadline: Double) {
+        guard visible else { return }
+        presence = .shown(waiting: Outstanding(event: event, deadline: deadline))
+    }
+
+    /// The page completed what the sheet waited for.
+    mutating func stopWaiting() {
+        guard visible else { return }
+        presence = .shown(waiting: nil)
+    }
+
+    /// The sheet closes with `result`.
+    mutating func close(_ result: SheetResult) { presence = .closed(result) }
 }

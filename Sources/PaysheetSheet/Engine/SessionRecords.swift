@@ -1,7 +1,7 @@
 /// The sessions a page constructed, by their number: 1 for the first, as the page, the events
 /// and the public API count them. The one place that turns a number into a position.
 struct SessionRecords: Sendable {
-    private var records: [SheetMachine.SessionRecord] = []
+    private var records: [SessionRecord] = []
 
     /// How many sessions were constructed.
     var count: Int { records.count }
@@ -13,21 +13,21 @@ struct SessionRecords: Sendable {
     func contains(_ number: Int) -> Bool { number >= 1 && number <= records.count }
 
     /// Whether a session other than `number` satisfies `predicate`.
-    func contains(otherThan number: Int, where predicate: (SheetMachine.SessionRecord) -> Bool) -> Bool {
+    func contains(otherThan number: Int, where predicate: (SessionRecord) -> Bool) -> Bool {
         records.indices.contains { $0 + 1 != number && predicate(records[$0]) }
     }
 
     /// Whether any session satisfies `predicate`.
-    func contains(where predicate: (SheetMachine.SessionRecord) -> Bool) -> Bool { records.contains(where: predicate) }
+    func contains(where predicate: (SessionRecord) -> Bool) -> Bool { records.contains(where: predicate) }
 
     /// Session `number` (which exists).
-    subscript(number: Int) -> SheetMachine.SessionRecord {
+    subscript(number: Int) -> SessionRecord {
         get { records[number - 1] }
         set { records[number - 1] = newValue }
     }
 
     /// Adds a session and returns its number.
-    mutating func append(_ record: SheetMachine.SessionRecord) -> Int {
+    mutating func append(_ record: SessionRecord) -> Int {
         records.append(record)
         return records.count
     }

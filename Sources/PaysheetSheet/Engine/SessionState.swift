@@ -17,8 +17,3 @@ public enum SessionState: String, Sendable, Hashable, CaseIterable {
     /// Whether the session has ended.
     public var isFinal: Bool { self == .completed || self == .aborted || self == .canceled }
 }
-
-/// The merchant-validation sub-state.
-public enum MerchantValidationState: String, Sendable, Hashable {
-    case idle, validating, complete
-}

@@ -148,7 +148,7 @@ extension SheetMachine {
     private mutating func merchantSessionSettled(_ p: Int, _ value: JSONValue?, events: inout [DispatchedEvent]) {
         guard paymentRequests[p].state == .interactive, let s = paymentRequests[p].session else { return }
         guard let value else { return abortPaymentRequest(p, with: .aborted, events: &events) }
-        guard sheet?.session == s, sheet?.visible == true else {
+        guard showsSheet(s) else {
             return abortPaymentRequest(p, with: .invalidState(), events: &events)
         }
         guard case .object = value else {

@@ -33,15 +33,6 @@ public struct SheetMachine: Sendable {
     /// The request of the sheet shown last (what WebKit's mock reports of it).
     public var shownRequest: ApplePayPaymentRequest? { sheet?.request }
 
-    struct SessionRecord: Sendable {
-        var version: Int
-        var request: ApplePayPaymentRequest
-        var state: SessionState = .idle
-        var validation: MerchantValidationState = .idle
-        /// The `PaymentRequest` (its index) that showed this session, if it was not an `ApplePaySession`.
-        var paymentRequest: Int?
-    }
-
     var paymentRequests: [PaymentRequestRecord] = []
 
     /// A new page with no session.
@@ -86,8 +77,8 @@ public struct SheetMachine: Sendable {
 
     /// The completion the sheet is waiting for, and the virtual time it gives up.
     public var outstanding: (event: SheetEventType, deadline: Double)? {
-        guard let s = sheet, s.visible else { return nil }
-        return s.outstanding
+        guard let waiting = sheet?.outstanding else { return nil }
+        return (waiting.event, waiting.deadline)
     }
 
     /// Tells the engine which events the page listens to now (a browser page may add listeners
@@ -218,8 +209,7 @@ public struct SheetMachine: Sendable {
         if sessions.contains(otherThan: s, where: { !$0.state.isFinal && $0.state != .idle }) {
             throw .invalidAccess("Page already has an active payment session.")
         }
-        sessions[s].state = .active
-        sessions[s].validation = .validating
+        sessions[s].begin()
         sheet = SheetState(
             session: s,
             request: sessions[s].request,
@@ -245,8 +235,8 @@ public struct SheetMachine: Sendable {
     mutating func abort(_ s: Int) throws(ScriptError) {
         let st = sessions[s].state
         guard st != .idle, !st.isFinal else { throw .invalidAccess() }
-        sessions[s].state = .aborted
-        if sheet?.session == s, sheet?.visible == true { close(result: .aborted) }
+        sessions[s].end(.aborted)
+        if showsSheet(s) { close(result: .aborted) }
     }
 
     mutating func completeMerchantValidation(
@@ -254,7 +244,7 @@ public struct SheetMachine: Sendable {
         _ value: JSONValue,
         events: inout [DispatchedEvent]
     ) throws(ScriptError) {
-        guard sessions[s].state == .active, sessions[s].validation == .validating else { throw .invalidAccess() }
+        guard sessions[s].state == .active, !sessions[s].isMerchantValidated else { throw .invalidAccess() }
         guard case .object = value else {
             if case .array = value { throw .invalidAccess() }
             throw .typeError("Type error")
@@ -268,16 +258,16 @@ public struct SheetMachine: Sendable {
             )
         {
             // The wallet refuses the session: the sheet closes and the page gets `cancel`.
-            sessions[s].validation = .complete
+            sessions[s].merchantValidationEnded()
             events.append(
                 DispatchedEvent(session: s, event: .ignored(action: "completeMerchantValidation", reason: reason))
             )
             cancel(s, status: reason, events: &events)
             return
         }
-        sessions[s].validation = .complete
-        sheet?.outstanding = nil
-        if configuration.webKitMock, sheet?.session == s, sheet?.visible == true {
+        sessions[s].merchantValidationEnded()
+        sheet?.stopWaiting()
+        if configuration.webKitMock, showsSheet(s) {
             // `MockPaymentCoordinator::completeMerchantValidation` reports its shipping contact.
             dispatch(
                 .shippingcontactselected,
@@ -361,9 +351,9 @@ public struct SheetMachine: Sendable {
         guard sessions[s].state == expected else { throw .invalidAccess() }
         let update = try updateValidator.checkUpdate(bound, kind: kind)
         lastPageErrors = update.errors ?? []
-        sessions[s].state = .active
-        guard sheet?.session == s, sheet?.visible == true else { return }
-        sheet?.outstanding = nil
+        sessions[s].step(to: .active)
+        guard showsSheet(s) else { return }
+        sheet?.stopWaiting()
         sheet?.apply(update: update, kind: kind)
         continueInitialEvents(events: &events)
     }
@@ -376,19 +366,19 @@ public struct SheetMachine: Sendable {
         guard sessions[s].state == .authorized else { throw .invalidAccess() }
         let checked = try updateValidator.checkResult(bound)
         lastPageErrors = bound.errors ?? []
-        guard sheet?.session == s, sheet?.visible == true else {
-            sessions[s].state = checked.isFinal ? .completed : .active
+        guard showsSheet(s) else {
+            if checked.isFinal { sessions[s].end(.completed) } else { sessions[s].step(to: .active) }
             return
         }
-        sheet?.outstanding = nil
+        sheet?.stopWaiting()
         // Shown: checked above.
         guard let outcome = sheet?.apply(result: checked, pageErrors: bound.errors ?? []) else { return }
         if checked.isFinal {
-            sessions[s].state = .completed
+            sessions[s].end(.completed)
             if outcome.paid { paid = true }
             close(result: outcome.paid ? .success : .failure)
         } else {
-            sessions[s].state = .active
+            sessions[s].step(to: .active)
         }
     }
 
@@ -435,9 +425,9 @@ public struct SheetMachine: Sendable {
                 )
             case 1...7:
                 // "This is a fatal error. Cancel the request." — before any state check.
-                sessions[s].state = .cancelRequested
-                if sheet?.session == s, sheet?.visible == true {
-                    sessions[s].state = .canceled
+                sessions[s].step(to: .cancelRequested)
+                if showsSheet(s) {
+                    sessions[s].end(.canceled)
                     close(result: .canceled)
                     emit(.cancel(ApplePaySessionError()), to: s, events: &events)
                 }
@@ -482,8 +472,8 @@ public struct SheetMachine: Sendable {
     public mutating func navigate() -> [DispatchedEvent] {
         var events: [DispatchedEvent] = []
         for i in sessions.numbers where sessions[i].state != .idle && !sessions[i].state.isFinal {
-            sessions[i].state = .canceled
-            if sheet?.session == i, sheet?.visible == true { close(result: .canceled) }
+            sessions[i].end(.canceled)
+            if showsSheet(i) { close(result: .canceled) }
             emit(.cancel(ApplePaySessionError()), to: i, events: &events)
         }
         return events
@@ -498,7 +488,7 @@ public struct SheetMachine: Sendable {
         var events: [DispatchedEvent] = []
         if let s = sheet, s.visible, let deadline = s.outstanding?.deadline, now >= deadline {
             sheet?.status = SheetStatus.paymentNotCompleted
-            sessions[s.session].state = .canceled
+            sessions[s.session].end(.canceled)
             close(result: .timedOut)
             emit(.cancel(ApplePaySessionError()), to: s.session, events: &events)
         }
@@ -510,11 +500,11 @@ public struct SheetMachine: Sendable {
     /// The simulated user does `action`. An action the sheet cannot take now is reported as an
     /// ``SheetEvent/ignored(action:reason:)`` event and changes nothing.
     ///
-    /// With `asMock`, the action comes from the stand-in for WebKit's `MockPaymentCoordinator`,
-    /// which reports the user's choices to the page without waiting for merchant validation.
-    public mutating func perform(_ action: UserAction, asMock: Bool = false) -> [DispatchedEvent] {
+    /// `source` says who acts: the simulated shopper, or the stand-in for WebKit's
+    /// `MockPaymentCoordinator` (``ActionSource``).
+    public mutating func perform(_ action: UserAction, from source: ActionSource = .user) -> [DispatchedEvent] {
         var events: [DispatchedEvent] = []
-        if let reason = userBlockReason(for: action, asMock: asMock) {
+        if let reason = userBlockReason(for: action, from: source) {
             events.append(
                 DispatchedEvent(
                     session: sheet?.session ?? 1,
@@ -574,7 +564,7 @@ public struct SheetMachine: Sendable {
             // Not blocked: a usable card is selected.
             guard let payment = authorizedPayment(s) else { return events }
             sheet?.userActed()
-            sessions[s].state = .authorized
+            sessions[s].step(to: .authorized)
             setOutstanding(.paymentauthorized)
             emit(.paymentAuthorized(payment), to: s, events: &events)
         }
@@ -582,12 +572,12 @@ public struct SheetMachine: Sendable {
     }
 
     /// Why `action` cannot be taken now, or `nil`.
-    func userBlockReason(for action: UserAction, asMock: Bool = false) -> String? {
+    func userBlockReason(for action: UserAction, from source: ActionSource = .user) -> String? {
         guard let sh = sheet, sh.visible else { return "the sheet is not shown" }
         let rec = sessions[sh.session]
         if case .cancel = action { return nil }
-        if rec.validation != .complete, !asMock { return "merchant validation is not complete" }
-        if case .authorize = action, asMock, configuration.webKitMock {
+        if !rec.isMerchantValidated, source == .user { return "merchant validation is not complete" }
+        if case .authorize = action, source == .webKitMock, configuration.webKitMock {
             // WebKit's mock accepts whatever the sheet would require.
             guard let o = sh.outstanding, o.event != .validatemerchant else { return nil }
             return "waiting for the page to complete \(o.event.rawValue)"
@@ -595,7 +585,7 @@ public struct SheetMachine: Sendable {
         if case .editContact = action {
             return rec.state == .authorized ? "the payment is being authorized" : nil
         }
-        if let o = sh.outstanding, !(asMock && o.event == .validatemerchant) {
+        if let o = sh.outstanding, !(source == .webKitMock && o.event == .validatemerchant) {
             return "waiting for the page to complete \(o.event.rawValue)"
         }
         switch action {
@@ -624,7 +614,7 @@ public struct SheetMachine: Sendable {
 
     mutating func setOutstanding(_ e: SheetEventType) {
         let deadline = now + configuration.timeoutSeconds
-        sheet?.outstanding = (e, deadline)
+        sheet?.wait(for: e, until: deadline)
     }
 
     mutating func emit(_ event: SheetEvent, to s: Int, events: inout [DispatchedEvent]) {
@@ -643,13 +633,13 @@ public struct SheetMachine: Sendable {
     @discardableResult
     private mutating func dispatch(
         _ type: SheetEventType,
-        state: SessionState,
+        state: SessionPhase.Step,
         event: SheetEvent,
         session s: Int,
         events: inout [DispatchedEvent]
     ) -> Bool {
         guard configuration.listeners.contains(type) else { return false }
-        sessions[s].state = state
+        sessions[s].step(to: state)
         setOutstanding(type)
         emit(event, to: s, events: &events)
         return true
@@ -700,7 +690,7 @@ public struct SheetMachine: Sendable {
 
     private mutating func continueInitialEvents(events: inout [DispatchedEvent]) {
         guard let s = sheet?.session else { return }
-        while let shown = sheet, shown.outstanding == nil, let next = shown.pendingInitial.first {
+        while let shown = sheet, shown.visible, shown.outstanding == nil, let next = shown.pendingInitial.first {
             sheet?.pendingInitial.removeFirst()
             switch next {
             case .paymentmethodselected: dispatchPaymentMethod(s, version: sessions[s].version, events: &events)
@@ -776,17 +766,18 @@ public struct SheetMachine: Sendable {
     /// Ends session `s` as canceled: its sheet, if shown, closes with `status` on it, and the page
     /// gets `cancel`.
     mutating func cancel(_ s: Int, status: String?, events: inout [DispatchedEvent]) {
-        sessions[s].state = .canceled
-        if sheet?.session == s, sheet?.visible == true {
+        sessions[s].end(.canceled)
+        if showsSheet(s) {
             sheet?.status = status
             close(result: .canceled)
         }
         emit(.cancel(ApplePaySessionError()), to: s, events: &events)
     }
 
+    /// Whether the sheet is on screen for session `s`.
+    func showsSheet(_ s: Int) -> Bool { sheet?.session == s && sheet?.visible == true }
+
     mutating func close(result: SheetResult) {
-        sheet?.visible = false
-        sheet?.outstanding = nil
-        sheet?.result = result
+        sheet?.close(result)
     }
 }

@@ -1,0 +1,203 @@
+import AsyncHTTPClient
+import Foundation
+import Hummingbird
+import Logging
+import PaysheetModel
+import PaysheetToken
+import ServiceLifecycle
+import UnionPay
+import UnionPaySandbox
+import X509
+
+extension MerchantServer {
+    /// The merchant's token keys and the trust that tokens are verified against.
+    struct TokenParts {
+        let merchantKey: MerchantKey
+        /// The payment processing certificate file (tokens are encrypted to it).
+        let paymentCertificate: String
+        let decryptor: PaymentTokenDecryptor
+
+        init(_ c: ServerConfiguration, data: String) throws {
+            if let cert = c.tokens.certificateFile, let key = c.tokens.keyFile {
+                merchantKey = try MerchantKey(certificateFile: cert, privateKeyFile: key, permissions: .refuse)
+                paymentCertificate = cert
+            } else {
+                merchantKey = try SandboxMerchant.loadOrCreate(
+                    dataFolder: data,
+                    merchantIdentifier: c.merchant.merchantIdentifier
+                )
+                paymentCertificate = data + "/merchants/" + c.merchant.merchantIdentifier + "/certificate.pem"
+            }
+            var roots: [Certificate] = []
+            if c.tokens.trustApple { roots += TrustAnchors.apple.roots }
+            if c.tokens.trustSandbox { roots.append(try SandboxMerchant.pki(dataFolder: data).root) }
+            decryptor = PaymentTokenDecryptor(
+                keys: MerchantKeyring([merchantKey]),
+                verifier: PaymentTokenVerifier(trust: TrustAnchors(roots)),
+                replayGuard: nil
+            )
+        }
+    }
+
+    /// The UnionPay client, its credentials and trust, and (unless an external gateway is
+    /// configured) the sandbox gateway it talks to.
+    struct AcquirerParts {
+        let client: UnionPayClient
+        let acquirer: UnionPayAcquirer
+        let gatewayURL: String
+        /// The sandbox gateway's URL, when it runs here.
+        let sandboxURL: String?
+        /// The sandbox gateway's HTTP server, when it runs here.
+        let services: [any Service]
+
+        init(_ c: ServerConfiguration, data: String, publicURL: String, http: HTTPClient, logger: Logger) throws {
+            guard c.acquirer.signMethod == "01" || c.acquirer.signMethod == "11" else {
+                throw ConfigurationError(
+                    "acquirer.signMethod \(c.acquirer.signMethod) is neither 01 (RSA certificate) nor 11 (secure key)"
+                )
+            }
+            guard (-1...23).contains(c.acquirer.reconcileHour) else {
+                throw ConfigurationError(
+                    "acquirer.reconcileHour \(c.acquirer.reconcileHour) is neither -1 (off) nor an hour 0 to 23"
+                )
+            }
+            // The UnionPay sandbox PKI is made only when a sandbox part needs it (never in production).
+            let sandboxPKI: () throws -> UnionPaySandboxPKI = {
+                try UnionPaySandboxPKI.loadOrCreate(folder: data + "/unionpay-sandbox")
+            }
+            let merchantFolder = data + "/unionpay-sandbox/merchant-" + c.acquirer.merchantId
+            let secureKey: String? =
+                c.acquirer.signMethod == "11"
+                ? try c.acquirer.secureKeyFile.map {
+                    try KeyFile.readPrivateKeyText($0, policy: .refuse).trimmingCharacters(in: .whitespacesAndNewlines)
+                }
+                    ?? UnionPaySandboxPKI.secureKey(folder: merchantFolder)
+                : nil
+            let merchantACP: ACPCredentials
+            if let key = c.acquirer.signingKeyFile, let cert = c.acquirer.signingCertificateFile {
+                merchantACP = try ACPCredentials(keyFile: key, certificateFile: cert)
+            } else {
+                merchantACP = try sandboxPKI().merchantCredentials(
+                    folder: merchantFolder,
+                    merchantId: c.acquirer.merchantId
+                )
+            }
+            // The gateway is identified as UnionPay's SDKs identify it: root, middle certificate, owner.
+            let gatewayRoots = try Self.certificates(c.acquirer.trustedRootFiles) ?? [try sandboxPKI().root]
+            let gatewayMiddles = try Self.certificates(c.acquirer.intermediateFiles) ?? [try sandboxPKI().gatewayCA]
+            // UnionPay's encryption certificate for card data: the configured file, or the sandbox's
+            // (whose key the built-in sandbox gateway decrypts with), read once.
+            let sandboxEncryption: ACPCredentials? =
+                c.acquirer.encryptionCertificateFile == nil || c.acquirer.gatewayURL == nil
+                ? try sandboxPKI().encryptionCredentials(folder: data + "/unionpay-sandbox") : nil
+            let encryptionCertificate: Certificate
+            if let file = c.acquirer.encryptionCertificateFile {
+                encryptionCertificate = try Certificate(pemEncoded: String(contentsOfFile: file, encoding: .utf8))
+            } else if let sandboxEncryption {
+                encryptionCertificate = sandboxEncryption.certificate
+            } else {
+                throw ConfigurationError("acquirer.encryptionCertificateFile is needed with an external gateway")
+            }
+            let gatewayOwners = Set(
+                c.acquirer.gatewayOwners ?? [
+                    c.mode == .production ? ACPVerifier.unionPayOwner : UnionPaySandboxPKI.gatewayOwner
+                ]
+            )
+
+            if let external = c.acquirer.gatewayURL {
+                gatewayURL = external
+                sandboxURL = nil
+                services = []
+            } else {
+                let (host, port) = try ServerConfiguration.hostPort(
+                    c.acquirer.sandboxListen,
+                    what: "sandbox acquirer listen address"
+                )
+                let gateway = try SandboxGateway(
+                    pki: try sandboxPKI(),
+                    merchants: [merchantACP],
+                    http: http,
+                    paymentDataField: c.acquirer.paymentDataField,
+                    secureKeys: secureKey.map { [c.acquirer.merchantId: $0] } ?? [:],
+                    encryption: sandboxEncryption,
+                    logger: logger
+                )
+                let url = "http://\(host == "0.0.0.0" ? "127.0.0.1" : host):\(port)"
+                gatewayURL = url
+                sandboxURL = url
+                services = [
+                    Application(
+                        router: gateway.router(),
+                        configuration: .init(
+                            address: .hostname(host, port: port),
+                            serverName: "paysheet-acquirer-sandbox"
+                        ),
+                        logger: logger
+                    )
+                ]
+            }
+            var unionPay = UnionPayConfiguration(
+                gatewayURL: gatewayURL,
+                merchantId: c.acquirer.merchantId,
+                notificationURL: publicURL + "/v1/notifications/unionpay",
+                bizType: c.acquirer.bizType,
+                paymentDataField: c.acquirer.paymentDataField,
+                timeout: c.acquirer.timeout,
+                fileDownloadURL: c.acquirer.fileDownloadURL
+            )
+            unionPay.tokenRequestorId = c.acquirer.tokenRequestorId
+            client = UnionPayClient(
+                configuration: unionPay,
+                http: http,
+                signer: try secureKey.map { try ACPSecureKeySigner(secureKey: $0) as any ACPMessageSigning }
+                    ?? merchantACP.signer(),
+                verifier: ACPVerifier(
+                    roots: gatewayRoots,
+                    intermediates: gatewayMiddles,
+                    owners: gatewayOwners,
+                    secureKey: secureKey
+                ),
+                encryptor: try SensitiveDataEncryptor(certificate: encryptionCertificate)
+            )
+            acquirer = UnionPayAcquirer(client: client)
+        }
+
+        /// The certificates in `files`; `nil` when none are configured.
+        static func certificates(_ files: [String]?) throws -> [Certificate]? {
+            guard let files, !files.isEmpty else { return nil }
+            return try files.map { try Certificate(pemEncoded: String(contentsOfFile: $0, encoding: .utf8)) }
+        }
+    }
+
+    /// The database: the data folder's SQLite, or PostgreSQL (whose pool is a service).
+    struct StorageParts {
+        let database: any SQLDatabase
+        let postgres: PostgresDatabase?
+        /// `sqlite:…` or the PostgreSQL URL without its password, and its TLS mode.
+        let label: String
+        let services: [any Service]
+
+        init(_ c: ServerConfiguration, data: String, logger: Logger) async throws {
+            let url = c.databaseURL ?? "sqlite:" + data + "/paysheet.sqlite"
+            if url.hasPrefix("postgres") {
+                let postgres = try PostgresDatabase(url: url, logger: logger)
+                database = postgres
+                self.postgres = postgres
+                services = [postgres.client]
+                var label = url
+                if var components = URLComponents(string: url), components.password != nil {
+                    components.password = "***"
+                    label = components.string ?? "postgres"
+                }
+                self.label = label + " (TLS: \(PostgresTLSMode(url: url).rawValue))"
+            } else if url.hasPrefix("sqlite:") {
+                database = try await SQLiteDatabase.open(path: String(url.dropFirst("sqlite:".count)), logger: logger)
+                postgres = nil
+                services = []
+                label = url
+            } else {
+                throw ConfigurationError("database URL \(url) is neither sqlite:PATH nor postgres://…")
+            }
+        }
+    }
+}
