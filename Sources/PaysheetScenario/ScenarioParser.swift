@@ -27,8 +27,8 @@ public enum ScenarioParser {
         guard case .object(let top) = json else {
             throw fail(nil, "a scenario is a JSON object, found \(json.kindName)")
         }
-        for k in top.keys where !topKeys.contains(k) {
-            throw fail(k, "unknown key (known: \(topKeys.sorted().joined(separator: ", ")))")
+        for key in top.keys where !topKeys.contains(key) {
+            throw fail(key, "unknown key (known: \(topKeys.sorted().joined(separator: ", ")))")
         }
         guard case .string(let name)? = top["name"] else { throw fail("name", "required: a string") }
         guard case .number(let vText)? = top["version"], let version = Int(vText), version >= 0 else {
@@ -69,7 +69,7 @@ public enum ScenarioParser {
     }
 
     static func step(_ raw: JSONValue, number: Int, file: String) throws(ScenarioError) -> ScenarioStep {
-        guard case .object(let o) = raw else {
+        guard case .object(let members) = raw else {
             throw ScenarioError(
                 file: file,
                 step: number,
@@ -77,37 +77,37 @@ public enum ScenarioParser {
                 message: "a step is an object, found \(raw.kindName)"
             )
         }
-        let fields = StepFields(members: o, file: file, number: number)
-        let kinds = ["page", "user", "wait", "expect"].filter { o[$0] != nil }
+        let fields = StepFields(members: members, file: file, number: number)
+        let kinds = ["page", "user", "wait", "expect"].filter { members[$0] != nil }
         guard kinds.count == 1 else {
             throw fields.fail(
                 nil,
                 kinds.isEmpty
-                    ? "a step needs one of page, user, wait, expect (found \(o.keys.joined(separator: ", ")))"
+                    ? "a step needs one of page, user, wait, expect (found \(members.keys.joined(separator: ", ")))"
                     : "a step has exactly one of page, user, wait, expect (found \(kinds.joined(separator: ", ")))"
             )
         }
-        if let wait = o["wait"] {
+        if let wait = members["wait"] {
             try fields.allow(["wait"])
-            guard let d = wait.doubleValue, d >= 0 else {
+            guard let seconds = wait.doubleValue, seconds >= 0 else {
                 throw fields.fail("wait", "must be a number of seconds, 0 or more")
             }
-            return .wait(d)
+            return .wait(seconds)
         }
-        if let expect = o["expect"] {
+        if let expect = members["expect"] {
             try fields.allow(["expect"])
             return .expect(try expectation(expect, fail: fields.fail))
         }
-        if o["user"] != nil {
+        if members["user"] != nil {
             do throws(SheetInputError) {
-                return .user(try SheetInput.userAction(o))
+                return .user(try SheetInput.userAction(members))
             } catch {
                 throw fields.fail(error.field, error.message)
             }
         }
-        guard let name = o["page"]?.stringValue else { throw fields.fail("page", "must be a string") }
+        guard let name = members["page"]?.stringValue else { throw fields.fail("page", "must be a string") }
         var instance = 1
-        if o["instance"] != nil {
+        if members["instance"] != nil {
             instance = try fields.int("instance")
             if instance < 1 { throw fields.fail("instance", "must be 1 or more") }
         }
@@ -126,28 +126,28 @@ public enum ScenarioParser {
 
         /// Refuses a member not in `keys`.
         func allow(_ keys: Set<String>) throws(ScenarioError) {
-            for k in members.keys where !keys.contains(k) {
-                throw fail(k, "unknown key for this step (known: \(keys.sorted().joined(separator: ", ")))")
+            for unknown in members.keys where !keys.contains(unknown) {
+                throw fail(unknown, "unknown key for this step (known: \(keys.sorted().joined(separator: ", ")))")
             }
         }
 
         func int(_ key: String) throws(ScenarioError) -> Int {
-            guard case .number(let n)? = members[key], let i = Int(n) else {
+            guard case .number(let digits)? = members[key], let integer = Int(digits) else {
                 throw fail(key, "required: a whole number")
             }
-            return i
+            return integer
         }
 
         /// A completion given by its dictionary (`key`) or, for API versions 1 and 2, positionally (`args`).
         func argsOr(_ key: String, _ method: PageCall.Method) throws(ScenarioError) -> PageStep {
             try allow(["page", "instance", key, "args"])
-            if let a = members["args"] {
-                guard case .array(let args) = a else { throw fail("args", "must be an array") }
+            if let array = members["args"] {
+                guard case .array(let args) = array else { throw fail("args", "must be an array") }
                 if members[key] != nil { throw fail("args", "give either \"\(key)\" or \"args\", not both") }
                 return .call(.legacy(method: method, arguments: args))
             }
-            guard let v = members[key] else { throw fail(key, "required (or \"args\" for the positional form)") }
-            return .call(PageCall(method, argument: v))
+            guard let value = members[key] else { throw fail(key, "required (or \"args\" for the positional form)") }
+            return .call(PageCall(method, argument: value))
         }
     }
 
@@ -157,13 +157,15 @@ public enum ScenarioParser {
         switch name {
         case "construct":
             try fields.allow(["page", "instance", "version", "request", "userGesture"])
-            let v = fields.members["version"] == nil ? nil : try fields.int("version")
+            let version = fields.members["version"] == nil ? nil : try fields.int("version")
             var gesture = true
-            if let g = fields.members["userGesture"] {
-                guard let b = g.boolValue else { throw fields.fail("userGesture", "must be true or false") }
-                gesture = b
+            if let gestureJSON = fields.members["userGesture"] {
+                guard let flag = gestureJSON.boolValue else {
+                    throw fields.fail("userGesture", "must be true or false")
+                }
+                gesture = flag
             }
-            step = .construct(version: v, request: fields.members["request"], userGesture: gesture)
+            step = .construct(version: version, request: fields.members["request"], userGesture: gesture)
         case "begin":
             try fields.allow(["page", "instance"])
             step = .call(.begin)
@@ -172,10 +174,10 @@ public enum ScenarioParser {
             step = .call(.abort)
         case "completeMerchantValidation":
             try fields.allow(["page", "instance", "session"])
-            guard let s = fields.members["session"] else {
+            guard let merchantSession = fields.members["session"] else {
                 throw fields.fail("session", "required: the merchant session object")
             }
-            step = .call(.completeMerchantValidation(s))
+            step = .call(.completeMerchantValidation(merchantSession))
         case "completePaymentMethodSelection": step = try fields.argsOr("update", .completePaymentMethodSelection)
         case "completeShippingContactSelection": step = try fields.argsOr("update", .completeShippingContactSelection)
         case "completeShippingMethodSelection": step = try fields.argsOr("update", .completeShippingMethodSelection)
@@ -195,22 +197,22 @@ public enum ScenarioParser {
             step = .openPaymentSetup(userGesture: fields.members["userGesture"]?.boolValue ?? true)
         case "newApplePayError":
             try fields.allow(["page", "args"])
-            guard case .array(let a)? = fields.members["args"] else {
+            guard case .array(let arguments)? = fields.members["args"] else {
                 throw fields.fail("args", "required: the constructor's arguments")
             }
-            step = .newApplePayError(a)
+            step = .newApplePayError(arguments)
         case "navigate":
             try fields.allow(["page"])
             step = .navigate
         case "newPaymentRequest":
             try fields.allow(["page", "instance", "methodData", "details", "options"])
-            guard let m = fields.members["methodData"] else {
+            guard let methodData = fields.members["methodData"] else {
                 throw fields.fail("methodData", "required: the constructor's first argument")
             }
-            guard let d = fields.members["details"] else {
+            guard let details = fields.members["details"] else {
                 throw fields.fail("details", "required: the constructor's second argument")
             }
-            step = .newPaymentRequest(methodData: m, details: d, options: fields.members["options"])
+            step = .newPaymentRequest(methodData: methodData, details: details, options: fields.members["options"])
         case "request.show":
             try fields.allow(["page", "instance", "userGesture"])
             step = .request(name: name, [.show(userGesture: fields.members["userGesture"]?.boolValue ?? true)])
@@ -245,76 +247,80 @@ public enum ScenarioParser {
     }
 
     static func expectation(
-        _ v: JSONValue,
+        _ value: JSONValue,
         fail: (String?, String) -> ScenarioError
     ) throws(ScenarioError) -> Expectation {
-        guard case .object(let o) = v, !o.isEmpty else {
+        guard case .object(let members) = value, !members.isEmpty else {
             throw fail("expect", "must be an object with at least one check")
         }
-        var e = Expectation(raw: v)
-        for k in o.keys where !expectKeys.contains(k) {
-            throw fail("expect.\(k)", "unknown expectation (known: \(expectKeys.sorted().joined(separator: ", ")))")
+        var result = Expectation(raw: value)
+        for key in members.keys where !expectKeys.contains(key) {
+            throw fail("expect.\(key)", "unknown expectation (known: \(expectKeys.sorted().joined(separator: ", ")))")
         }
-        if let t = o["threw"] {
-            switch t {
+        if let threwJSON = members["threw"] {
+            switch threwJSON {
             case .null: break
-            case .string(let s):
-                if !exceptionNames.contains(s) { throw fail("expect.threw", "unknown exception name \"\(s)\"") }
-            case .object(let to):
-                for k in to.keys where k != "name" && k != "message" {
-                    throw fail("expect.threw.\(k)", "unknown key (known: message, name)")
+            case .string(let name):
+                if !exceptionNames.contains(name) { throw fail("expect.threw", "unknown exception name \"\(name)\"") }
+            case .object(let object):
+                for key in object.keys where key != "name" && key != "message" {
+                    throw fail("expect.threw.\(key)", "unknown key (known: message, name)")
                 }
-                if let n = to["name"]?.stringValue, !exceptionNames.contains(n) {
-                    throw fail("expect.threw.name", "unknown exception name \"\(n)\"")
+                if let exceptionName = object["name"]?.stringValue, !exceptionNames.contains(exceptionName) {
+                    throw fail("expect.threw.name", "unknown exception name \"\(exceptionName)\"")
                 }
             default: throw fail("expect.threw", "must be null, an exception name or {\"name\", \"message\"}")
             }
-            e.threw = .some(t.isNull ? nil : t)
+            result.threw = .some(threwJSON.isNull ? nil : threwJSON)
         }
-        if let ev = o["events"] {
-            guard case .array(let a) = ev else { throw fail("expect.events", "must be an array of event objects") }
-            for (i, x) in a.enumerated() {
-                guard case .object(let eo) = x, let type = eo["type"]?.stringValue else {
+        if let eventsJSON = members["events"] {
+            guard case .array(let array) = eventsJSON else {
+                throw fail("expect.events", "must be an array of event objects")
+            }
+            for (i, element) in array.enumerated() {
+                guard case .object(let eventObject) = element, let type = eventObject["type"]?.stringValue else {
                     throw fail("expect.events[\(i)]", "an event object needs a \"type\"")
                 }
                 if SheetEventType(rawValue: type) == nil, type != "ignored", !paymentRequestEventTypes.contains(type) {
                     throw fail("expect.events[\(i)].type", "unknown event type \"\(type)\"")
                 }
-                try checkMatchers(x, path: "expect.events[\(i)]", fail: fail)
+                try checkMatchers(element, path: "expect.events[\(i)]", fail: fail)
             }
-            e.events = a
+            result.events = array
         }
-        if let s = o["session"] {
-            guard let str = s.stringValue, sessionStates.contains(str) else {
+        if let sessionJSON = members["session"] {
+            guard let state = sessionJSON.stringValue, sessionStates.contains(state) else {
                 throw fail("expect.session", "one of \(sessionStates.sorted().joined(separator: ", "))")
             }
-            e.session = str
+            result.session = state
         }
-        if let sh = o["sheet"] {
-            guard case .object(let so) = sh else { throw fail("expect.sheet", "must be a snapshot object") }
-            for k in so.keys where !snapshotKeys.contains(k) {
+        if let sheetJSON = members["sheet"] {
+            guard case .object(let snapshot) = sheetJSON else {
+                throw fail("expect.sheet", "must be a snapshot object")
+            }
+            for key in snapshot.keys where !snapshotKeys.contains(key) {
                 throw fail(
-                    "expect.sheet.\(k)",
+                    "expect.sheet.\(key)",
                     "unknown snapshot key (known: \(snapshotKeys.sorted().joined(separator: ", ")))"
                 )
             }
-            if case .object(let mo)? = so["modules"] {
-                for k in mo.keys where !moduleKeys.contains(k) {
+            if case .object(let modules)? = snapshot["modules"] {
+                for key in modules.keys where !moduleKeys.contains(key) {
                     throw fail(
-                        "expect.sheet.modules.\(k)",
+                        "expect.sheet.modules.\(key)",
                         "unknown module (known: \(moduleKeys.sorted().joined(separator: ", ")))"
                     )
                 }
             }
-            try checkMatchers(sh, path: "expect.sheet", fail: fail)
-            e.sheet = sh
+            try checkMatchers(sheetJSON, path: "expect.sheet", fail: fail)
+            result.sheet = sheetJSON
         }
-        if let p = o["paid"] {
-            guard let b = p.boolValue else { throw fail("expect.paid", "must be true or false") }
-            e.paid = b
+        if let paidJSON = members["paid"] {
+            guard let flag = paidJSON.boolValue else { throw fail("expect.paid", "must be true or false") }
+            result.paid = flag
         }
-        if let r = o["returned"] { e.returned = .some(r) }
-        return e
+        if let returned = members["returned"] { result.returned = .some(returned) }
+        return result
     }
 
     static let paymentRequestEventTypes: Set<String> = [
@@ -328,24 +334,25 @@ public enum ScenarioParser {
 
     /// Rejects unknown `$` matchers anywhere in an expected value.
     static func checkMatchers(
-        _ v: JSONValue,
+        _ value: JSONValue,
         path: String,
         fail: (String?, String) -> ScenarioError
     ) throws(ScenarioError) {
-        switch v {
-        case .object(let o):
-            if let k = o.keys.first(where: { $0.hasPrefix("$") }) {
-                guard o.members.count == 1, k == "$absent" || k == "$present", o[k] == .bool(true) else {
+        switch value {
+        case .object(let object):
+            if let key = object.keys.first(where: { $0.hasPrefix("$") }) {
+                guard object.members.count == 1, key == "$absent" || key == "$present", object[key] == .bool(true)
+                else {
                     throw fail(
                         path,
-                        "unknown matcher \(v.compactText) (known: {\"$absent\": true}, {\"$present\": true})"
+                        "unknown matcher \(value.compactText) (known: {\"$absent\": true}, {\"$present\": true})"
                     )
                 }
                 return
             }
-            for m in o { try checkMatchers(m.value, path: "\(path).\(m.key)", fail: fail) }
-        case .array(let a):
-            for (i, x) in a.enumerated() { try checkMatchers(x, path: "\(path)[\(i)]", fail: fail) }
+            for member in object { try checkMatchers(member.value, path: "\(path).\(member.key)", fail: fail) }
+        case .array(let array):
+            for (i, x) in array.enumerated() { try checkMatchers(x, path: "\(path)[\(i)]", fail: fail) }
         default: break
         }
     }

@@ -35,33 +35,33 @@ struct BrowserPage: Sendable {
     }
 
     /// Runs one operation `op` at wall-clock time `wall` and returns the answer.
-    mutating func handle(_ op: JSONObject, wall: Double) throws(BridgeError) -> JSONObject {
+    mutating func handle(_ operation: JSONObject, wall: Double) throws(BridgeError) -> JSONObject {
         var events: [DispatchedEvent] = []
         if !virtualClock {
             events += machine.advance(by: max(0, wall - lastWall))
         }
         lastWall = wall
-        try applyPageFacts(op)
+        try applyPageFacts(operation)
         var answer = JSONObject()
-        guard let name = op["op"]?.stringValue else {
+        guard let name = operation["op"]?.stringValue else {
             throw BridgeError(field: "op", message: "required: the operation's name")
         }
-        try perform(name, op, answer: &answer, events: &events)
+        try perform(name, operation, answer: &answer, events: &events)
         report(events, of: name, into: &answer)
         return answer
     }
 
     /// What the page tells with its operations: the events it listens to, whether it runs under
     /// WebKit's test runner, its domain and where its document sits.
-    private mutating func applyPageFacts(_ op: JSONObject) throws(BridgeError) {
-        if let l = op["listeners"] { machine.setListeners(try Self.listeners(l)) }
+    private mutating func applyPageFacts(_ operation: JSONObject) throws(BridgeError) {
+        if let listeners = operation["listeners"] { machine.setListeners(try Self.listeners(listeners)) }
         // The page tells, when it constructs a session or a request, whether it runs under
         // WebKit's test runner (`window.internals`), whose mock coordinator stands in for the sheet.
-        if let mock = op["webKitMock"]?.boolValue { machine.setWebKitMock(mock) }
-        if let domain = op["pageDomain"]?.stringValue { machine.setPageDomain(domain) }
+        if let mock = operation["webKitMock"]?.boolValue { machine.setWebKitMock(mock) }
+        if let domain = operation["pageDomain"]?.stringValue { machine.setPageDomain(domain) }
         // Where the page's document sits (its origin, its ancestors', the permissions policy).
-        if let f = op["frame"], !f.isNull {
-            guard let frame = FrameContext(json: f) else {
+        if let frameJSON = operation["frame"], !frameJSON.isNull {
+            guard let frame = FrameContext(json: frameJSON) else {
                 throw BridgeError(
                     field: "frame",
                     message:
@@ -75,7 +75,7 @@ struct BrowserPage: Sendable {
     /// The operation `name` itself: its result in `answer`, its events added to `events`.
     private mutating func perform(
         _ name: String,
-        _ op: JSONObject,
+        _ operation: JSONObject,
         answer: inout JSONObject,
         events: inout [DispatchedEvent]
     ) throws(BridgeError) {
@@ -83,49 +83,57 @@ struct BrowserPage: Sendable {
         case "state", "tick":
             break
         case "advance":
-            guard let s = op["seconds"]?.doubleValue, s >= 0 else {
+            guard let seconds = operation["seconds"]?.doubleValue, seconds >= 0 else {
                 throw BridgeError(field: "seconds", message: "required: a number of seconds, 0 or more")
             }
-            events += machine.advance(by: s)
+            events += machine.advance(by: seconds)
         case "construct":
-            guard let v = op["version"] else {
+            guard let versionArgument = operation["version"] else {
                 throw BridgeError(field: "version", message: "required: the version the page passed")
             }
             // `unsigned long`, converted as WebKit's binding does.
-            let version = WebIDLBinding(profile: machine.configuration.profile).unsignedLong(v)
-            let gesture = op["userGesture"]?.boolValue ?? false
-            let r = machine.construct(
+            let version = WebIDLBinding(profile: machine.configuration.profile).unsignedLong(versionArgument)
+            let gesture = operation["userGesture"]?.boolValue ?? false
+            let result = machine.construct(
                 version: version,
-                request: op["request"] ?? .null,
+                request: operation["request"] ?? .null,
                 userGesture: gesture || !requireUserGesture
             )
-            record(r, into: &answer)
+            record(result, into: &answer)
         case "call":
-            let r = try sessionCall(op)
-            record(r, into: &answer)
-            events += r.events
+            let result = try sessionCall(operation)
+            record(result, into: &answer)
+            events += result.events
         case "static":
-            record(try staticCall(op), into: &answer)
+            record(try staticCall(operation), into: &answer)
         case "paymentRequest":
-            guard let methodData = op["methodData"], let details = op["details"] else {
+            guard let methodData = operation["methodData"], let details = operation["details"] else {
                 throw BridgeError(field: "methodData", message: "required: the constructor's methodData and details")
             }
             record(
-                machine.constructPaymentRequest(methodData: methodData, details: details, options: op["options"]),
+                machine.constructPaymentRequest(
+                    methodData: methodData,
+                    details: details,
+                    options: operation["options"]
+                ),
                 into: &answer
             )
         case "paymentRequestCall":
-            guard case .number(let n)? = op["request"], let request = Int(n) else {
+            guard case .number(let number)? = operation["request"], let request = Int(number) else {
                 throw BridgeError(field: "request", message: "required: the PaymentRequest's number")
             }
-            let r = machine.call(try Self.paymentRequestCall(op), paymentRequest: request)
-            record(r, into: &answer)
-            events += r.events
+            let result = machine.call(try Self.paymentRequestCall(operation), paymentRequest: request)
+            record(result, into: &answer)
+            events += result.events
         case "user":
-            let source: ActionSource = op["mock"]?.boolValue == true ? .webKitMock : .user
-            events += Self.reportingIgnored(machine.perform(try Self.userAction(op), from: source), into: &answer)
+            let source: ActionSource = operation["mock"]?.boolValue == true ? .webKitMock : .user
+            events += Self.reportingIgnored(
+                machine.perform(try Self.userAction(operation), from: source),
+                into: &answer
+            )
         case "mockChangePaymentMethod":
-            guard let m = op["paymentMethod"], let method = try? decodeJSONValue(ApplePayPaymentMethod.self, from: m)
+            guard let methodJSON = operation["paymentMethod"],
+                let method = try? decodeJSONValue(ApplePayPaymentMethod.self, from: methodJSON)
             else {
                 throw BridgeError(field: "paymentMethod", message: "required: an ApplePayPaymentMethod")
             }
@@ -142,80 +150,82 @@ struct BrowserPage: Sendable {
     }
 
     /// A `call` operation: a method of an `ApplePaySession`, by its number.
-    private mutating func sessionCall(_ op: JSONObject) throws(BridgeError) -> PageResult {
-        guard case .number(let n)? = op["session"], let session = Int(n) else {
+    private mutating func sessionCall(_ operation: JSONObject) throws(BridgeError) -> PageResult {
+        guard case .number(let number)? = operation["session"], let session = Int(number) else {
             throw BridgeError(field: "session", message: "required: the session's number")
         }
-        guard let method = op["method"]?.stringValue else {
+        guard let method = operation["method"]?.stringValue else {
             throw BridgeError(field: "method", message: "required: the method's name")
         }
-        guard let m = PageCall.Method(rawValue: method) else {
+        guard let pageMethod = PageCall.Method(rawValue: method) else {
             return PageResult(threw: .typeError("session.\(method) is not a function."))
         }
-        return PageCall(m, arguments: op["args"]?.arrayValue ?? []).map { machine.call($0, session: session) }
+        return PageCall(pageMethod, arguments: operation["args"]?.arrayValue ?? []).map {
+            machine.call($0, session: session)
+        }
             ?? PageResult(threw: .notEnoughArguments)
     }
 
     /// A `static` operation: a static member of `ApplePaySession`, `ApplePayError` or `ApplePaySetup`.
-    private mutating func staticCall(_ op: JSONObject) throws(BridgeError) -> PageResult {
-        guard let method = op["method"]?.stringValue else {
+    private mutating func staticCall(_ operation: JSONObject) throws(BridgeError) -> PageResult {
+        guard let method = operation["method"]?.stringValue else {
             throw BridgeError(field: "method", message: "required: the method's name")
         }
-        let args = op["args"]?.arrayValue ?? []
-        let gesture = op["userGesture"]?.boolValue ?? false
-        let r: PageResult
+        let args = operation["args"]?.arrayValue ?? []
+        let gesture = operation["userGesture"]?.boolValue ?? false
+        let result: PageResult
         switch method {
         case "supportsVersion":
             if args.isEmpty {
-                r = PageResult(threw: .notEnoughArguments)
+                result = PageResult(threw: .notEnoughArguments)
             } else {
-                r = machine.supportsVersion(
+                result = machine.supportsVersion(
                     Int(WebIDLBinding(profile: machine.configuration.profile).unsignedLong(args[0]) & 0xFFFF_FFFF)
                 )
             }
-        case "canMakePayments": r = machine.canMakePayments()
-        case "canMakePaymentsWithActiveCard": r = machine.canMakePaymentsWithActiveCard()
+        case "canMakePayments": result = machine.canMakePayments()
+        case "canMakePaymentsWithActiveCard": result = machine.canMakePaymentsWithActiveCard()
         case "applePayCapabilities":
             // Safari 17+: the credential status the `canMakePayments` answer implies.
             let can = machine.canMakePayments().returned?.boolValue ?? false
-            r = PageResult(returned: [
+            result = PageResult(returned: [
                 "paymentCredentialStatus": .string(
                     can ? "paymentCredentialsAvailable" : "paymentCredentialsUnavailable"
                 )
             ])
-        case "openPaymentSetup": r = machine.openPaymentSetup(userGesture: gesture || !requireUserGesture)
+        case "openPaymentSetup": result = machine.openPaymentSetup(userGesture: gesture || !requireUserGesture)
         case "ApplePayError":
             // JSON has no `undefined`: the page lists the positions it passed as undefined.
             let undefinedAt = Set(
-                op["undefinedAt"]?.arrayValue?.compactMap { $0.doubleValue.map { Int($0) } } ?? []
+                operation["undefinedAt"]?.arrayValue?.compactMap { $0.doubleValue.map { Int($0) } } ?? []
             )
             let given: [JSONValue?] = args.enumerated().map {
                 undefinedAt.contains($0.offset) ? Optional<JSONValue>.none : .some($0.element)
             }
-            r = machine.makeError(arguments: given)
-        case "ApplePaySetup": r = machine.makeSetup(configuration: args.first)
-        case "getSetupFeatures": r = machine.getSetupFeatures(configuration: args.first ?? .object(JSONObject()))
+            result = machine.makeError(arguments: given)
+        case "ApplePaySetup": result = machine.makeSetup(configuration: args.first)
+        case "getSetupFeatures": result = machine.getSetupFeatures(configuration: args.first ?? .object(JSONObject()))
         case "beginSetup":
-            r = machine.beginSetup(
+            result = machine.beginSetup(
                 configuration: args.first ?? .object(JSONObject()),
                 features: args.count > 1 ? args[1] : nil,
                 userGesture: gesture || !requireUserGesture
             )
         case "addSetupFeature":
-            r = machine.addSetupFeature(
+            result = machine.addSetupFeature(
                 state: args.first ?? .null,
                 type: args.count > 1 ? args[1] : .null,
                 supportsInstallments: args.count > 2 ? args[2] : .null
             )
         default: throw BridgeError(field: "method", message: "unknown static member \"\(method)\"")
         }
-        return r
+        return result
     }
 
     /// A `user` operation's action (the scenario format's user step, less the bridge's own members).
-    static func userAction(_ op: JSONObject) throws(BridgeError) -> UserAction {
+    static func userAction(_ operation: JSONObject) throws(BridgeError) -> UserAction {
         do throws(SheetInputError) {
-            var step = op
+            var step = operation
             step["op"] = nil
             step["listeners"] = nil
             step["mock"] = nil
@@ -230,12 +240,12 @@ struct BrowserPage: Sendable {
     private mutating func report(_ events: [DispatchedEvent], of name: String, into answer: inout JSONObject) {
         // Each event as JSON once: all go to the log, all but ignored actions to the page.
         var toPage: [JSONValue] = []
-        for e in events {
-            var o = e.event.json.objectValue ?? JSONObject()
-            o["session"] = .number(String(e.session))
-            log.append(.object(o))
-            if case .ignored = e.event { continue }
-            toPage.append(.object(o))
+        for dispatched in events {
+            var object = dispatched.event.json.objectValue ?? JSONObject()
+            object["session"] = .number(String(dispatched.session))
+            log.append(.object(object))
+            if case .ignored = dispatched.event { continue }
+            toPage.append(.object(object))
         }
         if log.count > Self.logLimit { log.removeFirst(log.count - Self.logLimit) }
         if name == "navigate" {
@@ -268,50 +278,50 @@ struct BrowserPage: Sendable {
         _ events: [DispatchedEvent],
         into answer: inout JSONObject
     ) -> [DispatchedEvent] {
-        for e in events {
-            if case .ignored(_, let reason) = e.event { answer["ignored"] = .string(reason) }
+        for dispatched in events {
+            if case .ignored(_, let reason) = dispatched.event { answer["ignored"] = .string(reason) }
         }
         return events
     }
 
-    private func record(_ r: PageResult, into answer: inout JSONObject) {
-        if let t = r.threw { answer["threw"] = t.json }
-        if let v = r.returned { answer["returned"] = v }
+    private func record(_ result: PageResult, into answer: inout JSONObject) {
+        if let thrown = result.threw { answer["threw"] = thrown.json }
+        if let value = result.returned { answer["returned"] = value }
     }
 
     /// The engine's call for a `paymentRequestCall` operation.
-    static func paymentRequestCall(_ op: JSONObject) throws(BridgeError) -> PaymentRequestCall {
-        let settled = op["rejected"]?.boolValue == true ? nil : (op["value"] ?? .null)
-        switch op["method"]?.stringValue {
-        case "show": return .show(userGesture: op["userGesture"]?.boolValue ?? false)
+    static func paymentRequestCall(_ operation: JSONObject) throws(BridgeError) -> PaymentRequestCall {
+        let settled = operation["rejected"]?.boolValue == true ? nil : (operation["value"] ?? .null)
+        switch operation["method"]?.stringValue {
+        case "show": return .show(userGesture: operation["userGesture"]?.boolValue ?? false)
         case "abort": return .abort
         case "canMakePayment": return .canMakePayment
         case "completeMerchantValidation": return .completeMerchantValidation
         case "merchantSessionSettled": return .merchantSessionSettled(settled)
-        case "completeMerchantValidationNow": return .completeMerchantValidationNow(op["value"] ?? .null)
+        case "completeMerchantValidationNow": return .completeMerchantValidationNow(operation["value"] ?? .null)
         case "updateWith": return .updateWith
         case "detailsSettled": return .detailsSettled(settled)
         case "notUpdated": return .notUpdated
-        case "complete": return .complete(op["value"])
-        case "retry": return .retry(op["value"])
+        case "complete": return .complete(operation["value"])
+        case "retry": return .retry(operation["value"])
         default:
             throw BridgeError(
                 field: "method",
-                message: "unknown PaymentRequest method \(op["method"]?.compactText ?? "(none)")"
+                message: "unknown PaymentRequest method \(operation["method"]?.compactText ?? "(none)")"
             )
         }
     }
 
-    static func listeners(_ v: JSONValue) throws(BridgeError) -> Set<SheetEventType> {
-        guard let a = v.arrayValue else {
+    static func listeners(_ value: JSONValue) throws(BridgeError) -> Set<SheetEventType> {
+        guard let array = value.arrayValue else {
             throw BridgeError(field: "listeners", message: "must be an array of event types")
         }
         var out = Set<SheetEventType>()
-        for x in a {
-            guard let s = x.stringValue, let t = SheetEventType(rawValue: s) else {
-                throw BridgeError(field: "listeners", message: "unknown event type \(x.compactText)")
+        for element in array {
+            guard let name = element.stringValue, let type = SheetEventType(rawValue: name) else {
+                throw BridgeError(field: "listeners", message: "unknown event type \(element.compactText)")
             }
-            out.insert(t)
+            out.insert(type)
         }
         return out
     }

@@ -145,6 +145,17 @@ public struct APIRouter: Sendable {
         router.middlewares.add(ModeMiddleware(mode: mode))
         router.middlewares.add(ErrorMiddleware())
         if let sheets { try BrowserRoutes.add(to: router, hub: sheets) }
+        addOperationRoutes(router)
+        addOrderRoutes(router)
+        addMoneyRoutes(router)
+        addAgreementRoutes(router)
+        addReconciliationRoutes(router)
+        addPublicRoutes(router)
+        return router
+    }
+
+    /// Anyone: `/health` (the load balancer's probe); a merchant key: `/metrics`.
+    private func addOperationRoutes(_ router: Router<APIRequestContext>) {
         // Anyone: the load balancer's probe. 503 while draining or when the database does not answer.
         router.get("/health") { _, context -> Response in
             if draining.value {
@@ -184,6 +195,10 @@ public struct APIRouter: Sendable {
                 body: .init(byteBuffer: ByteBuffer(string: text))
             )
         }
+    }
+
+    /// Orders: creating, listing and reading them, the sheet's update endpoints, authorization and the sheet's cancel.
+    private func addOrderRoutes(_ router: Router<APIRequestContext>) {
         // Anyone (catalog lines and a delivery choice); a merchant key for lines and shipping prices of its own.
         mutating(
             router,
@@ -311,6 +326,10 @@ public struct APIRouter: Sendable {
                 )
             )
         }
+    }
+
+    /// A merchant key: refunds and voids.
+    private func addMoneyRoutes(_ router: Router<APIRequestContext>) {
         // A merchant key: money back.
         let merchantOrder: @Sendable (Request, Context) async throws -> String = { request, context in
             let id = try orderId(context)
@@ -342,6 +361,10 @@ public struct APIRouter: Sendable {
             _ = try await payments.void(orderId: id)
             return try APIAnswer(try await view(id, for: .merchant))
         }
+    }
+
+    /// Agreements (recurring payments): reading, cancelling and charging them.
+    private func addAgreementRoutes(_ router: Router<APIRequestContext>) {
         // The first order's client secret or a merchant key: an agreement, and its cancel (the
         // shopper's subscription page; the merchant's back office).
         router.get("/v1/agreements/:id") { request, context -> Response in
@@ -384,6 +407,10 @@ public struct APIRouter: Sendable {
                 status: 201
             )
         }
+    }
+
+    /// A merchant key: reconciling a clearing day and reading its report.
+    private func addReconciliationRoutes(_ router: Router<APIRequestContext>) {
         // A merchant key: reconcile a clearing day against the acquirer's file, and read the report.
         mutating(
             router,
@@ -422,6 +449,10 @@ public struct APIRouter: Sendable {
             }
             return try JSONBody.response(report)
         }
+    }
+
+    /// The gateway's notifications, the catalog and the sandbox merchant's certificate.
+    private func addPublicRoutes(_ router: Router<APIRequestContext>) {
         // Anyone may post; only a message the gateway signed changes anything.
         router.post("/v1/notifications/unionpay") { request, _ -> Response in
             let body: ByteBuffer
@@ -459,7 +490,6 @@ public struct APIRouter: Sendable {
                 ])
             }
         }
-        return router
     }
 }
 

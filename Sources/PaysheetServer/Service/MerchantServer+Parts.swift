@@ -17,20 +17,20 @@ extension MerchantServer {
         let paymentCertificate: String
         let decryptor: PaymentTokenDecryptor
 
-        init(_ c: ServerConfiguration, data: String) throws {
-            if let cert = c.tokens.certificateFile, let key = c.tokens.keyFile {
+        init(_ config: ServerConfiguration, data: String) throws {
+            if let cert = config.tokens.certificateFile, let key = config.tokens.keyFile {
                 merchantKey = try MerchantKey(certificateFile: cert, privateKeyFile: key, permissions: .refuse)
                 paymentCertificate = cert
             } else {
                 merchantKey = try SandboxMerchant.loadOrCreate(
                     dataFolder: data,
-                    merchantIdentifier: c.merchant.merchantIdentifier
+                    merchantIdentifier: config.merchant.merchantIdentifier
                 )
-                paymentCertificate = data + "/merchants/" + c.merchant.merchantIdentifier + "/certificate.pem"
+                paymentCertificate = data + "/merchants/" + config.merchant.merchantIdentifier + "/certificate.pem"
             }
             var roots: [Certificate] = []
-            if c.tokens.trustApple { roots += TrustAnchors.apple.roots }
-            if c.tokens.trustSandbox { roots.append(try SandboxMerchant.pki(dataFolder: data).root) }
+            if config.tokens.trustApple { roots += TrustAnchors.apple.roots }
+            if config.tokens.trustSandbox { roots.append(try SandboxMerchant.pki(dataFolder: data).root) }
             decryptor = PaymentTokenDecryptor(
                 keys: MerchantKeyring([merchantKey]),
                 verifier: PaymentTokenVerifier(trust: TrustAnchors(roots)),
@@ -50,48 +50,49 @@ extension MerchantServer {
         /// The sandbox gateway's HTTP server, when it runs here.
         let services: [any Service]
 
-        init(_ c: ServerConfiguration, data: String, publicURL: String, http: HTTPClient, logger: Logger) throws {
-            guard c.acquirer.signMethod == "01" || c.acquirer.signMethod == "11" else {
+        init(_ config: ServerConfiguration, data: String, publicURL: String, http: HTTPClient, logger: Logger) throws {
+            guard config.acquirer.signMethod == "01" || config.acquirer.signMethod == "11" else {
                 throw ConfigurationError(
-                    "acquirer.signMethod \(c.acquirer.signMethod) is neither 01 (RSA certificate) nor 11 (secure key)"
+                    "acquirer.signMethod \(config.acquirer.signMethod) is neither 01 (RSA certificate) nor 11 (secure key)"
                 )
             }
-            guard (-1...23).contains(c.acquirer.reconcileHour) else {
+            guard (-1...23).contains(config.acquirer.reconcileHour) else {
                 throw ConfigurationError(
-                    "acquirer.reconcileHour \(c.acquirer.reconcileHour) is neither -1 (off) nor an hour 0 to 23"
+                    "acquirer.reconcileHour \(config.acquirer.reconcileHour) is neither -1 (off) nor an hour 0 to 23"
                 )
             }
             // The UnionPay sandbox PKI is made only when a sandbox part needs it (never in production).
             let sandboxPKI: () throws -> UnionPaySandboxPKI = {
                 try UnionPaySandboxPKI.loadOrCreate(folder: data + "/unionpay-sandbox")
             }
-            let merchantFolder = data + "/unionpay-sandbox/merchant-" + c.acquirer.merchantId
+            let merchantFolder = data + "/unionpay-sandbox/merchant-" + config.acquirer.merchantId
             let secureKey: String? =
-                c.acquirer.signMethod == "11"
-                ? try c.acquirer.secureKeyFile.map {
+                config.acquirer.signMethod == "11"
+                ? try config.acquirer.secureKeyFile.map {
                     try KeyFile.readPrivateKeyText($0, policy: .refuse).trimmingCharacters(in: .whitespacesAndNewlines)
                 }
                     ?? UnionPaySandboxPKI.secureKey(folder: merchantFolder)
                 : nil
             let merchantACP: ACPCredentials
-            if let key = c.acquirer.signingKeyFile, let cert = c.acquirer.signingCertificateFile {
+            if let key = config.acquirer.signingKeyFile, let cert = config.acquirer.signingCertificateFile {
                 merchantACP = try ACPCredentials(keyFile: key, certificateFile: cert)
             } else {
                 merchantACP = try sandboxPKI().merchantCredentials(
                     folder: merchantFolder,
-                    merchantId: c.acquirer.merchantId
+                    merchantId: config.acquirer.merchantId
                 )
             }
             // The gateway is identified as UnionPay's SDKs identify it: root, middle certificate, owner.
-            let gatewayRoots = try Self.certificates(c.acquirer.trustedRootFiles) ?? [try sandboxPKI().root]
-            let gatewayMiddles = try Self.certificates(c.acquirer.intermediateFiles) ?? [try sandboxPKI().gatewayCA]
+            let gatewayRoots = try Self.certificates(config.acquirer.trustedRootFiles) ?? [try sandboxPKI().root]
+            let gatewayMiddles =
+                try Self.certificates(config.acquirer.intermediateFiles) ?? [try sandboxPKI().gatewayCA]
             // UnionPay's encryption certificate for card data: the configured file, or the sandbox's
             // (whose key the built-in sandbox gateway decrypts with), read once.
             let sandboxEncryption: ACPCredentials? =
-                c.acquirer.encryptionCertificateFile == nil || c.acquirer.gatewayURL == nil
+                config.acquirer.encryptionCertificateFile == nil || config.acquirer.gatewayURL == nil
                 ? try sandboxPKI().encryptionCredentials(folder: data + "/unionpay-sandbox") : nil
             let encryptionCertificate: Certificate
-            if let file = c.acquirer.encryptionCertificateFile {
+            if let file = config.acquirer.encryptionCertificateFile {
                 encryptionCertificate = try Certificate(pemEncoded: String(contentsOfFile: file, encoding: .utf8))
             } else if let sandboxEncryption {
                 encryptionCertificate = sandboxEncryption.certificate
@@ -99,26 +100,26 @@ extension MerchantServer {
                 throw ConfigurationError("acquirer.encryptionCertificateFile is needed with an external gateway")
             }
             let gatewayOwners = Set(
-                c.acquirer.gatewayOwners ?? [
-                    c.mode == .production ? ACPVerifier.unionPayOwner : UnionPaySandboxPKI.gatewayOwner
+                config.acquirer.gatewayOwners ?? [
+                    config.mode == .production ? ACPVerifier.unionPayOwner : UnionPaySandboxPKI.gatewayOwner
                 ]
             )
 
-            if let external = c.acquirer.gatewayURL {
+            if let external = config.acquirer.gatewayURL {
                 gatewayURL = external
                 sandboxURL = nil
                 services = []
             } else {
                 let (host, port) = try ServerConfiguration.hostPort(
-                    c.acquirer.sandboxListen,
+                    config.acquirer.sandboxListen,
                     what: "sandbox acquirer listen address"
                 )
                 let gateway = try SandboxGateway(
                     pki: try sandboxPKI(),
                     merchants: [merchantACP],
                     http: http,
-                    paymentDataField: c.acquirer.paymentDataField,
-                    secureKeys: secureKey.map { [c.acquirer.merchantId: $0] } ?? [:],
+                    paymentDataField: config.acquirer.paymentDataField,
+                    secureKeys: secureKey.map { [config.acquirer.merchantId: $0] } ?? [:],
                     encryption: sandboxEncryption,
                     logger: logger
                 )
@@ -138,14 +139,14 @@ extension MerchantServer {
             }
             var unionPay = UnionPayConfiguration(
                 gatewayURL: gatewayURL,
-                merchantId: c.acquirer.merchantId,
+                merchantId: config.acquirer.merchantId,
                 notificationURL: publicURL + "/v1/notifications/unionpay",
-                bizType: c.acquirer.bizType,
-                paymentDataField: c.acquirer.paymentDataField,
-                timeout: c.acquirer.timeout,
-                fileDownloadURL: c.acquirer.fileDownloadURL
+                bizType: config.acquirer.bizType,
+                paymentDataField: config.acquirer.paymentDataField,
+                timeout: config.acquirer.timeout,
+                fileDownloadURL: config.acquirer.fileDownloadURL
             )
-            unionPay.tokenRequestorId = c.acquirer.tokenRequestorId
+            unionPay.tokenRequestorId = config.acquirer.tokenRequestorId
             client = UnionPayClient(
                 configuration: unionPay,
                 http: http,
@@ -177,8 +178,8 @@ extension MerchantServer {
         let label: String
         let services: [any Service]
 
-        init(_ c: ServerConfiguration, data: String, logger: Logger) async throws {
-            let url = c.databaseURL ?? "sqlite:" + data + "/paysheet.sqlite"
+        init(_ config: ServerConfiguration, data: String, logger: Logger) async throws {
+            let url = config.databaseURL ?? "sqlite:" + data + "/paysheet.sqlite"
             if url.hasPrefix("postgres") {
                 let postgres = try PostgresDatabase(url: url, logger: logger)
                 database = postgres

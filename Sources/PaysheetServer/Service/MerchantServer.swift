@@ -59,102 +59,44 @@ public struct MerchantServer: Sendable {
         clock: @escaping @Sendable () -> Date = { Date() },
         metrics: PrometheusCollectorRegistry? = nil
     ) async throws {
-        var c = configuration
-        if c.mode == .production {
-            let problems = ProductionCheck.problems(c)
+        var config = configuration
+        if config.mode == .production {
+            let problems = ProductionCheck.problems(config)
             if !problems.isEmpty { throw ProductionRefusal(problems: problems) }
         }
-        let data = try Self.dataFolder(c)
-        let (host, port) = try ServerConfiguration.hostPort(c.listen, what: "listen address")
-        let publicURL = c.publicURL ?? "http://\(host == "0.0.0.0" ? "127.0.0.1" : host):\(port)"
-        if c.merchant.managementURL == nil { c.merchant.managementURL = publicURL + "/subscription.html" }
-        let tokens = try TokenParts(c, data: data)
+        let data = try Self.dataFolder(config)
+        let (host, port) = try ServerConfiguration.hostPort(config.listen, what: "listen address")
+        let publicURL = config.publicURL ?? "http://\(host == "0.0.0.0" ? "127.0.0.1" : host):\(port)"
+        if config.merchant.managementURL == nil { config.merchant.managementURL = publicURL + "/subscription.html" }
+        let tokens = try TokenParts(config, data: data)
         let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: Self.httpConfiguration)
         var opened: (any SQLDatabase)?
         do {
-            let acquirer = try AcquirerParts(c, data: data, publicURL: publicURL, http: http, logger: logger)
-            let storage = try await StorageParts(c, data: data, logger: logger)
+            let acquirer = try AcquirerParts(config, data: data, publicURL: publicURL, http: http, logger: logger)
+            let storage = try await StorageParts(config, data: data, logger: logger)
             opened = storage.database
-            let validation = try Self.merchantValidation(c)
+            let validation = try Self.merchantValidation(config)
             let store = PaymentStore(database: storage.database)
-            var services = acquirer.services + storage.services
-
-            let orders = OrderService(store: store, settings: c.merchant, now: clock)
-            let reconciliation = ReconciliationService(
+            let parts = try ServiceParts(
+                config,
+                data: data,
+                tokens: tokens,
+                acquirer: acquirer,
+                storage: storage,
                 store: store,
-                acquirer: acquirer.acquirer,
-                logger: logger,
-                now: { Date() }
-            )
-            let payments = PaymentService(
-                store: store,
-                acquirer: acquirer.acquirer,
-                decryptor: tokens.decryptor,
-                settings: c.merchant,
-                lifecycle: c.lifecycle,
-                authorizeWait: c.authorizeWait,
-                shopperCancelWindow: c.shopperCancelWindow,
-                logger: logger,
-                now: clock,
-                vault: try CredentialVault.loadOrCreate(path: c.credentialKeyFile ?? data + "/credential-key")
-            )
-            // The drop-in, its bridge, the demo store and /v1/sandbox/* are sandbox tools: served only
-            // when asked for and while the server trusts sandbox tokens (the only tokens the simulated
-            // sheet can make).
-            let tools = c.sandboxTools && c.tokens.trustSandbox
-            let sandboxSessions = SandboxMerchantSessions()
-            let draining = Flag()
-            let api = APIRouter(
-                orders: orders,
-                payments: payments,
-                validator: MerchantValidator(mode: validation, settings: c.merchant, sandboxSessions: sandboxSessions),
-                store: store,
-                registry: metrics,
-                sandboxMerchantCertificate: tools
-                    ? try? tokens.merchantKey.certificate?.serializeAsPEM().pemString : nil,
-                sheets: tools
-                    ? SheetHub(
-                        pki: try SandboxMerchant.pki(dataFolder: data),
-                        recipient: TokenRecipient(tokens.merchantKey),
-                        merchantSessions: sandboxSessions
-                    ) : nil,
-                mode: c.mode,
-                draining: draining,
-                reconciliation: reconciliation
-            )
-
-            // Beside the HTTP server: the query poller, the certificate refresher, the reconciliation
-            // scheduler, the settlement listener; each waits until the migrations have run.
-            let ready = Readiness()
-            services.append(
-                QueryPoller(payments: payments, store: store, interval: c.pollInterval, ready: ready, logger: logger)
-            )
-            // An outside gateway is asked for its current encryption certificate (the built-in sandbox's is known).
-            if c.acquirer.gatewayURL != nil {
-                services.append(EncryptionCertificateRefresher(client: acquirer.client, ready: ready, logger: logger))
-            }
-            if c.acquirer.reconcileHour >= 0 {
-                services.append(
-                    ReconciliationScheduler(
-                        service: reconciliation,
-                        store: store,
-                        hour: c.acquirer.reconcileHour,
-                        interval: 600,
-                        ready: ready,
-                        logger: logger
-                    )
-                )
-            }
-            if let postgres = storage.postgres {
-                services.append(SettlementListener(database: postgres, payments: payments, logger: logger))
-            }
-            var application = Application(
-                router: try api.router(),
-                configuration: .init(address: .hostname(host, port: port), serverName: "paysheet"),
-                services: services,
+                validation: validation,
+                metrics: metrics,
+                clock: clock,
                 logger: logger
             )
-            let mode = c.mode
+            let ready = parts.ready
+            var application = Application(
+                router: parts.router,
+                configuration: .init(address: .hostname(host, port: port), serverName: "paysheet"),
+                services: acquirer.services + storage.services + parts.services,
+                logger: logger
+            )
+            let mode = config.mode
             application.beforeServerStarts {
                 try await store.migrate()
                 if mode == .production {
@@ -166,7 +108,7 @@ public struct MerchantServer: Sendable {
                 await ready.signal()
             }
             self.application = application
-            self.drainer = Drainer(draining: draining, seconds: c.drainSeconds, logger: logger)
+            self.drainer = Drainer(draining: parts.draining, seconds: config.drainSeconds, logger: logger)
             self.started = Started(
                 url: publicURL,
                 sandboxGatewayURL: acquirer.sandboxURL,
@@ -174,8 +116,8 @@ public struct MerchantServer: Sendable {
                 database: storage.label,
                 dataFolder: data,
                 paymentCertificate: tokens.paymentCertificate,
-                mode: c.mode,
-                sandboxTools: tools
+                mode: config.mode,
+                sandboxTools: parts.sandboxTools
             )
             let database = storage.database
             self.close = {
@@ -236,9 +178,10 @@ public struct MerchantServer: Sendable {
     }
 
     /// The data folder, absolute and made (owner only) if missing.
-    static func dataFolder(_ c: ServerConfiguration) throws -> String {
+    static func dataFolder(_ config: ServerConfiguration) throws -> String {
         let folder =
-            c.dataFolder.hasPrefix("/") ? c.dataFolder : FileManager.default.currentDirectoryPath + "/" + c.dataFolder
+            config.dataFolder.hasPrefix("/")
+            ? config.dataFolder : FileManager.default.currentDirectoryPath + "/" + config.dataFolder
         let data = (folder as NSString).standardizingPath
         try FileManager.default.createDirectory(
             atPath: data,
@@ -257,9 +200,9 @@ public struct MerchantServer: Sendable {
     }
 
     /// How merchant sessions are made: by Apple's gateway with the merchant identity, or the sandbox's.
-    static func merchantValidation(_ c: ServerConfiguration) throws -> MerchantValidator.Mode {
-        guard c.merchantValidation == "apple" else { return .sandbox }
-        guard let cert = c.identityCertificateFile, let key = c.identityKeyFile else {
+    static func merchantValidation(_ config: ServerConfiguration) throws -> MerchantValidator.Mode {
+        guard config.merchantValidation == "apple" else { return .sandbox }
+        guard let cert = config.identityCertificateFile, let key = config.identityKeyFile else {
             throw ConfigurationError(
                 "merchantValidation \"apple\" needs identityCertificateFile and identityKeyFile (PAYSHEET_IDENTITY_CERTIFICATE, PAYSHEET_IDENTITY_KEY)"
             )

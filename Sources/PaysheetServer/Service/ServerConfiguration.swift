@@ -127,66 +127,68 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
     /// Applies `PAYSHEET_…` variables from `environment`.
     public mutating func apply(environment: [String: String]) throws {
         func double(_ name: String) throws -> Double? {
-            guard let v = environment[name] else { return nil }
-            guard let d = Double(v) else { throw ConfigurationError("\(name)=\(v) is not a number") }
-            return d
+            guard let value = environment[name] else { return nil }
+            guard let number = Double(value) else { throw ConfigurationError("\(name)=\(value) is not a number") }
+            return number
         }
-        func bool(_ v: String) -> Bool { ["1", "true", "yes", "on"].contains(v.lowercased()) }
-        if let v = environment["PAYSHEET_MODE"] {
-            guard let m = ServerMode(rawValue: v) else {
-                throw ConfigurationError("PAYSHEET_MODE=\(v) is neither sandbox nor production")
+        func bool(_ value: String) -> Bool { ["1", "true", "yes", "on"].contains(value.lowercased()) }
+        if let value = environment["PAYSHEET_MODE"] {
+            guard let chosen = ServerMode(rawValue: value) else {
+                throw ConfigurationError("PAYSHEET_MODE=\(value) is neither sandbox nor production")
             }
-            mode = m
+            mode = chosen
         }
-        if let v = environment["PAYSHEET_SANDBOX_TOOLS"] { sandboxTools = bool(v) }
-        if let v = environment["PAYSHEET_LISTEN"] { listen = v }
-        if let v = environment["PAYSHEET_PUBLIC_URL"] { publicURL = v }
-        if let v = environment["PAYSHEET_CREDENTIAL_KEY"] { credentialKeyFile = v }
-        if let v = environment["PAYSHEET_DATA"] { dataFolder = v }
-        if let v = environment["PAYSHEET_DATABASE_URL"] { databaseURL = v }
-        if let v = environment["PAYSHEET_ACQUIRER_URL"] { acquirer.gatewayURL = v }
-        if let v = environment["PAYSHEET_SANDBOX_ACQUIRER_LISTEN"] { acquirer.sandboxListen = v }
-        if let v = environment["PAYSHEET_ACQUIRER_MERCHANT_ID"] { acquirer.merchantId = v }
-        if let v = environment["PAYSHEET_ACQUIRER_KEY"] { acquirer.signingKeyFile = v }
-        if let v = environment["PAYSHEET_ACQUIRER_CERTIFICATE"] { acquirer.signingCertificateFile = v }
-        if let v = environment["PAYSHEET_ACQUIRER_ROOTS"] {
-            acquirer.trustedRootFiles = v.split(separator: ",").map(String.init)
+        if let value = environment["PAYSHEET_SANDBOX_TOOLS"] { sandboxTools = bool(value) }
+        if let value = environment["PAYSHEET_LISTEN"] { listen = value }
+        if let value = environment["PAYSHEET_PUBLIC_URL"] { publicURL = value }
+        if let value = environment["PAYSHEET_CREDENTIAL_KEY"] { credentialKeyFile = value }
+        if let value = environment["PAYSHEET_DATA"] { dataFolder = value }
+        if let value = environment["PAYSHEET_DATABASE_URL"] { databaseURL = value }
+        if let value = environment["PAYSHEET_ACQUIRER_URL"] { acquirer.gatewayURL = value }
+        if let value = environment["PAYSHEET_SANDBOX_ACQUIRER_LISTEN"] { acquirer.sandboxListen = value }
+        if let value = environment["PAYSHEET_ACQUIRER_MERCHANT_ID"] { acquirer.merchantId = value }
+        if let value = environment["PAYSHEET_ACQUIRER_KEY"] { acquirer.signingKeyFile = value }
+        if let value = environment["PAYSHEET_ACQUIRER_CERTIFICATE"] { acquirer.signingCertificateFile = value }
+        if let value = environment["PAYSHEET_ACQUIRER_ROOTS"] {
+            acquirer.trustedRootFiles = value.split(separator: ",").map(String.init)
         }
-        if let v = environment["PAYSHEET_ACQUIRER_SIGN_METHOD"] { acquirer.signMethod = v }
-        if let v = environment["PAYSHEET_ACQUIRER_SECURE_KEY"] { acquirer.secureKeyFile = v }
-        if let v = environment["PAYSHEET_ACQUIRER_INTERMEDIATES"] {
-            acquirer.intermediateFiles = v.split(separator: ",").map(String.init)
+        if let value = environment["PAYSHEET_ACQUIRER_SIGN_METHOD"] { acquirer.signMethod = value }
+        if let value = environment["PAYSHEET_ACQUIRER_SECURE_KEY"] { acquirer.secureKeyFile = value }
+        if let value = environment["PAYSHEET_ACQUIRER_INTERMEDIATES"] {
+            acquirer.intermediateFiles = value.split(separator: ",").map(String.init)
         }
-        if let v = environment["PAYSHEET_ACQUIRER_OWNERS"] {
-            acquirer.gatewayOwners = v.split(separator: ",").map(String.init)
+        if let value = environment["PAYSHEET_ACQUIRER_OWNERS"] {
+            acquirer.gatewayOwners = value.split(separator: ",").map(String.init)
         }
-        if let v = environment["PAYSHEET_ACQUIRER_PAYMENT_DATA_FIELD"] { acquirer.paymentDataField = v }
-        if let v = try double("PAYSHEET_ACQUIRER_TIMEOUT") { acquirer.timeout = v }
-        if let v = environment["PAYSHEET_ACQUIRER_FILE_URL"] { acquirer.fileDownloadURL = v }
-        if let v = environment["PAYSHEET_ACQUIRER_TOKEN_REQUESTOR_ID"] { acquirer.tokenRequestorId = v }
-        if let v = environment["PAYSHEET_ACQUIRER_ENCRYPTION_CERTIFICATE"] { acquirer.encryptionCertificateFile = v }
-        if let v = environment["PAYSHEET_RECONCILE_HOUR"] {
-            guard let h = Int(v), (-1...23).contains(h) else {
-                throw ConfigurationError("PAYSHEET_RECONCILE_HOUR=\(v) is not -1 or an hour 0 to 23")
+        if let value = environment["PAYSHEET_ACQUIRER_PAYMENT_DATA_FIELD"] { acquirer.paymentDataField = value }
+        if let value = try double("PAYSHEET_ACQUIRER_TIMEOUT") { acquirer.timeout = value }
+        if let value = environment["PAYSHEET_ACQUIRER_FILE_URL"] { acquirer.fileDownloadURL = value }
+        if let value = environment["PAYSHEET_ACQUIRER_TOKEN_REQUESTOR_ID"] { acquirer.tokenRequestorId = value }
+        if let value = environment["PAYSHEET_ACQUIRER_ENCRYPTION_CERTIFICATE"] {
+            acquirer.encryptionCertificateFile = value
+        }
+        if let value = environment["PAYSHEET_RECONCILE_HOUR"] {
+            guard let hour = Int(value), (-1...23).contains(hour) else {
+                throw ConfigurationError("PAYSHEET_RECONCILE_HOUR=\(value) is not -1 or an hour 0 to 23")
             }
-            acquirer.reconcileHour = h
+            acquirer.reconcileHour = hour
         }
-        if let v = environment["PAYSHEET_PAYMENT_CERTIFICATE"] { tokens.certificateFile = v }
-        if let v = environment["PAYSHEET_PAYMENT_KEY"] { tokens.keyFile = v }
-        if let v = environment["PAYSHEET_TRUST_SANDBOX"] { tokens.trustSandbox = bool(v) }
-        if let v = environment["PAYSHEET_MERCHANT_VALIDATION"] { merchantValidation = v }
-        if let v = environment["PAYSHEET_IDENTITY_CERTIFICATE"] { identityCertificateFile = v }
-        if let v = environment["PAYSHEET_IDENTITY_KEY"] { identityKeyFile = v }
-        if let v = try double("PAYSHEET_AUTHORIZE_WAIT") { authorizeWait = v }
-        if let v = try double("PAYSHEET_POLL_INTERVAL") { pollInterval = v }
-        if let v = try double("PAYSHEET_SHOPPER_CANCEL_WINDOW") { shopperCancelWindow = v }
-        if let v = try double("PAYSHEET_DRAIN_SECONDS") { drainSeconds = v }
-        if let v = environment["PAYSHEET_LOG_LEVEL"] { logLevel = v }
+        if let value = environment["PAYSHEET_PAYMENT_CERTIFICATE"] { tokens.certificateFile = value }
+        if let value = environment["PAYSHEET_PAYMENT_KEY"] { tokens.keyFile = value }
+        if let value = environment["PAYSHEET_TRUST_SANDBOX"] { tokens.trustSandbox = bool(value) }
+        if let value = environment["PAYSHEET_MERCHANT_VALIDATION"] { merchantValidation = value }
+        if let value = environment["PAYSHEET_IDENTITY_CERTIFICATE"] { identityCertificateFile = value }
+        if let value = environment["PAYSHEET_IDENTITY_KEY"] { identityKeyFile = value }
+        if let value = try double("PAYSHEET_AUTHORIZE_WAIT") { authorizeWait = value }
+        if let value = try double("PAYSHEET_POLL_INTERVAL") { pollInterval = value }
+        if let value = try double("PAYSHEET_SHOPPER_CANCEL_WINDOW") { shopperCancelWindow = value }
+        if let value = try double("PAYSHEET_DRAIN_SECONDS") { drainSeconds = value }
+        if let value = environment["PAYSHEET_LOG_LEVEL"] { logLevel = value }
     }
 
     /// Reads `file` (JSON) over the defaults, then the environment.
     public static func load(file: String?, environment: [String: String]) throws -> ServerConfiguration {
-        var c = ServerConfiguration()
+        var configuration = ServerConfiguration()
         if let file {
             guard let data = FileManager.default.contents(atPath: file) else {
                 throw ConfigurationError("cannot read configuration file \(file)")
@@ -195,10 +197,10 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
             guard let given = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
                 throw ConfigurationError("configuration file \(file) is not a JSON object")
             }
-            let defaults = try JSONSerialization.jsonObject(with: JSONEncoder().encode(c)) as! [String: Any]
+            let defaults = try JSONSerialization.jsonObject(with: JSONEncoder().encode(configuration)) as! [String: Any]
             let merged = try merge(given, over: defaults, path: "")
             do {
-                c = try JSONDecoder().decode(
+                configuration = try JSONDecoder().decode(
                     ServerConfiguration.self,
                     from: JSONSerialization.data(withJSONObject: merged)
                 )
@@ -206,8 +208,8 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
                 throw ConfigurationError("configuration file \(file): \(error)")
             }
         }
-        try c.apply(environment: environment)
-        return c
+        try configuration.apply(environment: environment)
+        return configuration
     }
 
     /// `given` over `defaults`; members that are not settings are refused by name.
@@ -258,5 +260,5 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
 public struct ConfigurationError: Error, CustomStringConvertible, Sendable {
     /// What is wrong.
     public var description: String
-    init(_ d: String) { description = d }
+    init(_ description: String) { self.description = description }
 }

@@ -21,7 +21,7 @@ extension SheetMachine {
             // The Payment Request API refuses the same documents with a SecurityError
             // (`PaymentHandler::canCreateSession`).
             let refusal = frameRefusal.map { ScriptError(.securityError, $0.message) }
-            let c = try paymentRequestBinding.construct(
+            let constructed = try paymentRequestBinding.construct(
                 methodData: methodData,
                 details: details,
                 options: options,
@@ -29,18 +29,19 @@ extension SheetMachine {
             )
             paymentRequests.append(
                 PaymentRequestRecord(
-                    methods: c.methods,
-                    details: c.details,
-                    options: c.options,
-                    shippingOption: c.shippingOption
+                    methods: constructed.methods,
+                    details: constructed.details,
+                    options: constructed.options,
+                    shippingOption: constructed.shippingOption
                 )
             )
-            var o = JSONObject()
-            o["request"] = .number(String(paymentRequests.count))
-            o["id"] = .string(c.details.id ?? "")
-            o["shippingOption"] = c.shippingOption.map(JSONValue.string) ?? .null
-            o["shippingType"] = c.options.requestShipping ? .string(c.options.shippingType.rawValue) : .null
-            return PageResult(returned: .object(o))
+            var object = JSONObject()
+            object["request"] = .number(String(paymentRequests.count))
+            object["id"] = .string(constructed.details.id ?? "")
+            object["shippingOption"] = constructed.shippingOption.map(JSONValue.string) ?? .null
+            object["shippingType"] =
+                constructed.options.requestShipping ? .string(constructed.options.shippingType.rawValue) : .null
+            return PageResult(returned: .object(object))
         } catch {
             return PageResult(threw: error)
         }
@@ -49,12 +50,12 @@ extension SheetMachine {
     /// Marks request `p`'s merchant validation completed, once and only while it is shown
     /// (`ApplePayPaymentHandler::merchantValidationCompleted`: the state first, then, for a session
     /// given at once, that it is an object).
-    private mutating func completingMerchantValidation(_ p: Int, with session: JSONValue?) throws(ScriptError) {
-        if paymentRequests[p].merchantValidationCompleted || paymentRequests[p].state != .interactive {
+    private mutating func completingMerchantValidation(_ index: Int, with session: JSONValue?) throws(ScriptError) {
+        if paymentRequests[index].merchantValidationCompleted || paymentRequests[index].state != .interactive {
             throw .invalidState()
         }
         if let session, session.objectValue == nil { throw .typeError("Type error") }
-        paymentRequests[p].merchantValidationCompleted = true
+        paymentRequests[index].merchantValidationCompleted = true
     }
 
     /// A call on `PaymentRequest` number `request` (1-based), one of its events, or its response.
@@ -74,110 +75,111 @@ extension SheetMachine {
 
     private mutating func perform(
         _ call: PaymentRequestCall,
-        request p: Int,
+        request index: Int,
         events: inout [DispatchedEvent]
     ) throws(ScriptError) -> JSONValue? {
         switch call {
-        case .show(let gesture): try show(p, userGesture: gesture, events: &events)
+        case .show(let gesture): try show(index, userGesture: gesture, events: &events)
         case .abort:
-            if paymentRequests[p].response == .retrying || paymentRequests[p].state != .interactive {
+            if paymentRequests[index].response == .retrying || paymentRequests[index].state != .interactive {
                 throw .invalidState()
             }
-            abortPaymentRequest(p, with: .aborted, events: &events)
+            abortPaymentRequest(index, with: .aborted, events: &events)
         case .canMakePayment:
-            guard paymentRequests[p].state == .created else { throw .invalidState() }
-            if paymentRequests[p].methods.contains(where: { PaymentRequestBinding.isApplePay($0.supportedMethods) }) {
+            guard paymentRequests[index].state == .created else { throw .invalidState() }
+            if paymentRequests[index].methods.contains(where: { PaymentRequestBinding.isApplePay($0.supportedMethods) })
+            {
                 return canMakePayments().returned
             }
             return .bool(false)
         case .completeMerchantValidation:
-            try completingMerchantValidation(p, with: nil)
-        case .merchantSessionSettled(let value): merchantSessionSettled(p, value, events: &events)
+            try completingMerchantValidation(index, with: nil)
+        case .merchantSessionSettled(let value): merchantSessionSettled(index, value, events: &events)
         case .completeMerchantValidationNow(let value):
-            try completingMerchantValidation(p, with: value)
-            merchantSessionSettled(p, value, events: &events)
+            try completingMerchantValidation(index, with: value)
+            merchantSessionSettled(index, value, events: &events)
         case .updateWith:
-            let r = paymentRequests[p]
-            if r.awaitingUpdate == nil || r.updating || r.state != .interactive { throw .invalidState() }
-            paymentRequests[p].updating = true
-        case .detailsSettled(let value): detailsSettled(p, value, events: &events)
+            let record = paymentRequests[index]
+            if record.awaitingUpdate == nil || record.updating || record.state != .interactive { throw .invalidState() }
+            paymentRequests[index].updating = true
+        case .detailsSettled(let value): detailsSettled(index, value, events: &events)
         case .notUpdated:
-            guard let kind = paymentRequests[p].awaitingUpdate, !paymentRequests[p].updating else { return nil }
-            paymentRequests[p].awaitingUpdate = nil
-            do throws(ScriptError) { try detailsUpdated(p, kind: kind, errors: [], events: &events) } catch {
-                abortPaymentRequest(p, with: error, events: &events)
+            guard let kind = paymentRequests[index].awaitingUpdate, !paymentRequests[index].updating else { return nil }
+            paymentRequests[index].awaitingUpdate = nil
+            do throws(ScriptError) { try detailsUpdated(index, kind: kind, errors: [], events: &events) } catch {
+                abortPaymentRequest(index, with: error, events: &events)
             }
-        case .complete(let result): try completeResponse(p, result, events: &events)
-        case .retry(let errors): try retryResponse(p, errors, events: &events)
+        case .complete(let result): try completeResponse(index, result, events: &events)
+        case .retry(let errors): try retryResponse(index, errors, events: &events)
         }
         return nil
     }
 
     // MARK: show()
 
-    private mutating func show(_ p: Int, userGesture: Bool, events: inout [DispatchedEvent]) throws(ScriptError) {
+    private mutating func show(_ index: Int, userGesture: Bool, events: inout [DispatchedEvent]) throws(ScriptError) {
         if !userGesture { throw ScriptError(.securityError, "show() must be triggered by user activation.") }
-        guard paymentRequests[p].state == .created else { throw .invalidState() }
+        guard paymentRequests[index].state == .created else { throw .invalidState() }
         if sessions.contains(where: { $0.state != .idle && !$0.state.isFinal }) {
-            paymentRequests[p].state = .closed
+            paymentRequests[index].state = .closed
             throw .aborted
         }
-        paymentRequests[p].state = .interactive
+        paymentRequests[index].state = .interactive
         let binding = paymentRequestBinding
         var selected: (version: Int, request: ApplePayPaymentRequest)?
-        for m in paymentRequests[p].methods where PaymentRequestBinding.isApplePay(m.supportedMethods) {
-            let converted = try binding.applePayRequest(m.data)
+        for method in paymentRequests[index].methods where PaymentRequestBinding.isApplePay(method.supportedMethods) {
+            let converted = try binding.applePayRequest(method.data)
             if selected == nil { selected = converted }
         }
         guard let selected else { throw ScriptError(.notSupportedError, "The operation is not supported.") }
-        let r = paymentRequests[p]
+        let record = paymentRequests[index]
         let request = try binding.sheetRequest(
             version: selected.version,
             base: selected.request,
-            details: r.details,
-            options: r.options,
-            shippingOption: r.shippingOption
+            details: record.details,
+            options: record.options,
+            shippingOption: record.shippingOption
         )
-        let number = sessions.append(SessionRecord(version: selected.version, request: request, paymentRequest: p))
-        paymentRequests[p].session = number
+        let number = sessions.append(SessionRecord(version: selected.version, request: request, paymentRequest: index))
+        paymentRequests[index].session = number
         try begin(number, events: &events)
     }
 
     // MARK: Completions from the page
 
-    private mutating func merchantSessionSettled(_ p: Int, _ value: JSONValue?, events: inout [DispatchedEvent]) {
-        guard paymentRequests[p].state == .interactive, let s = paymentRequests[p].session else { return }
-        guard let value else { return abortPaymentRequest(p, with: .aborted, events: &events) }
-        guard showsSheet(s) else {
-            return abortPaymentRequest(p, with: .invalidState(), events: &events)
+    private mutating func merchantSessionSettled(_ index: Int, _ value: JSONValue?, events: inout [DispatchedEvent]) {
+        guard paymentRequests[index].state == .interactive, let session = paymentRequests[index].session else { return }
+        guard let value else { return abortPaymentRequest(index, with: .aborted, events: &events) }
+        guard showsSheet(session) else {
+            return abortPaymentRequest(index, with: .invalidState(), events: &events)
         }
         guard case .object = value else {
-            return abortPaymentRequest(p, with: .typeError("Type error"), events: &events)
+            return abortPaymentRequest(index, with: .typeError("Type error"), events: &events)
         }
-        do throws(ScriptError) { try completeMerchantValidation(s, value, events: &events) } catch {
-            abortPaymentRequest(p, with: error, events: &events)
+        do throws(ScriptError) { try completeMerchantValidation(session, value, events: &events) } catch {
+            abortPaymentRequest(index, with: error, events: &events)
         }
     }
 
-    private mutating func detailsSettled(_ p: Int, _ value: JSONValue?, events: inout [DispatchedEvent]) {
-        guard paymentRequests[p].updating, let kind = paymentRequests[p].awaitingUpdate else { return }
-        paymentRequests[p].updating = false
-        paymentRequests[p].awaitingUpdate = nil
-        guard paymentRequests[p].state == .interactive else { return }
-        if paymentRequests[p].cancelPending || value == nil {
-            paymentRequests[p].cancelPending = false
-            return abortPaymentRequest(p, with: .aborted, events: &events)
+    private mutating func detailsSettled(_ index: Int, _ value: JSONValue?, events: inout [DispatchedEvent]) {
+        guard paymentRequests[index].updating, let kind = paymentRequests[index].awaitingUpdate else { return }
+        paymentRequests[index].updating = false
+        paymentRequests[index].awaitingUpdate = nil
+        guard paymentRequests[index].state == .interactive else { return }
+        if paymentRequests[index].cancelPending || value == nil {
+            paymentRequests[index].cancelPending = false
+            return abortPaymentRequest(index, with: .aborted, events: &events)
         }
         do throws(ScriptError) {
-            let options = paymentRequests[p].options
+            let options = paymentRequests[index].options
             let (update, selected) = try paymentRequestBinding.update(value!, requestShipping: options.requestShipping)
-            if let t = update.total { paymentRequests[p].details.total = t }
-            paymentRequests[p].details.displayItems = update.displayItems
+            if let total = update.total { paymentRequests[index].details.total = total }
+            paymentRequests[index].details.displayItems = update.displayItems
             if options.requestShipping {
-                paymentRequests[p].details.shippingOptions = update.shippingOptions
-                paymentRequests[p].shippingOption = selected
+                paymentRequests[index].details.shippingOptions = update.shippingOptions
+                paymentRequests[index].shippingOption = selected
             }
-            paymentRequests[p].details.modifiers = update.modifiers
+            paymentRequests[index].details.modifiers = update.modifiers
             // An update's invalid `paymentMethodErrors` are ignored (WebKit clears that exception).
             let methodErrors =
                 update.paymentMethodErrors.flatMap { try? WebIDLBinding(profile: configuration.profile).errors($0) }
@@ -185,47 +187,53 @@ extension SheetMachine {
             let errors =
                 kind == .shippingContact
                 ? pageErrors(
-                    p,
+                    index,
                     update,
-                    addressErrors: paymentRequests[p].details.shippingOptions.isEmpty,
+                    addressErrors: paymentRequests[index].details.shippingOptions.isEmpty,
                     methodErrors: methodErrors
                 ) : []
-            try detailsUpdated(p, kind: kind, errors: errors, events: &events)
+            try detailsUpdated(index, kind: kind, errors: errors, events: &events)
         } catch {
-            abortPaymentRequest(p, with: error, events: &events)
+            abortPaymentRequest(index, with: error, events: &events)
         }
     }
 
     /// The handler's `detailsUpdated`: the sheet's update for the selection the page answered.
     private mutating func detailsUpdated(
-        _ p: Int,
+        _ index: Int,
         kind: UpdateValidator.Kind,
         errors: [ApplePayError],
         events: inout [DispatchedEvent]
     ) throws(ScriptError) {
-        guard let s = paymentRequests[p].session else { return }
-        let r = paymentRequests[p]
-        let (total, lines) = try paymentRequestBinding.totalAndLineItems(r.details, selectedType: r.selectedType)
+        guard let session = paymentRequests[index].session else { return }
+        let record = paymentRequests[index]
+        let (total, lines) = try paymentRequestBinding.totalAndLineItems(
+            record.details,
+            selectedType: record.selectedType
+        )
         var update = ApplePayUpdate(newTotal: total, newLineItems: lines, errors: errors)
         if kind == .shippingContact {
             update.newShippingMethods = try PaymentRequestBinding.shippingMethods(
-                r.details.shippingOptions,
-                currency: r.details.total!.amount.currency,
-                selected: r.shippingOption
+                record.details.shippingOptions,
+                currency: record.details.total!.amount.currency,
+                selected: record.shippingOption
             )
         }
-        try completeUpdate(s, update, kind: kind, events: &events)
+        try completeUpdate(session, update, kind: kind, events: &events)
     }
 
     /// Without a `paymentmethodchange` listener the handler applies the modifiers for the selected
     /// card itself.
-    mutating func applyPaymentRequestTotals(_ p: Int, events: inout [DispatchedEvent]) {
-        let r = paymentRequests[p]
+    mutating func applyPaymentRequestTotals(_ index: Int, events: inout [DispatchedEvent]) {
+        let record = paymentRequests[index]
         do throws(ScriptError) {
-            let (total, lines) = try paymentRequestBinding.totalAndLineItems(r.details, selectedType: r.selectedType)
+            let (total, lines) = try paymentRequestBinding.totalAndLineItems(
+                record.details,
+                selectedType: record.selectedType
+            )
             sheet?.apply(update: ApplePayUpdate(newTotal: total, newLineItems: lines), kind: .paymentMethod)
         } catch {
-            abortPaymentRequest(p, with: error, events: &events)
+            abortPaymentRequest(index, with: error, events: &events)
         }
     }
 
@@ -233,85 +241,95 @@ extension SheetMachine {
     /// the address's (only when shipping is requested, and when `addressErrors`), the payer's (only
     /// the requested ones), then the method's `ApplePayError`s.
     private func pageErrors(
-        _ p: Int,
-        _ d: PaymentDetails,
+        _ index: Int,
+        _ details: PaymentDetails,
         addressErrors: Bool,
         methodErrors: [ApplePayError]
     ) -> [ApplePayError] {
-        let options = paymentRequests[p].options
+        let options = paymentRequests[index].options
         var out: [ApplePayError] = []
         func add(_ message: String?, _ field: ApplePayErrorContactField?) {
             if let message { out.append(ApplePayError(.shippingContactInvalid, contactField: field, message: message)) }
         }
         if options.requestShipping, addressErrors {
-            add(d.error, nil)
-            let a = d.shippingAddressErrors
-            add(a?.addressLine, .addressLines)
-            add(a?.city, .locality)
-            add(a?.country, .country)
-            add(a?.dependentLocality, .subLocality)
-            add(a?.phone, .phoneNumber)
-            add(a?.postalCode, .postalCode)
-            add(a?.recipient, .name)
-            add(a?.region, .administrativeArea)
+            add(details.error, nil)
+            let address = details.shippingAddressErrors
+            add(address?.addressLine, .addressLines)
+            add(address?.city, .locality)
+            add(address?.country, .country)
+            add(address?.dependentLocality, .subLocality)
+            add(address?.phone, .phoneNumber)
+            add(address?.postalCode, .postalCode)
+            add(address?.recipient, .name)
+            add(address?.region, .administrativeArea)
         }
-        if options.requestPayerName { add(d.payerErrors?.name, .name) }
-        if options.requestPayerEmail { add(d.payerErrors?.email, .emailAddress) }
-        if options.requestPayerPhone { add(d.payerErrors?.phone, .phoneNumber) }
+        if options.requestPayerName { add(details.payerErrors?.name, .name) }
+        if options.requestPayerEmail { add(details.payerErrors?.email, .emailAddress) }
+        if options.requestPayerPhone { add(details.payerErrors?.phone, .phoneNumber) }
         return out + methodErrors
     }
 
     // MARK: PaymentResponse
 
     private mutating func completeResponse(
-        _ p: Int,
+        _ index: Int,
         _ result: JSONValue?,
         events: inout [DispatchedEvent]
     ) throws(ScriptError) {
         let value = result.map { WebIDLBinding(profile: configuration.profile).string($0) } ?? "unknown"
         guard ["fail", "success", "unknown"].contains(value) else { throw .typeError("Type error") }
-        guard paymentRequests[p].response == .open else { throw .invalidState() }
-        paymentRequests[p].response = .completed
-        guard let s = paymentRequests[p].session, sessions[s].state == .authorized else { throw .aborted }
+        guard paymentRequests[index].response == .open else { throw .invalidState() }
+        paymentRequests[index].response = .completed
+        guard let session = paymentRequests[index].session, sessions[session].state == .authorized else {
+            throw .aborted
+        }
         let status: ApplePayStatus = value == "success" ? .success : .failure
-        try completePayment(s, ApplePayPaymentAuthorizationResult(status: status), events: &events)
+        try completePayment(session, ApplePayPaymentAuthorizationResult(status: status), events: &events)
     }
 
     private mutating func retryResponse(
-        _ p: Int,
+        _ index: Int,
         _ value: JSONValue?,
         events: inout [DispatchedEvent]
     ) throws(ScriptError) {
-        guard paymentRequests[p].response == .open else { throw .invalidState() }
-        let d = try paymentRequestBinding.validationErrors(value)
+        guard paymentRequests[index].response == .open else { throw .invalidState() }
+        let details = try paymentRequestBinding.validationErrors(value)
         // Here an invalid `paymentMethod` is the page's exception.
         let methodErrors =
-            try d.paymentMethodErrors.map { m throws(ScriptError) in
+            try details.paymentMethodErrors.map { m throws(ScriptError) in
                 try WebIDLBinding(profile: configuration.profile).errors(m)
             } ?? []
-        guard let s = paymentRequests[p].session, sessions[s].state == .authorized else { throw .aborted }
+        guard let session = paymentRequests[index].session, sessions[session].state == .authorized else {
+            throw .aborted
+        }
         // `retry` reports the address errors whatever the shipping options.
-        var errors = pageErrors(p, d, addressErrors: true, methodErrors: methodErrors)
+        var errors = pageErrors(index, details, addressErrors: true, methodErrors: methodErrors)
         if errors.isEmpty { errors = [ApplePayError(.unknown)] }
-        paymentRequests[p].state = .interactive
-        paymentRequests[p].response = .retrying
-        try completePayment(s, ApplePayPaymentAuthorizationResult(status: .failure, errors: errors), events: &events)
+        paymentRequests[index].state = .interactive
+        paymentRequests[index].response = .retrying
+        try completePayment(
+            session,
+            ApplePayPaymentAuthorizationResult(status: .failure, errors: errors),
+            events: &events
+        )
     }
 
     // MARK: Ending
 
     /// `abortWithException`: the sheet closes, and `show()` (or a pending `retry()`) rejects.
-    mutating func abortPaymentRequest(_ p: Int, with error: ScriptError, events: inout [DispatchedEvent]) {
-        if let s = paymentRequests[p].session, sessions[s].state != .idle, !sessions[s].state.isFinal {
-            try? abort(s)
+    mutating func abortPaymentRequest(_ index: Int, with error: ScriptError, events: inout [DispatchedEvent]) {
+        if let session = paymentRequests[index].session, sessions[session].state != .idle,
+            !sessions[session].state.isFinal
+        {
+            try? abort(session)
         }
-        paymentRequests[p].updating = false
-        paymentRequests[p].awaitingUpdate = nil
-        paymentRequests[p].state = .closed
+        paymentRequests[index].updating = false
+        paymentRequests[index].awaitingUpdate = nil
+        paymentRequests[index].state = .closed
         events.append(
             DispatchedEvent(
-                session: paymentRequests[p].session ?? 0,
-                event: .paymentRequest(request: p + 1, .rejected(error))
+                session: paymentRequests[index].session ?? 0,
+                event: .paymentRequest(request: index + 1, .rejected(error))
             )
         )
     }
@@ -319,72 +337,73 @@ extension SheetMachine {
     // MARK: Events
 
     /// The request's event for the engine's `event` (its state updated), or `nil`.
-    mutating func paymentRequestEvent(for event: SheetEvent, request p: Int) -> SheetEvent? {
-        let e: PaymentRequestEvent
+    mutating func paymentRequestEvent(for event: SheetEvent, request index: Int) -> SheetEvent? {
+        let pageEvent: PaymentRequestEvent
         switch event {
         case .validateMerchant(let url):
-            paymentRequests[p].merchantValidationCompleted = false
-            e = .merchantValidation(validationURL: url)
-        case .paymentMethodSelected(let m):
-            paymentRequests[p].awaitingUpdate = .paymentMethod
-            e = .paymentMethodChange(m)
-        case .shippingContactSelected(let c):
-            paymentRequests[p].awaitingUpdate = .shippingContact
-            e = .shippingAddressChange(Self.paymentAddress(c))
-        case .shippingMethodSelected(let m):
-            paymentRequests[p].awaitingUpdate = .shippingMethod
-            paymentRequests[p].shippingOption = m.identifier
-            e = .shippingOptionChange(m.identifier)
+            paymentRequests[index].merchantValidationCompleted = false
+            pageEvent = .merchantValidation(validationURL: url)
+        case .paymentMethodSelected(let method):
+            paymentRequests[index].awaitingUpdate = .paymentMethod
+            pageEvent = .paymentMethodChange(method)
+        case .shippingContactSelected(let contact):
+            paymentRequests[index].awaitingUpdate = .shippingContact
+            pageEvent = .shippingAddressChange(Self.paymentAddress(contact))
+        case .shippingMethodSelected(let method):
+            paymentRequests[index].awaitingUpdate = .shippingMethod
+            paymentRequests[index].shippingOption = method.identifier
+            pageEvent = .shippingOptionChange(method.identifier)
         case .paymentAuthorized(let payment):
-            paymentRequests[p].state = .closed
-            paymentRequests[p].response = .open
-            e = .accepted(response(p, payment))
+            paymentRequests[index].state = .closed
+            paymentRequests[index].response = .open
+            pageEvent = .accepted(response(index, payment))
         case .cancel:
-            if paymentRequests[p].updating {
-                paymentRequests[p].cancelPending = true
+            if paymentRequests[index].updating {
+                paymentRequests[index].cancelPending = true
                 return nil
             }
-            paymentRequests[p].state = .closed
-            paymentRequests[p].awaitingUpdate = nil
-            e = .rejected(.aborted)
+            paymentRequests[index].state = .closed
+            paymentRequests[index].awaitingUpdate = nil
+            pageEvent = .rejected(.aborted)
         case .couponCodeChanged, .ignored, .paymentRequest:
             return nil
         }
-        return .paymentRequest(request: p + 1, e)
+        return .paymentRequest(request: index + 1, pageEvent)
     }
 
-    private func response(_ p: Int, _ payment: ApplePayPayment) -> JSONValue {
-        let r = paymentRequests[p]
+    private func response(_ index: Int, _ payment: ApplePayPayment) -> JSONValue {
+        let record = paymentRequests[index]
         let contact = payment.shippingContact ?? ApplePayPaymentContact()
-        var o = JSONObject()
-        o["requestId"] = .string(r.details.id ?? "")
-        o["methodName"] = .string(PaymentRequestBinding.applePayMethod)
-        o["details"] = payment.jsonValue
-        o["shippingAddress"] = r.options.requestShipping ? Self.paymentAddress(contact) : .null
-        o["shippingOption"] = r.options.requestShipping ? (r.shippingOption.map(JSONValue.string) ?? .null) : .null
-        o["payerName"] = r.options.requestPayerName ? .string(Self.localizedName(contact)) : .null
-        o["payerEmail"] = r.options.requestPayerEmail ? .string(contact.emailAddress ?? "") : .null
-        o["payerPhone"] = r.options.requestPayerPhone ? .string(contact.phoneNumber ?? "") : .null
-        return .object(o)
+        var object = JSONObject()
+        object["requestId"] = .string(record.details.id ?? "")
+        object["methodName"] = .string(PaymentRequestBinding.applePayMethod)
+        object["details"] = payment.jsonValue
+        object["shippingAddress"] = record.options.requestShipping ? Self.paymentAddress(contact) : .null
+        object["shippingOption"] =
+            record.options.requestShipping ? (record.shippingOption.map(JSONValue.string) ?? .null) : .null
+        object["payerName"] = record.options.requestPayerName ? .string(Self.localizedName(contact)) : .null
+        object["payerEmail"] = record.options.requestPayerEmail ? .string(contact.emailAddress ?? "") : .null
+        object["payerPhone"] = record.options.requestPayerPhone ? .string(contact.phoneNumber ?? "") : .null
+        return .object(object)
     }
 
     /// A contact as the `PaymentAddress` WebKit makes of it.
-    static func paymentAddress(_ c: ApplePayPaymentContact) -> JSONValue {
+    static func paymentAddress(_ contact: ApplePayPaymentContact) -> JSONValue {
         [
-            "country": .string(c.countryCode ?? ""),
-            "addressLine": .array((c.addressLines ?? []).map(JSONValue.string)),
-            "region": .string(c.administrativeArea ?? ""),
-            "city": .string(c.locality ?? ""),
-            "dependentLocality": .string(c.subLocality ?? ""),
-            "postalCode": .string(c.postalCode ?? ""),
+            "country": .string(contact.countryCode ?? ""),
+            "addressLine": .array((contact.addressLines ?? []).map(JSONValue.string)),
+            "region": .string(contact.administrativeArea ?? ""),
+            "city": .string(contact.locality ?? ""),
+            "dependentLocality": .string(contact.subLocality ?? ""),
+            "postalCode": .string(contact.postalCode ?? ""),
             "sortingCode": "",
             "organization": "",
-            "recipient": .string(localizedName(c)),
-            "phone": .string(c.phoneNumber ?? ""),
+            "recipient": .string(localizedName(contact)),
+            "phone": .string(contact.phoneNumber ?? ""),
         ]
     }
 
-    static func localizedName(_ c: ApplePayPaymentContact) -> String {
-        [c.givenName, c.familyName].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
+    static func localizedName(_ contact: ApplePayPaymentContact) -> String {
+        [contact.givenName, contact.familyName].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
     }
 }

@@ -120,13 +120,13 @@ public struct SheetMachine: Sendable {
     /// argument the page passed as `undefined` (an optional argument left out).
     public func makeError(arguments: [JSONValue?]) -> PageResult {
         guard let first = arguments.first else { return PageResult(threw: .notEnoughArguments) }
-        var o = JSONObject()
-        o["code"] = first ?? .string("undefined")
-        if arguments.count > 1, let f = arguments[1] { o["contactField"] = f }
-        if arguments.count > 2, let m = arguments[2] { o["message"] = m }
+        var object = JSONObject()
+        object["code"] = first ?? .string("undefined")
+        if arguments.count > 1, let field = arguments[1] { object["contactField"] = field }
+        if arguments.count > 2, let message = arguments[2] { object["message"] = message }
         do throws(ScriptError) {
-            let e = try WebIDLBinding(profile: configuration.profile).applePayError(.object(o))
-            return PageResult(returned: e.jsonValue)
+            let applePayError = try WebIDLBinding(profile: configuration.profile).applePayError(.object(object))
+            return PageResult(returned: applePayError.jsonValue)
         } catch {
             return PageResult(threw: error)
         }
@@ -166,114 +166,119 @@ public struct SheetMachine: Sendable {
         }
     }
 
-    private mutating func perform(_ call: PageCall, on s: Int, events: inout [DispatchedEvent]) throws(ScriptError) {
+    private mutating func perform(
+        _ call: PageCall,
+        on session: Int,
+        events: inout [DispatchedEvent]
+    ) throws(ScriptError) {
         switch call {
-        case .begin: try begin(s, events: &events)
-        case .abort: try abort(s)
-        case .completeMerchantValidation(let v): try completeMerchantValidation(s, v, events: &events)
-        case .completePaymentMethodSelection(let v):
+        case .begin: try begin(session, events: &events)
+        case .abort: try abort(session)
+        case .completeMerchantValidation(let value): try completeMerchantValidation(session, value, events: &events)
+        case .completePaymentMethodSelection(let value):
             try completeUpdate(
-                s,
-                try updateValidator.bindUpdate(v, kind: .paymentMethod),
+                session,
+                try updateValidator.bindUpdate(value, kind: .paymentMethod),
                 kind: .paymentMethod,
                 events: &events
             )
-        case .completeShippingContactSelection(let v):
+        case .completeShippingContactSelection(let value):
             try completeUpdate(
-                s,
-                try updateValidator.bindUpdate(v, kind: .shippingContact),
+                session,
+                try updateValidator.bindUpdate(value, kind: .shippingContact),
                 kind: .shippingContact,
                 events: &events
             )
-        case .completeShippingMethodSelection(let v):
+        case .completeShippingMethodSelection(let value):
             try completeUpdate(
-                s,
-                try updateValidator.bindUpdate(v, kind: .shippingMethod),
+                session,
+                try updateValidator.bindUpdate(value, kind: .shippingMethod),
                 kind: .shippingMethod,
                 events: &events
             )
-        case .completeCouponCodeChange(let v):
+        case .completeCouponCodeChange(let value):
             try completeUpdate(
-                s,
-                try updateValidator.bindUpdate(v, kind: .couponCode),
+                session,
+                try updateValidator.bindUpdate(value, kind: .couponCode),
                 kind: .couponCode,
                 events: &events
             )
-        case .completePayment(let v): try completePayment(s, try updateValidator.bindResult(v), events: &events)
-        case .legacy(let method, let args): try legacy(s, method, args, events: &events)
+        case .completePayment(let value):
+            try completePayment(session, try updateValidator.bindResult(value), events: &events)
+        case .legacy(let method, let args): try legacy(session, method, args, events: &events)
         }
     }
 
-    mutating func begin(_ s: Int, events: inout [DispatchedEvent]) throws(ScriptError) {
-        guard sessions[s].state == .idle else { throw .invalidAccess("Payment session is already active.") }
-        if sessions.contains(otherThan: s, where: { !$0.state.isFinal && $0.state != .idle }) {
+    mutating func begin(_ session: Int, events: inout [DispatchedEvent]) throws(ScriptError) {
+        guard sessions[session].state == .idle else { throw .invalidAccess("Payment session is already active.") }
+        if sessions.contains(otherThan: session, where: { !$0.state.isFinal && $0.state != .idle }) {
             throw .invalidAccess("Page already has an active payment session.")
         }
-        sessions[s].begin()
+        sessions[session].begin()
         sheet = SheetState(
-            session: s,
-            request: sessions[s].request,
+            session: session,
+            request: sessions[session].request,
             wallet: configuration.wallet,
             initialEvents: configuration.initialEvents
         )
-        if let reason = SheetBilling.conflict(sessions[s].request) {
+        if let reason = SheetBilling.conflict(sessions[session].request) {
             // Apple: such a request "results in an error and cancels the payment request".
-            cancel(s, status: reason, events: &events)
+            cancel(session, status: reason, events: &events)
             return
         }
         setOutstanding(.validatemerchant)
         if configuration.webKitMock {
             // WebKit's mock: its own URL, and no sheet events but its shipping contact.
-            mockContact = sessions[s].request.shippingContact ?? ApplePayPaymentContact()
+            mockContact = sessions[session].request.shippingContact ?? ApplePayPaymentContact()
             sheet?.pendingInitial = []
-            emit(.validateMerchant(validationURL: "https://webkit.org/"), to: s, events: &events)
+            emit(.validateMerchant(validationURL: "https://webkit.org/"), to: session, events: &events)
             return
         }
-        emit(.validateMerchant(validationURL: configuration.validationURL), to: s, events: &events)
+        emit(.validateMerchant(validationURL: configuration.validationURL), to: session, events: &events)
     }
 
-    mutating func abort(_ s: Int) throws(ScriptError) {
-        let st = sessions[s].state
-        guard st != .idle, !st.isFinal else { throw .invalidAccess() }
-        sessions[s].end(.aborted)
-        if showsSheet(s) { close(result: .aborted) }
+    mutating func abort(_ session: Int) throws(ScriptError) {
+        let state = sessions[session].state
+        guard state != .idle, !state.isFinal else { throw .invalidAccess() }
+        sessions[session].end(.aborted)
+        if showsSheet(session) { close(result: .aborted) }
     }
 
     mutating func completeMerchantValidation(
-        _ s: Int,
+        _ session: Int,
         _ value: JSONValue,
         events: inout [DispatchedEvent]
     ) throws(ScriptError) {
-        guard sessions[s].state == .active, !sessions[s].isMerchantValidated else { throw .invalidAccess() }
+        guard sessions[session].state == .active, !sessions[session].isMerchantValidated else { throw .invalidAccess() }
         guard case .object = value else {
             if case .array = value { throw .invalidAccess() }
             throw .typeError("Type error")
         }
-        if configuration.merchantSessions == .checked, !configuration.webKitMock, case .object(let o) = value,
+        if configuration.merchantSessions == .checked, !configuration.webKitMock, case .object(let object) = value,
             let reason = MerchantSessionCheck.problem(
-                o,
+                object,
                 verifier: configuration.merchantSessionVerifier,
                 pageDomain: configuration.pageDomain,
                 nowMs: configuration.epochMs + now * 1000
             )
         {
             // The wallet refuses the session: the sheet closes and the page gets `cancel`.
-            sessions[s].merchantValidationEnded()
+            sessions[session].merchantValidationEnded()
             events.append(
-                DispatchedEvent(session: s, event: .ignored(action: "completeMerchantValidation", reason: reason))
+                DispatchedEvent(session: session, event: .ignored(action: "completeMerchantValidation", reason: reason))
             )
-            cancel(s, status: reason, events: &events)
+            cancel(session, status: reason, events: &events)
             return
         }
-        sessions[s].merchantValidationEnded()
+        sessions[session].merchantValidationEnded()
         sheet?.stopWaiting()
-        if configuration.webKitMock, showsSheet(s) {
+        if configuration.webKitMock, showsSheet(session) {
             // `MockPaymentCoordinator::completeMerchantValidation` reports its shipping contact.
             dispatch(
                 .shippingcontactselected,
                 state: .shippingContactSelected,
-                event: .shippingContactSelected(Self.mockVersioned(mockContact, version: sessions[s].version)),
-                session: s,
+                event: .shippingContactSelected(Self.mockVersioned(mockContact, version: sessions[session].version)),
+                session: session,
                 events: &events
             )
             return
@@ -282,13 +287,13 @@ public struct SheetMachine: Sendable {
     }
 
     /// A contact as WebKit converts it for a page of API `version` (phonetic names from version 3).
-    static func mockVersioned(_ c: ApplePayPaymentContact, version: Int) -> ApplePayPaymentContact {
-        var c = c
+    static func mockVersioned(_ contact: ApplePayPaymentContact, version: Int) -> ApplePayPaymentContact {
+        var contact = contact
         if version < 3 {
-            c.phoneticGivenName = nil
-            c.phoneticFamilyName = nil
+            contact.phoneticGivenName = nil
+            contact.phoneticFamilyName = nil
         }
-        return c
+        return contact
     }
 
     /// WebKit's mock coordinator's `changePaymentMethod`: the page is told of `method` as given
@@ -296,7 +301,7 @@ public struct SheetMachine: Sendable {
     /// `type`. Reported like a user action that cannot be taken when the sheet is not waiting.
     public mutating func mockChangePaymentMethod(_ method: ApplePayPaymentMethod) -> [DispatchedEvent] {
         var events: [DispatchedEvent] = []
-        guard let sh = sheet, sh.visible else {
+        guard let shown = sheet, shown.visible else {
             events.append(
                 DispatchedEvent(
                     session: sheet?.session ?? 1,
@@ -305,23 +310,23 @@ public struct SheetMachine: Sendable {
             )
             return events
         }
-        if let o = sh.outstanding, o.event != .validatemerchant {
+        if let waiting = shown.outstanding, waiting.event != .validatemerchant {
             events.append(
                 DispatchedEvent(
-                    session: sh.session,
+                    session: shown.session,
                     event: .ignored(
                         action: "changePaymentMethod",
-                        reason: "waiting for the page to complete \(o.event.rawValue)"
+                        reason: "waiting for the page to complete \(waiting.event.rawValue)"
                     )
                 )
             )
             return events
         }
-        let s = sh.session
-        if let p = sessions[s].paymentRequest {
-            paymentRequests[p].selectedType = method.type
+        let session = shown.session
+        if let paymentRequest = sessions[session].paymentRequest {
+            paymentRequests[paymentRequest].selectedType = method.type
             if !configuration.listeners.contains(.paymentmethodselected) {
-                applyPaymentRequestTotals(p, events: &events)
+                applyPaymentRequestTotals(paymentRequest, events: &events)
                 return events
             }
         }
@@ -329,14 +334,14 @@ public struct SheetMachine: Sendable {
             .paymentmethodselected,
             state: .paymentMethodSelected,
             event: .paymentMethodSelected(method),
-            session: s,
+            session: session,
             events: &events
         )
         return events
     }
 
     mutating func completeUpdate(
-        _ s: Int,
+        _ session: Int,
         _ bound: ApplePayUpdate,
         kind: UpdateValidator.Kind,
         events: inout [DispatchedEvent]
@@ -348,100 +353,108 @@ public struct SheetMachine: Sendable {
         case .shippingMethod: expected = .shippingMethodSelected
         case .couponCode: expected = .couponCodeChanged
         }
-        guard sessions[s].state == expected else { throw .invalidAccess() }
+        guard sessions[session].state == expected else { throw .invalidAccess() }
         let update = try updateValidator.checkUpdate(bound, kind: kind)
         lastPageErrors = update.errors ?? []
-        sessions[s].step(to: .active)
-        guard showsSheet(s) else { return }
+        sessions[session].step(to: .active)
+        guard showsSheet(session) else { return }
         sheet?.stopWaiting()
         sheet?.apply(update: update, kind: kind)
         continueInitialEvents(events: &events)
     }
 
     mutating func completePayment(
-        _ s: Int,
+        _ session: Int,
         _ bound: ApplePayPaymentAuthorizationResult,
         events: inout [DispatchedEvent]
     ) throws(ScriptError) {
-        guard sessions[s].state == .authorized else { throw .invalidAccess() }
+        guard sessions[session].state == .authorized else { throw .invalidAccess() }
         let checked = try updateValidator.checkResult(bound)
         lastPageErrors = bound.errors ?? []
-        guard showsSheet(s) else {
-            if checked.isFinal { sessions[s].end(.completed) } else { sessions[s].step(to: .active) }
+        guard showsSheet(session) else {
+            if checked.isFinal { sessions[session].end(.completed) } else { sessions[session].step(to: .active) }
             return
         }
         sheet?.stopWaiting()
         // Shown: checked above.
         guard let outcome = sheet?.apply(result: checked, pageErrors: bound.errors ?? []) else { return }
         if checked.isFinal {
-            sessions[s].end(.completed)
+            sessions[session].end(.completed)
             if outcome.paid { paid = true }
             close(result: outcome.paid ? .success : .failure)
         } else {
-            sessions[s].step(to: .active)
+            sessions[session].step(to: .active)
         }
     }
 
     private mutating func legacy(
-        _ s: Int,
+        _ session: Int,
         _ method: PageCall.Method,
         _ args: [JSONValue],
         events: inout [DispatchedEvent]
     ) throws(ScriptError) {
-        let b = WebIDLBinding(profile: configuration.profile)
-        func need(_ n: Int) throws(ScriptError) { if args.count < n { throw .notEnoughArguments } }
+        let binding = WebIDLBinding(profile: configuration.profile)
+        func need(_ count: Int) throws(ScriptError) { if args.count < count { throw .notEnoughArguments } }
         switch method {
         case .completePayment:
             try need(1)
             if case .object = args[0] {
-                return try completePayment(s, try updateValidator.bindResult(args[0]), events: &events)
+                return try completePayment(session, try updateValidator.bindResult(args[0]), events: &events)
             }
-            let status = b.unsignedLong(args[0]) & 0xFFFF
-            try completePayment(s, try updateValidator.bindResult(["status": .number(String(status))]), events: &events)
+            let status = binding.unsignedLong(args[0]) & 0xFFFF
+            try completePayment(
+                session,
+                try updateValidator.bindResult(["status": .number(String(status))]),
+                events: &events
+            )
         case .completePaymentMethodSelection:
-            if args.count == 1 { return try perform(.completePaymentMethodSelection(args[0]), on: s, events: &events) }
+            if args.count == 1 {
+                return try perform(.completePaymentMethodSelection(args[0]), on: session, events: &events)
+            }
             try need(2)
-            let total = try b.lineItem(args[0])
-            let items = try b.lineItems(args[1])
+            let total = try binding.lineItem(args[0])
+            let items = try binding.lineItems(args[1])
             try completeUpdate(
-                s,
+                session,
                 ApplePayUpdate(newTotal: total, newLineItems: items),
                 kind: .paymentMethod,
                 events: &events
             )
         case .completeShippingMethodSelection:
-            if args.count == 1 { return try perform(.completeShippingMethodSelection(args[0]), on: s, events: &events) }
+            if args.count == 1 {
+                return try perform(.completeShippingMethodSelection(args[0]), on: session, events: &events)
+            }
             try need(3)
-            let status = b.unsignedLong(args[0]) & 0xFFFF
-            let total = try b.lineItem(args[1])
-            let items = try b.lineItems(args[2])
+            let status = binding.unsignedLong(args[0]) & 0xFFFF
+            let total = try binding.lineItem(args[1])
+            let items = try binding.lineItems(args[2])
             switch status {
             case 0:
                 try completeUpdate(
-                    s,
+                    session,
                     ApplePayUpdate(newTotal: total, newLineItems: items),
                     kind: .shippingMethod,
                     events: &events
                 )
             case 1...7:
                 // "This is a fatal error. Cancel the request." — before any state check.
-                sessions[s].step(to: .cancelRequested)
-                if showsSheet(s) {
-                    sessions[s].end(.canceled)
+                sessions[session].step(to: .cancelRequested)
+                if showsSheet(session) {
+                    sessions[session].end(.canceled)
                     close(result: .canceled)
-                    emit(.cancel(ApplePaySessionError()), to: s, events: &events)
+                    emit(.cancel(ApplePaySessionError()), to: session, events: &events)
                 }
             default: throw .invalidAccess()
             }
         case .completeShippingContactSelection:
             if args.count == 1 {
-                return try perform(.completeShippingContactSelection(args[0]), on: s, events: &events)
+                return try perform(.completeShippingContactSelection(args[0]), on: session, events: &events)
             }
             try need(4)
-            let status = b.unsignedLong(args[0]) & 0xFFFF
-            let methods = try b.shippingMethods(args[1])
-            let total = try b.lineItem(args[2])
-            let items = try b.lineItems(args[3])
+            let status = binding.unsignedLong(args[0]) & 0xFFFF
+            let methods = try binding.shippingMethods(args[1])
+            let total = try binding.lineItem(args[2])
+            let items = try binding.lineItems(args[3])
             let error: ApplePayError?
             switch status {
             case 0: error = nil
@@ -451,17 +464,17 @@ public struct SheetMachine: Sendable {
             case 4: error = ApplePayError(.shippingContactInvalid)
             default: throw .invalidAccess()
             }
-            let u = ApplePayUpdate(
+            let update = ApplePayUpdate(
                 newTotal: total,
                 newLineItems: items,
                 newShippingMethods: methods,
                 errors: error.map { [$0] } ?? []
             )
-            try completeUpdate(s, u, kind: .shippingContact, events: &events)
+            try completeUpdate(session, update, kind: .shippingContact, events: &events)
         case .begin, .abort, .completeMerchantValidation, .completeCouponCodeChange:
             // No positional form: the call with its first argument.
             guard let first = args.first else { throw .notEnoughArguments }
-            try perform(PageCall(method, argument: first), on: s, events: &events)
+            try perform(PageCall(method, argument: first), on: session, events: &events)
         }
     }
 
@@ -471,10 +484,10 @@ public struct SheetMachine: Sendable {
     /// canceled (and gets `cancel`); idle sessions survive.
     public mutating func navigate() -> [DispatchedEvent] {
         var events: [DispatchedEvent] = []
-        for i in sessions.numbers where sessions[i].state != .idle && !sessions[i].state.isFinal {
-            sessions[i].end(.canceled)
-            if showsSheet(i) { close(result: .canceled) }
-            emit(.cancel(ApplePaySessionError()), to: i, events: &events)
+        for session in sessions.numbers where sessions[session].state != .idle && !sessions[session].state.isFinal {
+            sessions[session].end(.canceled)
+            if showsSheet(session) { close(result: .canceled) }
+            emit(.cancel(ApplePaySessionError()), to: session, events: &events)
         }
         return events
     }
@@ -486,11 +499,11 @@ public struct SheetMachine: Sendable {
     public mutating func advance(by seconds: Double) -> [DispatchedEvent] {
         now += max(0, seconds)
         var events: [DispatchedEvent] = []
-        if let s = sheet, s.visible, let deadline = s.outstanding?.deadline, now >= deadline {
+        if let shown = sheet, shown.visible, let deadline = shown.outstanding?.deadline, now >= deadline {
             sheet?.status = SheetStatus.paymentNotCompleted
-            sessions[s.session].end(.canceled)
+            sessions[shown.session].end(.canceled)
             close(result: .timedOut)
-            emit(.cancel(ApplePaySessionError()), to: s.session, events: &events)
+            emit(.cancel(ApplePaySessionError()), to: shown.session, events: &events)
         }
         return events
     }
@@ -514,11 +527,11 @@ public struct SheetMachine: Sendable {
             return events
         }
         // Not blocked: a sheet is shown.
-        guard let s = sheet?.session else { return events }
-        let version = sessions[s].version
+        guard let session = sheet?.session else { return events }
+        let version = sessions[session].version
         switch action {
         case .cancel:
-            cancel(s, status: nil, events: &events)
+            cancel(session, status: nil, events: &events)
         case .editContact(let email, let phone):
             if let email { sheet?.email = email }
             if let phone { sheet?.phone = phone }
@@ -527,26 +540,26 @@ public struct SheetMachine: Sendable {
             sheet?.userActed()
             sheet?.cardIndex = index
             sheet?.errors[.card] = nil
-            dispatchPaymentMethod(s, version: version, events: &events)
+            dispatchPaymentMethod(session, version: version, events: &events)
         case .selectShippingContact(let index):
             sheet?.userActed()
             sheet?.contactIndex = index
-            dispatchShippingContact(s, events: &events)
+            dispatchShippingContact(session, events: &events)
         case .editShippingContact(let contact):
             sheet?.userActed()
             sheet?.edit(shippingContact: contact)
-            dispatchShippingContact(s, events: &events)
+            dispatchShippingContact(session, events: &events)
         case .selectShippingMethod(let id):
             // Not blocked: the method is the sheet's.
-            guard let m = sheet?.methods.first(where: { $0.identifier == id }) else { return events }
+            guard let method = sheet?.methods.first(where: { $0.identifier == id }) else { return events }
             sheet?.userActed()
             sheet?.methodIdentifier = id
             sheet?.errors[.method] = nil
             dispatch(
                 .shippingmethodselected,
                 state: .shippingMethodSelected,
-                event: .shippingMethodSelected(Self.pageMethod(m)),
-                session: s,
+                event: .shippingMethodSelected(Self.pageMethod(method)),
+                session: session,
                 events: &events
             )
         case .enterCouponCode(let code):
@@ -557,54 +570,54 @@ public struct SheetMachine: Sendable {
                 .couponcodechanged,
                 state: .couponCodeChanged,
                 event: .couponCodeChanged(code),
-                session: s,
+                session: session,
                 events: &events
             )
         case .authorize:
             // Not blocked: a usable card is selected.
-            guard let payment = authorizedPayment(s) else { return events }
+            guard let payment = authorizedPayment(session) else { return events }
             sheet?.userActed()
-            sessions[s].step(to: .authorized)
+            sessions[session].step(to: .authorized)
             setOutstanding(.paymentauthorized)
-            emit(.paymentAuthorized(payment), to: s, events: &events)
+            emit(.paymentAuthorized(payment), to: session, events: &events)
         }
         return events
     }
 
     /// Why `action` cannot be taken now, or `nil`.
     func userBlockReason(for action: UserAction, from source: ActionSource = .user) -> String? {
-        guard let sh = sheet, sh.visible else { return "the sheet is not shown" }
-        let rec = sessions[sh.session]
+        guard let shown = sheet, shown.visible else { return "the sheet is not shown" }
+        let record = sessions[shown.session]
         if case .cancel = action { return nil }
-        if !rec.isMerchantValidated, source == .user { return "merchant validation is not complete" }
+        if !record.isMerchantValidated, source == .user { return "merchant validation is not complete" }
         if case .authorize = action, source == .webKitMock, configuration.webKitMock {
             // WebKit's mock accepts whatever the sheet would require.
-            guard let o = sh.outstanding, o.event != .validatemerchant else { return nil }
-            return "waiting for the page to complete \(o.event.rawValue)"
+            guard let waiting = shown.outstanding, waiting.event != .validatemerchant else { return nil }
+            return "waiting for the page to complete \(waiting.event.rawValue)"
         }
         if case .editContact = action {
-            return rec.state == .authorized ? "the payment is being authorized" : nil
+            return record.state == .authorized ? "the payment is being authorized" : nil
         }
-        if let o = sh.outstanding, !(source == .webKitMock && o.event == .validatemerchant) {
-            return "waiting for the page to complete \(o.event.rawValue)"
+        if let waiting = shown.outstanding, !(source == .webKitMock && waiting.event == .validatemerchant) {
+            return "waiting for the page to complete \(waiting.event.rawValue)"
         }
         switch action {
-        case .selectPaymentMethod(let i):
-            if !sh.usableCards.contains(i) { return "no usable card at index \(i)" }
-        case .selectShippingContact(let i):
-            if !sh.requestsShipping { return "the request asks for no shipping address" }
-            if !sh.contacts.indices.contains(i) { return "no shipping contact at index \(i)" }
+        case .selectPaymentMethod(let index):
+            if !shown.usableCards.contains(index) { return "no usable card at index \(index)" }
+        case .selectShippingContact(let index):
+            if !shown.requestsShipping { return "the request asks for no shipping address" }
+            if !shown.contacts.indices.contains(index) { return "no shipping contact at index \(index)" }
         case .editShippingContact:
-            if !sh.requestsShipping { return "the request asks for no shipping address" }
-            if sh.request.shippingContactEditingMode == .storePickup {
+            if !shown.requestsShipping { return "the request asks for no shipping address" }
+            if shown.request.shippingContactEditingMode == .storePickup {
                 return "the shipping contact cannot be edited (storePickup)"
             }
         case .selectShippingMethod(let id):
-            if !sh.methods.contains(where: { $0.identifier == id }) { return "no shipping method \"\(id)\"" }
+            if !shown.methods.contains(where: { $0.identifier == id }) { return "no shipping method \"\(id)\"" }
         case .enterCouponCode:
-            if sh.request.supportsCouponCode != true { return "the request does not support coupon codes" }
+            if shown.request.supportsCouponCode != true { return "the request does not support coupon codes" }
         case .authorize:
-            if let r = sh.authorizeBlockReason { return r }
+            if let reason = shown.authorizeBlockReason { return reason }
         case .cancel, .editContact: break
         }
         return nil
@@ -612,21 +625,21 @@ public struct SheetMachine: Sendable {
 
     // MARK: - Dispatch helpers
 
-    mutating func setOutstanding(_ e: SheetEventType) {
+    mutating func setOutstanding(_ event: SheetEventType) {
         let deadline = now + configuration.timeoutSeconds
-        sheet?.wait(for: e, until: deadline)
+        sheet?.wait(for: event, until: deadline)
     }
 
-    mutating func emit(_ event: SheetEvent, to s: Int, events: inout [DispatchedEvent]) {
-        if let p = sessions[s].paymentRequest {
+    mutating func emit(_ event: SheetEvent, to session: Int, events: inout [DispatchedEvent]) {
+        if let paymentRequest = sessions[session].paymentRequest {
             // A PaymentRequest always learns of the payment and of the sheet closing.
-            if let e = paymentRequestEvent(for: event, request: p) {
-                events.append(DispatchedEvent(session: s, event: e))
+            if let pageEvent = paymentRequestEvent(for: event, request: paymentRequest) {
+                events.append(DispatchedEvent(session: session, event: pageEvent))
             }
             return
         }
-        if let t = SheetEventType(rawValue: event.type), !configuration.listeners.contains(t) { return }
-        events.append(DispatchedEvent(session: s, event: event))
+        if let type = SheetEventType(rawValue: event.type), !configuration.listeners.contains(type) { return }
+        events.append(DispatchedEvent(session: session, event: event))
     }
 
     /// Dispatches a selection event, or completes it with no update when the page has no listener.
@@ -635,24 +648,24 @@ public struct SheetMachine: Sendable {
         _ type: SheetEventType,
         state: SessionPhase.Step,
         event: SheetEvent,
-        session s: Int,
+        session: Int,
         events: inout [DispatchedEvent]
     ) -> Bool {
         guard configuration.listeners.contains(type) else { return false }
-        sessions[s].step(to: state)
+        sessions[session].step(to: state)
         setOutstanding(type)
-        emit(event, to: s, events: &events)
+        emit(event, to: session, events: &events)
         return true
     }
 
     @discardableResult
-    private mutating func dispatchPaymentMethod(_ s: Int, version: Int, events: inout [DispatchedEvent]) -> Bool {
+    private mutating func dispatchPaymentMethod(_ session: Int, version: Int, events: inout [DispatchedEvent]) -> Bool {
         guard let shown = sheet, let card = shown.selectedCard else { return false }
-        if let p = sessions[s].paymentRequest {
-            paymentRequests[p].selectedType = card.type
+        if let paymentRequest = sessions[session].paymentRequest {
+            paymentRequests[paymentRequest].selectedType = card.type
             if !configuration.listeners.contains(.paymentmethodselected) {
                 // No `paymentmethodchange` listener: the handler applies the modifiers itself.
-                applyPaymentRequestTotals(p, events: &events)
+                applyPaymentRequestTotals(paymentRequest, events: &events)
                 return false
             }
         }
@@ -662,56 +675,57 @@ public struct SheetMachine: Sendable {
             type: card.type,
             paymentPass: card.paymentPass
         )
-        if version >= 10, !shown.requestsShipping, let b = card.billingContact {
-            method.billingContact = Redaction.redacted(b)
+        if version >= 10, !shown.requestsShipping, let billing = card.billingContact {
+            method.billingContact = Redaction.redacted(billing)
         }
         return dispatch(
             .paymentmethodselected,
             state: .paymentMethodSelected,
             event: .paymentMethodSelected(method),
-            session: s,
+            session: session,
             events: &events
         )
     }
 
     @discardableResult
-    private mutating func dispatchShippingContact(_ s: Int, events: inout [DispatchedEvent]) -> Bool {
+    private mutating func dispatchShippingContact(_ session: Int, events: inout [DispatchedEvent]) -> Bool {
         sheet?.errors[.shipping] = nil
         sheet?.shippingNeedsChange = false
-        guard let shown = sheet, shown.requestsShipping, let c = shown.selectedContact else { return false }
+        guard let shown = sheet, shown.requestsShipping, let contact = shown.selectedContact else { return false }
         return dispatch(
             .shippingcontactselected,
             state: .shippingContactSelected,
-            event: .shippingContactSelected(Redaction.redacted(c)),
-            session: s,
+            event: .shippingContactSelected(Redaction.redacted(contact)),
+            session: session,
             events: &events
         )
     }
 
     private mutating func continueInitialEvents(events: inout [DispatchedEvent]) {
-        guard let s = sheet?.session else { return }
+        guard let session = sheet?.session else { return }
         while let shown = sheet, shown.visible, shown.outstanding == nil, let next = shown.pendingInitial.first {
             sheet?.pendingInitial.removeFirst()
             switch next {
-            case .paymentmethodselected: dispatchPaymentMethod(s, version: sessions[s].version, events: &events)
-            case .shippingcontactselected: dispatchShippingContact(s, events: &events)
+            case .paymentmethodselected:
+                dispatchPaymentMethod(session, version: sessions[session].version, events: &events)
+            case .shippingcontactselected: dispatchShippingContact(session, events: &events)
             case .shippingmethodselected:
-                if let m = shown.selectedMethod {
+                if let method = shown.selectedMethod {
                     dispatch(
                         .shippingmethodselected,
                         state: .shippingMethodSelected,
-                        event: .shippingMethodSelected(Self.pageMethod(m)),
-                        session: s,
+                        event: .shippingMethodSelected(Self.pageMethod(method)),
+                        session: session,
                         events: &events
                     )
                 }
             case .couponcodechanged:
-                if shown.request.supportsCouponCode == true, let c = shown.couponCode {
+                if shown.request.supportsCouponCode == true, let code = shown.couponCode {
                     dispatch(
                         .couponcodechanged,
                         state: .couponCodeChanged,
-                        event: .couponCodeChanged(c),
-                        session: s,
+                        event: .couponCodeChanged(code),
+                        session: session,
                         events: &events
                     )
                 }
@@ -720,62 +734,62 @@ public struct SheetMachine: Sendable {
         }
     }
 
-    static func pageMethod(_ m: ApplePayShippingMethod) -> ApplePayShippingMethod {
-        var m = m
-        m.selected = nil
-        return m
+    static func pageMethod(_ method: ApplePayShippingMethod) -> ApplePayShippingMethod {
+        var method = method
+        method.selected = nil
+        return method
     }
 
     /// The payment the page is told of when the user authorizes with the sheet's selected card
     /// (`nil` when no card is selected).
-    private mutating func authorizedPayment(_ s: Int) -> ApplePayPayment? {
-        guard let sh = sheet, let card = sh.selectedCard else { return nil }
-        let rec = sessions[s]
+    private mutating func authorizedPayment(_ session: Int) -> ApplePayPayment? {
+        guard let shown = sheet, let card = shown.selectedCard else { return nil }
+        let record = sessions[session]
         tokenSequence += 1
         var token = configuration.tokenFactory.makeToken(
-            for: TokenContext(card: card, request: sh.request, total: sh.total, sequence: tokenSequence)
+            for: TokenContext(card: card, request: shown.request, total: shown.total, sequence: tokenSequence)
         )
         let billing = Redaction.authorized(
             card.billingContact,
-            fields: rec.request.requiredBillingContactFields?.filter {
+            fields: record.request.requiredBillingContactFields?.filter {
                 $0 == .postalAddress || $0 == .name || $0 == .phoneticName
             },
             email: nil,
             phone: nil,
-            version: rec.version
+            version: record.version
         )
         let shipping = Redaction.authorized(
-            sh.selectedContact,
-            fields: rec.request.requiredShippingContactFields,
-            email: sh.email,
-            phone: sh.phone,
-            version: rec.version
+            shown.selectedContact,
+            fields: record.request.requiredShippingContactFields,
+            email: shown.email,
+            phone: shown.phone,
+            version: record.version
         )
         if configuration.webKitMock {
             // `MockPaymentCoordinator::acceptPayment`: the mock's shipping contact, nothing else.
             return ApplePayPayment(
                 token: token,
                 billingContact: nil,
-                shippingContact: Self.mockVersioned(mockContact, version: rec.version)
+                shippingContact: Self.mockVersioned(mockContact, version: record.version)
             )
         }
-        if rec.version >= 10, let billing { token.paymentMethod.billingContact = billing }
+        if record.version >= 10, let billing { token.paymentMethod.billingContact = billing }
         return ApplePayPayment(token: token, billingContact: billing, shippingContact: shipping)
     }
 
     /// Ends session `s` as canceled: its sheet, if shown, closes with `status` on it, and the page
     /// gets `cancel`.
-    mutating func cancel(_ s: Int, status: String?, events: inout [DispatchedEvent]) {
-        sessions[s].end(.canceled)
-        if showsSheet(s) {
+    mutating func cancel(_ session: Int, status: String?, events: inout [DispatchedEvent]) {
+        sessions[session].end(.canceled)
+        if showsSheet(session) {
             sheet?.status = status
             close(result: .canceled)
         }
-        emit(.cancel(ApplePaySessionError()), to: s, events: &events)
+        emit(.cancel(ApplePaySessionError()), to: session, events: &events)
     }
 
     /// Whether the sheet is on screen for session `s`.
-    func showsSheet(_ s: Int) -> Bool { sheet?.session == s && sheet?.visible == true }
+    func showsSheet(_ session: Int) -> Bool { sheet?.session == session && sheet?.visible == true }
 
     mutating func close(result: SheetResult) {
         sheet?.close(result)

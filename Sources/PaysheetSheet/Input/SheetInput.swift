@@ -27,23 +27,23 @@ public enum SheetInput {
         }
         guard let options, !options.isNull else { return config }
         guard case .object(let opts) = options else { throw fail("options", "must be an object") }
-        for k in opts.keys where !optionKeys.contains(k) {
-            throw fail("options.\(k)", "unknown option (known: \(optionKeys.sorted().joined(separator: ", ")))")
+        for key in opts.keys where !optionKeys.contains(key) {
+            throw fail("options.\(key)", "unknown option (known: \(optionKeys.sorted().joined(separator: ", ")))")
         }
-        if let t = opts["timeoutSeconds"] {
-            guard let d = t.doubleValue, d > 0 else {
+        if let timeout = opts["timeoutSeconds"] {
+            guard let seconds = timeout.doubleValue, seconds > 0 else {
                 throw fail("options.timeoutSeconds", "must be a positive number")
             }
-            config.timeoutSeconds = d
+            config.timeoutSeconds = seconds
         }
-        if let e = opts["initialEvents"] {
-            config.initialEvents = try eventTypes(e, field: "options.initialEvents")
+        if let events = opts["initialEvents"] {
+            config.initialEvents = try eventTypes(events, field: "options.initialEvents")
         }
-        if let e = opts["listeners"] {
-            config.listeners = Set(try eventTypes(e, field: "options.listeners"))
+        if let events = opts["listeners"] {
+            config.listeners = Set(try eventTypes(events, field: "options.listeners"))
         }
-        if let p = opts["profile"] {
-            guard let s = p.stringValue, let profile = SafariProfile(rawValue: s) else {
+        if let profileJSON = opts["profile"] {
+            guard let name = profileJSON.stringValue, let profile = SafariProfile(rawValue: name) else {
                 throw fail(
                     "options.profile",
                     "one of \(SafariProfile.allCases.map(\.rawValue).joined(separator: ", "))"
@@ -51,16 +51,16 @@ public enum SheetInput {
             }
             config.profile = profile
         }
-        if let u = opts["validationURL"] {
-            guard let s = u.stringValue else { throw fail("options.validationURL", "must be a string") }
-            config.validationURL = s
+        if let urlJSON = opts["validationURL"] {
+            guard let url = urlJSON.stringValue else { throw fail("options.validationURL", "must be a string") }
+            config.validationURL = url
         }
-        if let c = opts["canMakePayments"] {
-            guard let b = c.boolValue else { throw fail("options.canMakePayments", "must be true or false") }
-            config.canMakePayments = b
+        if let canJSON = opts["canMakePayments"] {
+            guard let flag = canJSON.boolValue else { throw fail("options.canMakePayments", "must be true or false") }
+            config.canMakePayments = flag
         }
-        if let f = opts["frame"] {
-            guard let frame = FrameContext(json: f) else {
+        if let frameJSON = opts["frame"] {
+            guard let frame = FrameContext(json: frameJSON) else {
                 throw fail(
                     "options.frame",
                     "must be {\"origins\": [the document's origin, …, the top-level document's], "
@@ -74,21 +74,23 @@ public enum SheetInput {
 
     /// A user action written as `{"user": "selectPaymentMethod", "index": 1}` (a scenario's `user`
     /// step; the browser's scripting API sends its actions in this form).
-    public static func userAction(_ o: JSONObject) throws(SheetInputError) -> UserAction {
+    public static func userAction(_ members: JSONObject) throws(SheetInputError) -> UserAction {
         func fail(_ field: String, _ message: String) -> SheetInputError {
             SheetInputError(field: field, message: message)
         }
         func allow(_ keys: Set<String>) throws(SheetInputError) {
-            for k in o.keys where !keys.contains(k) {
-                throw fail(k, "unknown key for this step (known: \(keys.sorted().joined(separator: ", ")))")
+            for unknown in members.keys where !keys.contains(unknown) {
+                throw fail(unknown, "unknown key for this step (known: \(keys.sorted().joined(separator: ", ")))")
             }
         }
         func int(_ key: String) throws(SheetInputError) -> Int {
-            guard case .number(let n)? = o[key], let i = Int(n) else { throw fail(key, "required: a whole number") }
-            return i
+            guard case .number(let number)? = members[key], let integer = Int(number) else {
+                throw fail(key, "required: a whole number")
+            }
+            return integer
         }
-        guard o["user"] != nil else { throw fail("user", "required: the action's name") }
-        guard let name = o["user"]?.stringValue else { throw fail("user", "must be a string") }
+        guard members["user"] != nil else { throw fail("user", "required: the action's name") }
+        guard let name = members["user"]?.stringValue else { throw fail("user", "must be a string") }
         switch name {
         case "selectPaymentMethod":
             try allow(["user", "index"])
@@ -98,25 +100,25 @@ public enum SheetInput {
             return .selectShippingContact(index: try int("index"))
         case "editShippingContact":
             try allow(["user", "contact"])
-            guard let c = o["contact"], case .object = c else {
+            guard let contactJSON = members["contact"], case .object = contactJSON else {
                 throw fail("contact", "required: an ApplePayPaymentContact object")
             }
             do throws(ScriptError) {
-                return .editShippingContact(try WebIDLBinding(profile: .current).contact(c))
+                return .editShippingContact(try WebIDLBinding(profile: .current).contact(contactJSON))
             } catch {
                 throw fail("contact", "not a contact: \(error.message)")
             }
         case "editContact":
             try allow(["user", "email", "phone"])
-            return .editContact(email: o["email"]?.stringValue, phone: o["phone"]?.stringValue)
+            return .editContact(email: members["email"]?.stringValue, phone: members["phone"]?.stringValue)
         case "selectShippingMethod":
             try allow(["user", "identifier"])
-            guard let id = o["identifier"]?.stringValue else { throw fail("identifier", "required: a string") }
+            guard let id = members["identifier"]?.stringValue else { throw fail("identifier", "required: a string") }
             return .selectShippingMethod(identifier: id)
         case "enterCouponCode":
             try allow(["user", "code"])
-            guard let c = o["code"]?.stringValue else { throw fail("code", "required: a string") }
-            return .enterCouponCode(c)
+            guard let contactJSON = members["code"]?.stringValue else { throw fail("code", "required: a string") }
+            return .enterCouponCode(contactJSON)
         case "authorize":
             try allow(["user"])
             return .authorize
@@ -128,12 +130,13 @@ public enum SheetInput {
     }
 
     private static func describe(_ error: Error) -> String {
-        if let d = error as? DecodingError {
-            switch d {
-            case .keyNotFound(let k, let c): return "missing \"\(k.stringValue)\" at \(path(c.codingPath))"
-            case .typeMismatch(_, let c), .valueNotFound(_, let c), .dataCorrupted(let c):
-                return "\(c.debugDescription) at \(path(c.codingPath))"
-            @unknown default: return "\(d)"
+        if let decodingError = error as? DecodingError {
+            switch decodingError {
+            case .keyNotFound(let key, let context):
+                return "missing \"\(key.stringValue)\" at \(path(context.codingPath))"
+            case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+                return "\(context.debugDescription) at \(path(context.codingPath))"
+            @unknown default: return "\(decodingError)"
             }
         }
         return "\(error)"
@@ -143,16 +146,16 @@ public enum SheetInput {
         keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined().trimmingPrefix(".").description
     }
 
-    private static func eventTypes(_ v: JSONValue, field: String) throws(SheetInputError) -> [SheetEventType] {
-        guard case .array(let a) = v else {
+    private static func eventTypes(_ value: JSONValue, field: String) throws(SheetInputError) -> [SheetEventType] {
+        guard case .array(let array) = value else {
             throw SheetInputError(field: field, message: "must be an array of event types")
         }
         var out: [SheetEventType] = []
-        for e in a {
-            guard let s = e.stringValue, let t = SheetEventType(rawValue: s) else {
-                throw SheetInputError(field: field, message: "unknown event type \(e.compactText)")
+        for element in array {
+            guard let name = element.stringValue, let type = SheetEventType(rawValue: name) else {
+                throw SheetInputError(field: field, message: "unknown event type \(element.compactText)")
             }
-            out.append(t)
+            out.append(type)
         }
         return out
     }

@@ -1,0 +1,122 @@
+import Foundation
+import Hummingbird
+import Logging
+import PaysheetToken
+import Prometheus
+import ServiceLifecycle
+
+extension MerchantServer {
+    /// The domain services over the store (orders, payments, reconciliation), the router over them,
+    /// and the services that run beside the HTTP server (the query poller, the certificate
+    /// refresher, the reconciliation scheduler, the settlement listener).
+    struct ServiceParts {
+        let router: Router<APIRequestContext>
+        let services: [any Service]
+        /// Raised when the server starts draining: `/health` then answers 503.
+        let draining: Flag
+        /// Opens once the migrations have run; the services beside the server wait for it.
+        let ready: Readiness
+        /// Whether the drop-in, its bridge, the demo store and `/v1/sandbox/*` are served.
+        let sandboxTools: Bool
+
+        init(
+            _ config: ServerConfiguration,
+            data: String,
+            tokens: TokenParts,
+            acquirer: AcquirerParts,
+            storage: StorageParts,
+            store: PaymentStore,
+            validation: MerchantValidator.Mode,
+            metrics: PrometheusCollectorRegistry?,
+            clock: @escaping @Sendable () -> Date,
+            logger: Logger
+        ) throws {
+            var services: [any Service] = []
+
+            let orders = OrderService(store: store, settings: config.merchant, now: clock)
+            let reconciliation = ReconciliationService(
+                store: store,
+                acquirer: acquirer.acquirer,
+                logger: logger,
+                now: { Date() }
+            )
+            let payments = PaymentService(
+                store: store,
+                acquirer: acquirer.acquirer,
+                decryptor: tokens.decryptor,
+                settings: config.merchant,
+                lifecycle: config.lifecycle,
+                authorizeWait: config.authorizeWait,
+                shopperCancelWindow: config.shopperCancelWindow,
+                logger: logger,
+                now: clock,
+                vault: try CredentialVault.loadOrCreate(path: config.credentialKeyFile ?? data + "/credential-key")
+            )
+            // The drop-in, its bridge, the demo store and /v1/sandbox/* are sandbox tools: served only
+            // when asked for and while the server trusts sandbox tokens (the only tokens the simulated
+            // sheet can make).
+            let tools = config.sandboxTools && config.tokens.trustSandbox
+            sandboxTools = tools
+            let sandboxSessions = SandboxMerchantSessions()
+            let draining = Flag()
+            self.draining = draining
+            let api = APIRouter(
+                orders: orders,
+                payments: payments,
+                validator: MerchantValidator(
+                    mode: validation,
+                    settings: config.merchant,
+                    sandboxSessions: sandboxSessions
+                ),
+                store: store,
+                registry: metrics,
+                sandboxMerchantCertificate: tools
+                    ? try? tokens.merchantKey.certificate?.serializeAsPEM().pemString : nil,
+                sheets: tools
+                    ? SheetHub(
+                        pki: try SandboxMerchant.pki(dataFolder: data),
+                        recipient: TokenRecipient(tokens.merchantKey),
+                        merchantSessions: sandboxSessions
+                    ) : nil,
+                mode: config.mode,
+                draining: draining,
+                reconciliation: reconciliation
+            )
+
+            // Beside the HTTP server: the query poller, the certificate refresher, the reconciliation
+            // scheduler, the settlement listener; each waits until the migrations have run.
+            let ready = Readiness()
+            self.ready = ready
+            services.append(
+                QueryPoller(
+                    payments: payments,
+                    store: store,
+                    interval: config.pollInterval,
+                    ready: ready,
+                    logger: logger
+                )
+            )
+            // An outside gateway is asked for its current encryption certificate (the built-in sandbox's is known).
+            if config.acquirer.gatewayURL != nil {
+                services.append(EncryptionCertificateRefresher(client: acquirer.client, ready: ready, logger: logger))
+            }
+            if config.acquirer.reconcileHour >= 0 {
+                services.append(
+                    ReconciliationScheduler(
+                        service: reconciliation,
+                        store: store,
+                        hour: config.acquirer.reconcileHour,
+                        interval: 600,
+                        ready: ready,
+                        logger: logger
+                    )
+                )
+            }
+            if let postgres = storage.postgres {
+                services.append(SettlementListener(database: postgres, payments: payments, logger: logger))
+            }
+            router = try api.router()
+            self.services = services
+        }
+    }
+}
