@@ -9,7 +9,7 @@ import X509
 import _CryptoExtras
 
 // `paysheet-bench load --server URL --data FOLDER [--payments N] [--concurrency C]
-//  [--declines FRACTION] [--refunds FRACTION] [--out FILE]`
+//  [--declines FRACTION] [--refunds FRACTION] [--out FILE] [--sweep 1,2,4,8,16,32 [--sweep-payments N]]`
 //
 // A load generator on loopback against a running `paysheet serve`: creates N orders, issues a
 // sandbox token for each (encrypted to the server's certificate, signed by the data folder's
@@ -18,6 +18,7 @@ import _CryptoExtras
 // concurrency: the server's HTTP and database round trip without any payment work).
 // Transport errors and 5xx are retried with the same Idempotency-Key (a client riding out a
 // server restart); `--out` writes every order id and the outcome the client saw (fault runs).
+// `--sweep` then searches for the concurrency where the rate saturates and prints the p99 there.
 
 struct LoadOptions {
     var server = "http://127.0.0.1:8080"
@@ -31,6 +32,9 @@ struct LoadOptions {
     var metricsFrom: [String] = []
     /// The share of shoppers who cancel (the sheet dismissed) while their charge is in flight.
     var cancels = 0.0
+    /// The saturation search's concurrencies (`--sweep 1,2,4,8,16,32`; empty: none) and payments at each.
+    var sweep: [Int] = []
+    var sweepPayments = 300
     var out: String?
     var merchantIdentifier = "merchant.dev.paysheet.sandbox"
     /// The merchant API key (orders with free-form lines, refunds); authorizations use each
@@ -77,6 +81,8 @@ struct LoadOptions {
                     watched.append((String(v[..<eq]), .pid(pid)))
                 }
             case "--metrics-from": metricsFrom.append(try value())
+            case "--sweep": sweep = try value().split(separator: ",").compactMap { Int($0) }.filter { $0 > 0 }
+            case "--sweep-payments": sweepPayments = max(1, Int(try value()) ?? sweepPayments)
             default: throw LoadError("unknown option \(args[i])")
             }
             i += 1
@@ -260,60 +266,12 @@ func load(_ o: LoadOptions, _ http: HTTPClient) async throws -> Int32 {
     let ceiling = rsaRate * cores / 3
 
     // 2. Orders.
-    var orders: [(id: String, amount: String, applicationData: [UInt8], decline: Bool, secret: String)] = []
     let orderStart = Date()
-    try await withThrowingTaskGroup(of: (String, String, [UInt8], Bool, String).self) { group in
-        var next = 0
-        func add() {
-            let n = next
-            next += 1
-            let decline = o.declines > 0 && Double(n % 100) < o.declines * 100
-            let amount = decline ? "66.64" : "\(10 + n % 50).\(n % 10)0"
-            group.addTask {
-                let body =
-                    #"{"currencyCode":"CNY","countryCode":"CN","lineItems":[{"label":"Load test item","amount":"\#(amount)"}]}"#
-                let (status, json) = try await call(
-                    http,
-                    .POST,
-                    o.server + "/v1/orders",
-                    body,
-                    key: "load-order-\(UUID().uuidString)",
-                    auth: o.apiKey,
-                    results: results
-                )
-                guard status == 201, let id = json["id"]?.stringValue,
-                    let appData = json["paymentRequest"]?["applicationData"]?.stringValue.flatMap({
-                        Data(base64Encoded: $0)
-                    })
-                else {
-                    throw LoadError("POST /v1/orders answered \(status): \(json.compactText)")
-                }
-                // The shopper's page authorizes with the order's client secret (the floor issues none).
-                return (id, amount, Array(appData), decline, json["clientSecret"]?.stringValue ?? o.apiKey)
-            }
-        }
-        for _ in 0..<min(o.concurrency, o.payments) { add() }
-        while let r = try await group.next() {
-            orders.append((r.0, r.1, r.2, r.3, r.4))
-            if next < o.payments { add() }
-        }
-    }
+    let orders = try await createOrders(o.payments, o, http, results)
     let orderRate = Double(orders.count) / Date().timeIntervalSince(orderStart)
 
     // 3. Tokens (client side, not timed).
-    var bodies: [String] = []
-    for order in orders {
-        let payment = try SandboxPayment.sample(network: "visa", amount: order.amount, currency: "CNY")
-        let token = try issuer.issue(payment, to: recipient, applicationData: order.applicationData)
-        let p: JSONValue = [
-            "token": [
-                "paymentMethod": ["displayName": "Visa 4321", "network": "Visa", "type": "credit"],
-                "transactionIdentifier": .string(token.header.transactionId.uppercased()),
-                "paymentData": token.jsonValue,
-            ]
-        ]
-        bodies.append(JSONValue.object(["payment": p]).compactText)
-    }
+    let bodies = try authorizationBodies(orders, recipient: recipient, issuer: issuer)
 
     // 4. Authorizations, timed.
     let fixedOrders = orders
@@ -493,6 +451,7 @@ func load(_ o: LoadOptions, _ http: HTTPClient) async throws -> Int32 {
         let data = try JSONSerialization.data(withJSONObject: await results.records, options: [.sortedKeys])
         try data.write(to: URL(fileURLWithPath: out))
     }
+    if !o.sweep.isEmpty { try await sweep(o, http, recipient: recipient, issuer: issuer) }
     return 0
 }
 
@@ -515,4 +474,147 @@ func databaseRoundTrips(_ http: HTTPClient, _ o: LoadOptions) async -> Int? {
         total += found
     }
     return total
+}
+
+/// An order made for the load: its id, amount, the token's application data, whether the sandbox
+/// declines it, and the credential that authorizes it (its client secret).
+typealias LoadOrder = (id: String, amount: String, applicationData: [UInt8], decline: Bool, secret: String)
+
+/// Creates `count` orders, `o.concurrency` at a time.
+func createOrders(_ count: Int, _ o: LoadOptions, _ http: HTTPClient, _ results: Results) async throws -> [LoadOrder] {
+    var orders: [LoadOrder] = []
+    try await withThrowingTaskGroup(of: (String, String, [UInt8], Bool, String).self) { group in
+        var next = 0
+        func add() {
+            let n = next
+            next += 1
+            let decline = o.declines > 0 && Double(n % 100) < o.declines * 100
+            let amount = decline ? "66.64" : "\(10 + n % 50).\(n % 10)0"
+            group.addTask {
+                let body =
+                    #"{"currencyCode":"CNY","countryCode":"CN","lineItems":[{"label":"Load test item","amount":"\#(amount)"}]}"#
+                let (status, json) = try await call(
+                    http,
+                    .POST,
+                    o.server + "/v1/orders",
+                    body,
+                    key: "load-order-\(UUID().uuidString)",
+                    auth: o.apiKey,
+                    results: results
+                )
+                guard status == 201, let id = json["id"]?.stringValue,
+                    let appData = json["paymentRequest"]?["applicationData"]?.stringValue.flatMap({
+                        Data(base64Encoded: $0)
+                    })
+                else {
+                    throw LoadError("POST /v1/orders answered \(status): \(json.compactText)")
+                }
+                // The shopper's page authorizes with the order's client secret (the floor issues none).
+                return (id, amount, Array(appData), decline, json["clientSecret"]?.stringValue ?? o.apiKey)
+            }
+        }
+        for _ in 0..<min(o.concurrency, count) { add() }
+        while let r = try await group.next() {
+            orders.append((r.0, r.1, r.2, r.3, r.4))
+            if next < count { add() }
+        }
+    }
+    return orders
+}
+
+/// The authorization body of each order: a sandbox token for its amount and application data.
+func authorizationBodies(
+    _ orders: [LoadOrder],
+    recipient: TokenRecipient,
+    issuer: SandboxTokenIssuer
+) throws -> [String] {
+    var bodies: [String] = []
+    for order in orders {
+        let payment = try SandboxPayment.sample(network: "visa", amount: order.amount, currency: "CNY")
+        let token = try issuer.issue(payment, to: recipient, applicationData: order.applicationData)
+        let p: JSONValue = [
+            "token": [
+                "paymentMethod": ["displayName": "Visa 4321", "network": "Visa", "type": "credit"],
+                "transactionIdentifier": .string(token.header.transactionId.uppercased()),
+                "paymentData": token.jsonValue,
+            ]
+        ]
+        bodies.append(JSONValue.object(["payment": p]).compactText)
+    }
+    return bodies
+}
+
+/// The authorizations of `orders`, `concurrency` at a time: the time they took, their latencies and
+/// how many were paid.
+func authorizeAll(
+    _ orders: [LoadOrder],
+    bodies: [String],
+    concurrency: Int,
+    _ o: LoadOptions,
+    _ http: HTTPClient
+) async throws -> (elapsed: Double, latencies: Latencies, paid: Int) {
+    let results = Results()
+    let start = Date()
+    try await withThrowingTaskGroup(of: Void.self) { group in
+        var next = 0
+        func add() {
+            let i = next
+            next += 1
+            group.addTask {
+                let t = Date()
+                let (status, json) = try await call(
+                    http,
+                    .POST,
+                    o.server + "/v1/orders/\(orders[i].id)/authorize",
+                    bodies[i],
+                    key: "load-pay-\(orders[i].id)",
+                    auth: orders[i].secret,
+                    results: results
+                )
+                let paid = status == 200 && json["result"]?["status"]?.compactText == "0"
+                await results.add(Date().timeIntervalSince(t), paid ? "paid" : "not paid")
+            }
+        }
+        for _ in 0..<min(concurrency, orders.count) { add() }
+        while try await group.next() != nil { if next < orders.count { add() } }
+    }
+    return (Date().timeIntervalSince(start), await results.latencies, await results.outcomes["paid"] ?? 0)
+}
+
+/// The saturation search: `o.sweepPayments` payments at each concurrency of `o.sweep`, their rate
+/// and latency, and the lowest concurrency whose rate is within 5% of the best (where the rate
+/// saturates): the p99 there is the latency target's.
+func sweep(_ o: LoadOptions, _ http: HTTPClient, recipient: TokenRecipient, issuer: SandboxTokenIssuer) async throws {
+    var levels: [(concurrency: Int, rate: Double, p50: Double, p99: Double)] = []
+    for concurrency in o.sweep {
+        let orders = try await createOrders(o.sweepPayments, o, http, Results())
+        let bodies = try authorizationBodies(orders, recipient: recipient, issuer: issuer)
+        let run = try await authorizeAll(orders, bodies: bodies, concurrency: concurrency, o, http)
+        let rate = Double(run.paid) / run.elapsed
+        levels.append((concurrency, rate, run.latencies.percentile(0.5) * 1000, run.latencies.percentile(0.99) * 1000))
+        print(
+            String(
+                format:
+                    "sweep     concurrency %3d: %6.0f authorized payments/s, p50 %6.1f ms, p99 %6.1f ms (%d of %d paid)",
+                concurrency,
+                rate,
+                levels.last!.p50,
+                levels.last!.p99,
+                run.paid,
+                orders.count
+            )
+        )
+    }
+    guard let best = levels.map(\.rate).max(), let saturated = levels.first(where: { $0.rate >= 0.95 * best })
+    else { return }
+    print(
+        String(
+            format:
+                "saturation concurrency %d (the lowest within 5%% of the best rate, %.0f/s): %.0f payments/s, p99 %.1f ms",
+            saturated.concurrency,
+            best,
+            saturated.rate,
+            saturated.p99
+        )
+    )
 }
