@@ -104,127 +104,42 @@ public struct ScenarioRunner: Sendable {
     public func run(_ scenario: Scenario) -> ScenarioOutcome {
         var configuration = scenario.configuration
         if let tokenFactory { configuration.tokenFactory = tokenFactory }
-        var machine = SheetMachine(configuration: configuration)
+        var page = PageUnderTest(machine: SheetMachine(configuration: configuration), scenario: scenario)
         var log: [JSONValue] = []
-        var lastThrew: ScriptError?
-        var lastReturned: JSONValue?
-        var lastPageStepWasCall = false
-        var currentSession = 1
-        var constructed: [Int: Int] = [:]  // scenario instance → machine session
-        var requests: [Int: Int] = [:]  // scenario instance → PaymentRequest number
         var transcript: [TranscriptEntry] = []
-
-        func record(_ events: [DispatchedEvent], into log: inout [JSONValue], multi: Bool) -> [JSONValue] {
-            events.map { d in
-                var j = d.event.json
-                if multi, case .object(var o) = j {
-                    o["session"] = .number(String(d.session))
-                    j = .object(o)
-                }
-                log.append(j)
-                return j
-            }
-        }
-
-        for (i, step) in scenario.steps.enumerated() {
-            let number = i + 1
-            var stepEvents: [DispatchedEvent] = []
+        for (offset, step) in scenario.steps.enumerated() {
+            let number = offset + 1
+            var answer = PageUnderTest.Answer()
             var failure: String?
-            var threw: ScriptError?
-            var returned: JSONValue?
             switch step {
-            case .page(let p, let instance):
-                lastPageStepWasCall = true
-                switch p {
-                case .construct(let v, let req, let gesture):
-                    let r = machine.construct(
-                        version: v ?? scenario.version,
-                        request: req ?? scenario.request,
-                        userGesture: gesture
-                    )
-                    threw = r.threw
-                    if r.threw == nil, let n = r.returned?.doubleValue { constructed[instance] = Int(n) }
-                    currentSession = instance
-                case .call(let call):
-                    if constructed[instance] == nil, case .begin = call {
-                        let r = machine.construct(version: scenario.version, request: scenario.request)
-                        if let t = r.threw {
-                            threw = t
-                            currentSession = instance
-                            break
-                        }
-                        constructed[instance] = Int(r.returned!.doubleValue!)
-                    }
-                    currentSession = instance
-                    let r = machine.call(call, session: constructed[instance] ?? 0)
-                    threw = r.threw
-                    returned = r.returned
-                    stepEvents = r.events
-                case .supportsVersion(let v):
-                    let r = machine.supportsVersion(v)
-                    threw = r.threw
-                    returned = r.returned
-                case .canMakePayments:
-                    let r = machine.canMakePayments()
-                    threw = r.threw
-                    returned = r.returned
-                case .canMakePaymentsWithActiveCard:
-                    let r = machine.canMakePaymentsWithActiveCard()
-                    threw = r.threw
-                    returned = r.returned
-                case .openPaymentSetup(let g):
-                    let r = machine.openPaymentSetup(userGesture: g)
-                    threw = r.threw
-                    returned = r.returned
-                case .newApplePayError(let args):
-                    let r = machine.makeError(arguments: args)
-                    threw = r.threw
-                    returned = r.returned
-                case .navigate: stepEvents = machine.navigate()
-                case .newPaymentRequest(let m, let d, let o):
-                    let r = machine.constructPaymentRequest(methodData: m, details: d, options: o)
-                    threw = r.threw
-                    returned = r.returned
-                    if r.threw == nil, let n = r.returned?.objectValue?["request"]?.doubleValue {
-                        requests[instance] = Int(n)
-                    }
-                case .request(_, let calls):
-                    for call in calls {
-                        let r = machine.call(call, paymentRequest: requests[instance] ?? 0)
-                        stepEvents += r.events
-                        threw = r.threw
-                        returned = r.returned
-                        if r.threw != nil { break }
-                    }
-                }
-                lastThrew = threw
-                lastReturned = returned
+            case .page(let pageStep, let instance):
+                answer = page.perform(pageStep, instance: instance)
             case .user(let action):
-                stepEvents = machine.perform(action)
-            case .wait(let s):
-                stepEvents = machine.advance(by: s)
-            case .expect(let e):
+                answer.events = page.machine.perform(action)
+            case .wait(let seconds):
+                answer.events = page.machine.advance(by: seconds)
+            case .expect(let expectation):
                 failure = check(
-                    e,
-                    machine: machine,
+                    expectation,
+                    machine: page.machine,
                     log: &log,
-                    lastThrew: lastThrew,
-                    lastReturned: lastReturned,
-                    hadPageStep: lastPageStepWasCall,
-                    session: constructed[currentSession]
+                    lastThrew: page.lastThrew,
+                    lastReturned: page.lastReturned,
+                    hadPageStep: page.hadPageStep,
+                    session: page.currentSession
                 )
             }
-            let recorded = record(stepEvents, into: &log, multi: machine.sessionCount > 1)
+            let recorded = Self.record(answer.events, into: &log, multi: page.machine.sessionCount > 1)
             if recordTranscript || failure != nil {
-                let sessionState = constructed[currentSession].flatMap { machine.state(of: $0)?.pageVisible } ?? "idle"
+                let sessionState = page.currentSession.flatMap { page.machine.state(of: $0)?.pageVisible } ?? "idle"
                 transcript.append(
                     TranscriptEntry(
                         step: number,
-                        input: scenario.rawSteps.indices.contains(i) ? scenario.rawSteps[i] : inputJSON(step),
-                        threw: threw,
-                        returned: returned,
+                        input: scenario.rawSteps.indices.contains(offset) ? scenario.rawSteps[offset] : inputJSON(step),
+                        threw: answer.threw,
+                        returned: answer.returned,
                         events: recorded,
-                        sheet: recordTranscript ? machine.snapshot() : .null,
+                        sheet: recordTranscript ? page.machine.snapshot() : .null,
                         session: sessionState,
                         failure: failure
                     )
@@ -240,6 +155,19 @@ public struct ScenarioRunner: Sendable {
             }
         }
         return ScenarioOutcome(name: scenario.name, file: scenario.file, failure: nil, transcript: transcript)
+    }
+
+    /// The events as the log and the transcript show them (with their session when there are several).
+    static func record(_ events: [DispatchedEvent], into log: inout [JSONValue], multi: Bool) -> [JSONValue] {
+        events.map { dispatched in
+            var json = dispatched.event.json
+            if multi, case .object(var object) = json {
+                object["session"] = .number(String(dispatched.session))
+                json = .object(object)
+            }
+            log.append(json)
+            return json
+        }
     }
 
     private func check(
