@@ -41,10 +41,17 @@ enum TestDatabases {
 final class LogCollector: @unchecked Sendable {
     private let lock = NSLock()
     private var lines: [String] = []
+    private var times: [Date] = []
     func append(_ s: String) {
         lock.lock()
         lines.append(s)
+        times.append(Date())
         lock.unlock()
+    }
+
+    /// When the first line containing `text` was logged.
+    func firstTime(containing text: String) -> Date? {
+        lock.withLock { lines.firstIndex { $0.contains(text) }.map { times[$0] } }
     }
     var all: [String] {
         lock.lock()
