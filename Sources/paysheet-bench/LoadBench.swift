@@ -582,8 +582,8 @@ func authorizeAll(
 }
 
 /// The saturation search: `o.sweepPayments` payments at each concurrency of `o.sweep`, their rate
-/// and latency, and the lowest concurrency whose rate is within 5% of the best (where the rate
-/// saturates): the p99 there is the latency target's.
+/// and latency, and where the rate saturates (the first concurrency that the next improves on by
+/// less than 10%): the p99 there is the latency target's.
 func sweep(_ o: LoadOptions, _ http: HTTPClient, recipient: TokenRecipient, issuer: SandboxTokenIssuer) async throws {
     var levels: [(concurrency: Int, rate: Double, p50: Double, p99: Double)] = []
     for concurrency in o.sweep {
@@ -605,16 +605,34 @@ func sweep(_ o: LoadOptions, _ http: HTTPClient, recipient: TokenRecipient, issu
             )
         )
     }
-    guard let best = levels.map(\.rate).max(), let saturated = levels.first(where: { $0.rate >= 0.95 * best })
+    // Where the rate saturates: the first concurrency that the next (doubled) one improves on by
+    // less than 10% (the knee of the curve); the last one if the rate was still rising.
+    guard
+        let knee = levels.indices.first(where: { $0 + 1 == levels.count || levels[$0 + 1].rate < 1.1 * levels[$0].rate }
+        )
     else { return }
+    let saturated = levels[knee]
+    let next =
+        knee + 1 < levels.count
+        ? String(format: "%.0f/s at %d", levels[knee + 1].rate, levels[knee + 1].concurrency) : "none higher"
     print(
         String(
             format:
-                "saturation concurrency %d (the lowest within 5%% of the best rate, %.0f/s): %.0f payments/s, p99 %.1f ms",
+                "saturation concurrency %d (the next concurrency adds less than 10%%: %@): %.0f payments/s, p99 %.1f ms",
             saturated.concurrency,
-            best,
+            next,
             saturated.rate,
             saturated.p99
         )
     )
+    if let best = levels.max(by: { $0.rate < $1.rate }) {
+        print(
+            String(
+                format: "best      %.0f payments/s at concurrency %d (p99 %.1f ms)",
+                best.rate,
+                best.concurrency,
+                best.p99
+            )
+        )
+    }
 }

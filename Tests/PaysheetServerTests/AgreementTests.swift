@@ -88,7 +88,9 @@ import Testing
         // Another month: paid again. While the charge is with the acquirer, the agreement is still
         // readable (its next charge unknown) and a second charge is refused.
         server.advanceClock(by: Self.month)
-        try await server.setFaults(#"{"seed":7,"processingSeconds":1.5}"#)
+        // The acquirer takes 3 s: long enough that the second charge below is sent while the first
+        // is still in flight, even on a loaded machine (with 1.5 s, it once came after, and met "not due").
+        try await server.setFaults(#"{"seed":7,"processingSeconds":3}"#)
         let inFlight = Task { try await server.send("POST", "/v1/agreements/\(agreementId)/charges", nil) }
         var sawInFlight = false
         for _ in 0..<40 where !sawInFlight {
@@ -98,7 +100,7 @@ import Testing
                 sawInFlight = true
                 #expect(read["status"] == "active" && read["nextChargeDue"] == nil)
                 let (busy, busyBody) = try await server.send("POST", "/v1/agreements/\(agreementId)/charges", nil)
-                #expect(busy == 409 && busyBody["error"]?["code"] == "charge_in_progress")
+                #expect(busy == 409 && busyBody["error"]?["code"] == "charge_in_progress", "\(busyBody.compactText)")
             }
             try await Task.sleep(for: .milliseconds(50))
         }

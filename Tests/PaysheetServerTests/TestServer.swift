@@ -214,11 +214,11 @@ final class TestServer: @unchecked Sendable {
     }
 
     /// The merchant's client (its API key).
-    var api: RemoteCheckout { RemoteCheckout(http: http, server: url, order: "", credential: merchantKey) }
+    var api: RemoteCheckout { RemoteCheckout(order: "", credential: merchantKey, transport: transport) }
 
     /// The shopper's checkout of `order`: the order's client secret when this test created it.
     func checkout(_ order: String) -> RemoteCheckout {
-        RemoteCheckout(http: http, server: url, order: order, credential: secret(order) ?? merchantKey)
+        RemoteCheckout(order: order, credential: secret(order) ?? merchantKey, transport: transport)
     }
 
     func secret(_ order: String) -> String? { lock.withLock { secrets[order] } }
@@ -245,22 +245,36 @@ final class TestServer: @unchecked Sendable {
     func order(_ id: String) async throws -> JSONValue { try await get("/v1/orders/\(id)") }
 
     /// GET `path` as the merchant; the body of a 2xx answer.
-    func get(_ path: String) async throws -> JSONValue {
-        if client == nil { return try await api.get(path) }
-        return try Self.success(try await send("GET", path, nil), path)
-    }
+    func get(_ path: String) async throws -> JSONValue { try await api.get(path) }
 
     /// POST `body` to `path` as the merchant with a fresh idempotency key; the body of a 2xx answer.
-    func post(_ path: String, _ body: JSONValue) async throws -> JSONValue {
-        if client == nil { return try await api.post(path, body) }
-        return try Self.success(try await send("POST", path, body.compactText, key: UUID().uuidString), path)
-    }
+    func post(_ path: String, _ body: JSONValue) async throws -> JSONValue { try await api.post(path, body) }
 
-    static func success(_ answer: (Int, JSONValue), _ path: String) throws -> JSONValue {
-        guard (200..<300).contains(answer.0) else {
-            throw RemoteCheckout.CallError(description: "\(path): \(answer.0) \(answer.1.compactText)")
+    /// How calls reach the merchant server: HummingbirdTesting's client when it runs in this
+    /// process, HTTP on loopback otherwise.
+    var transport: RemoteCheckout.Transport {
+        if let client {
+            return { method, path, fields, body in
+                var headers = HTTPFields()
+                for (name, value) in fields { headers[.init(name)!] = value }
+                let response = try await client.executeRequest(
+                    uri: path,
+                    method: HTTPRequest.Method(method)!,
+                    headers: headers,
+                    body: body.map { ByteBuffer(string: $0) }
+                )
+                return (Int(response.status.code), Array(buffer: response.body))
+            }
         }
-        return answer.1
+        let (http, url) = (http, url)
+        return { method, path, fields, body in
+            var request = HTTPClientRequest(url: url + path)
+            request.method = .init(rawValue: method)
+            for (name, value) in fields { request.headers.add(name: name, value: value) }
+            if let body { request.body = .bytes(ByteBuffer(string: body)) }
+            let response = try await http.execute(request, timeout: .seconds(30))
+            return (Int(response.status.code), Array(buffer: try await response.body.collect(upTo: 1 << 22)))
+        }
     }
 
     /// Sends raw JSON with `auth` as the bearer credential (by default the merchant key; `""` for
@@ -273,32 +287,11 @@ final class TestServer: @unchecked Sendable {
         auth: String? = nil
     ) async throws -> (Int, JSONValue) {
         let credential = auth ?? merchantKey
-        if let client {
-            var headers = HTTPFields()
-            if let key { headers[.init("Idempotency-Key")!] = key }
-            if !credential.isEmpty { headers[.authorization] = "Bearer " + credential }
-            let response = try await client.executeRequest(
-                uri: path,
-                method: HTTPRequest.Method(method)!,
-                headers: headers,
-                body: body.map { ByteBuffer(string: $0) }
-            )
-            let bytes = Array(buffer: response.body)
-            return (
-                Int(response.status.code),
-                (try? JSONParser.parse(bytes)) ?? .string(String(decoding: bytes, as: UTF8.self))
-            )
-        }
-        var r = HTTPClientRequest(url: url + path)
-        r.method = .init(rawValue: method)
-        if let key { r.headers.add(name: "Idempotency-Key", value: key) }
-        if !credential.isEmpty { r.headers.add(name: "Authorization", value: "Bearer " + credential) }
-        if let body { r.body = .bytes(ByteBuffer(string: body)) }
-        let response = try await http.execute(r, timeout: .seconds(30))
-        let bytes = try await response.body.collect(upTo: 1 << 22)
-        return (
-            Int(response.status.code), (try? JSONParser.parse(Array(buffer: bytes))) ?? .string(String(buffer: bytes))
-        )
+        var headers: [(String, String)] = []
+        if let key { headers.append(("Idempotency-Key", key)) }
+        if !credential.isEmpty { headers.append(("Authorization", "Bearer " + credential)) }
+        let (status, bytes) = try await transport(method, path, headers, body)
+        return (status, (try? JSONParser.parse(bytes)) ?? .string(String(decoding: bytes, as: UTF8.self)))
     }
 
     func setFaults(_ json: String) async throws {

@@ -7,16 +7,32 @@ import PaysheetSheet
 /// The merchant page's handlers as a `PaymentSheetDelegate`: each sheet event is a call to the
 /// merchant server's update endpoints, authorization included (`paysheet pay`, end-to-end tests).
 public struct RemoteCheckout: PaymentSheetDelegate {
-    let http: HTTPClient
-    let base: String
+    /// Sends one call (method, path, headers, body) and returns the status and body.
+    public typealias Transport =
+        @Sendable (_ method: String, _ path: String, _ headers: [(String, String)], _ body: String?) async throws -> (
+            status: Int, body: [UInt8]
+        )
+
+    let transport: Transport
     let order: String
     let credential: String?
 
     /// A checkout of `order` on the merchant server at `server`, authorized by `credential` (the
     /// order's client secret, or a merchant API key), sent as `Authorization: Bearer`.
     public init(http: HTTPClient, server: String, order: String, credential: String?) {
-        self.http = http
-        self.base = server
+        self.init(order: order, credential: credential) { method, path, headers, body in
+            var request = HTTPClientRequest(url: server + path)
+            request.method = .init(rawValue: method)
+            for (name, value) in headers { request.headers.add(name: name, value: value) }
+            if let body { request.body = .bytes(ByteBuffer(string: body)) }
+            let response = try await http.execute(request, timeout: .seconds(40))
+            return (Int(response.status.code), Array(buffer: try await response.body.collect(upTo: 4 << 20)))
+        }
+    }
+
+    /// A checkout whose calls go through `transport` (a server in the same process, in tests).
+    public init(order: String, credential: String?, transport: @escaping Transport) {
+        self.transport = transport
         self.order = order
         self.credential = credential
     }
@@ -31,31 +47,26 @@ public struct RemoteCheckout: PaymentSheetDelegate {
 
     /// GET `path` (JSON).
     public func get(_ path: String) async throws -> JSONValue {
-        var r = HTTPClientRequest(url: base + path)
-        r.method = .GET
-        if let credential { r.headers.add(name: "Authorization", value: "Bearer " + credential) }
-        return try await send(r, path)
+        try await send("GET", path, nil)
     }
 
     /// POST `body` to `path` with a fresh `Idempotency-Key`.
     public func post(_ path: String, _ body: JSONValue) async throws -> JSONValue {
-        var r = HTTPClientRequest(url: base + path)
-        r.method = .POST
-        r.headers.add(name: "Content-Type", value: "application/json")
-        r.headers.add(name: "Idempotency-Key", value: UUID().uuidString)
-        if let credential { r.headers.add(name: "Authorization", value: "Bearer " + credential) }
-        r.body = .bytes(ByteBuffer(string: body.compactText))
-        return try await send(r, path)
+        try await send("POST", path, body.compactText)
     }
 
-    func send(_ r: HTTPClientRequest, _ path: String) async throws -> JSONValue {
-        let response = try await http.execute(r, timeout: .seconds(40))
-        let body = try await response.body.collect(upTo: 4 << 20)
-        let json = try JSONParser.parse(Array(buffer: body))
-        guard (200..<300).contains(Int(response.status.code)) else {
+    func send(_ method: String, _ path: String, _ body: String?) async throws -> JSONValue {
+        var headers: [(String, String)] = []
+        if body != nil {
+            headers.append(("Content-Type", "application/json"))
+            headers.append(("Idempotency-Key", UUID().uuidString))
+        }
+        if let credential { headers.append(("Authorization", "Bearer " + credential)) }
+        let (status, bytes) = try await transport(method, path, headers, body)
+        let json = try JSONParser.parse(bytes)
+        guard (200..<300).contains(status) else {
             throw CallError(
-                description:
-                    "\(path): HTTP \(response.status.code) \(json["error"]?["message"]?.stringValue ?? json.compactText)"
+                description: "\(path): HTTP \(status) \(json["error"]?["message"]?.stringValue ?? json.compactText)"
             )
         }
         return json

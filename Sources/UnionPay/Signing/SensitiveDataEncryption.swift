@@ -49,10 +49,24 @@ public struct SensitiveDataEncryptor: Sendable {
         precondition(message.count <= k - 11, "a sensitive field is longer than one RSA block")
         var block = [UInt8](repeating: 0, count: k)
         block[1] = 2
-        var generator = SystemRandomNumberGenerator()
-        for i in 2..<(k - message.count - 1) { block[i] = UInt8.random(in: 1...255, using: &generator) }
+        let padding = Self.nonzeroRandomBytes(k - message.count - 3)
+        block.replaceSubrange(2..<(2 + padding.count), with: padding)
         block.replaceSubrange((k - message.count)..<k, with: message)
         return Data(modulus.power(block, exponent)).base64EncodedString()
+    }
+
+    /// `count` random bytes, none of them zero (PKCS #1 v1.5's padding string), from BoringSSL's
+    /// generator in one draw or a few (a byte at a time from the system's cost a system call each).
+    static func nonzeroRandomBytes(_ count: Int) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(count)
+        while out.count < count {
+            let draw = SymmetricKey(size: SymmetricKeySize(bitCount: 8 * (count - out.count + 8)))
+            draw.withUnsafeBytes { bytes in
+                for byte in bytes where byte != 0 && out.count < count { out.append(byte) }
+            }
+        }
+        return out
     }
 }
 
@@ -112,87 +126,110 @@ public struct SensitiveDataDecryptor: Sendable {
     }
 }
 
-/// Arithmetic modulo an odd RSA modulus in Montgomery form (32-bit limbs, least significant first).
+/// Arithmetic modulo an odd RSA modulus in Montgomery form (64-bit limbs, least significant
+/// first): what the public-key operation `m^e mod n` needs, and no more. Not constant-time: it
+/// works only on public values (the modulus, the public exponent) and on a message that is being
+/// encrypted to them.
 struct Montgomery: Sendable {
-    let n: [UInt32]
-    let n0inv: UInt32
-    let r2: [UInt32]
+    let n: [UInt64]
+    /// −n⁻¹ mod 2⁶⁴.
+    let n0inv: UInt64
+    /// R² mod n (R = 2^(64k)).
+    let r2: [UInt64]
     let byteCount: Int
 
     init?(modulus bytes: [UInt8]) {
         let trimmed = Array(bytes.drop(while: { $0 == 0 }))
-        guard trimmed.count >= 64, trimmed.last! & 1 == 1 else { return nil }
+        guard trimmed.count >= 64, let last = trimmed.last, last & 1 == 1 else { return nil }
         byteCount = trimmed.count
-        n = Self.limbs(trimmed, count: (trimmed.count + 3) / 4)
-        // -n^-1 mod 2^32 by Newton's iteration.
-        var inverse: UInt32 = 1
-        for _ in 0..<5 { inverse = inverse &* (2 &- n[0] &* inverse) }
+        n = Self.limbs(trimmed, count: (trimmed.count + 7) / 8)
+        // n⁻¹ mod 2⁶⁴ by Newton's iteration (each step doubles the correct low bits: 1, 2, 4, …, 64).
+        var inverse: UInt64 = 1
+        for _ in 0..<6 { inverse = inverse &* (2 &- n[0] &* inverse) }
         n0inv = 0 &- inverse
-        // R^2 mod n (R = 2^(32k)): 1 doubled 2 * 32k times, reduced as it goes.
-        var r = [UInt32](repeating: 0, count: n.count)
+        // R² mod n: 1 doubled 2 · 64k times, reduced as it goes.
+        var r = [UInt64](repeating: 0, count: n.count)
         r[0] = 1
-        for _ in 0..<(64 * n.count) { r = Self.doubled(r, n) }
+        for _ in 0..<(128 * n.count) { Self.double(&r, n) }
         r2 = r
     }
 
-    static func limbs(_ bytes: [UInt8], count: Int) -> [UInt32] {
-        var out = [UInt32](repeating: 0, count: count)
-        for (i, byte) in bytes.reversed().enumerated() where i / 4 < count {
-            out[i / 4] |= UInt32(byte) << (8 * UInt32(i % 4))
+    /// Big-endian `bytes` as `count` little-endian limbs.
+    static func limbs(_ bytes: [UInt8], count: Int) -> [UInt64] {
+        var out = [UInt64](repeating: 0, count: count)
+        for (i, byte) in bytes.reversed().enumerated() where i / 8 < count {
+            out[i / 8] |= UInt64(byte) << (8 * UInt64(i % 8))
         }
         return out
     }
 
-    static func doubled(_ a: [UInt32], _ n: [UInt32]) -> [UInt32] {
-        var out = a
-        var carry: UInt32 = 0
+    /// `a` = 2a mod n (`a` < n).
+    static func double(_ a: inout [UInt64], _ n: [UInt64]) {
+        var carry: UInt64 = 0
         for i in 0..<a.count {
-            out[i] = a[i] << 1 | carry
-            carry = a[i] >> 31
+            let next = a[i] >> 63
+            a[i] = a[i] << 1 | carry
+            carry = next
         }
-        if carry == 1 || !less(out, n) { subtract(&out, n) }
-        return out
+        if carry == 1 || !less(a, n) { subtract(&a, n) }
     }
 
-    static func less(_ a: [UInt32], _ b: [UInt32]) -> Bool {
+    static func less(_ a: [UInt64], _ b: [UInt64]) -> Bool {
         for i in stride(from: a.count - 1, through: 0, by: -1) where a[i] != b[i] { return a[i] < b[i] }
         return false
     }
 
-    static func subtract(_ a: inout [UInt32], _ b: [UInt32]) {
-        var borrow: UInt64 = 0
+    /// `a` −= `b`, modulo 2^(64k).
+    static func subtract(_ a: inout [UInt64], _ b: [UInt64]) {
+        var borrow = false
         for i in 0..<a.count {
-            let d = UInt64(a[i]) &- UInt64(b[i]) &- borrow
-            a[i] = UInt32(truncatingIfNeeded: d)
-            borrow = d >> 63
+            let (d1, b1) = a[i].subtractingReportingOverflow(b[i])
+            let (d2, b2) = d1.subtractingReportingOverflow(borrow ? 1 : 0)
+            a[i] = d2
+            borrow = b1 || b2
         }
     }
 
-    /// a · b · R⁻¹ mod n (CIOS).
-    func multiply(_ a: [UInt32], _ b: [UInt32]) -> [UInt32] {
+    /// a · b · R⁻¹ mod n (CIOS: multiplication and reduction interleaved, one limb of `b` at a time).
+    func multiply(_ a: [UInt64], _ b: [UInt64]) -> [UInt64] {
         let k = n.count
-        var t = [UInt32](repeating: 0, count: k + 2)
-        for i in 0..<k {
-            var carry: UInt64 = 0
-            for j in 0..<k {
-                let s = UInt64(t[j]) + UInt64(a[j]) * UInt64(b[i]) + carry
-                t[j] = UInt32(truncatingIfNeeded: s)
-                carry = s >> 32
+        var t = [UInt64](repeating: 0, count: k + 2)
+        t.withUnsafeMutableBufferPointer { t in
+            a.withUnsafeBufferPointer { a in
+                b.withUnsafeBufferPointer { b in
+                    n.withUnsafeBufferPointer { n in
+                        for i in 0..<k {
+                            // t += a · b[i]
+                            var carry: UInt64 = 0
+                            let bi = b[i]
+                            for j in 0..<k {
+                                let (high, low) = a[j].multipliedFullWidth(by: bi)
+                                let (sum1, c1) = low.addingReportingOverflow(t[j])
+                                let (sum2, c2) = sum1.addingReportingOverflow(carry)
+                                t[j] = sum2
+                                carry = high &+ (c1 ? 1 : 0) &+ (c2 ? 1 : 0)
+                            }
+                            let (top, c3) = t[k].addingReportingOverflow(carry)
+                            t[k] = top
+                            t[k + 1] = c3 ? 1 : 0
+                            // t = (t + m · n) / 2⁶⁴, m chosen so that the low limb becomes 0.
+                            let m = t[0] &* n0inv
+                            let (high0, low0) = m.multipliedFullWidth(by: n[0])
+                            carry = high0 &+ (low0.addingReportingOverflow(t[0]).overflow ? 1 : 0)
+                            for j in 1..<k {
+                                let (high, low) = m.multipliedFullWidth(by: n[j])
+                                let (sum1, c1) = low.addingReportingOverflow(t[j])
+                                let (sum2, c2) = sum1.addingReportingOverflow(carry)
+                                t[j - 1] = sum2
+                                carry = high &+ (c1 ? 1 : 0) &+ (c2 ? 1 : 0)
+                            }
+                            let (last, c4) = t[k].addingReportingOverflow(carry)
+                            t[k - 1] = last
+                            t[k] = t[k + 1] &+ (c4 ? 1 : 0)
+                        }
+                    }
+                }
             }
-            var s = UInt64(t[k]) + carry
-            t[k] = UInt32(truncatingIfNeeded: s)
-            t[k + 1] = UInt32(s >> 32)
-            let m = t[0] &* n0inv
-            s = UInt64(t[0]) + UInt64(m) * UInt64(n[0])
-            carry = s >> 32
-            for j in 1..<k {
-                s = UInt64(t[j]) + UInt64(m) * UInt64(n[j]) + carry
-                t[j - 1] = UInt32(truncatingIfNeeded: s)
-                carry = s >> 32
-            }
-            s = UInt64(t[k]) + carry
-            t[k - 1] = UInt32(truncatingIfNeeded: s)
-            t[k] = t[k + 1] + UInt32(s >> 32)
         }
         var result = Array(t[0..<k])
         if t[k] != 0 || !Self.less(result, n) { Self.subtract(&result, n) }
@@ -201,19 +238,20 @@ struct Montgomery: Sendable {
 
     /// `base`^`exponent` mod n, both big-endian bytes; the result big-endian, `byteCount` long.
     func power(_ base: [UInt8], _ exponent: [UInt8]) -> [UInt8] {
-        let one = [UInt32](repeating: 0, count: n.count).enumerated().map { $0.offset == 0 ? UInt32(1) : 0 }
-        let m = multiply(Self.limbs(base, count: n.count), r2)
-        var x = multiply(one, r2)
+        var one = [UInt64](repeating: 0, count: n.count)
+        one[0] = 1
+        let m = multiply(Self.limbs(base, count: n.count), r2)  // base · R mod n
+        var x: [UInt64]?  // nil until the exponent's first 1 bit: its leading zeros cost nothing
         for byte in exponent {
             for bit in stride(from: 7, through: 0, by: -1) {
-                x = multiply(x, x)
-                if (byte >> UInt8(bit)) & 1 == 1 { x = multiply(x, m) }
+                if let current = x { x = multiply(current, current) }
+                if (byte >> UInt8(bit)) & 1 == 1 { x = x.map { multiply($0, m) } ?? m }
             }
         }
-        let plain = multiply(x, one)
+        let plain = multiply(x ?? multiply(one, r2), one)  // out of Montgomery form (x⁰ = 1)
         var out = [UInt8](repeating: 0, count: byteCount)
         for i in 0..<byteCount {
-            out[byteCount - 1 - i] = UInt8(truncatingIfNeeded: plain[i / 4] >> (8 * UInt32(i % 4)))
+            out[byteCount - 1 - i] = UInt8(truncatingIfNeeded: plain[i / 8] >> (8 * UInt64(i % 8)))
         }
         return out
     }
