@@ -310,24 +310,9 @@ func load(_ o: LoadOptions, _ http: HTTPClient) async throws -> Int32 {
                 }
             }
             group.addTask {
-                let t = Date()
-                let (status, json) = try await call(
-                    http,
-                    .POST,
-                    o.server + "/v1/orders/\(fixedOrders[i].id)/authorize",
-                    fixedBodies[i],
-                    key: "load-pay-\(fixedOrders[i].id)",
-                    auth: fixedOrders[i].secret,
-                    results: results
-                )
-                let outcome: String
-                if status == 200 {
-                    outcome = json["result"]?["status"]?.compactText == "0" ? "paid" : "declined"
-                } else {
-                    outcome = "http \(status)"
-                }
+                let (latency, outcome) = try await authorize(fixedOrders[i], body: fixedBodies[i], o, http, results)
                 await results.add(
-                    Date().timeIntervalSince(t),
+                    latency,
                     outcome,
                     ["order": fixedOrders[i].id, "amount": fixedOrders[i].amount, "client": outcome]
                 )
@@ -544,6 +529,30 @@ func authorizationBodies(
     return bodies
 }
 
+/// One authorization, with the order's client secret: its latency and outcome (`paid`, `declined`
+/// or `http STATUS`).
+func authorize(
+    _ order: LoadOrder,
+    body: String,
+    _ o: LoadOptions,
+    _ http: HTTPClient,
+    _ results: Results
+) async throws -> (latency: Double, outcome: String) {
+    let start = Date()
+    let (status, json) = try await call(
+        http,
+        .POST,
+        o.server + "/v1/orders/\(order.id)/authorize",
+        body,
+        key: "load-pay-\(order.id)",
+        auth: order.secret,
+        results: results
+    )
+    let latency = Date().timeIntervalSince(start)
+    guard status == 200 else { return (latency, "http \(status)") }
+    return (latency, json["result"]?["status"]?.compactText == "0" ? "paid" : "declined")
+}
+
 /// The authorizations of `orders`, `concurrency` at a time: the time they took, their latencies and
 /// how many were paid.
 func authorizeAll(
@@ -561,18 +570,8 @@ func authorizeAll(
             let i = next
             next += 1
             group.addTask {
-                let t = Date()
-                let (status, json) = try await call(
-                    http,
-                    .POST,
-                    o.server + "/v1/orders/\(orders[i].id)/authorize",
-                    bodies[i],
-                    key: "load-pay-\(orders[i].id)",
-                    auth: orders[i].secret,
-                    results: results
-                )
-                let paid = status == 200 && json["result"]?["status"]?.compactText == "0"
-                await results.add(Date().timeIntervalSince(t), paid ? "paid" : "not paid")
+                let (latency, outcome) = try await authorize(orders[i], body: bodies[i], o, http, results)
+                await results.add(latency, outcome)
             }
         }
         for _ in 0..<min(concurrency, orders.count) { add() }

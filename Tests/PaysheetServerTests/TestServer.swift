@@ -266,15 +266,7 @@ final class TestServer: @unchecked Sendable {
                 return (Int(response.status.code), Array(buffer: response.body))
             }
         }
-        let (http, url) = (http, url)
-        return { method, path, fields, body in
-            var request = HTTPClientRequest(url: url + path)
-            request.method = .init(rawValue: method)
-            for (name, value) in fields { request.headers.add(name: name, value: value) }
-            if let body { request.body = .bytes(ByteBuffer(string: body)) }
-            let response = try await http.execute(request, timeout: .seconds(30))
-            return (Int(response.status.code), Array(buffer: try await response.body.collect(upTo: 1 << 22)))
-        }
+        return RemoteCheckout.http(http, server: url)
     }
 
     /// Sends raw JSON with `auth` as the bearer credential (by default the merchant key; `""` for

@@ -20,7 +20,12 @@ public struct RemoteCheckout: PaymentSheetDelegate {
     /// A checkout of `order` on the merchant server at `server`, authorized by `credential` (the
     /// order's client secret, or a merchant API key), sent as `Authorization: Bearer`.
     public init(http: HTTPClient, server: String, order: String, credential: String?) {
-        self.init(order: order, credential: credential) { method, path, headers, body in
+        self.init(order: order, credential: credential, transport: Self.http(http, server: server))
+    }
+
+    /// Calls over HTTP to the merchant server at `server` (answers of at most 4 MiB, 40 s each).
+    public static func http(_ http: HTTPClient, server: String) -> Transport {
+        { method, path, headers, body in
             var request = HTTPClientRequest(url: server + path)
             request.method = .init(rawValue: method)
             for (name, value) in headers { request.headers.add(name: name, value: value) }
