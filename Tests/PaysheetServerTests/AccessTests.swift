@@ -276,26 +276,27 @@ import Testing
     }
 
     @Test func noOneButTheMerchantRefundsOrVoidsAPaidOrder() async throws {
-        let server = try await TestServer.start()
-        defer { Task { await server.stop() } }
-        let factory = try await server.tokenFactory()
-        let order = try await server.createOrder([
-            "currencyCode": "CNY", "countryCode": "CN", "lineItems": [["label": "Tea", "amount": "100.00"]],
-        ])
-        let id = try #require(order["id"]?.stringValue)
-        let secret = try #require(server.secret(id))
-        #expect(try await server.pay(order, factory: factory).paid)
-        let ledger = try await server.ledger().count
-        for auth in ["", secret, "psk_0000000000000000_" + String(repeating: "A", count: 43), "Basic abc"] {
-            #expect(
-                try await server.send("POST", "/v1/orders/\(id)/refunds", #"{"amount":"30.00"}"#, auth: auth).0 == 401
-            )
-            #expect(try await server.send("POST", "/v1/orders/\(id)/void", nil, auth: auth).0 == 401)
+        try await TestServer.inProcess { server in
+            let factory = try await server.tokenFactory()
+            let order = try await server.createOrder([
+                "currencyCode": "CNY", "countryCode": "CN", "lineItems": [["label": "Tea", "amount": "100.00"]],
+            ])
+            let id = try #require(order["id"]?.stringValue)
+            let secret = try #require(server.secret(id))
+            #expect(try await server.pay(order, factory: factory).paid)
+            let ledger = try await server.ledger().count
+            for auth in ["", secret, "psk_0000000000000000_" + String(repeating: "A", count: 43), "Basic abc"] {
+                #expect(
+                    try await server.send("POST", "/v1/orders/\(id)/refunds", #"{"amount":"30.00"}"#, auth: auth).0
+                        == 401
+                )
+                #expect(try await server.send("POST", "/v1/orders/\(id)/void", nil, auth: auth).0 == 401)
+            }
+            #expect(try await server.ledger().count == ledger)
+            #expect(try await server.order(id)["status"] == "paid")
+            let (refunded, _) = try await server.send("POST", "/v1/orders/\(id)/refunds", #"{"amount":"30.00"}"#)
+            #expect(refunded == 201)
         }
-        #expect(try await server.ledger().count == ledger)
-        #expect(try await server.order(id)["status"] == "paid")
-        let (refunded, _) = try await server.send("POST", "/v1/orders/\(id)/refunds", #"{"amount":"30.00"}"#)
-        #expect(refunded == 201)
     }
 
     @Test func aRevokedKeyIsRefusedEverywhereAtOnce() async throws {

@@ -218,61 +218,61 @@ import Testing
     }
 
     @Test func anAgreementHasOwners() async throws {
-        let server = try await TestServer.start()
-        defer { Task { await server.stop() } }
-        let factory = try await server.tokenFactory()
-        let order = try await server.createOrder(["plan": "tea-monthly"])
-        let agreementId = try #require(order["agreementId"]?.stringValue)
-        _ = try await server.pay(order, factory: factory)
-        let other = try await server.createOrder(["plan": "tea-monthly"])
-        let otherSecret = try #require(server.secret(other["id"]?.stringValue ?? ""))
-        let revoked = try await APIKeys.withDatabase(server.databaseURL, dataFolder: server.data) { keys in
-            let (record, key) = try await keys.create(name: "to be revoked")
-            #expect(try await keys.revoke(record.id))
-            return key
-        }
-        let secret = try #require(server.secret(order["id"]?.stringValue ?? ""))
-        let before = try await server.api.get("/v1/agreements/\(agreementId)")
-        // Nobody, a revoked key, something else: 401. Another order's secret: 404 (as if it did not
-        // exist). The agreement's own client secret cannot charge. Nothing changes.
-        for (method, path) in [("GET", ""), ("POST", "/cancel"), ("POST", "/charges")] {
-            for credential in ["", revoked, "Basic x", "psk_forged"] {
-                let (status, body) = try await server.send(
-                    method,
-                    "/v1/agreements/\(agreementId)\(path)",
-                    nil,
-                    auth: credential
-                )
-                #expect(
-                    status == 401 && body["error"]?["code"] == "unauthorized",
-                    "\(method) \(path) as \(credential.prefix(6))"
-                )
+        try await TestServer.inProcess { server in
+            let factory = try await server.tokenFactory()
+            let order = try await server.createOrder(["plan": "tea-monthly"])
+            let agreementId = try #require(order["agreementId"]?.stringValue)
+            _ = try await server.pay(order, factory: factory)
+            let other = try await server.createOrder(["plan": "tea-monthly"])
+            let otherSecret = try #require(server.secret(other["id"]?.stringValue ?? ""))
+            let revoked = try await APIKeys.withDatabase(server.databaseURL, dataFolder: server.data) { keys in
+                let (record, key) = try await keys.create(name: "to be revoked")
+                #expect(try await keys.revoke(record.id))
+                return key
             }
+            let secret = try #require(server.secret(order["id"]?.stringValue ?? ""))
+            let before = try await server.api.get("/v1/agreements/\(agreementId)")
+            // Nobody, a revoked key, something else: 401. Another order's secret: 404 (as if it did not
+            // exist). The agreement's own client secret cannot charge. Nothing changes.
+            for (method, path) in [("GET", ""), ("POST", "/cancel"), ("POST", "/charges")] {
+                for credential in ["", revoked, "Basic x", "psk_forged"] {
+                    let (status, body) = try await server.send(
+                        method,
+                        "/v1/agreements/\(agreementId)\(path)",
+                        nil,
+                        auth: credential
+                    )
+                    #expect(
+                        status == 401 && body["error"]?["code"] == "unauthorized",
+                        "\(method) \(path) as \(credential.prefix(6))"
+                    )
+                }
+            }
+            let (charge, _) = try await server.send("POST", "/v1/agreements/\(agreementId)/charges", nil, auth: secret)
+            #expect(charge == 401)
+            #expect(try await server.api.get("/v1/agreements/\(agreementId)") == before)
+            let (foreign, _) = try await server.send("GET", "/v1/agreements/\(agreementId)", nil, auth: otherSecret)
+            #expect(foreign == 404)
+            let (foreignCancel, _) = try await server.send(
+                "POST",
+                "/v1/agreements/\(agreementId)/cancel",
+                nil,
+                auth: otherSecret
+            )
+            #expect(foreignCancel == 404)
+            let (unknown, _) = try await server.send("GET", "/v1/agreements/agr_nothing", nil)
+            #expect(unknown == 404)
+            let (stillActive, view) = try await server.send("GET", "/v1/agreements/\(agreementId)", nil)
+            #expect(stillActive == 200 && view["status"] == "active")
+            // A plan order is priced only by the plan.
+            let (mixed, mixedBody) = try await server.send(
+                "POST",
+                "/v1/orders",
+                #"{"plan":"tea-monthly","lineItems":[{"label":"x","amount":"0.01"}]}"#
+            )
+            #expect(mixed == 400 && mixedBody["error"]?["field"] == "plan")
+            let (unknownPlan, _) = try await server.send("POST", "/v1/orders", #"{"plan":"gold"}"#, auth: "")
+            #expect(unknownPlan == 400)
         }
-        let (charge, _) = try await server.send("POST", "/v1/agreements/\(agreementId)/charges", nil, auth: secret)
-        #expect(charge == 401)
-        #expect(try await server.api.get("/v1/agreements/\(agreementId)") == before)
-        let (foreign, _) = try await server.send("GET", "/v1/agreements/\(agreementId)", nil, auth: otherSecret)
-        #expect(foreign == 404)
-        let (foreignCancel, _) = try await server.send(
-            "POST",
-            "/v1/agreements/\(agreementId)/cancel",
-            nil,
-            auth: otherSecret
-        )
-        #expect(foreignCancel == 404)
-        let (unknown, _) = try await server.send("GET", "/v1/agreements/agr_nothing", nil)
-        #expect(unknown == 404)
-        let (stillActive, view) = try await server.send("GET", "/v1/agreements/\(agreementId)", nil)
-        #expect(stillActive == 200 && view["status"] == "active")
-        // A plan order is priced only by the plan.
-        let (mixed, mixedBody) = try await server.send(
-            "POST",
-            "/v1/orders",
-            #"{"plan":"tea-monthly","lineItems":[{"label":"x","amount":"0.01"}]}"#
-        )
-        #expect(mixed == 400 && mixedBody["error"]?["field"] == "plan")
-        let (unknownPlan, _) = try await server.send("POST", "/v1/orders", #"{"plan":"gold"}"#, auth: "")
-        #expect(unknownPlan == 400)
     }
 }

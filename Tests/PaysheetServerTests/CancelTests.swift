@@ -79,17 +79,17 @@ import Testing
     }
 
     @Test func aChargeInFlightThatIsDeclinedLeavesTheOrderCanceledWithNothingToReturn() async throws {
-        let server = try await TestServer.start()
-        defer { Task { await server.stop() } }
-        try await server.setFaults(#"{"processingSeconds": 2, "dropNotification": 1}"#)
-        let (id, secret, json) = try await order(server)
-        let paying = try await server.payInBackground(json, wallet: .withTestCards(["0064"]), card: 1)
-        #expect(try await server.send("POST", "/v1/orders/\(id)/cancel", nil, auth: secret).0 == 200)
-        #expect(try await !paying.value)
-        let final = try await settle(server, id, to: "canceled")
-        #expect(final["status"] == "canceled")
-        #expect(final["payments"]?.arrayValue?.map { $0["kind"]?.stringValue ?? "" } == ["charge"])
-        #expect(try await server.ledger().filter { $0["respCode"] == "00" }.isEmpty)
+        try await TestServer.inProcess { server in
+            try await server.setFaults(#"{"processingSeconds": 2, "dropNotification": 1}"#)
+            let (id, secret, json) = try await order(server)
+            let paying = try await server.payInBackground(json, wallet: .withTestCards(["0064"]), card: 1)
+            #expect(try await server.send("POST", "/v1/orders/\(id)/cancel", nil, auth: secret).0 == 200)
+            #expect(try await !paying.value)
+            let final = try await settle(server, id, to: "canceled")
+            #expect(final["status"] == "canceled")
+            #expect(final["payments"]?.arrayValue?.map { $0["kind"]?.stringValue ?? "" } == ["charge"])
+            #expect(try await server.ledger().filter { $0["respCode"] == "00" }.isEmpty)
+        }
     }
 
     @Test func aPaidOrderIsCanceledByItsShopperOnlyRightAfterTheChargeAndByTheMerchantAnyTime() async throws {

@@ -14,191 +14,193 @@ import Testing
     func snapshotText(_ sheet: PaymentSheetDriver) async -> String { await sheet.snapshot.compactText }
 
     @Test(arguments: TestDatabases.kinds) func aShopperPaysAndTheOrderIsPaid(kind: String) async throws {
-        let server = try await TestServer.start(database: kind)
-        defer { Task { await server.stop() } }
-        let factory = try await server.tokenFactory()
-        let order = try await server.createOrder()
-        let id = try #require(order["id"]?.stringValue)
-        #expect(order["status"] == "created")
-        #expect(order["paymentRequest"]?["total"]?["label"] == "Paysheet Demo Store")
-        #expect(order["paymentRequest"]?["total"]?["amount"] == "173.50")
-        #expect(order["paymentRequest"]?["applicationData"]?.stringValue != nil)
+        try await TestServer.inProcess(database: kind) { server in
+            let factory = try await server.tokenFactory()
+            let order = try await server.createOrder()
+            let id = try #require(order["id"]?.stringValue)
+            #expect(order["status"] == "created")
+            #expect(order["paymentRequest"]?["total"]?["label"] == "Paysheet Demo Store")
+            #expect(order["paymentRequest"]?["total"]?["amount"] == "173.50")
+            #expect(order["paymentRequest"]?["applicationData"]?.stringValue != nil)
 
-        let sheet = try await server.pay(order, factory: factory)
-        #expect(await sheet.paid)
-        let after = try await server.order(id)
-        #expect(after["status"] == "paid")
-        // The default wallet ships to California: the server added its tax on shippingcontactselected.
-        #expect(after["amount"] == "186.08")
-        let charge = try #require(after["payments"]?.arrayValue?.first)
-        #expect(charge["state"] == "succeeded")
-        let history = charge["history"]?.arrayValue?.compactMap { $0["to"]?.stringValue }
-        #expect(history == ["submitting", "accepted", "succeeded"])
-        #expect(charge["card"]?["suffix"] == "4321")
-        // The acquirer charged the order's amount once.
-        let ledger = try await server.ledger().filter { $0["txnType"] == "01" }
-        #expect(ledger.count == 1)
-        #expect(ledger.first?["amount"] == .number("18608"))
+            let sheet = try await server.pay(order, factory: factory)
+            #expect(await sheet.paid)
+            let after = try await server.order(id)
+            #expect(after["status"] == "paid")
+            // The default wallet ships to California: the server added its tax on shippingcontactselected.
+            #expect(after["amount"] == "186.08")
+            let charge = try #require(after["payments"]?.arrayValue?.first)
+            #expect(charge["state"] == "succeeded")
+            let history = charge["history"]?.arrayValue?.compactMap { $0["to"]?.stringValue }
+            #expect(history == ["submitting", "accepted", "succeeded"])
+            #expect(charge["card"]?["suffix"] == "4321")
+            // The acquirer charged the order's amount once.
+            let ledger = try await server.ledger().filter { $0["txnType"] == "01" }
+            #expect(ledger.count == 1)
+            #expect(ledger.first?["amount"] == .number("18608"))
+        }
     }
 
     @Test func declinesAreShownOnTheSheetAndTheShopperCanPayAgain() async throws {
-        let server = try await TestServer.start()
-        defer { Task { await server.stop() } }
-        let factory = try await server.tokenFactory()
-        let wallet = Wallet.withTestCards(["0064", "0063"])
-        // Accepted, then declined by the issuer (asynchronous).
-        let order = try await server.createOrder()
-        let id = try #require(order["id"]?.stringValue)
-        let declined = try await server.pay(order, wallet: wallet, card: 1, factory: factory)
-        #expect(await !declined.paid)
-        // A FAILURE with an `unknown` error: the sheet says "Try Again" and stays open (docs/payment-sheet.md row 9).
-        #expect(await snapshotText(declined).contains("Try Again"))
-        #expect(try await server.order(id)["status"] == "failed")
-        #expect(try await server.order(id)["payments"]?.arrayValue?.last?["resultCode"] == "64")
-        // Declined at once (frozen card).
-        let frozen = try await server.pay(try await server.order(id), wallet: wallet, card: 2, factory: factory)
-        #expect(await snapshotText(frozen).contains("Try Again"))
-        #expect(try await server.order(id)["payments"]?.arrayValue?.last?["resultCode"] == "63")
-        // The shopper pays with another card.
-        let ok = try await server.pay(try await server.order(id), wallet: wallet, card: 0, factory: factory)
-        #expect(await ok.paid)
-        let final = try await server.order(id)
-        #expect(final["status"] == "paid")
-        #expect(
-            final["payments"]?.arrayValue?.map { $0["state"]?.stringValue ?? "" } == ["failed", "failed", "succeeded"]
-        )
+        try await TestServer.inProcess { server in
+            let factory = try await server.tokenFactory()
+            let wallet = Wallet.withTestCards(["0064", "0063"])
+            // Accepted, then declined by the issuer (asynchronous).
+            let order = try await server.createOrder()
+            let id = try #require(order["id"]?.stringValue)
+            let declined = try await server.pay(order, wallet: wallet, card: 1, factory: factory)
+            #expect(await !declined.paid)
+            // A FAILURE with an `unknown` error: the sheet says "Try Again" and stays open (docs/payment-sheet.md row 9).
+            #expect(await snapshotText(declined).contains("Try Again"))
+            #expect(try await server.order(id)["status"] == "failed")
+            #expect(try await server.order(id)["payments"]?.arrayValue?.last?["resultCode"] == "64")
+            // Declined at once (frozen card).
+            let frozen = try await server.pay(try await server.order(id), wallet: wallet, card: 2, factory: factory)
+            #expect(await snapshotText(frozen).contains("Try Again"))
+            #expect(try await server.order(id)["payments"]?.arrayValue?.last?["resultCode"] == "63")
+            // The shopper pays with another card.
+            let ok = try await server.pay(try await server.order(id), wallet: wallet, card: 0, factory: factory)
+            #expect(await ok.paid)
+            let final = try await server.order(id)
+            #expect(final["status"] == "paid")
+            #expect(
+                final["payments"]?.arrayValue?.map { $0["state"]?.stringValue ?? "" } == [
+                    "failed", "failed", "succeeded",
+                ]
+            )
+        }
     }
 
     @Test func refundsAreCumulativeAndVoidsAreWhole() async throws {
-        let server = try await TestServer.start()
-        defer { Task { await server.stop() } }
-        let factory = try await server.tokenFactory()
-        let order = try await server.createOrder([
-            "currencyCode": "CNY", "countryCode": "CN", "lineItems": [["label": "Tea", "amount": "100.00"]],
-        ])
-        let id = try #require(order["id"]?.stringValue)
-        #expect(try await server.pay(order, factory: factory).paid)
-        let (s1, partial) = try await server.send("POST", "/v1/orders/\(id)/refunds", #"{"amount":"30.00"}"#)
-        #expect(s1 == 201)
-        #expect(partial["status"] == "partially_refunded")
-        #expect(partial["refunded"] == "30.00")
-        let (s2, over) = try await server.send("POST", "/v1/orders/\(id)/refunds", #"{"amount":"70.01"}"#)
-        #expect(s2 == 422)
-        #expect(over["error"]?["code"] == "refund_exceeds_payment")
-        let (s3, void) = try await server.send("POST", "/v1/orders/\(id)/void", nil)
-        #expect(s3 == 409)
-        #expect(void["error"]?["message"]?.stringValue?.contains("refunds") == true)
-        let (s4, full) = try await server.send("POST", "/v1/orders/\(id)/refunds", "{}")
-        #expect(s4 == 201)
-        #expect(full["status"] == "refunded")
-        #expect(full["refunded"] == "100.00")
+        try await TestServer.inProcess { server in
+            let factory = try await server.tokenFactory()
+            let order = try await server.createOrder([
+                "currencyCode": "CNY", "countryCode": "CN", "lineItems": [["label": "Tea", "amount": "100.00"]],
+            ])
+            let id = try #require(order["id"]?.stringValue)
+            #expect(try await server.pay(order, factory: factory).paid)
+            let (s1, partial) = try await server.send("POST", "/v1/orders/\(id)/refunds", #"{"amount":"30.00"}"#)
+            #expect(s1 == 201)
+            #expect(partial["status"] == "partially_refunded")
+            #expect(partial["refunded"] == "30.00")
+            let (s2, over) = try await server.send("POST", "/v1/orders/\(id)/refunds", #"{"amount":"70.01"}"#)
+            #expect(s2 == 422)
+            #expect(over["error"]?["code"] == "refund_exceeds_payment")
+            let (s3, void) = try await server.send("POST", "/v1/orders/\(id)/void", nil)
+            #expect(s3 == 409)
+            #expect(void["error"]?["message"]?.stringValue?.contains("refunds") == true)
+            let (s4, full) = try await server.send("POST", "/v1/orders/\(id)/refunds", "{}")
+            #expect(s4 == 201)
+            #expect(full["status"] == "refunded")
+            #expect(full["refunded"] == "100.00")
 
-        let other = try await server.createOrder([
-            "currencyCode": "CNY", "countryCode": "CN", "lineItems": [["label": "Cup", "amount": "20.00"]],
-        ])
-        let otherId = try #require(other["id"]?.stringValue)
-        #expect(try await server.pay(other, factory: factory).paid)
-        let (s5, voided) = try await server.send("POST", "/v1/orders/\(otherId)/void", nil)
-        #expect(s5 == 200)
-        #expect(voided["status"] == "voided")
-        let ledger = try await server.ledger()
-        #expect(ledger.filter { $0["txnType"] == "04" }.count == 2)
-        #expect(ledger.filter { $0["txnType"] == "31" }.count == 1)
+            let other = try await server.createOrder([
+                "currencyCode": "CNY", "countryCode": "CN", "lineItems": [["label": "Cup", "amount": "20.00"]],
+            ])
+            let otherId = try #require(other["id"]?.stringValue)
+            #expect(try await server.pay(other, factory: factory).paid)
+            let (s5, voided) = try await server.send("POST", "/v1/orders/\(otherId)/void", nil)
+            #expect(s5 == 200)
+            #expect(voided["status"] == "voided")
+            let ledger = try await server.ledger()
+            #expect(ledger.filter { $0["txnType"] == "04" }.count == 2)
+            #expect(ledger.filter { $0["txnType"] == "31" }.count == 1)
+        }
     }
 
     @Test func lostNotificationsAndFailedAnswersAreSettledByQueryWithoutASecondCharge() async throws {
-        let server = try await TestServer.start()
-        defer { Task { await server.stop() } }
-        try await server.setFaults(#"{"seed":7,"dropNotification":1,"serverErrorAfter":1}"#)
-        let factory = try await server.tokenFactory()
-        let order = try await server.createOrder()
-        let id = try #require(order["id"]?.stringValue)
-        let sheet = try await server.pay(order, factory: factory)
-        #expect(await sheet.paid)
-        let charge = try #require(try await server.order(id)["payments"]?.arrayValue?.first)
-        #expect(
-            charge["history"]?.arrayValue?.map { $0["to"]?.stringValue ?? "" } == [
-                "submitting", "unknown", "succeeded",
-            ]
-        )
-        #expect(charge["reason"]?.stringValue?.hasPrefix("query: success") == true)
-        #expect(try await server.ledger().filter { $0["txnType"] == "01" }.count == 1)
+        try await TestServer.inProcess { server in
+            try await server.setFaults(#"{"seed":7,"dropNotification":1,"serverErrorAfter":1}"#)
+            let factory = try await server.tokenFactory()
+            let order = try await server.createOrder()
+            let id = try #require(order["id"]?.stringValue)
+            let sheet = try await server.pay(order, factory: factory)
+            #expect(await sheet.paid)
+            let charge = try #require(try await server.order(id)["payments"]?.arrayValue?.first)
+            #expect(
+                charge["history"]?.arrayValue?.map { $0["to"]?.stringValue ?? "" } == [
+                    "submitting", "unknown", "succeeded",
+                ]
+            )
+            #expect(charge["reason"]?.stringValue?.hasPrefix("query: success") == true)
+            #expect(try await server.ledger().filter { $0["txnType"] == "01" }.count == 1)
+        }
     }
 
     @Test func tokensAreCheckedAgainstTheOrderAndUsedOnce() async throws {
-        let server = try await TestServer.start()
-        defer { Task { await server.stop() } }
-        let factory = try await server.tokenFactory()
-        let a = try await server.createOrder([
-            "currencyCode": "CNY", "countryCode": "CN", "lineItems": [["label": "Tea", "amount": "66.64"]],
-        ])
-        let b = try await server.createOrder([
-            "currencyCode": "CNY", "countryCode": "CN", "lineItems": [["label": "Tea", "amount": "10.00"]],
-        ])
-        let aId = try #require(a["id"]?.stringValue)
-        let bId = try #require(b["id"]?.stringValue)
-        // 66.64 is declined by the sandbox (insufficient funds): the order can be paid again.
-        let first = try await server.pay(a, factory: factory)
-        #expect(await !first.paid)
-        let token = try #require(factory.tokens.last)
-        let payment = ApplePayPayment(token: token, shippingContact: Wallet.default.shippingContacts[0])
-        let body = try JSONValue.object(["payment": JSONValueEncoder().encode(payment)]).compactText
-        // The same token again: replay.
-        let (_, replay) = try await server.send("POST", "/v1/orders/\(aId)/authorize", body)
-        #expect(replay["result"]?["errors"]?.arrayValue?.first?["message"] == "Payment was already used")
-        // A token made for order A presented for order B: its applicationData hash is A's.
-        let (_, wrong) = try await server.send("POST", "/v1/orders/\(bId)/authorize", body)
-        #expect(wrong["result"]?["errors"]?.arrayValue?.first?["message"] == "Payment is not for this order")
-        #expect(try await server.order(bId)["status"] == "created")
+        try await TestServer.inProcess { server in
+            let factory = try await server.tokenFactory()
+            let a = try await server.createOrder([
+                "currencyCode": "CNY", "countryCode": "CN", "lineItems": [["label": "Tea", "amount": "66.64"]],
+            ])
+            let b = try await server.createOrder([
+                "currencyCode": "CNY", "countryCode": "CN", "lineItems": [["label": "Tea", "amount": "10.00"]],
+            ])
+            let aId = try #require(a["id"]?.stringValue)
+            let bId = try #require(b["id"]?.stringValue)
+            // 66.64 is declined by the sandbox (insufficient funds): the order can be paid again.
+            let first = try await server.pay(a, factory: factory)
+            #expect(await !first.paid)
+            let token = try #require(factory.tokens.last)
+            let payment = ApplePayPayment(token: token, shippingContact: Wallet.default.shippingContacts[0])
+            let body = try JSONValue.object(["payment": JSONValueEncoder().encode(payment)]).compactText
+            // The same token again: replay.
+            let (_, replay) = try await server.send("POST", "/v1/orders/\(aId)/authorize", body)
+            #expect(replay["result"]?["errors"]?.arrayValue?.first?["message"] == "Payment was already used")
+            // A token made for order A presented for order B: its applicationData hash is A's.
+            let (_, wrong) = try await server.send("POST", "/v1/orders/\(bId)/authorize", body)
+            #expect(wrong["result"]?["errors"]?.arrayValue?.first?["message"] == "Payment is not for this order")
+            #expect(try await server.order(bId)["status"] == "created")
+        }
     }
 
     @Test func cartsMayNameCatalogProductsWhichTheServerPrices() async throws {
-        let server = try await TestServer.start()
-        defer { Task { await server.stop() } }
-        let (s1, order) = try await server.send(
-            "POST",
-            "/v1/orders",
-            #"{"currencyCode":"CNY","countryCode":"CN","lineItems":[{"sku":"tea-set"},{"sku":"tea-cups","quantity":2},{"label":"Gift wrap","amount":"5.00"}]}"#
-        )
-        #expect(s1 == 201)
-        #expect(order["amount"] == "205.00")
-        #expect(
-            order["lineItems"]?.arrayValue?.map { $0["label"]?.stringValue ?? "" } == [
-                "Porcelain tea set", "Tea cups, set of 4 × 2", "Gift wrap",
-            ]
-        )
-        let (s2, e2) = try await server.send(
-            "POST",
-            "/v1/orders",
-            #"{"currencyCode":"CNY","countryCode":"CN","lineItems":[{"sku":"nope"}]}"#
-        )
-        #expect(s2 == 400 && e2["error"]?["field"] == "lineItems[0].sku")
-        let (s3, e3) = try await server.send(
-            "POST",
-            "/v1/orders",
-            #"{"currencyCode":"USD","countryCode":"US","lineItems":[{"sku":"tea-set"}]}"#
-        )
-        #expect(s3 == 400 && e3["error"]?["message"]?.stringValue?.contains("priced in CNY") == true)
-        let (_, catalog) = try await server.send("GET", "/v1/catalog", nil)
-        #expect(catalog["products"]?.arrayValue?.count == 3)
+        try await TestServer.inProcess { server in
+            let (s1, order) = try await server.send(
+                "POST",
+                "/v1/orders",
+                #"{"currencyCode":"CNY","countryCode":"CN","lineItems":[{"sku":"tea-set"},{"sku":"tea-cups","quantity":2},{"label":"Gift wrap","amount":"5.00"}]}"#
+            )
+            #expect(s1 == 201)
+            #expect(order["amount"] == "205.00")
+            #expect(
+                order["lineItems"]?.arrayValue?.map { $0["label"]?.stringValue ?? "" } == [
+                    "Porcelain tea set", "Tea cups, set of 4 × 2", "Gift wrap",
+                ]
+            )
+            let (s2, e2) = try await server.send(
+                "POST",
+                "/v1/orders",
+                #"{"currencyCode":"CNY","countryCode":"CN","lineItems":[{"sku":"nope"}]}"#
+            )
+            #expect(s2 == 400 && e2["error"]?["field"] == "lineItems[0].sku")
+            let (s3, e3) = try await server.send(
+                "POST",
+                "/v1/orders",
+                #"{"currencyCode":"USD","countryCode":"US","lineItems":[{"sku":"tea-set"}]}"#
+            )
+            #expect(s3 == 400 && e3["error"]?["message"]?.stringValue?.contains("priced in CNY") == true)
+            let (_, catalog) = try await server.send("GET", "/v1/catalog", nil)
+            #expect(catalog["products"]?.arrayValue?.count == 3)
+        }
     }
 
     @Test func idempotencyKeys() async throws {
-        let server = try await TestServer.start()
-        defer { Task { await server.stop() } }
-        let body = #"{"currencyCode":"CNY","countryCode":"CN","lineItems":[{"label":"Tea","amount":"1.00"}]}"#
-        let (s1, first) = try await server.send("POST", "/v1/orders", body, key: "order-1")
-        let (s2, again) = try await server.send("POST", "/v1/orders", body, key: "order-1")
-        #expect(s1 == 201 && s2 == 201)
-        #expect(first["id"] == again["id"])
-        let (s3, other) = try await server.send(
-            "POST",
-            "/v1/orders",
-            body.replacingOccurrences(of: "1.00", with: "2.00"),
-            key: "order-1"
-        )
-        #expect(s3 == 422)
-        #expect(other["error"]?["code"] == "idempotency_key_reused")
+        try await TestServer.inProcess { server in
+            let body = #"{"currencyCode":"CNY","countryCode":"CN","lineItems":[{"label":"Tea","amount":"1.00"}]}"#
+            let (s1, first) = try await server.send("POST", "/v1/orders", body, key: "order-1")
+            let (s2, again) = try await server.send("POST", "/v1/orders", body, key: "order-1")
+            #expect(s1 == 201 && s2 == 201)
+            #expect(first["id"] == again["id"])
+            let (s3, other) = try await server.send(
+                "POST",
+                "/v1/orders",
+                body.replacingOccurrences(of: "1.00", with: "2.00"),
+                key: "order-1"
+            )
+            #expect(s3 == 422)
+            #expect(other["error"]?["code"] == "idempotency_key_reused")
+        }
     }
 
     @Test func aKeyWhoseFirstRequestIsStillRunningGets409() async throws {
@@ -233,33 +235,33 @@ import Testing
     }
 
     @Test func badRequestsNameTheField() async throws {
-        let server = try await TestServer.start()
-        defer { Task { await server.stop() } }
-        let (s1, e1) = try await server.send(
-            "POST",
-            "/v1/orders",
-            #"{"currencyCode":"CNY","countryCode":"CN","lineItems":[{"label":"Tea","amount":"1.001"}]}"#
-        )
-        #expect(s1 == 400 && e1["error"]?["field"] == "lineItems[0].amount")
-        let (s2, e2) = try await server.send(
-            "POST",
-            "/v1/orders",
-            #"{"currencyCode":"XXX","countryCode":"CN","lineItems":[]}"#
-        )
-        #expect(s2 == 400 && e2["error"]?["field"] == "currencyCode")
-        let (s3, e3) = try await server.send("POST", "/v1/orders", "not json")
-        #expect(s3 == 400 && e3["error"]?["code"] == "invalid_request")
-        let (s4, _) = try await server.send("GET", "/v1/orders/ord_nope", nil)
-        #expect(s4 == 404)
-        let order = try await server.createOrder()
-        let (s5, e5) = try await server.send(
-            "POST",
-            "/v1/orders/\(order["id"]?.stringValue ?? "")/merchant-session",
-            #"{"validationURL":"https://evil.example.com/x"}"#
-        )
-        #expect(s5 == 400 && e5["error"]?["field"] == "validationURL")
-        let (s6, _) = try await server.send("POST", "/v1/notifications/unionpay", "respCode=00&orderId=x")
-        #expect(s6 == 400)
+        try await TestServer.inProcess { server in
+            let (s1, e1) = try await server.send(
+                "POST",
+                "/v1/orders",
+                #"{"currencyCode":"CNY","countryCode":"CN","lineItems":[{"label":"Tea","amount":"1.001"}]}"#
+            )
+            #expect(s1 == 400 && e1["error"]?["field"] == "lineItems[0].amount")
+            let (s2, e2) = try await server.send(
+                "POST",
+                "/v1/orders",
+                #"{"currencyCode":"XXX","countryCode":"CN","lineItems":[]}"#
+            )
+            #expect(s2 == 400 && e2["error"]?["field"] == "currencyCode")
+            let (s3, e3) = try await server.send("POST", "/v1/orders", "not json")
+            #expect(s3 == 400 && e3["error"]?["code"] == "invalid_request")
+            let (s4, _) = try await server.send("GET", "/v1/orders/ord_nope", nil)
+            #expect(s4 == 404)
+            let order = try await server.createOrder()
+            let (s5, e5) = try await server.send(
+                "POST",
+                "/v1/orders/\(order["id"]?.stringValue ?? "")/merchant-session",
+                #"{"validationURL":"https://evil.example.com/x"}"#
+            )
+            #expect(s5 == 400 && e5["error"]?["field"] == "validationURL")
+            let (s6, _) = try await server.send("POST", "/v1/notifications/unionpay", "respCode=00&orderId=x")
+            #expect(s6 == 400)
+        }
     }
 
     @Test func noCardDataReachesTheDatabaseOrTheLogs() async throws {

@@ -78,31 +78,32 @@ import Testing
     }
 
     @Test func generatedRefundsNeverExceedWhatWasPaid() async throws {
-        let server = try await TestServer.start()
-        defer { Task { await server.stop() } }
-        let factory = try await server.tokenFactory()
-        let order = try await server.createOrder([
-            "currencyCode": "CNY", "lineItems": [["label": "Tea", "amount": "100.00"]],
-        ])
-        let id = try #require(order["id"]?.stringValue)
-        #expect(try await server.pay(order, factory: factory).paid)
-        var random = SeededRandom(seed: 5)
-        let pool = [
-            "0.01", "10.00", "33.33", "60.00", "100.00", "100.01", "-5.00", "0", "1e1", "92233720368547758.07", "5.5x",
-            "7.777",
-        ]
-        for _ in 0..<25 {
-            let amount = pool[Int.random(in: 0..<pool.count, using: &random)]
-            let (status, _) = try await server.send("POST", "/v1/orders/\(id)/refunds", #"{"amount":"\#(amount)"}"#)
-            #expect([201, 400, 409, 422].contains(status), "refund \(amount): \(status)")
+        try await TestServer.inProcess { server in
+            let factory = try await server.tokenFactory()
+            let order = try await server.createOrder([
+                "currencyCode": "CNY", "lineItems": [["label": "Tea", "amount": "100.00"]],
+            ])
+            let id = try #require(order["id"]?.stringValue)
+            #expect(try await server.pay(order, factory: factory).paid)
+            var random = SeededRandom(seed: 5)
+            let pool = [
+                "0.01", "10.00", "33.33", "60.00", "100.00", "100.01", "-5.00", "0", "1e1", "92233720368547758.07",
+                "5.5x",
+                "7.777",
+            ]
+            for _ in 0..<25 {
+                let amount = pool[Int.random(in: 0..<pool.count, using: &random)]
+                let (status, _) = try await server.send("POST", "/v1/orders/\(id)/refunds", #"{"amount":"\#(amount)"}"#)
+                #expect([201, 400, 409, 422].contains(status), "refund \(amount): \(status)")
+            }
+            let final = try await server.order(id)
+            let refunded = try MinorUnits.parse(final["refunded"]?.stringValue ?? "", digits: 2)
+            #expect(refunded <= 10_000)
+            let ledger = try await server.ledger().filter { $0["txnType"] == "04" && $0["respCode"] == "00" }
+            let atAcquirer = try ledger.reduce(0) {
+                $0 + (try MinorUnits.parse($1["amount"]?.compactText ?? "", digits: 0))
+            }
+            #expect(atAcquirer == refunded)
         }
-        let final = try await server.order(id)
-        let refunded = try MinorUnits.parse(final["refunded"]?.stringValue ?? "", digits: 2)
-        #expect(refunded <= 10_000)
-        let ledger = try await server.ledger().filter { $0["txnType"] == "04" && $0["respCode"] == "00" }
-        let atAcquirer = try ledger.reduce(0) {
-            $0 + (try MinorUnits.parse($1["amount"]?.compactText ?? "", digits: 0))
-        }
-        #expect(atAcquirer == refunded)
     }
 }
