@@ -22,17 +22,19 @@ public struct TranscriptEntry: Sendable {
 
     /// The entry as one JSON object (`paysheet sheet run --json`).
     public var json: JSONValue {
-        var o = JSONObject()
-        o["step"] = .number(String(step))
-        o["input"] = input
-        o["threw"] = threw?.json ?? .null
-        if let returned { o["returned"] = returned }
-        o["events"] = .array(events)
-        o["session"] = .string(session)
-        o["sheet"] = sheet
-        if case .object(let i) = input, i["expect"] != nil { o["held"] = .bool(failure == nil) }
-        if let failure { o["failure"] = .string(failure) }
-        return .object(o)
+        var object = JSONObject()
+        object["step"] = .number(String(step))
+        object["input"] = input
+        object["threw"] = threw?.json ?? .null
+        if let returned { object["returned"] = returned }
+        object["events"] = .array(events)
+        object["session"] = .string(session)
+        object["sheet"] = sheet
+        if case .object(let inputObject) = input, inputObject["expect"] != nil {
+            object["held"] = .bool(failure == nil)
+        }
+        if let failure { object["failure"] = .string(failure) }
+        return .object(object)
     }
 }
 
@@ -171,7 +173,7 @@ public struct ScenarioRunner: Sendable {
     }
 
     private func check(
-        _ e: Expectation,
+        _ expectation: Expectation,
         machine: SheetMachine,
         log: inout [JSONValue],
         lastThrew: ScriptError?,
@@ -179,9 +181,9 @@ public struct ScenarioRunner: Sendable {
         hadPageStep: Bool,
         session: Int?
     ) -> String? {
-        if let t = e.threw {
+        if let threw = expectation.threw {
             let actual = lastThrew?.json ?? .null
-            switch t {
+            switch threw {
             case nil:
                 if let lastThrew { return "threw: expected nothing, the last page step threw \(lastThrew)" }
             case .string(let name)?:
@@ -189,49 +191,53 @@ public struct ScenarioRunner: Sendable {
                     return "threw: expected \(name), found \(lastThrew.map { "\($0)" } ?? "nothing")"
                 }
             case let expected?:
-                if let m = Matcher.mismatch(expected: expected, actual: actual, path: "threw") {
-                    return m + (lastThrew.map { " (threw \($0))" } ?? " (threw nothing)")
+                if let mismatch = Matcher.mismatch(expected: expected, actual: actual, path: "threw") {
+                    return mismatch + (lastThrew.map { " (threw \($0))" } ?? " (threw nothing)")
                 }
             }
         }
-        if let r = e.returned {
-            let expected = r ?? .null
-            if let m = Matcher.mismatch(expected: expected, actual: lastReturned ?? .null, path: "returned") {
-                return m
+        if let returned = expectation.returned {
+            let expected = returned ?? .null
+            if let mismatch = Matcher.mismatch(expected: expected, actual: lastReturned ?? .null, path: "returned") {
+                return mismatch
             }
         }
-        if let events = e.events {
+        if let events = expectation.events {
             let actual = JSONValue.array(log)
             log.removeAll()
-            if let m = Matcher.mismatch(expected: .array(events), actual: actual, path: "events") { return m }
+            if let mismatch = Matcher.mismatch(expected: .array(events), actual: actual, path: "events") {
+                return mismatch
+            }
         }
-        if let s = e.session {
+        if let state = expectation.session {
             let actual = session.flatMap { machine.state(of: $0)?.pageVisible } ?? "idle"
-            if actual != s { return "session: expected \(s), found \(actual)" }
+            if actual != state { return "session: expected \(state), found \(actual)" }
         }
-        if let sh = e.sheet, let m = Matcher.mismatch(expected: sh, actual: machine.snapshot(), path: "sheet") {
-            return m
+        if let sheet = expectation.sheet,
+            let mismatch = Matcher.mismatch(expected: sheet, actual: machine.snapshot(), path: "sheet")
+        {
+            return mismatch
         }
-        if let p = e.paid, p != machine.paid { return "paid: expected \(p), found \(machine.paid)" }
+        if let paid = expectation.paid, paid != machine.paid { return "paid: expected \(paid), found \(machine.paid)" }
         return nil
     }
 
     private func inputJSON(_ step: ScenarioStep) -> JSONValue {
         switch step {
-        case .expect(let e): return ["expect": e.raw]
-        case .wait(let s): return ["wait": .number(JSONValue.javaScriptNumberString(String(s)))]
-        case .user(let a): return ["user": .string(a.name)]
-        case .page(let p, let instance):
-            var o: JSONObject = ["page": .string(Self.pageName(p))]
-            if instance != 1 { o["instance"] = .number(String(instance)) }
-            return .object(o)
+        case .expect(let expectation): return ["expect": expectation.raw]
+        case .wait(let seconds): return ["wait": .number(JSONValue.javaScriptNumberString(String(seconds)))]
+        case .user(let action): return ["user": .string(action.name)]
+        case .page(let pageStep, let instance):
+            var object: JSONObject = ["page": .string(Self.pageName(pageStep))]
+            if instance != 1 { object["instance"] = .number(String(instance)) }
+            return .object(object)
         }
     }
 
-    static func pageName(_ p: PageStep) -> String {
-        switch p {
+    static func pageName(_ step: PageStep) -> String {
+        switch step {
         case .construct: return "construct"
-        case .call(let c): return c.name
+        case .call(let call): return call.name
         case .supportsVersion: return "supportsVersion"
         case .canMakePayments: return "canMakePayments"
         case .canMakePaymentsWithActiveCard: return "canMakePaymentsWithActiveCard"
