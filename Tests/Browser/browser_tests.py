@@ -83,6 +83,15 @@ class Env:
             [binary, "serve", "--data", self.data, "--listen", f"127.0.0.1:{self.port}", "--no-demo-order"],
             stdout=self.log, stderr=subprocess.STDOUT,
             env=dict(os.environ, PAYSHEET_SANDBOX_ACQUIRER_LISTEN=f"127.0.0.1:{free_port()}"))
+        try:
+            self._start_site_and_browser()
+        except BaseException:
+            # A browser or driver that cannot start must not leave the server running.
+            self.server.terminate()
+            self.server.wait(10)
+            raise
+
+    def _start_site_and_browser(self):
         for _ in range(300):
             try:
                 urllib.request.urlopen(self.base + "/health", timeout=1).read()
