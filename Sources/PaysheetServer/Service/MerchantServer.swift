@@ -71,11 +71,13 @@ public struct MerchantServer: Sendable {
         let tokens = try TokenParts(config, data: data)
         let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: Self.httpConfiguration)
         var opened: (any SQLDatabase)?
+        var validationClient: HTTPClient?
         do {
             let acquirer = try AcquirerParts(config, data: data, publicURL: publicURL, http: http, logger: logger)
             let storage = try await StorageParts(config, data: data, logger: logger)
             opened = storage.database
             let validation = try Self.merchantValidation(config)
+            if case .apple(let client) = validation { validationClient = client }
             let store = PaymentStore(database: storage.database)
             let parts = try ServiceParts(
                 config,
@@ -128,6 +130,7 @@ public struct MerchantServer: Sendable {
         } catch {
             // A client that is dropped without being shut down is a programming error to AsyncHTTPClient.
             try? await http.shutdown()
+            try? await validationClient?.shutdown()
             await opened?.close()
             throw error
         }
