@@ -274,54 +274,18 @@ func load(_ o: LoadOptions, _ http: HTTPClient) async throws -> Int32 {
     let bodies = try authorizationBodies(orders, recipient: recipient, issuer: issuer)
 
     // 4. Authorizations, timed.
-    let fixedOrders = orders
-    let fixedBodies = bodies
     let watched = o.watched.isEmpty ? [] : o.watched + [("load generator", ProcessSet.pid(nil))]
     let cpuBefore = watched.map { $0.processes.cpuSeconds() }
     let roundTripsBefore = await databaseRoundTrips(http, o)
-    let start = Date()
-    try await withThrowingTaskGroup(of: Void.self) { group in
-        var next = 0
-        func add() {
-            let i = next
-            next += 1
-            let cancels = o.cancels > 0 && Double(i % 100) >= 100 - o.cancels * 100
-            if cancels {
-                // This shopper dismisses the sheet while the charge is in flight (0 to 1.5 s in).
-                group.addTask {
-                    try await Task.sleep(for: .milliseconds(Int.random(in: 0...1_500)))
-                    let (status, json) = try await call(
-                        http,
-                        .POST,
-                        o.server + "/v1/orders/\(fixedOrders[i].id)/cancel",
-                        "{}",
-                        key: "load-cancel-\(fixedOrders[i].id)",
-                        auth: fixedOrders[i].secret,
-                        results: results
-                    )
-                    await results.add(
-                        nil,
-                        "cancel \(status == 200 ? "accepted" : "refused")",
-                        [
-                            "order": fixedOrders[i].id, "amount": fixedOrders[i].amount, "client": "canceled",
-                            "cancel": json["status"]?.stringValue ?? "http \(status)",
-                        ]
-                    )
-                }
-            }
-            group.addTask {
-                let (latency, outcome) = try await authorize(fixedOrders[i], body: fixedBodies[i], o, http, results)
-                await results.add(
-                    latency,
-                    outcome,
-                    ["order": fixedOrders[i].id, "amount": fixedOrders[i].amount, "client": outcome]
-                )
-            }
-        }
-        for _ in 0..<min(o.concurrency, fixedOrders.count) { add() }
-        while try await group.next() != nil { if next < fixedOrders.count { add() } }
-    }
-    let elapsed = Date().timeIntervalSince(start)
+    let elapsed = try await authorizeAll(
+        orders,
+        bodies: bodies,
+        concurrency: o.concurrency,
+        cancels: o.cancels,
+        o,
+        http,
+        results
+    )
     let cpuAfter = watched.map { $0.processes.cpuSeconds() }
 
     // 5. Refunds of a share of the paid orders (fault runs).
@@ -553,31 +517,60 @@ func authorize(
     return (latency, json["result"]?["status"]?.compactText == "0" ? "paid" : "declined")
 }
 
-/// The authorizations of `orders`, `concurrency` at a time: the time they took, their latencies and
-/// how many were paid.
+/// The authorizations of `orders`, `concurrency` at a time, each recorded in `results` (its
+/// latency, its outcome, and for fault runs the order and what the client saw); a `cancels` share of
+/// the shoppers also dismiss the sheet while their charge is in flight. Returns the seconds they took.
 func authorizeAll(
     _ orders: [LoadOrder],
     bodies: [String],
     concurrency: Int,
+    cancels: Double,
     _ o: LoadOptions,
-    _ http: HTTPClient
-) async throws -> (elapsed: Double, latencies: Latencies, paid: Int) {
-    let results = Results()
+    _ http: HTTPClient,
+    _ results: Results
+) async throws -> Double {
     let start = Date()
     try await withThrowingTaskGroup(of: Void.self) { group in
         var next = 0
         func add() {
             let i = next
             next += 1
+            if cancels > 0 && Double(i % 100) >= 100 - cancels * 100 {
+                // This shopper dismisses the sheet while the charge is in flight (0 to 1.5 s in).
+                group.addTask {
+                    try await Task.sleep(for: .milliseconds(Int.random(in: 0...1_500)))
+                    let (status, json) = try await call(
+                        http,
+                        .POST,
+                        o.server + "/v1/orders/\(orders[i].id)/cancel",
+                        "{}",
+                        key: "load-cancel-\(orders[i].id)",
+                        auth: orders[i].secret,
+                        results: results
+                    )
+                    await results.add(
+                        nil,
+                        "cancel \(status == 200 ? "accepted" : "refused")",
+                        [
+                            "order": orders[i].id, "amount": orders[i].amount, "client": "canceled",
+                            "cancel": json["status"]?.stringValue ?? "http \(status)",
+                        ]
+                    )
+                }
+            }
             group.addTask {
                 let (latency, outcome) = try await authorize(orders[i], body: bodies[i], o, http, results)
-                await results.add(latency, outcome)
+                await results.add(
+                    latency,
+                    outcome,
+                    ["order": orders[i].id, "amount": orders[i].amount, "client": outcome]
+                )
             }
         }
         for _ in 0..<min(concurrency, orders.count) { add() }
         while try await group.next() != nil { if next < orders.count { add() } }
     }
-    return (Date().timeIntervalSince(start), await results.latencies, await results.outcomes["paid"] ?? 0)
+    return Date().timeIntervalSince(start)
 }
 
 /// The saturation search: `o.sweepPayments` payments at each concurrency of `o.sweep`, their rate
@@ -588,18 +581,32 @@ func sweep(_ o: LoadOptions, _ http: HTTPClient, recipient: TokenRecipient, issu
     for concurrency in o.sweep {
         let orders = try await createOrders(o.sweepPayments, o, http, Results())
         let bodies = try authorizationBodies(orders, recipient: recipient, issuer: issuer)
-        let run = try await authorizeAll(orders, bodies: bodies, concurrency: concurrency, o, http)
-        let rate = Double(run.paid) / run.elapsed
-        levels.append((concurrency, rate, run.latencies.percentile(0.5) * 1000, run.latencies.percentile(0.99) * 1000))
+        let results = Results()
+        let elapsed = try await authorizeAll(
+            orders,
+            bodies: bodies,
+            concurrency: concurrency,
+            cancels: 0,
+            o,
+            http,
+            results
+        )
+        let paid = await results.outcomes["paid"] ?? 0
+        let latencies = await results.latencies
+        let level = (
+            concurrency: concurrency, rate: Double(paid) / elapsed, p50: latencies.percentile(0.5) * 1000,
+            p99: latencies.percentile(0.99) * 1000
+        )
+        levels.append(level)
         print(
             String(
                 format:
                     "sweep     concurrency %3d: %6.0f authorized payments/s, p50 %6.1f ms, p99 %6.1f ms (%d of %d paid)",
                 concurrency,
-                rate,
-                levels.last!.p50,
-                levels.last!.p99,
-                run.paid,
+                level.rate,
+                level.p50,
+                level.p99,
+                paid,
                 orders.count
             )
         )
