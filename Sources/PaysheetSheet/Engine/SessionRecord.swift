@@ -33,12 +33,6 @@ struct SessionRecord: Sendable {
         return false
     }
 
-    /// Whether merchant validation is under way (begun, its session not yet accepted).
-    var isValidatingMerchant: Bool {
-        if case .begun(let begun) = phase { return !begun.merchantValidated }
-        return false
-    }
-
     /// `begin()`: the session is active and validates its merchant.
     mutating func begin() { phase = .begun(.init(merchantValidated: false, step: .active)) }
 

@@ -120,7 +120,7 @@ extension SheetMachine {
     private mutating func show(_ index: Int, userGesture: Bool, events: inout [DispatchedEvent]) throws(ScriptError) {
         if !userGesture { throw ScriptError(.securityError, "show() must be triggered by user activation.") }
         guard paymentRequests[index].state == .created else { throw .invalidState() }
-        if sessions.contains(where: { $0.state != .idle && !$0.state.isFinal }) {
+        if sessions.contains(where: \.isBegun) {
             paymentRequests[index].state = .closed
             throw .aborted
         }
@@ -318,11 +318,7 @@ extension SheetMachine {
 
     /// `abortWithException`: the sheet closes, and `show()` (or a pending `retry()`) rejects.
     mutating func abortPaymentRequest(_ index: Int, with error: ScriptError, events: inout [DispatchedEvent]) {
-        if let session = paymentRequests[index].session, sessions[session].state != .idle,
-            !sessions[session].state.isFinal
-        {
-            try? abort(session)
-        }
+        if let session = paymentRequests[index].session, sessions[session].isBegun { try? abort(session) }
         paymentRequests[index].updating = false
         paymentRequests[index].awaitingUpdate = nil
         paymentRequests[index].state = .closed

@@ -211,7 +211,7 @@ public struct SheetMachine: Sendable {
 
     mutating func begin(_ session: Int, events: inout [DispatchedEvent]) throws(ScriptError) {
         guard sessions[session].state == .idle else { throw .invalidAccess("Payment session is already active.") }
-        if sessions.contains(otherThan: session, where: { !$0.state.isFinal && $0.state != .idle }) {
+        if sessions.contains(otherThan: session, where: \.isBegun) {
             throw .invalidAccess("Page already has an active payment session.")
         }
         sessions[session].begin()
@@ -238,8 +238,7 @@ public struct SheetMachine: Sendable {
     }
 
     mutating func abort(_ session: Int) throws(ScriptError) {
-        let state = sessions[session].state
-        guard state != .idle, !state.isFinal else { throw .invalidAccess() }
+        guard sessions[session].isBegun else { throw .invalidAccess() }
         sessions[session].end(.aborted)
         if showsSheet(session) { close(result: .aborted) }
     }
@@ -484,7 +483,7 @@ public struct SheetMachine: Sendable {
     /// canceled (and gets `cancel`); idle sessions survive.
     public mutating func navigate() -> [DispatchedEvent] {
         var events: [DispatchedEvent] = []
-        for session in sessions.numbers where sessions[session].state != .idle && !sessions[session].state.isFinal {
+        for session in sessions.numbers where sessions[session].isBegun {
             sessions[session].end(.canceled)
             if showsSheet(session) { close(result: .canceled) }
             emit(.cancel(ApplePaySessionError()), to: session, events: &events)
