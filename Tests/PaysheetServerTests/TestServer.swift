@@ -225,7 +225,7 @@ final class TestServer: @unchecked Sendable {
 
     /// Creates an order as the merchant (free-form lines need its key); remembers its client secret.
     func createOrder(_ body: JSONValue? = nil) async throws -> JSONValue {
-        let order = try await post(
+        let order = try await api.post(
             "/v1/orders",
             body ?? [
                 "currencyCode": "CNY", "countryCode": "CN",
@@ -242,13 +242,7 @@ final class TestServer: @unchecked Sendable {
         return order
     }
 
-    func order(_ id: String) async throws -> JSONValue { try await get("/v1/orders/\(id)") }
-
-    /// GET `path` as the merchant; the body of a 2xx answer.
-    func get(_ path: String) async throws -> JSONValue { try await api.get(path) }
-
-    /// POST `body` to `path` as the merchant with a fresh idempotency key; the body of a 2xx answer.
-    func post(_ path: String, _ body: JSONValue) async throws -> JSONValue { try await api.post(path, body) }
+    func order(_ id: String) async throws -> JSONValue { try await api.get("/v1/orders/\(id)") }
 
     /// How calls reach the merchant server: HummingbirdTesting's client when it runs in this
     /// process, HTTP on loopback otherwise.
