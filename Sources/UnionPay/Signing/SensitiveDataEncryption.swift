@@ -127,9 +127,10 @@ public struct SensitiveDataDecryptor: Sendable {
 }
 
 /// Arithmetic modulo an odd RSA modulus in Montgomery form (64-bit limbs, least significant
-/// first): what the public-key operation `m^e mod n` needs, and no more. Not constant-time: it
-/// works only on public values (the modulus, the public exponent) and on a message that is being
-/// encrypted to them.
+/// first): what the public-key operation `m^e mod n` needs, and no more. Its sequence of
+/// multiplications depends only on the public exponent, but it is not constant-time in the
+/// message: each multiplication's final subtraction depends on the value (as the 32-bit version's
+/// did), which a process timing this one on the same machine could in principle observe.
 struct Montgomery: Sendable {
     let n: [UInt64]
     /// −n⁻¹ mod 2⁶⁴.
