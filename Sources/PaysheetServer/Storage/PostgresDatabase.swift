@@ -12,6 +12,8 @@ public final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
     static let roundTrips = Counter(label: "paysheet_database_round_trips_total")
     /// The client.
     public let client: PostgresClient
+    /// The store's statements, prepared on each connection.
+    let statements = PostgresPreparedStatements()
     let logger: Logger
 
     public var dialect: String { "postgresql" }
@@ -86,38 +88,44 @@ public final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
 
     struct Executor: SQLExecutor {
         let connection: PostgresConnection
+        let statements: PostgresPreparedStatements
         let logger: Logger
         func execute(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow] {
             PostgresDatabase.roundTrips.increment()
             PostgresDatabase.statementCounter(sql).increment()
-            var bindings = PostgresBindings()
-            for b in binds {
-                switch b {
-                case .int(let i): bindings.append(i)
-                case .text(let t): bindings.append(t)
-                case .null: bindings.appendNull()
-                }
-            }
             do {
-                let rows = try await connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger)
+                let rows: [PostgresRow]
+                if let statement = try await statements.statement(sql, on: connection) {
+                    rows = try await statement.execute(binds.map(\.postgresData)).get()
+                } else {
+                    var bindings = PostgresBindings()
+                    for value in binds { bindings.append(value.postgresData) }
+                    rows = try await connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger)
+                        .collect()
+                }
                 var out: [SQLRow] = []
                 var columns: [String]?
-                for try await row in rows {
+                for row in rows {
                     var values: [String?] = []
                     for cell in row { values.append(try cell.decode(String?.self)) }
                     if columns == nil { columns = row.map(\.columnName) }
                     out.append(SQLRow(columns: columns ?? [], values: values))
                 }
                 return out
-            } catch let error as PSQLError where error.serverInfo?[.sqlState] == "22012" {
-                throw SQLStatementAborted()  // division_by_zero: a statement of several writes undid itself
+            } catch let error as PSQLError where error.serverInfo?[.sqlState] == Self.divisionByZero {
+                throw SQLStatementAborted()  // a statement of several writes undid itself
+            } catch let error as PostgresError where error.code.raw == Self.divisionByZero {
+                throw SQLStatementAborted()  // the same, through postgres-nio's prepared-statement path
             }
         }
+
+        /// SQLSTATE `division_by_zero`: how a statement of several writes says it undid itself.
+        static let divisionByZero = "22012"
     }
 
     public func transaction<T: Sendable>(_ body: @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
         try await client.withConnection { connection in
-            let executor = Executor(connection: connection, logger: logger)
+            let executor = Executor(connection: connection, statements: statements, logger: logger)
             _ = try await executor.execute("BEGIN", [])
             do {
                 let result = try await body(executor)
@@ -138,7 +146,7 @@ public final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
     /// commits it on its own.
     private func alone(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow] {
         try await client.withConnection { connection in
-            try await Executor(connection: connection, logger: logger).execute(sql, binds)
+            try await Executor(connection: connection, statements: statements, logger: logger).execute(sql, binds)
         }
     }
 
@@ -148,6 +156,17 @@ public final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
     }
 
     public func close() async {}
+}
+
+extension SQLValue {
+    /// The value as postgres-nio binds it.
+    var postgresData: PostgresData {
+        switch self {
+        case .int(let number): PostgresData(int: number)
+        case .text(let text): PostgresData(string: text)
+        case .null: PostgresData.null
+        }
+    }
 }
 
 extension String {
