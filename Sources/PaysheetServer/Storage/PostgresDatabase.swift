@@ -96,7 +96,7 @@ public final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
             do {
                 let rows: [PostgresRow]
                 if let statement = try await statements.statement(sql, on: connection) {
-                    rows = try await statement.execute(binds.map(\.postgresData)).get()
+                    rows = try await statement.query.execute(try statement.bindings(binds)).get()
                 } else {
                     var bindings = PostgresBindings()
                     for value in binds { bindings.append(value.postgresData) }
