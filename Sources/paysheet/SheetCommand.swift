@@ -30,15 +30,15 @@ struct SheetCommand: ParsableCommand {
             let runner = ScenarioRunner(recordTranscript: false, tokenFactory: try merchant.tokenFactory())
             var passed = 0
             var failed = 0
-            for p in paths {
+            for path in paths {
                 let outcome: ScenarioOutcome
                 do {
-                    outcome = runner.run(text: try readInput(p), file: p)
+                    outcome = runner.run(text: try readInput(path), file: path)
                 } catch {
                     outcome = ScenarioOutcome(
-                        name: p,
-                        file: p,
-                        failure: "scenario error: \(p): \(error)",
+                        name: path,
+                        file: path,
+                        failure: "scenario error: \(path): \(error)",
                         transcript: []
                     )
                 }
@@ -72,15 +72,15 @@ struct SheetCommand: ParsableCommand {
             let outcome = ScenarioRunner(recordTranscript: true, tokenFactory: try merchant.tokenFactory())
                 .run(text: try readInput(file), file: file)
             if json {
-                for e in outcome.transcript { print(e.json.compactText) }
+                for entry in outcome.transcript { print(entry.json.compactText) }
                 var end = JSONObject()
                 end["scenario"] = .string(outcome.name)
                 end["passed"] = .bool(outcome.passed)
-                if let f = outcome.failure { end["failure"] = .string(f) }
+                if let failure = outcome.failure { end["failure"] = .string(failure) }
                 print(JSONValue.object(end).compactText)
             } else {
                 print("Scenario: \(outcome.name)  (\(file))")
-                for e in outcome.transcript { print(TranscriptText.render(e)) }
+                for entry in outcome.transcript { print(TranscriptText.render(entry)) }
                 print(outcome.passed ? "PASS \(outcome.name)" : "FAIL \(outcome.name): \(outcome.failure!)")
             }
             if !outcome.passed { throw ExitCodes.failed }
@@ -90,15 +90,17 @@ struct SheetCommand: ParsableCommand {
 
 func expand(_ args: [String]) throws -> [String] {
     var out: [String] = []
-    let fm = FileManager.default
-    for a in args {
+    let files = FileManager.default
+    for argument in args {
         var isDir: ObjCBool = false
-        if fm.fileExists(atPath: a, isDirectory: &isDir), isDir.boolValue {
-            let items = (fm.enumerator(atPath: a)?.allObjects as? [String] ?? []).filter { $0.hasSuffix(".json") }
-                .sorted()
-            out += items.map { (a as NSString).appendingPathComponent($0) }
+        if files.fileExists(atPath: argument, isDirectory: &isDir), isDir.boolValue {
+            let items = (files.enumerator(atPath: argument)?.allObjects as? [String] ?? []).filter {
+                $0.hasSuffix(".json")
+            }
+            .sorted()
+            out += items.map { (argument as NSString).appendingPathComponent($0) }
         } else {
-            out.append(a)
+            out.append(argument)
         }
     }
     return out
@@ -106,76 +108,82 @@ func expand(_ args: [String]) throws -> [String] {
 
 /// A person-readable rendering of a transcript entry.
 enum TranscriptText {
-    static func render(_ e: TranscriptEntry) -> String {
-        var lines = ["", "── step \(e.step): \(e.input.compactText)"]
-        if let t = e.threw { lines.append("   threw    \(t)") }
-        if let r = e.returned { lines.append("   returned \(r.compactText)") }
-        for ev in e.events { lines.append("   event    \(ev.compactText)") }
-        if case .object(let i) = e.input, i["expect"] != nil {
-            lines.append(e.failure == nil ? "   ✔ held" : "   ✘ \(e.failure!)")
+    static func render(_ entry: TranscriptEntry) -> String {
+        var lines = ["", "── step \(entry.step): \(entry.input.compactText)"]
+        if let threw = entry.threw { lines.append("   threw    \(threw)") }
+        if let returned = entry.returned { lines.append("   returned \(returned.compactText)") }
+        for event in entry.events { lines.append("   event    \(event.compactText)") }
+        if case .object(let input) = entry.input, input["expect"] != nil {
+            lines.append(entry.failure == nil ? "   ✔ held" : "   ✘ \(entry.failure!)")
             return lines.joined(separator: "\n")
         }
-        lines.append("   session  \(e.session)")
-        lines += sheet(e.sheet).map { "   " + $0 }
+        lines.append("   session  \(entry.session)")
+        lines += sheet(entry.sheet).map { "   " + $0 }
         return lines.joined(separator: "\n")
     }
 
-    static func sheet(_ s: JSONValue) -> [String] {
-        guard case .object(let o) = s else { return [] }
-        guard o["visible"] == .bool(true) else {
-            let r = o["result"]?.stringValue.map { " (\($0))" } ?? ""
-            let st = o["status"]?.stringValue.map { " — \($0)" } ?? ""
-            return ["sheet    not shown\(r)\(st)"]
+    static func sheet(_ json: JSONValue) -> [String] {
+        guard case .object(let members) = json else { return [] }
+        guard members["visible"] == .bool(true) else {
+            let result = members["result"]?.stringValue.map { " (\($0))" } ?? ""
+            let status = members["status"]?.stringValue.map { " — \($0)" } ?? ""
+            return ["sheet    not shown\(result)\(status)"]
         }
         var out = ["┌ SIMULATED PAYMENT SHEET (not Apple Pay)"]
-        func err(_ m: JSONValue?) -> String {
-            guard case .object(let e)? = m?["error"] else { return "" }
-            return "  ⚠ \(e["title"]?.stringValue ?? ""): \(e["message"]?.stringValue ?? "")"
+        func errorText(_ module: JSONValue?) -> String {
+            guard case .object(let error)? = module?["error"] else { return "" }
+            return "  ⚠ \(error["title"]?.stringValue ?? ""): \(error["message"]?.stringValue ?? "")"
         }
-        let mods = o["modules"]
-        if let c = mods?["card"] {
-            out.append("│ CARD      \(c["selected"]?["displayName"]?.stringValue ?? "—")\(err(c))")
+        let modules = members["modules"]
+        if let card = modules?["card"] {
+            out.append("│ CARD      \(card["selected"]?["displayName"]?.stringValue ?? "—")\(errorText(card))")
         }
-        if let sh = mods?["shipping"] {
-            let sel = sh["selected"]
-            let addr =
-                sel?.objectValue.map { c in
-                    [c["givenName"]?.stringValue, c["familyName"]?.stringValue].compactMap { $0 }.joined(separator: " ")
+        if let shipping = modules?["shipping"] {
+            let selected = shipping["selected"]
+            let address =
+                selected?.objectValue.map { contact in
+                    [contact["givenName"]?.stringValue, contact["familyName"]?.stringValue].compactMap { $0 }.joined(
+                        separator: " "
+                    )
                         + ", "
-                        + ((c["addressLines"]?.arrayValue ?? []).compactMap(\.stringValue) + [
-                            c["locality"]?.stringValue ?? "",
-                            c["administrativeArea"]?.stringValue ?? "", c["postalCode"]?.stringValue ?? "",
+                        + ((contact["addressLines"]?.arrayValue ?? []).compactMap(\.stringValue) + [
+                            contact["locality"]?.stringValue ?? "",
+                            contact["administrativeArea"]?.stringValue ?? "", contact["postalCode"]?.stringValue ?? "",
                         ]).filter { !$0.isEmpty }.joined(separator: ", ")
                 } ?? "—"
-            out.append("│ SHIPPING  \(addr)\(err(sh))")
+            out.append("│ SHIPPING  \(address)\(errorText(shipping))")
         }
-        if let m = mods?["method"], case .array(let opts)? = m["options"], !opts.isEmpty {
-            let sel = m["selected"]
-            out.append("│ METHOD    \(sel?["label"]?.stringValue ?? "—") \(sel?["amount"]?.stringValue ?? "")\(err(m))")
+        if let method = modules?["method"], case .array(let options)? = method["options"], !options.isEmpty {
+            let selected = method["selected"]
+            out.append(
+                "│ METHOD    \(selected?["label"]?.stringValue ?? "—") \(selected?["amount"]?.stringValue ?? "")\(errorText(method))"
+            )
         }
-        if let c = mods?["contact"] {
-            out.append("│ CONTACT   \(c["email"]?.stringValue ?? "—") · \(c["phone"]?.stringValue ?? "—")\(err(c))")
+        if let contact = modules?["contact"] {
+            out.append(
+                "│ CONTACT   \(contact["email"]?.stringValue ?? "—") · \(contact["phone"]?.stringValue ?? "—")\(errorText(contact))"
+            )
         }
-        if let c = mods?["coupon"], c["code"]?.stringValue != nil || c["error"]?.isNull == false {
-            out.append("│ COUPON    \(c["code"]?.stringValue ?? "—")\(err(c))")
+        if let coupon = modules?["coupon"], coupon["code"]?.stringValue != nil || coupon["error"]?.isNull == false {
+            out.append("│ COUPON    \(coupon["code"]?.stringValue ?? "—")\(errorText(coupon))")
         }
-        if let sm = mods?["summary"] {
-            for i in sm["lineItems"]?.arrayValue ?? [] {
-                let amount = i["type"]?.stringValue == "pending" ? "Pending" : (i["amount"]?.stringValue ?? "")
-                out.append("│ SUMMARY   \(i["label"]?.stringValue ?? "")  \(amount)")
+        if let summary = modules?["summary"] {
+            for item in summary["lineItems"]?.arrayValue ?? [] {
+                let amount = item["type"]?.stringValue == "pending" ? "Pending" : (item["amount"]?.stringValue ?? "")
+                out.append("│ SUMMARY   \(item["label"]?.stringValue ?? "")  \(amount)")
             }
-            if let t = sm["total"] {
-                let amount = t["type"]?.stringValue == "pending" ? "Pending" : (t["amount"]?.stringValue ?? "")
-                out.append("│ TOTAL     Pay \(t["label"]?.stringValue ?? "")  \(amount)")
+            if let total = summary["total"] {
+                let amount = total["type"]?.stringValue == "pending" ? "Pending" : (total["amount"]?.stringValue ?? "")
+                out.append("│ TOTAL     Pay \(total["label"]?.stringValue ?? "")  \(amount)")
             }
         }
-        var fp = "│ AUTHORIZE " + (o["canAuthorize"] == .bool(true) ? "[ready]" : "[blocked]")
-        if let st = o["status"]?.stringValue { fp += "  status: \(st)" }
-        if let w = o["outstanding"]?.stringValue {
-            fp += "  waiting for page: \(w) (\(o["secondsLeft"]?.compactText ?? "?")s left)"
+        var footer = "│ AUTHORIZE " + (members["canAuthorize"] == .bool(true) ? "[ready]" : "[blocked]")
+        if let status = members["status"]?.stringValue { footer += "  status: \(status)" }
+        if let outstanding = members["outstanding"]?.stringValue {
+            footer += "  waiting for page: \(outstanding) (\(members["secondsLeft"]?.compactText ?? "?")s left)"
         }
-        out.append(fp)
-        if let p = o["popup"]?.stringValue { out.append("│ POPUP     \(p)") }
+        out.append(footer)
+        if let popup = members["popup"]?.stringValue { out.append("│ POPUP     \(popup)") }
         out.append("└")
         return out
     }

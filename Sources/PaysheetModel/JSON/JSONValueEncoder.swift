@@ -9,7 +9,7 @@ public struct JSONValueEncoder {
 
     /// Encodes `value`.
     public func encode<T: Encodable>(_ value: T) throws -> JSONValue {
-        if let v = value as? JSONValue { return v }
+        if let json = value as? JSONValue { return json }
         let box = EncodingBox(codingPath: [])
         try value.encode(to: box)
         return box.result ?? .object(JSONObject())
@@ -40,9 +40,9 @@ private final class EncodingBox: Encoder {
 
     var result: JSONValue? {
         if let objectRef {
-            var o = objectRef.object
-            for (k, b) in objectRef.pending { o[k] = b.result ?? .null }
-            return .object(o)
+            var members = objectRef.object
+            for (key, box) in objectRef.pending { members[key] = box.result ?? .null }
+            return .object(members)
         }
         if let arrayRef { return .array(arrayRef.items.map { $0.resolved }) }
         return storage?.value
@@ -73,8 +73,8 @@ private final class ArrayRef {
         case box(EncodingBox)
         var resolved: JSONValue {
             switch self {
-            case .value(let v): return v
-            case .box(let b): return b.result ?? .null
+            case .value(let value): return value
+            case .box(let box): return box.result ?? .null
             }
         }
     }
@@ -82,17 +82,17 @@ private final class ArrayRef {
 
 private func primitive(_ value: Encodable, path: [CodingKey]) throws -> JSONValue {
     switch value {
-    case let v as JSONValue: return v
-    case let v as String: return .string(v)
-    case let v as Bool: return .bool(v)
-    case let v as Int: return .number(String(v))
-    case let v as Int64: return .number(String(v))
-    case let v as UInt: return .number(String(v))
-    case let v as UInt16: return .number(String(v))
-    case let v as UInt32: return .number(String(v))
-    case let v as UInt64: return .number(String(v))
-    case let v as Double: return .number(JSONValue.javaScriptNumberString("\(v)"))
-    case let v as Decimal: return .number("\(v)")
+    case let typed as JSONValue: return typed
+    case let typed as String: return .string(typed)
+    case let typed as Bool: return .bool(typed)
+    case let typed as Int: return .number(String(typed))
+    case let typed as Int64: return .number(String(typed))
+    case let typed as UInt: return .number(String(typed))
+    case let typed as UInt16: return .number(String(typed))
+    case let typed as UInt32: return .number(String(typed))
+    case let typed as UInt64: return .number(String(typed))
+    case let typed as Double: return .number(JSONValue.javaScriptNumberString("\(typed)"))
+    case let typed as Decimal: return .number("\(typed)")
     default:
         let box = EncodingBox(codingPath: path)
         try value.encode(to: box)
@@ -165,36 +165,36 @@ private struct SingleBox: SingleValueEncodingContainer {
 
 extension JSONValue: Codable {
     public init(from decoder: Decoder) throws {
-        let c = try decoder.singleValueContainer()
-        if c.decodeNil() {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
             self = .null
-        } else if let b = try? c.decode(Bool.self) {
-            self = .bool(b)
-        } else if let s = try? c.decode(String.self) {
-            self = .string(s)
-        } else if let d = try? c.decode(Decimal.self) {
-            self = .number("\(d)")
-        } else if let a = try? c.decode([JSONValue].self) {
-            self = .array(a)
-        } else if let o = try? c.decode([String: JSONValue].self) {
-            self = .object(JSONObject(o.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }))
+        } else if let flag = try? container.decode(Bool.self) {
+            self = .bool(flag)
+        } else if let text = try? container.decode(String.self) {
+            self = .string(text)
+        } else if let number = try? container.decode(Decimal.self) {
+            self = .number("\(number)")
+        } else if let elements = try? container.decode([JSONValue].self) {
+            self = .array(elements)
+        } else if let members = try? container.decode([String: JSONValue].self) {
+            self = .object(JSONObject(members.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }))
         } else {
-            throw DecodingError.dataCorruptedError(in: c, debugDescription: "not a JSON value")
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "not a JSON value")
         }
     }
 
     public func encode(to encoder: Encoder) throws {
-        var c = encoder.singleValueContainer()
+        var container = encoder.singleValueContainer()
         switch self {
-        case .null: try c.encodeNil()
-        case .bool(let b): try c.encode(b)
-        case .number(let n): try c.encode(Decimal(string: n) ?? 0)
-        case .string(let s): try c.encode(s)
-        case .array(let a): try c.encode(a)
-        case .object(let o):
-            var d: [String: JSONValue] = [:]
-            for m in o { d[m.key] = m.value }
-            try c.encode(d)
+        case .null: try container.encodeNil()
+        case .bool(let flag): try container.encode(flag)
+        case .number(let digits): try container.encode(Decimal(string: digits) ?? 0)
+        case .string(let text): try container.encode(text)
+        case .array(let elements): try container.encode(elements)
+        case .object(let members):
+            var dictionary: [String: JSONValue] = [:]
+            for member in members { dictionary[member.key] = member.value }
+            try container.encode(dictionary)
         }
     }
 }

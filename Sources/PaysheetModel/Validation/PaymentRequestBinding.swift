@@ -14,7 +14,7 @@ public struct PaymentRequestBinding: Sendable {
     /// A binding for `profile`.
     public init(profile: SafariProfile = .current) { self.profile = profile }
 
-    var b: WebIDLBinding { WebIDLBinding(profile: profile) }
+    var binding: WebIDLBinding { WebIDLBinding(profile: profile) }
 
     /// What the constructor keeps.
     public struct Constructed: Sendable, Hashable {
@@ -40,84 +40,94 @@ public struct PaymentRequestBinding: Sendable {
     ) throws(ScriptError) -> Constructed {
         // WebIDL conversion of every argument first.
         var methods: [PaymentMethodData] = []
-        for m in try b.sequence(methodData) {
-            let o = try b.dictionary(m)
-            let data = try o["data"].map { v throws(ScriptError) in try object(v) }
-            guard let id = o["supportedMethods"] else {
-                throw b.missing("PaymentMethodData", "supportedMethods", "DOMString")
+        for methodValue in try binding.sequence(methodData) {
+            let members = try binding.dictionary(methodValue)
+            let data = try members["data"].map { dataValue throws(ScriptError) in try object(dataValue) }
+            guard let id = members["supportedMethods"] else {
+                throw binding.missing("PaymentMethodData", "supportedMethods", "DOMString")
             }
-            methods.append(PaymentMethodData(supportedMethods: b.string(id), data: data))
+            methods.append(PaymentMethodData(supportedMethods: binding.string(id), data: data))
         }
-        let o = try b.dictionary(details)
-        var d = try detailsBase(o)
-        d.id = o["id"].map(b.string)
-        guard let total = o["total"] else { throw b.missing("PaymentDetailsInit", "total", "PaymentItem") }
-        d.total = try item(total)
+        let members = try binding.dictionary(details)
+        var result = try detailsBase(members)
+        result.id = members["id"].map(binding.string)
+        guard let total = members["total"] else { throw binding.missing("PaymentDetailsInit", "total", "PaymentItem") }
+        result.total = try item(total)
         let opts = try paymentOptions(options ?? .null)
         if let refusal { throw refusal }
 
         // The constructor's steps.
         if methods.isEmpty { throw .typeError("At least one payment method is required.") }
-        for m in methods where !Self.isValidMethodIdentifier(m.supportedMethods) {
-            throw ScriptError(.rangeError, "\"\(m.supportedMethods)\" is an invalid payment method identifier.")
+        for method in methods where !Self.isValidMethodIdentifier(method.supportedMethods) {
+            throw ScriptError(.rangeError, "\"\(method.supportedMethods)\" is an invalid payment method identifier.")
         }
-        try checkTotal(&d.total!.amount)
-        let selected = try checkDetails(&d, requestShipping: opts.requestShipping, validateIdentifiers: false)
-        if d.id == nil { d.id = UUID().uuidString.lowercased() }
-        return Constructed(methods: methods, details: d, options: opts, shippingOption: selected)
+        try checkTotal(&result.total!.amount)
+        let selected = try checkDetails(&result, requestShipping: opts.requestShipping, validateIdentifiers: false)
+        if result.id == nil { result.id = UUID().uuidString.lowercased() }
+        return Constructed(methods: methods, details: result, options: opts, shippingOption: selected)
     }
 
     /// `PaymentDetailsUpdate` as `updateWith`'s promise resolved it, checked as WebKit's
     /// `settleDetailsPromise` does. Returns the update and its selected shipping option.
     public func update(_ json: JSONValue, requestShipping: Bool) throws(ScriptError) -> (PaymentDetails, String?) {
-        let o = try b.dictionary(json)
-        var d = try detailsBase(o)
-        d.error = o["error"].map(b.string)
-        if let v = o["payerErrors"], !v.isNull { d.payerErrors = try payerErrors(v) }
+        let members = try binding.dictionary(json)
+        var result = try detailsBase(members)
+        result.error = members["error"].map(binding.string)
+        if let errorsValue = members["payerErrors"], !errorsValue.isNull {
+            result.payerErrors = try payerErrors(errorsValue)
+        }
         // `object? paymentMethodErrors` (WebKit's test: a null list is no errors).
-        if let v = o["paymentMethodErrors"], !v.isNull { d.paymentMethodErrors = try object(v) }
-        if let v = o["shippingAddressErrors"], !v.isNull { d.shippingAddressErrors = try addressErrors(v) }
-        if let t = o["total"], !t.isNull { d.total = try item(t) }
-        if d.total != nil { try checkTotal(&d.total!.amount) }
-        let selected = try checkDetails(&d, requestShipping: requestShipping, validateIdentifiers: true)
-        return (d, selected)
+        if let errorsValue = members["paymentMethodErrors"], !errorsValue.isNull {
+            result.paymentMethodErrors = try object(errorsValue)
+        }
+        if let errorsValue = members["shippingAddressErrors"], !errorsValue.isNull {
+            result.shippingAddressErrors = try addressErrors(errorsValue)
+        }
+        if let totalValue = members["total"], !totalValue.isNull { result.total = try item(totalValue) }
+        if result.total != nil { try checkTotal(&result.total!.amount) }
+        let selected = try checkDetails(&result, requestShipping: requestShipping, validateIdentifiers: true)
+        return (result, selected)
     }
 
     /// `PaymentValidationErrors` (`PaymentResponse.retry`'s argument), in a details value's error
     /// members.
     public func validationErrors(_ json: JSONValue?) throws(ScriptError) -> PaymentDetails {
-        let o = try b.dictionary(json ?? .null)
-        var d = PaymentDetails()
-        d.error = o["error"].map(b.string)
-        if let v = o["payer"], !v.isNull { d.payerErrors = try payerErrors(v) }
-        if let v = o["paymentMethod"], !v.isNull { d.paymentMethodErrors = try object(v) }
-        if let v = o["shippingAddress"], !v.isNull { d.shippingAddressErrors = try addressErrors(v) }
-        return d
+        let members = try binding.dictionary(json ?? .null)
+        var result = PaymentDetails()
+        result.error = members["error"].map(binding.string)
+        if let errorsValue = members["payer"], !errorsValue.isNull { result.payerErrors = try payerErrors(errorsValue) }
+        if let errorsValue = members["paymentMethod"], !errorsValue.isNull {
+            result.paymentMethodErrors = try object(errorsValue)
+        }
+        if let errorsValue = members["shippingAddress"], !errorsValue.isNull {
+            result.shippingAddressErrors = try addressErrors(errorsValue)
+        }
+        return result
     }
 
-    func payerErrors(_ v: JSONValue) throws(ScriptError) -> PaymentPayerErrors {
-        let p = try b.dictionary(v)
+    func payerErrors(_ json: JSONValue) throws(ScriptError) -> PaymentPayerErrors {
+        let members = try binding.dictionary(json)
         return PaymentPayerErrors(
-            email: p["email"].map(b.string),
-            name: p["name"].map(b.string),
-            phone: p["phone"].map(b.string)
+            email: members["email"].map(binding.string),
+            name: members["name"].map(binding.string),
+            phone: members["phone"].map(binding.string)
         )
     }
 
-    func addressErrors(_ v: JSONValue) throws(ScriptError) -> PaymentAddressErrors {
-        let a = try b.dictionary(v)
-        func s(_ k: String) -> String? { a[k].map(b.string) }
+    func addressErrors(_ json: JSONValue) throws(ScriptError) -> PaymentAddressErrors {
+        let members = try binding.dictionary(json)
+        func member(_ key: String) -> String? { members[key].map(binding.string) }
         return PaymentAddressErrors(
-            addressLine: s("addressLine"),
-            city: s("city"),
-            country: s("country"),
-            dependentLocality: s("dependentLocality"),
-            organization: s("organization"),
-            phone: s("phone"),
-            postalCode: s("postalCode"),
-            recipient: s("recipient"),
-            region: s("region"),
-            sortingCode: s("sortingCode")
+            addressLine: member("addressLine"),
+            city: member("city"),
+            country: member("country"),
+            dependentLocality: member("dependentLocality"),
+            organization: member("organization"),
+            phone: member("phone"),
+            postalCode: member("postalCode"),
+            recipient: member("recipient"),
+            region: member("region"),
+            sortingCode: member("sortingCode")
         )
     }
 
@@ -129,12 +139,16 @@ public struct PaymentRequestBinding: Sendable {
         _ data: JSONValue?
     ) throws(ScriptError) -> (version: Int, request: ApplePayPaymentRequest) {
         let validator = RequestValidator(profile: profile)
-        let o = try b.dictionary(data ?? .null)
-        let d = "ApplePayRequest"
-        let r = try validator.bindBase(o, dictionary: d)
-        guard o["merchantIdentifier"] != nil else { throw b.missing(d, "merchantIdentifier", "DOMString") }
-        guard let v = o["version"] else { throw b.missing(d, "version", "unsigned long") }
-        return (b.unsignedLong(v), r)
+        let members = try binding.dictionary(data ?? .null)
+        let dictionaryName = "ApplePayRequest"
+        let request = try validator.bindBase(members, dictionary: dictionaryName)
+        guard members["merchantIdentifier"] != nil else {
+            throw binding.missing(dictionaryName, "merchantIdentifier", "DOMString")
+        }
+        guard let versionValue = members["version"] else {
+            throw binding.missing(dictionaryName, "version", "unsigned long")
+        }
+        return (binding.unsignedLong(versionValue), request)
     }
 
     /// The Apple Pay handler's `show()`: the base checks, the details and options merged in (every
@@ -148,34 +162,36 @@ public struct PaymentRequestBinding: Sendable {
         shippingOption: String?
     ) throws(ScriptError) -> ApplePayPaymentRequest {
         let validator = RequestValidator(profile: profile)
-        var r = try validator.checkBase(base, version: version)
+        var request = try validator.checkBase(base, version: version)
         let total = details.total!
         let currency = total.amount.currency
-        r.currencyCode = currency
-        r.total = Self.lineItem(total)
-        r.lineItems = try details.displayItems.map { i throws(ScriptError) in try Self.lineItem(i, currency: currency) }
-        var fields = Set(r.requiredShippingContactFields ?? [])
+        request.currencyCode = currency
+        request.total = Self.lineItem(total)
+        request.lineItems = try details.displayItems.map { paymentItem throws(ScriptError) in
+            try Self.lineItem(paymentItem, currency: currency)
+        }
+        var fields = Set(request.requiredShippingContactFields ?? [])
         if options.requestPayerEmail { fields.insert(.email) }
         if options.requestPayerName { fields.insert(.name) }
         if options.requestPayerPhone { fields.insert(.phone) }
         if options.requestShipping { fields.insert(.postalAddress) }
-        if !fields.isEmpty || r.requiredShippingContactFields != nil {
-            r.requiredShippingContactFields = ApplePayContactField.allCases.filter { fields.contains($0) }
+        if !fields.isEmpty || request.requiredShippingContactFields != nil {
+            request.requiredShippingContactFields = ApplePayContactField.allCases.filter { fields.contains($0) }
         }
         if options.requestShipping {
             switch options.shippingType {
-            case .shipping: r.shippingType = .shipping
-            case .delivery: r.shippingType = .delivery
-            case .pickup: r.shippingType = .storePickup
+            case .shipping: request.shippingType = .shipping
+            case .delivery: request.shippingType = .delivery
+            case .pickup: request.shippingType = .storePickup
             }
         }
-        r.shippingMethods = try Self.shippingMethods(
+        request.shippingMethods = try Self.shippingMethods(
             details.shippingOptions,
             currency: currency,
             selected: shippingOption
         )
-        try validator.checkPaymentRequestValidator(r)
-        return r
+        try validator.checkPaymentRequestValidator(request)
+        return request
     }
 
     /// The total and lines the sheet shows for `details` when a card of `type` is selected: the
@@ -189,18 +205,20 @@ public struct PaymentRequestBinding: Sendable {
     {
         let currency = details.total!.amount.currency
         var total = try Self.lineItem(details.total!, currency: currency)
-        var lines = try details.displayItems.map { i throws(ScriptError) in try Self.lineItem(i, currency: currency) }
+        var lines = try details.displayItems.map { paymentItem throws(ScriptError) in
+            try Self.lineItem(paymentItem, currency: currency)
+        }
         guard let selectedType else { return (total, lines) }
-        for m in details.modifiers where m.supportedMethods == Self.applePayMethod {
-            guard let data = m.data else { continue }
-            let o = try b.dictionary(data)
-            let type = try o["paymentMethodType"].map { v throws(ScriptError) in
-                try b.enumeration(v, ApplePayPaymentMethodType.self)
+        for modifier in details.modifiers where modifier.supportedMethods == Self.applePayMethod {
+            guard let data = modifier.data else { continue }
+            let members = try binding.dictionary(data)
+            let type = try members["paymentMethodType"].map { typeValue throws(ScriptError) in
+                try binding.enumeration(typeValue, ApplePayPaymentMethodType.self)
             }
             guard type == selectedType else { continue }
-            if let t = m.total { total = try Self.lineItem(t, currency: currency) }
-            lines += try m.additionalDisplayItems.map { i throws(ScriptError) in
-                try Self.lineItem(i, currency: currency)
+            if let modifierTotal = modifier.total { total = try Self.lineItem(modifierTotal, currency: currency) }
+            lines += try modifier.additionalDisplayItems.map { paymentItem throws(ScriptError) in
+                try Self.lineItem(paymentItem, currency: currency)
             }
             break
         }
@@ -215,170 +233,192 @@ public struct PaymentRequestBinding: Sendable {
     ) throws(ScriptError)
         -> [ApplePayShippingMethod]
     {
-        try options.map { o throws(ScriptError) in
-            try sameCurrency(o.amount, currency)
-            var m = ApplePayShippingMethod(label: o.label, detail: "", amount: o.amount.value, identifier: o.id)
-            if let selected, o.id == selected { m.selected = true }
-            return m
+        try options.map { option throws(ScriptError) in
+            try sameCurrency(option.amount, currency)
+            var method = ApplePayShippingMethod(
+                label: option.label,
+                detail: "",
+                amount: option.amount.value,
+                identifier: option.id
+            )
+            if let selected, option.id == selected { method.selected = true }
+            return method
         }
     }
 
-    static func sameCurrency(_ a: PaymentCurrencyAmount, _ expected: String) throws(ScriptError) {
-        if a.currency != expected {
+    static func sameCurrency(_ amount: PaymentCurrencyAmount, _ expected: String) throws(ScriptError) {
+        if amount.currency != expected {
             throw .typeError(
-                "\"\(a.currency)\" does not match the expected currency of \"\(expected)\". Apple Pay requires all PaymentCurrencyAmounts to use the same currency code."
+                "\"\(amount.currency)\" does not match the expected currency of \"\(expected)\". Apple Pay requires all PaymentCurrencyAmounts to use the same currency code."
             )
         }
     }
 
-    static func lineItem(_ i: PaymentItem) -> ApplePayLineItem {
-        var l = ApplePayLineItem(label: i.label, amount: i.amount.value)
-        if i.pending { l.type = .pending }
-        return l
+    static func lineItem(_ paymentItem: PaymentItem) -> ApplePayLineItem {
+        var result = ApplePayLineItem(label: paymentItem.label, amount: paymentItem.amount.value)
+        if paymentItem.pending { result.type = .pending }
+        return result
     }
 
-    static func lineItem(_ i: PaymentItem, currency: String) throws(ScriptError) -> ApplePayLineItem {
-        try sameCurrency(i.amount, currency)
-        return lineItem(i)
+    static func lineItem(_ paymentItem: PaymentItem, currency: String) throws(ScriptError) -> ApplePayLineItem {
+        try sameCurrency(paymentItem.amount, currency)
+        return lineItem(paymentItem)
     }
 
     // MARK: Conversions
 
     /// `object`: any object (arrays included); other values are `TypeError`s.
-    func object(_ v: JSONValue) throws(ScriptError) -> JSONValue {
-        switch v {
-        case .object, .array: return v
+    func object(_ json: JSONValue) throws(ScriptError) -> JSONValue {
+        switch json {
+        case .object, .array: return json
         default: throw .typeError("Type error")
         }
     }
 
-    func amount(_ v: JSONValue) throws(ScriptError) -> PaymentCurrencyAmount {
-        let o = try b.dictionary(v)
-        guard let c = o["currency"] else { throw b.missing("PaymentCurrencyAmount", "currency", "DOMString") }
-        guard let value = o["value"] else { throw b.missing("PaymentCurrencyAmount", "value", "DOMString") }
-        return PaymentCurrencyAmount(currency: b.string(c), value: b.string(value))
+    func amount(_ json: JSONValue) throws(ScriptError) -> PaymentCurrencyAmount {
+        let members = try binding.dictionary(json)
+        guard let currency = members["currency"] else {
+            throw binding.missing("PaymentCurrencyAmount", "currency", "DOMString")
+        }
+        guard let value = members["value"] else { throw binding.missing("PaymentCurrencyAmount", "value", "DOMString") }
+        return PaymentCurrencyAmount(currency: binding.string(currency), value: binding.string(value))
     }
 
-    func item(_ v: JSONValue) throws(ScriptError) -> PaymentItem {
-        let o = try b.dictionary(v)
-        guard let a = o["amount"] else { throw b.missing("PaymentItem", "amount", "PaymentCurrencyAmount") }
-        let amount = try amount(a)
-        guard let label = o["label"] else { throw b.missing("PaymentItem", "label", "DOMString") }
-        return PaymentItem(label: b.string(label), amount: amount, pending: o["pending"].map(b.boolean) ?? false)
+    func item(_ json: JSONValue) throws(ScriptError) -> PaymentItem {
+        let members = try binding.dictionary(json)
+        guard let amountValue = members["amount"] else {
+            throw binding.missing("PaymentItem", "amount", "PaymentCurrencyAmount")
+        }
+        let amount = try amount(amountValue)
+        guard let label = members["label"] else { throw binding.missing("PaymentItem", "label", "DOMString") }
+        return PaymentItem(
+            label: binding.string(label),
+            amount: amount,
+            pending: members["pending"].map(binding.boolean) ?? false
+        )
     }
 
-    func items(_ v: JSONValue) throws(ScriptError) -> [PaymentItem] {
-        try b.sequence(v).map { x throws(ScriptError) in try item(x) }
+    func items(_ json: JSONValue) throws(ScriptError) -> [PaymentItem] {
+        try binding.sequence(json).map { element throws(ScriptError) in try item(element) }
     }
 
     /// `PaymentDetailsBase`'s members (`displayItems`, `modifiers`, `shippingOptions`).
-    func detailsBase(_ o: JSONObject) throws(ScriptError) -> PaymentDetails {
-        var d = PaymentDetails()
-        if let v = o["displayItems"] { d.displayItems = try items(v) }
-        if let v = o["modifiers"] {
-            d.modifiers = try b.sequence(v).map { x throws(ScriptError) in
-                let m = try b.dictionary(x)
-                let extra = try m["additionalDisplayItems"].map { v throws(ScriptError) in try items(v) } ?? []
-                let data = try m["data"].map { v throws(ScriptError) in try object(v) }
-                guard let s = m["supportedMethods"] else {
-                    throw b.missing("PaymentDetailsModifier", "supportedMethods", "DOMString")
+    func detailsBase(_ members: JSONObject) throws(ScriptError) -> PaymentDetails {
+        var result = PaymentDetails()
+        if let itemsValue = members["displayItems"] { result.displayItems = try items(itemsValue) }
+        if let modifiersValue = members["modifiers"] {
+            result.modifiers = try binding.sequence(modifiersValue).map { element throws(ScriptError) in
+                let modifierMembers = try binding.dictionary(element)
+                let extra =
+                    try modifierMembers["additionalDisplayItems"].map { itemsValue throws(ScriptError) in
+                        try items(itemsValue)
+                    } ?? []
+                let data = try modifierMembers["data"].map { dataValue throws(ScriptError) in try object(dataValue) }
+                guard let supportedMethods = modifierMembers["supportedMethods"] else {
+                    throw binding.missing("PaymentDetailsModifier", "supportedMethods", "DOMString")
                 }
-                let total = try m["total"].map { v throws(ScriptError) in try item(v) }
+                let total = try modifierMembers["total"].map { totalValue throws(ScriptError) in try item(totalValue) }
                 return PaymentDetailsModifier(
-                    supportedMethods: b.string(s),
+                    supportedMethods: binding.string(supportedMethods),
                     total: total,
                     additionalDisplayItems: extra,
                     data: data
                 )
             }
         }
-        if let v = o["shippingOptions"] {
-            d.shippingOptions = try b.sequence(v).map { x throws(ScriptError) in
-                let s = try b.dictionary(x)
-                guard let a = s["amount"] else {
-                    throw b.missing("PaymentShippingOption", "amount", "PaymentCurrencyAmount")
+        if let optionsValue = members["shippingOptions"] {
+            result.shippingOptions = try binding.sequence(optionsValue).map { element throws(ScriptError) in
+                let optionMembers = try binding.dictionary(element)
+                guard let amountValue = optionMembers["amount"] else {
+                    throw binding.missing("PaymentShippingOption", "amount", "PaymentCurrencyAmount")
                 }
-                let amount = try amount(a)
-                guard let id = s["id"] else { throw b.missing("PaymentShippingOption", "id", "DOMString") }
-                guard let label = s["label"] else { throw b.missing("PaymentShippingOption", "label", "DOMString") }
+                let amount = try amount(amountValue)
+                guard let id = optionMembers["id"] else {
+                    throw binding.missing("PaymentShippingOption", "id", "DOMString")
+                }
+                guard let label = optionMembers["label"] else {
+                    throw binding.missing("PaymentShippingOption", "label", "DOMString")
+                }
                 return PaymentShippingOption(
-                    id: b.string(id),
-                    label: b.string(label),
+                    id: binding.string(id),
+                    label: binding.string(label),
                     amount: amount,
-                    selected: s["selected"].map(b.boolean) ?? false
+                    selected: optionMembers["selected"].map(binding.boolean) ?? false
                 )
             }
         }
-        return d
+        return result
     }
 
-    func paymentOptions(_ v: JSONValue) throws(ScriptError) -> PaymentOptions {
-        let o = try b.dictionary(v)
-        var p = PaymentOptions()
-        p.requestPayerEmail = o["requestPayerEmail"].map(b.boolean) ?? false
-        p.requestPayerName = o["requestPayerName"].map(b.boolean) ?? false
-        p.requestPayerPhone = o["requestPayerPhone"].map(b.boolean) ?? false
-        p.requestShipping = o["requestShipping"].map(b.boolean) ?? false
-        if let t = o["shippingType"] { p.shippingType = try b.enumeration(t, PaymentShippingType.self) }
-        return p
+    func paymentOptions(_ json: JSONValue) throws(ScriptError) -> PaymentOptions {
+        let members = try binding.dictionary(json)
+        var result = PaymentOptions()
+        result.requestPayerEmail = members["requestPayerEmail"].map(binding.boolean) ?? false
+        result.requestPayerName = members["requestPayerName"].map(binding.boolean) ?? false
+        result.requestPayerPhone = members["requestPayerPhone"].map(binding.boolean) ?? false
+        result.requestShipping = members["requestShipping"].map(binding.boolean) ?? false
+        if let shippingType = members["shippingType"] {
+            result.shippingType = try binding.enumeration(shippingType, PaymentShippingType.self)
+        }
+        return result
     }
 
     // MARK: Check and canonicalize
 
     /// IsWellFormedCurrencyCode (ECMA-402): three ASCII letters.
-    static func isWellFormedCurrencyCode(_ c: String) -> Bool {
-        c.utf16.count == 3 && c.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic) }
+    static func isWellFormedCurrencyCode(_ code: String) -> Bool {
+        code.utf16.count == 3 && code.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic) }
     }
 
     /// A valid decimal monetary value: `-?[0-9]+(\.[0-9]+)?`.
-    static func isValidDecimalMonetaryValue(_ v: String) -> Bool {
-        v.range(of: #"^-?[0-9]+(\.[0-9]+)?$"#, options: .regularExpression) != nil
+    static func isValidDecimalMonetaryValue(_ text: String) -> Bool {
+        text.range(of: #"^-?[0-9]+(\.[0-9]+)?$"#, options: .regularExpression) != nil
     }
 
-    func checkAmount(_ a: inout PaymentCurrencyAmount) throws(ScriptError) {
-        if !Self.isWellFormedCurrencyCode(a.currency) {
-            throw ScriptError(.rangeError, "\"\(a.currency)\" is not a valid currency code.")
+    func checkAmount(_ amount: inout PaymentCurrencyAmount) throws(ScriptError) {
+        if !Self.isWellFormedCurrencyCode(amount.currency) {
+            throw ScriptError(.rangeError, "\"\(amount.currency)\" is not a valid currency code.")
         }
-        if !Self.isValidDecimalMonetaryValue(a.value) {
-            throw .typeError("\"\(a.value)\" is not a valid decimal monetary value.")
+        if !Self.isValidDecimalMonetaryValue(amount.value) {
+            throw .typeError("\"\(amount.value)\" is not a valid decimal monetary value.")
         }
-        a.currency = a.currency.uppercased()
+        amount.currency = amount.currency.uppercased()
     }
 
-    func checkTotal(_ a: inout PaymentCurrencyAmount) throws(ScriptError) {
-        try checkAmount(&a)
-        if a.value.hasPrefix("-") { throw .typeError("Total currency values cannot be negative.") }
+    func checkTotal(_ amount: inout PaymentCurrencyAmount) throws(ScriptError) {
+        try checkAmount(&amount)
+        if amount.value.hasPrefix("-") { throw .typeError("Total currency values cannot be negative.") }
     }
 
     /// `checkAndCanonicalizeDetails`: the lines' amounts; with shipping, the options' amounts,
     /// unique identifiers and the selected one; the modifiers' totals and lines.
     func checkDetails(
-        _ d: inout PaymentDetails,
+        _ details: inout PaymentDetails,
         requestShipping: Bool,
         validateIdentifiers: Bool
     ) throws(ScriptError) -> String? {
-        for i in d.displayItems.indices { try checkAmount(&d.displayItems[i].amount) }
+        for index in details.displayItems.indices { try checkAmount(&details.displayItems[index].amount) }
         var selected: String?
         if requestShipping {
             var seen = Set<String>()
-            for i in d.shippingOptions.indices {
-                try checkAmount(&d.shippingOptions[i].amount)
-                if !seen.insert(d.shippingOptions[i].id).inserted {
+            for index in details.shippingOptions.indices {
+                try checkAmount(&details.shippingOptions[index].amount)
+                if !seen.insert(details.shippingOptions[index].id).inserted {
                     throw .typeError("Shipping option IDs must be unique.")
                 }
-                if d.shippingOptions[i].selected { selected = d.shippingOptions[i].id }
+                if details.shippingOptions[index].selected { selected = details.shippingOptions[index].id }
             }
         }
-        for i in d.modifiers.indices {
-            if validateIdentifiers, !Self.isValidMethodIdentifier(d.modifiers[i].supportedMethods) {
+        for index in details.modifiers.indices {
+            if validateIdentifiers, !Self.isValidMethodIdentifier(details.modifiers[index].supportedMethods) {
                 throw ScriptError(
                     .rangeError,
-                    "\"\(d.modifiers[i].supportedMethods)\" is an invalid payment method identifier."
+                    "\"\(details.modifiers[index].supportedMethods)\" is an invalid payment method identifier."
                 )
             }
-            if d.modifiers[i].total != nil { try checkTotal(&d.modifiers[i].total!.amount) }
-            for j in d.modifiers[i].additionalDisplayItems.indices {
-                try checkAmount(&d.modifiers[i].additionalDisplayItems[j].amount)
+            if details.modifiers[index].total != nil { try checkTotal(&details.modifiers[index].total!.amount) }
+            for lineIndex in details.modifiers[index].additionalDisplayItems.indices {
+                try checkAmount(&details.modifiers[index].additionalDisplayItems[lineIndex].amount)
             }
         }
         return selected

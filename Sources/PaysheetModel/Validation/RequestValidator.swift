@@ -16,195 +16,225 @@ public struct RequestValidator: Sendable {
     /// The WebIDL conversion of the constructor's arguments: the `TypeError`s a page gets before
     /// any other check (including the user-gesture check).
     public func bind(_ json: JSONValue) throws(ScriptError) -> ApplePayPaymentRequest {
-        let b = binding
-        let o = try b.dictionary(json)
-        let d = "ApplePayPaymentRequest"
-        var r = try bindBase(o, dictionary: d)
+        let members = try binding.dictionary(json)
+        let dictionaryName = "ApplePayPaymentRequest"
+        var request = try bindBase(members, dictionary: dictionaryName)
         // ApplePayPaymentRequest members, lexicographic order.
-        r.automaticReloadPaymentRequest = try b.optionalDictionary(o, "automaticReloadPaymentRequest").map {
-            v throws(ScriptError) in try b.automaticReload(v)
+        request.automaticReloadPaymentRequest = try binding.optionalDictionary(members, "automaticReloadPaymentRequest")
+            .map {
+                value throws(ScriptError) in try binding.automaticReload(value)
+            }
+        guard let cur = members["currencyCode"] else {
+            throw binding.missing(dictionaryName, "currencyCode", "DOMString")
         }
-        guard let cur = o["currencyCode"] else { throw b.missing(d, "currencyCode", "DOMString") }
-        r.currencyCode = b.string(cur)
-        r.deferredPaymentRequest = try b.optionalDictionary(o, "deferredPaymentRequest").map { v throws(ScriptError) in
-            try b.deferred(v)
+        request.currencyCode = binding.string(cur)
+        request.deferredPaymentRequest = try binding.optionalDictionary(members, "deferredPaymentRequest").map {
+            value throws(ScriptError) in
+            try binding.deferred(value)
         }
-        r.lineItems = try o["lineItems"].map { v throws(ScriptError) in try b.lineItems(v) }
-        r.multiTokenContexts = try o["multiTokenContexts"].map { v throws(ScriptError) in try b.tokenContexts(v) }
-        r.recurringPaymentRequest = try b.optionalDictionary(o, "recurringPaymentRequest").map {
-            v throws(ScriptError) in try b.recurring(v)
+        request.lineItems = try members["lineItems"].map { value throws(ScriptError) in try binding.lineItems(value) }
+        request.multiTokenContexts = try members["multiTokenContexts"].map { value throws(ScriptError) in
+            try binding.tokenContexts(value)
         }
-        r.shippingMethods = try o["shippingMethods"].map { v throws(ScriptError) in try b.shippingMethods(v) }
-        r.shippingType = try o["shippingType"].map { v throws(ScriptError) in
-            try b.enumeration(v, ApplePayShippingType.self)
+        request.recurringPaymentRequest = try binding.optionalDictionary(members, "recurringPaymentRequest").map {
+            value throws(ScriptError) in try binding.recurring(value)
         }
-        guard let totalValue = o["total"] else { throw b.missing(d, "total", "ApplePayLineItem") }
-        r.total = try b.lineItem(totalValue)
-        return r
+        request.shippingMethods = try members["shippingMethods"].map { value throws(ScriptError) in
+            try binding.shippingMethods(value)
+        }
+        request.shippingType = try members["shippingType"].map { value throws(ScriptError) in
+            try binding.enumeration(value, ApplePayShippingType.self)
+        }
+        guard let totalValue = members["total"] else {
+            throw binding.missing(dictionaryName, "total", "ApplePayLineItem")
+        }
+        request.total = try binding.lineItem(totalValue)
+        return request
     }
 
-    /// The `ApplePayRequestBase` members of dictionary `d` (lexicographic order, as WebKit's
+    /// The `ApplePayRequestBase` members of dictionary `dictionaryName` (lexicographic order, as WebKit's
     /// binding converts them), in a request whose own members are still empty.
-    func bindBase(_ o: JSONObject, dictionary d: String) throws(ScriptError) -> ApplePayPaymentRequest {
-        let b = binding
-        let later = try o["applePayLaterAvailability"].map { v throws(ScriptError) in
-            try b.enumeration(v, ApplePayLaterAvailability.self)
+    func bindBase(
+        _ members: JSONObject,
+        dictionary dictionaryName: String
+    ) throws(ScriptError) -> ApplePayPaymentRequest {
+        let later = try members["applePayLaterAvailability"].map { value throws(ScriptError) in
+            try binding.enumeration(value, ApplePayLaterAvailability.self)
         }
-        let applicationData = o["applicationData"].map(b.string)
-        let billingContact = try b.optionalDictionary(o, "billingContact").map { v throws(ScriptError) in
-            try b.contact(.object(v))
+        let applicationData = members["applicationData"].map(binding.string)
+        let billingContact = try binding.optionalDictionary(members, "billingContact").map {
+            value throws(ScriptError) in
+            try binding.contact(.object(value))
         }
-        let couponCode = b.optionalString(o, "couponCode")
-        guard let cc = o["countryCode"] else { throw b.missing(d, "countryCode", "DOMString") }
-        let countryCode = b.string(cc)
-        let features = try o["features"].map { v throws(ScriptError) in try b.sequence(v).map(b.string) }
-        let installment = try o["installmentConfiguration"].flatMap { $0.isNull ? nil : $0 }
-            .map { v throws(ScriptError) in try b.installmentConfiguration(v) }
-        guard let caps = o["merchantCapabilities"] else { throw b.missing(d, "merchantCapabilities", "sequence") }
+        let couponCode = binding.optionalString(members, "couponCode")
+        guard let countryCodeValue = members["countryCode"] else {
+            throw binding.missing(dictionaryName, "countryCode", "DOMString")
+        }
+        let countryCode = binding.string(countryCodeValue)
+        let features = try members["features"].map { value throws(ScriptError) in
+            try binding.sequence(value).map(binding.string)
+        }
+        let installment = try members["installmentConfiguration"].flatMap { $0.isNull ? nil : $0 }
+            .map { value throws(ScriptError) in try binding.installmentConfiguration(value) }
+        guard let caps = members["merchantCapabilities"] else {
+            throw binding.missing(dictionaryName, "merchantCapabilities", "sequence")
+        }
         var capabilities: [ApplePayMerchantCapability] = []
-        for c in try b.sequence(caps) { capabilities.append(try b.enumeration(c, ApplePayMerchantCapability.self)) }
-        let mcc = b.optionalString(o, "merchantCategoryCode")
-        let billingFields = try o["requiredBillingContactFields"].map { v throws(ScriptError) in try b.contactFields(v)
+        for capability in try binding.sequence(caps) {
+            capabilities.append(try binding.enumeration(capability, ApplePayMerchantCapability.self))
         }
-        let shippingFields = try o["requiredShippingContactFields"].map { v throws(ScriptError) in
-            try b.contactFields(v)
+        let mcc = binding.optionalString(members, "merchantCategoryCode")
+        let billingFields = try members["requiredBillingContactFields"].map { value throws(ScriptError) in
+            try binding.contactFields(value)
         }
-        let shippingContact = try b.optionalDictionary(o, "shippingContact").map { v throws(ScriptError) in
-            try b.contact(.object(v))
+        let shippingFields = try members["requiredShippingContactFields"].map { value throws(ScriptError) in
+            try binding.contactFields(value)
         }
-        let editing = try o["shippingContactEditingMode"].map { v throws(ScriptError) in
-            try b.enumeration(v, ApplePayShippingContactEditingMode.self)
+        let shippingContact = try binding.optionalDictionary(members, "shippingContact").map {
+            value throws(ScriptError) in
+            try binding.contact(.object(value))
         }
-        let countries = try o["supportedCountries"].map { v throws(ScriptError) in try b.sequence(v).map(b.string) }
-        guard let nets = o["supportedNetworks"] else { throw b.missing(d, "supportedNetworks", "sequence") }
-        let networks = try b.sequence(nets).map(b.string)
-        let supportsCoupon = o["supportsCouponCode"].map(b.boolean)
+        let editing = try members["shippingContactEditingMode"].map { value throws(ScriptError) in
+            try binding.enumeration(value, ApplePayShippingContactEditingMode.self)
+        }
+        let countries = try members["supportedCountries"].map { value throws(ScriptError) in
+            try binding.sequence(value).map(binding.string)
+        }
+        guard let nets = members["supportedNetworks"] else {
+            throw binding.missing(dictionaryName, "supportedNetworks", "sequence")
+        }
+        let networks = try binding.sequence(nets).map(binding.string)
+        let supportsCoupon = members["supportsCouponCode"].map(binding.boolean)
 
-        var r = ApplePayPaymentRequest(
+        var request = ApplePayPaymentRequest(
             countryCode: countryCode,
             currencyCode: "",
             supportedNetworks: networks,
             merchantCapabilities: capabilities,
             total: ApplePayLineItem(label: nil, amount: nil)
         )
-        r.applePayLaterAvailability = later
-        r.applicationData = applicationData
-        r.billingContact = billingContact
-        r.couponCode = couponCode
-        r.features = features
-        r.installmentConfiguration = installment
-        r.merchantCategoryCode = mcc
-        r.requiredBillingContactFields = billingFields
-        r.requiredShippingContactFields = shippingFields
-        r.shippingContact = shippingContact
-        r.shippingContactEditingMode = editing
-        r.supportedCountries = countries
-        r.supportsCouponCode = supportsCoupon
-        return r
+        request.applePayLaterAvailability = later
+        request.applicationData = applicationData
+        request.billingContact = billingContact
+        request.couponCode = couponCode
+        request.features = features
+        request.installmentConfiguration = installment
+        request.merchantCategoryCode = mcc
+        request.requiredBillingContactFields = billingFields
+        request.requiredShippingContactFields = shippingFields
+        request.shippingContact = shippingContact
+        request.shippingContactEditingMode = editing
+        request.supportedCountries = countries
+        request.supportsCouponCode = supportsCoupon
+        return request
     }
 
     /// Safari's checks after conversion (`ApplePaySession::create`, step 4 onwards). Returns the
     /// request as Safari stores it: networks in canonical spelling, pending amounts dropped,
     /// `supportedCountries` dropped below version 3, phonetic names dropped below version 3.
     public func check(_ request: ApplePayPaymentRequest, version: Int) throws(ScriptError) -> ApplePayPaymentRequest {
-        var r = try checkBase(request, version: version)
-        try checkSessionMembers(&r)
-        try checkPaymentRequestValidator(r)
-        return r
+        var request = try checkBase(request, version: version)
+        try checkSessionMembers(&request)
+        try checkPaymentRequestValidator(request)
+        return request
     }
 
     /// `ApplePayRequestBase`'s checks (the version, capabilities, networks, contact fields), shared
     /// by `ApplePaySession` and the Payment Request API's Apple Pay method.
     func checkBase(_ request: ApplePayPaymentRequest, version: Int) throws(ScriptError) -> ApplePayPaymentRequest {
-        var r = request
+        var request = request
         if version == 0 || version > profile.currentAPIVersion {
             throw .invalidAccess("\"\(version)\" is not a supported version.")
         }
-        if r.merchantCapabilities.isEmpty { throw .typeError("At least one merchant capability must be provided.") }
-        if r.supportedNetworks.isEmpty, !(version >= 8 && r.installmentConfiguration != nil) {
+        if request.merchantCapabilities.isEmpty {
+            throw .typeError("At least one merchant capability must be provided.")
+        }
+        if request.supportedNetworks.isEmpty, !(version >= 8 && request.installmentConfiguration != nil) {
             throw .typeError("At least one supported network must be provided.")
         }
         var canonical: [String] = []
-        for n in r.supportedNetworks {
-            guard let c = PaymentNetwork.canonical(n, version: version, profile: profile) else {
-                throw .typeError("\"\(n)\" is not a valid payment network.")
+        for network in request.supportedNetworks {
+            guard let canonicalName = PaymentNetwork.canonical(network, version: version, profile: profile) else {
+                throw .typeError("\"\(network)\" is not a valid payment network.")
             }
-            canonical.append(c)
+            canonical.append(canonicalName)
         }
-        r.supportedNetworks = canonical
-        if let f = r.requiredBillingContactFields { try checkContactFields(f, version: version) }
-        if version < 3 { r.billingContact = r.billingContact.map(Self.withoutPhonetics) }
-        if let f = r.requiredShippingContactFields { try checkContactFields(f, version: version) }
-        if version < 3 { r.shippingContact = r.shippingContact.map(Self.withoutPhonetics) }
-        if version < 3 { r.supportedCountries = nil }
-        return r
+        request.supportedNetworks = canonical
+        if let fields = request.requiredBillingContactFields { try checkContactFields(fields, version: version) }
+        if version < 3 { request.billingContact = request.billingContact.map(Self.withoutPhonetics) }
+        if let fields = request.requiredShippingContactFields { try checkContactFields(fields, version: version) }
+        if version < 3 { request.shippingContact = request.shippingContact.map(Self.withoutPhonetics) }
+        if version < 3 { request.supportedCountries = nil }
+        return request
     }
 
     /// `ApplePaySession::convertAndValidate`: the amounts and the payment kinds of version 14.
-    func checkSessionMembers(_ r: inout ApplePayPaymentRequest) throws(ScriptError) {
-        r.total = try checkTotal(r.total)
-        if let items = r.lineItems { r.lineItems = try checkLineItems(items) }
-        if let methods = r.shippingMethods { try checkMethodAmounts(methods) }
-        if let rec = r.recurringPaymentRequest {
+    func checkSessionMembers(_ request: inout ApplePayPaymentRequest) throws(ScriptError) {
+        request.total = try checkTotal(request.total)
+        if let items = request.lineItems { request.lineItems = try checkLineItems(items) }
+        if let methods = request.shippingMethods { try checkMethodAmounts(methods) }
+        if let rec = request.recurringPaymentRequest {
             _ = try checkBilling(rec.regularBilling, name: "regularBilling", timing: .recurring)
             if let trial = rec.trialBilling { _ = try checkBilling(trial, name: "trialBilling", timing: .recurring) }
             try checkURL(rec.managementURL)
-            if let t = rec.tokenNotificationURL { try checkURL(t) }
+            if let url = rec.tokenNotificationURL { try checkURL(url) }
         }
-        if let rel = r.automaticReloadPaymentRequest {
+        if let rel = request.automaticReloadPaymentRequest {
             _ = try checkBilling(rel.automaticReloadBilling, name: "automaticReloadBilling", timing: .automaticReload)
-            let t = rel.automaticReloadBilling.automaticReloadPaymentThresholdAmount ?? ""
-            if !isValidAmount(t) { throw .typeError("\"\(t)\" is not a valid automaticReloadPaymentThresholdAmount.") }
+            let threshold = rel.automaticReloadBilling.automaticReloadPaymentThresholdAmount ?? ""
+            if !isValidAmount(threshold) {
+                throw .typeError("\"\(threshold)\" is not a valid automaticReloadPaymentThresholdAmount.")
+            }
             try checkURL(rel.managementURL)
-            if let t = rel.tokenNotificationURL { try checkURL(t) }
+            if let url = rel.tokenNotificationURL { try checkURL(url) }
         }
-        if let contexts = r.multiTokenContexts {
-            for c in contexts where !isValidAmount(c.amount) {
-                throw .typeError("\"\(c.amount)\" is not a valid amount.")
+        if let contexts = request.multiTokenContexts {
+            for context in contexts where !isValidAmount(context.amount) {
+                throw .typeError("\"\(context.amount)\" is not a valid amount.")
             }
         }
-        if let def = r.deferredPaymentRequest {
+        if let def = request.deferredPaymentRequest {
             _ = try checkBilling(def.deferredBilling, name: "deferredBilling", timing: .deferred)
             try checkURL(def.managementURL)
-            if def.freeCancellationDate == nil, let z = def.freeCancellationDateTimeZone, !z.isEmpty {
+            if def.freeCancellationDate == nil, let zone = def.freeCancellationDateTimeZone, !zone.isEmpty {
                 throw .typeError("Unexpected 'freeCancellationDateTimeZone' when 'freeCancellationDate' is not set.")
             }
             if def.freeCancellationDate != nil {
-                let z = def.freeCancellationDateTimeZone ?? ""
-                if z.isEmpty {
+                let zone = def.freeCancellationDateTimeZone ?? ""
+                if zone.isEmpty {
                     throw .typeError("Missing 'freeCancellationDateTimeZone' when 'freeCancellationDate' is set.")
                 }
-                if TimeZone(identifier: z) == nil { throw .typeError("\"\(z)\" is not a valid time zone.") }
+                if TimeZone(identifier: zone) == nil { throw .typeError("\"\(zone)\" is not a valid time zone.") }
             }
             if def.paymentDescription.isEmpty { throw .typeError("Missing 'paymentDescription'.") }
-            if let t = def.tokenNotificationURL { try checkURL(t) }
+            if let url = def.tokenNotificationURL { try checkURL(url) }
         }
     }
 
     /// WebKit's `PaymentRequestValidator::validate`, the last checks of both APIs.
-    func checkPaymentRequestValidator(_ r: ApplePayPaymentRequest) throws(ScriptError) {
-        if !ISOCodes.countryCodes.contains(r.countryCode) {
-            throw .typeError("\"\(r.countryCode)\" is not a valid country code.")
+    func checkPaymentRequestValidator(_ request: ApplePayPaymentRequest) throws(ScriptError) {
+        if !ISOCodes.countryCodes.contains(request.countryCode) {
+            throw .typeError("\"\(request.countryCode)\" is not a valid country code.")
         }
-        if !ISOCodes.currencyCodes.contains(r.currencyCode) {
-            throw .typeError("\"\(r.currencyCode)\" is not a valid currency code.")
+        if !ISOCodes.currencyCodes.contains(request.currencyCode) {
+            throw .typeError("\"\(request.currencyCode)\" is not a valid currency code.")
         }
-        if r.supportedNetworks.isEmpty, r.installmentConfiguration == nil {
+        if request.supportedNetworks.isEmpty, request.installmentConfiguration == nil {
             throw .typeError("Missing supported networks.")
         }
-        if !r.merchantCapabilities.contains(where: {
+        if !request.merchantCapabilities.contains(where: {
             [.supports3DS, .supportsEMV, .supportsCredit, .supportsDebit].contains($0)
         }) {
             throw .typeError("Missing merchant capabilities.")
         }
-        _ = try checkTotal(r.total)
-        for m in r.shippingMethods ?? [] {
-            if let v = AmountGrammar.value(m.amount), v <= -1 {
+        _ = try checkTotal(request.total)
+        for method in request.shippingMethods ?? [] {
+            if let value = AmountGrammar.value(method.amount), value <= -1 {
                 throw .typeError("Shipping method amount must be greater than or equal to zero.")
             }
         }
-        for c in r.supportedCountries ?? [] where !ISOCodes.countryCodes.contains(c) {
-            throw .typeError("\"\(c)\" is not a valid country code.")
+        for country in request.supportedCountries ?? [] where !ISOCodes.countryCodes.contains(country) {
+            throw .typeError("\"\(country)\" is not a valid country code.")
         }
     }
 
@@ -244,19 +274,21 @@ public struct RequestValidator: Sendable {
     /// Pending items lose their amount; other amounts must match the grammar.
     func checkLineItems(_ items: [ApplePayLineItem]) throws(ScriptError) -> [ApplePayLineItem] {
         var out = items
-        for i in out.indices {
-            if out[i].isPending {
-                out[i].amount = nil
+        for index in out.indices {
+            if out[index].isPending {
+                out[index].amount = nil
                 continue
             }
-            let a = out[i].amount ?? ""
-            if !isValidAmount(a) { throw .typeError("\"\(a)\" is not a valid amount.") }
+            let amount = out[index].amount ?? ""
+            if !isValidAmount(amount) { throw .typeError("\"\(amount)\" is not a valid amount.") }
         }
         return out
     }
 
     func checkMethodAmounts(_ methods: [ApplePayShippingMethod]) throws(ScriptError) {
-        for m in methods where !isValidAmount(m.amount) { throw .typeError("\"\(m.amount)\" is not a valid amount.") }
+        for method in methods where !isValidAmount(method.amount) {
+            throw .typeError("\"\(method.amount)\" is not a valid amount.")
+        }
     }
 
     private func checkBilling(
@@ -270,14 +302,14 @@ public struct RequestValidator: Sendable {
         }
         if item.label == nil { throw .typeError("Missing label for '\(name)'.") }
         if !item.isPending {
-            let a = item.amount ?? ""
-            if !isValidAmount(a) { throw .typeError("\"\(a)\" is not a valid amount.") }
+            let amount = item.amount ?? ""
+            if !isValidAmount(amount) { throw .typeError("\"\(amount)\" is not a valid amount.") }
         }
         return item
     }
 
     private func checkURL(_ text: String) throws(ScriptError) {
-        guard let u = URL(string: text), let scheme = u.scheme, !scheme.isEmpty,
+        guard let url = URL(string: text), let scheme = url.scheme, !scheme.isEmpty,
             text.range(of: "^[A-Za-z][A-Za-z0-9+.-]*:", options: .regularExpression) != nil
         else { throw .typeError("\"\(text)\" is not a valid URL.") }
     }
@@ -291,10 +323,10 @@ public struct RequestValidator: Sendable {
         }
     }
 
-    static func withoutPhonetics(_ c: ApplePayPaymentContact) -> ApplePayPaymentContact {
-        var c = c
-        c.phoneticGivenName = nil
-        c.phoneticFamilyName = nil
-        return c
+    static func withoutPhonetics(_ contact: ApplePayPaymentContact) -> ApplePayPaymentContact {
+        var contact = contact
+        contact.phoneticGivenName = nil
+        contact.phoneticFamilyName = nil
+        return contact
     }
 }

@@ -25,56 +25,65 @@ public struct UpdateValidator: Sendable {
 
     /// The WebIDL conversion of an update dictionary.
     public func bindUpdate(_ json: JSONValue, kind: Kind) throws(ScriptError) -> ApplePayUpdate {
-        let b = binding
-        let o = try b.dictionary(json)
+        let members = try binding.dictionary(json)
         // ApplePayDetailsUpdateBase, lexicographic.
-        let reload = try b.optionalDictionary(o, "newAutomaticReloadPaymentRequest").map { v throws(ScriptError) in
-            try b.automaticReload(v)
+        let reload = try binding.optionalDictionary(members, "newAutomaticReloadPaymentRequest").map {
+            value throws(ScriptError) in
+            try binding.automaticReload(value)
         }
-        let deferred = try b.optionalDictionary(o, "newDeferredPaymentRequest").map { v throws(ScriptError) in
-            try b.deferred(v)
+        let deferred = try binding.optionalDictionary(members, "newDeferredPaymentRequest").map {
+            value throws(ScriptError) in
+            try binding.deferred(value)
         }
-        let items = try o["newLineItems"].map { v throws(ScriptError) in try b.lineItems(v) }
-        let contexts = try o["newMultiTokenContexts"].map { v throws(ScriptError) in try b.tokenContexts(v) }
-        let recurring = try b.optionalDictionary(o, "newRecurringPaymentRequest").map { v throws(ScriptError) in
-            try b.recurring(v)
+        let items = try members["newLineItems"].map { value throws(ScriptError) in try binding.lineItems(value) }
+        let contexts = try members["newMultiTokenContexts"].map { value throws(ScriptError) in
+            try binding.tokenContexts(value)
         }
-        guard let t = o["newTotal"] else { throw b.missing(kind.rawValue, "newTotal", "ApplePayLineItem") }
-        let total = try b.lineItem(t)
+        let recurring = try binding.optionalDictionary(members, "newRecurringPaymentRequest").map {
+            value throws(ScriptError) in
+            try binding.recurring(value)
+        }
+        guard let totalValue = members["newTotal"] else {
+            throw binding.missing(kind.rawValue, "newTotal", "ApplePayLineItem")
+        }
+        let total = try binding.lineItem(totalValue)
         // Derived members.
-        let errors = kind == .shippingMethod ? nil : try o["errors"].map { v throws(ScriptError) in try b.errors(v) }
-        let methods = try o["newShippingMethods"].map { v throws(ScriptError) in try b.shippingMethods(v) }
-        var u = ApplePayUpdate(newTotal: total, newLineItems: items, newShippingMethods: methods, errors: errors)
-        u.newAutomaticReloadPaymentRequest = reload
-        u.newDeferredPaymentRequest = deferred
-        u.newMultiTokenContexts = contexts
-        u.newRecurringPaymentRequest = recurring
-        return u
+        let errors =
+            kind == .shippingMethod
+            ? nil : try members["errors"].map { value throws(ScriptError) in try binding.errors(value) }
+        let methods = try members["newShippingMethods"].map { value throws(ScriptError) in
+            try binding.shippingMethods(value)
+        }
+        var result = ApplePayUpdate(newTotal: total, newLineItems: items, newShippingMethods: methods, errors: errors)
+        result.newAutomaticReloadPaymentRequest = reload
+        result.newDeferredPaymentRequest = deferred
+        result.newMultiTokenContexts = contexts
+        result.newRecurringPaymentRequest = recurring
+        return result
     }
 
     /// The checks after the state check: shipping-method amounts, the total, the line items.
     /// Returns the update with pending amounts dropped.
     public func checkUpdate(_ update: ApplePayUpdate, kind: Kind) throws(ScriptError) -> ApplePayUpdate {
-        let v = RequestValidator(profile: profile)
-        var u = update
-        if let m = u.newShippingMethods { try v.checkMethodAmounts(m) }
-        if let t = u.newTotal { u.newTotal = try v.checkTotal(t) }
-        if let items = u.newLineItems { u.newLineItems = try v.checkLineItems(items) }
-        return u
+        let validator = RequestValidator(profile: profile)
+        var checked = update
+        if let methods = checked.newShippingMethods { try validator.checkMethodAmounts(methods) }
+        if let total = checked.newTotal { checked.newTotal = try validator.checkTotal(total) }
+        if let items = checked.newLineItems { checked.newLineItems = try validator.checkLineItems(items) }
+        return checked
     }
 
     /// The WebIDL conversion of `ApplePayPaymentAuthorizationResult`.
     public func bindResult(_ json: JSONValue) throws(ScriptError) -> ApplePayPaymentAuthorizationResult {
-        let b = binding
-        let o = try b.dictionary(json)
-        let errors = try o["errors"].map { v throws(ScriptError) in try b.errors(v) }
+        let members = try binding.dictionary(json)
+        let errors = try members["errors"].map { value throws(ScriptError) in try binding.errors(value) }
         var details: ApplePayPaymentOrderDetails?
-        if let d = try b.optionalDictionary(o, "orderDetails") {
-            let n = "ApplePayPaymentOrderDetails"
-            let token = try b.requiredString(d, "authenticationToken", dictionary: n)
-            let id = try b.requiredString(d, "orderIdentifier", dictionary: n)
-            let type = try b.requiredString(d, "orderTypeIdentifier", dictionary: n)
-            let url = try b.requiredString(d, "webServiceURL", dictionary: n)
+        if let detailMembers = try binding.optionalDictionary(members, "orderDetails") {
+            let dictionaryName = "ApplePayPaymentOrderDetails"
+            let token = try binding.requiredString(detailMembers, "authenticationToken", dictionary: dictionaryName)
+            let id = try binding.requiredString(detailMembers, "orderIdentifier", dictionary: dictionaryName)
+            let type = try binding.requiredString(detailMembers, "orderTypeIdentifier", dictionary: dictionaryName)
+            let url = try binding.requiredString(detailMembers, "webServiceURL", dictionary: dictionaryName)
             details = ApplePayPaymentOrderDetails(
                 orderTypeIdentifier: type,
                 orderIdentifier: id,
@@ -82,12 +91,12 @@ public struct UpdateValidator: Sendable {
                 authenticationToken: token
             )
         }
-        guard let s = o["status"] else {
-            throw b.missing("ApplePayPaymentAuthorizationResult", "status", "unsigned short")
+        guard let statusValue = members["status"] else {
+            throw binding.missing("ApplePayPaymentAuthorizationResult", "status", "unsigned short")
         }
-        var r = ApplePayPaymentAuthorizationResult(status: .success, errors: errors, orderDetails: details)
-        r.status = b.unsignedLong(s) & 0xFFFF
-        return r
+        var result = ApplePayPaymentAuthorizationResult(status: .success, errors: errors, orderDetails: details)
+        result.status = binding.unsignedLong(statusValue) & 0xFFFF
+        return result
     }
 
     /// The checks after the state check: the status must be 0…7 (`InvalidAccessError`), the
@@ -96,12 +105,12 @@ public struct UpdateValidator: Sendable {
         _ result: ApplePayPaymentAuthorizationResult
     ) throws(ScriptError) -> ApplePayPaymentAuthorizationResult {
         guard let status = ApplePayStatus(rawValue: result.status) else { throw .invalidAccess() }
-        if let d = result.orderDetails {
-            guard let u = URL(string: d.webServiceURL), u.scheme != nil else {
-                throw .typeError("\"\(d.webServiceURL)\" is not a valid URL.")
+        if let details = result.orderDetails {
+            guard let url = URL(string: details.webServiceURL), url.scheme != nil else {
+                throw .typeError("\"\(details.webServiceURL)\" is not a valid URL.")
             }
         }
-        var r = result
+        var checked = result
         let prepended: ApplePayError?
         switch status {
         case .invalidBillingPostalAddress: prepended = ApplePayError(.billingContactInvalid)
@@ -110,8 +119,8 @@ public struct UpdateValidator: Sendable {
         case .invalidShippingContact: prepended = ApplePayError(.shippingContactInvalid)
         default: prepended = nil
         }
-        if let prepended { r.errors = [prepended] + (r.errors ?? []) }
-        return r
+        if let prepended { checked.errors = [prepended] + (checked.errors ?? []) }
+        return checked
     }
 }
 

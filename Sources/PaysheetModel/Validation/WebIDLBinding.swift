@@ -14,17 +14,17 @@ public struct WebIDLBinding: Sendable {
     // MARK: Primitive conversions
 
     /// `DOMString`: `null` → `"null"`, numbers and booleans printed as JavaScript prints them.
-    public func string(_ v: JSONValue) -> String { v.javaScriptString }
+    public func string(_ value: JSONValue) -> String { value.javaScriptString }
 
     /// An optional `DOMString` member: absent → nil.
-    func optionalString(_ o: JSONObject, _ key: String) -> String? {
-        o[key].map(string)
+    func optionalString(_ members: JSONObject, _ key: String) -> String? {
+        members[key].map(string)
     }
 
     /// A required `DOMString` member.
-    func requiredString(_ o: JSONObject, _ key: String, dictionary: String) throws(ScriptError) -> String {
-        guard let v = o[key] else { throw missing(dictionary, key, "DOMString") }
-        return string(v)
+    func requiredString(_ members: JSONObject, _ key: String, dictionary: String) throws(ScriptError) -> String {
+        guard let value = members[key] else { throw missing(dictionary, key, "DOMString") }
+        return string(value)
     }
 
     func missing(_ dictionary: String, _ key: String, _ type: String) -> ScriptError {
@@ -32,124 +32,133 @@ public struct WebIDLBinding: Sendable {
     }
 
     /// `boolean`: JavaScript truthiness.
-    public func boolean(_ v: JSONValue) -> Bool {
-        switch v {
+    public func boolean(_ value: JSONValue) -> Bool {
+        switch value {
         case .null: return false
-        case .bool(let b): return b
-        case .number(let n): return (Double(n) ?? 0) != 0
-        case .string(let s): return !s.isEmpty
+        case .bool(let flag): return flag
+        case .number(let digits): return (Double(digits) ?? 0) != 0
+        case .string(let text): return !text.isEmpty
         case .array, .object: return true
         }
     }
 
     /// `unsigned long`.
-    public func unsignedLong(_ v: JSONValue) -> Int {
-        let d: Double
-        switch v {
-        case .null: d = 0
-        case .bool(let b): d = b ? 1 : 0
-        case .number(let n): d = Double(n) ?? 0
-        case .string(let s):
-            d =
-                Double(s.trimmingCharacters(in: .whitespaces))
-                ?? (s.trimmingCharacters(in: .whitespaces).isEmpty ? 0 : .nan)
-        case .array(let a): d = a.isEmpty ? 0 : (a.count == 1 ? Double(a[0].javaScriptString) ?? .nan : .nan)
-        case .object: d = .nan
+    public func unsignedLong(_ value: JSONValue) -> Int {
+        let converted: Double
+        switch value {
+        case .null: converted = 0
+        case .bool(let flag): converted = flag ? 1 : 0
+        case .number(let digits): converted = Double(digits) ?? 0
+        case .string(let text):
+            converted =
+                Double(text.trimmingCharacters(in: .whitespaces))
+                ?? (text.trimmingCharacters(in: .whitespaces).isEmpty ? 0 : .nan)
+        case .array(let elements):
+            converted =
+                elements.isEmpty ? 0 : (elements.count == 1 ? Double(elements[0].javaScriptString) ?? .nan : .nan)
+        case .object: converted = .nan
         }
-        guard d.isFinite else { return 0 }
-        let t = d < 0 ? -(-d).rounded(.down) : d.rounded(.down)
-        let m = t.truncatingRemainder(dividingBy: 4_294_967_296)
-        return Int(m < 0 ? m + 4_294_967_296 : m)
+        guard converted.isFinite else { return 0 }
+        let truncated = converted < 0 ? -(-converted).rounded(.down) : converted.rounded(.down)
+        let modulo = truncated.truncatingRemainder(dividingBy: 4_294_967_296)
+        return Int(modulo < 0 ? modulo + 4_294_967_296 : modulo)
     }
 
     /// `sequence<T>`: an array; other values are `TypeError`s.
-    public func sequence(_ v: JSONValue) throws(ScriptError) -> [JSONValue] {
-        switch v {
-        case .array(let a): return a
+    public func sequence(_ value: JSONValue) throws(ScriptError) -> [JSONValue] {
+        switch value {
+        case .array(let elements): return elements
         case .object: throw .typeError("Type error")
         default: throw .typeError("Value is not a sequence")
         }
     }
 
     /// An enumeration value.
-    func enumeration<E: RawRepresentable>(_ v: JSONValue, _ type: E.Type) throws(ScriptError) -> E
+    func enumeration<E: RawRepresentable>(_ value: JSONValue, _ type: E.Type) throws(ScriptError) -> E
     where E.RawValue == String {
-        guard let e = E(rawValue: string(v)) else { throw .typeError("Type error") }
-        return e
+        guard let known = E(rawValue: string(value)) else { throw .typeError("Type error") }
+        return known
     }
 
     /// A dictionary-typed value: `null` → empty, arrays count as objects with no members,
     /// primitives are `TypeError`s.
-    public func dictionary(_ v: JSONValue) throws(ScriptError) -> JSONObject {
-        switch v {
+    public func dictionary(_ value: JSONValue) throws(ScriptError) -> JSONObject {
+        switch value {
         case .null: return JSONObject()
-        case .object(let o): return o
+        case .object(let members): return members
         case .array: return JSONObject()
         default: throw .typeError("Type error")
         }
     }
 
     /// An optional dictionary member: absent or `null` → nil.
-    func optionalDictionary(_ o: JSONObject, _ key: String) throws(ScriptError) -> JSONObject? {
-        guard let v = o[key], !v.isNull else { return nil }
-        return try dictionary(v)
+    func optionalDictionary(_ members: JSONObject, _ key: String) throws(ScriptError) -> JSONObject? {
+        guard let value = members[key], !value.isNull else { return nil }
+        return try dictionary(value)
     }
 
     // MARK: Dictionaries
 
-    public func lineItem(_ v: JSONValue) throws(ScriptError) -> ApplePayLineItem {
-        let o = try dictionary(v)
+    public func lineItem(_ value: JSONValue) throws(ScriptError) -> ApplePayLineItem {
+        let members = try dictionary(value)
         var item = ApplePayLineItem(label: nil, amount: nil)
-        item.amount = optionalString(o, "amount")
-        item.automaticReloadPaymentThresholdAmount = optionalString(o, "automaticReloadPaymentThresholdAmount")
-        item.deferredPaymentDate = o["deferredPaymentDate"].map(string)
-        item.label = optionalString(o, "label")
-        if let t = o["paymentTiming"] { item.paymentTiming = try enumeration(t, ApplePayPaymentTiming.self) }
-        item.recurringPaymentEndDate = o["recurringPaymentEndDate"].map(string)
-        if let c = o["recurringPaymentIntervalCount"] { item.recurringPaymentIntervalCount = unsignedLong(c) }
-        if let u = o["recurringPaymentIntervalUnit"] {
-            item.recurringPaymentIntervalUnit = try enumeration(u, ApplePayRecurringPaymentDateUnit.self)
+        item.amount = optionalString(members, "amount")
+        item.automaticReloadPaymentThresholdAmount = optionalString(members, "automaticReloadPaymentThresholdAmount")
+        item.deferredPaymentDate = members["deferredPaymentDate"].map(string)
+        item.label = optionalString(members, "label")
+        if let timing = members["paymentTiming"] {
+            item.paymentTiming = try enumeration(timing, ApplePayPaymentTiming.self)
         }
-        item.recurringPaymentStartDate = o["recurringPaymentStartDate"].map(string)
-        if let t = o["type"] { item.type = try enumeration(t, ApplePayLineItemType.self) }
+        item.recurringPaymentEndDate = members["recurringPaymentEndDate"].map(string)
+        if let count = members["recurringPaymentIntervalCount"] {
+            item.recurringPaymentIntervalCount = unsignedLong(count)
+        }
+        if let unit = members["recurringPaymentIntervalUnit"] {
+            item.recurringPaymentIntervalUnit = try enumeration(unit, ApplePayRecurringPaymentDateUnit.self)
+        }
+        item.recurringPaymentStartDate = members["recurringPaymentStartDate"].map(string)
+        if let itemType = members["type"] { item.type = try enumeration(itemType, ApplePayLineItemType.self) }
         return item
     }
 
-    public func lineItems(_ v: JSONValue) throws(ScriptError) -> [ApplePayLineItem] {
+    public func lineItems(_ value: JSONValue) throws(ScriptError) -> [ApplePayLineItem] {
         var out: [ApplePayLineItem] = []
-        for e in try sequence(v) { out.append(try lineItem(e)) }
+        for element in try sequence(value) { out.append(try lineItem(element)) }
         return out
     }
 
-    func dateComponents(_ v: JSONValue) throws(ScriptError) -> ApplePayDateComponents {
-        let o = try dictionary(v)
+    func dateComponents(_ value: JSONValue) throws(ScriptError) -> ApplePayDateComponents {
+        let members = try dictionary(value)
         return ApplePayDateComponents(
-            years: o["years"].map(unsignedLong),
-            months: o["months"].map(unsignedLong),
-            days: o["days"].map(unsignedLong),
-            hours: o["hours"].map(unsignedLong)
+            years: members["years"].map(unsignedLong),
+            months: members["months"].map(unsignedLong),
+            days: members["days"].map(unsignedLong),
+            hours: members["hours"].map(unsignedLong)
         )
     }
 
-    func shippingMethod(_ v: JSONValue) throws(ScriptError) -> ApplePayShippingMethod {
-        let o = try dictionary(v)
-        let d = "ApplePayShippingMethod"
-        let amount = try requiredString(o, "amount", dictionary: d)
+    func shippingMethod(_ value: JSONValue) throws(ScriptError) -> ApplePayShippingMethod {
+        let members = try dictionary(value)
+        let dictionaryName = "ApplePayShippingMethod"
+        let amount = try requiredString(members, "amount", dictionary: dictionaryName)
         var range: ApplePayDateComponentsRange?
-        if let r = try optionalDictionary(o, "dateComponentsRange") {
-            guard let e = r["endDateComponents"] else {
+        if let rangeMembers = try optionalDictionary(members, "dateComponentsRange") {
+            guard let endValue = rangeMembers["endDateComponents"] else {
                 throw missing("ApplePayDateComponentsRange", "endDateComponents", "ApplePayDateComponents")
             }
-            let end = try dateComponents(e)
-            guard let s = r["startDateComponents"] else {
+            let end = try dateComponents(endValue)
+            guard let startValue = rangeMembers["startDateComponents"] else {
                 throw missing("ApplePayDateComponentsRange", "startDateComponents", "ApplePayDateComponents")
             }
-            range = ApplePayDateComponentsRange(startDateComponents: try dateComponents(s), endDateComponents: end)
+            range = ApplePayDateComponentsRange(
+                startDateComponents: try dateComponents(startValue),
+                endDateComponents: end
+            )
         }
-        let detail = try requiredString(o, "detail", dictionary: d)
-        let identifier = try requiredString(o, "identifier", dictionary: d)
-        let label = try requiredString(o, "label", dictionary: d)
-        let selected = o["selected"].map(boolean)
+        let detail = try requiredString(members, "detail", dictionary: dictionaryName)
+        let identifier = try requiredString(members, "identifier", dictionary: dictionaryName)
+        let label = try requiredString(members, "label", dictionary: dictionaryName)
+        let selected = members["selected"].map(boolean)
         return ApplePayShippingMethod(
             label: label,
             detail: detail,
@@ -160,111 +169,129 @@ public struct WebIDLBinding: Sendable {
         )
     }
 
-    public func shippingMethods(_ v: JSONValue) throws(ScriptError) -> [ApplePayShippingMethod] {
+    public func shippingMethods(_ value: JSONValue) throws(ScriptError) -> [ApplePayShippingMethod] {
         var out: [ApplePayShippingMethod] = []
-        for e in try sequence(v) { out.append(try shippingMethod(e)) }
+        for element in try sequence(value) { out.append(try shippingMethod(element)) }
         return out
     }
 
-    public func contact(_ v: JSONValue) throws(ScriptError) -> ApplePayPaymentContact {
-        let o = try dictionary(v)
-        var c = ApplePayPaymentContact()
-        if let a = o["addressLines"] {
+    public func contact(_ value: JSONValue) throws(ScriptError) -> ApplePayPaymentContact {
+        let members = try dictionary(value)
+        var result = ApplePayPaymentContact()
+        if let addressLines = members["addressLines"] {
             var lines: [String] = []
-            for l in try sequence(a) { lines.append(string(l)) }
-            c.addressLines = lines
+            for line in try sequence(addressLines) { lines.append(string(line)) }
+            result.addressLines = lines
         }
-        c.administrativeArea = optionalString(o, "administrativeArea")
-        c.country = optionalString(o, "country")
-        c.countryCode = optionalString(o, "countryCode")
-        c.emailAddress = optionalString(o, "emailAddress")
-        c.familyName = optionalString(o, "familyName")
-        c.givenName = optionalString(o, "givenName")
-        c.locality = optionalString(o, "locality")
-        c.phoneNumber = optionalString(o, "phoneNumber")
-        c.phoneticFamilyName = optionalString(o, "phoneticFamilyName")
-        c.phoneticGivenName = optionalString(o, "phoneticGivenName")
-        c.postalCode = optionalString(o, "postalCode")
-        c.subAdministrativeArea = optionalString(o, "subAdministrativeArea")
-        c.subLocality = optionalString(o, "subLocality")
-        return c
+        result.administrativeArea = optionalString(members, "administrativeArea")
+        result.country = optionalString(members, "country")
+        result.countryCode = optionalString(members, "countryCode")
+        result.emailAddress = optionalString(members, "emailAddress")
+        result.familyName = optionalString(members, "familyName")
+        result.givenName = optionalString(members, "givenName")
+        result.locality = optionalString(members, "locality")
+        result.phoneNumber = optionalString(members, "phoneNumber")
+        result.phoneticFamilyName = optionalString(members, "phoneticFamilyName")
+        result.phoneticGivenName = optionalString(members, "phoneticGivenName")
+        result.postalCode = optionalString(members, "postalCode")
+        result.subAdministrativeArea = optionalString(members, "subAdministrativeArea")
+        result.subLocality = optionalString(members, "subLocality")
+        return result
     }
 
     /// A contact-field list. Unknown values are `TypeError`s; `phoneticName` below version 3 is
     /// rejected by ``RequestValidator`` (WebKit's `ApplePayContactField` conversion).
-    func contactFields(_ v: JSONValue) throws(ScriptError) -> [ApplePayContactField] {
+    func contactFields(_ value: JSONValue) throws(ScriptError) -> [ApplePayContactField] {
         var out: [ApplePayContactField] = []
-        for e in try sequence(v) { out.append(try enumeration(e, ApplePayContactField.self)) }
+        for element in try sequence(value) { out.append(try enumeration(element, ApplePayContactField.self)) }
         return out
     }
 
-    func recurring(_ o: JSONObject) throws(ScriptError) -> ApplePayRecurringPaymentRequest {
-        let d = "ApplePayRecurringPaymentRequest"
-        let agreement = optionalString(o, "billingAgreement")
-        guard let m = o["managementURL"] else { throw missing(d, "managementURL", "USVString") }
-        guard let desc = o["paymentDescription"] else { throw missing(d, "paymentDescription", "DOMString") }
-        guard let regular = o["regularBilling"] else { throw missing(d, "regularBilling", "ApplePayLineItem") }
-        let r = try lineItem(regular)
-        let token = optionalString(o, "tokenNotificationURL")
-        let trial = try o["trialBilling"].flatMap { v throws(ScriptError) in v.isNull ? nil : try lineItem(v) }
+    func recurring(_ members: JSONObject) throws(ScriptError) -> ApplePayRecurringPaymentRequest {
+        let dictionaryName = "ApplePayRecurringPaymentRequest"
+        let agreement = optionalString(members, "billingAgreement")
+        guard let managementURL = members["managementURL"] else {
+            throw missing(dictionaryName, "managementURL", "USVString")
+        }
+        guard let desc = members["paymentDescription"] else {
+            throw missing(dictionaryName, "paymentDescription", "DOMString")
+        }
+        guard let regular = members["regularBilling"] else {
+            throw missing(dictionaryName, "regularBilling", "ApplePayLineItem")
+        }
+        let regularItem = try lineItem(regular)
+        let token = optionalString(members, "tokenNotificationURL")
+        let trial = try members["trialBilling"].flatMap { billing throws(ScriptError) in
+            billing.isNull ? nil : try lineItem(billing)
+        }
         return ApplePayRecurringPaymentRequest(
             paymentDescription: string(desc),
-            regularBilling: r,
+            regularBilling: regularItem,
             trialBilling: trial,
             billingAgreement: agreement,
-            managementURL: string(m),
+            managementURL: string(managementURL),
             tokenNotificationURL: token
         )
     }
 
-    func automaticReload(_ o: JSONObject) throws(ScriptError) -> ApplePayAutomaticReloadPaymentRequest {
-        let d = "ApplePayAutomaticReloadPaymentRequest"
-        guard let billing = o["automaticReloadBilling"] else {
-            throw missing(d, "automaticReloadBilling", "ApplePayLineItem")
+    func automaticReload(_ members: JSONObject) throws(ScriptError) -> ApplePayAutomaticReloadPaymentRequest {
+        let dictionaryName = "ApplePayAutomaticReloadPaymentRequest"
+        guard let billing = members["automaticReloadBilling"] else {
+            throw missing(dictionaryName, "automaticReloadBilling", "ApplePayLineItem")
         }
-        let b = try lineItem(billing)
-        let agreement = optionalString(o, "billingAgreement")
-        guard let m = o["managementURL"] else { throw missing(d, "managementURL", "USVString") }
-        guard let desc = o["paymentDescription"] else { throw missing(d, "paymentDescription", "DOMString") }
+        let billingItem = try lineItem(billing)
+        let agreement = optionalString(members, "billingAgreement")
+        guard let managementURL = members["managementURL"] else {
+            throw missing(dictionaryName, "managementURL", "USVString")
+        }
+        guard let desc = members["paymentDescription"] else {
+            throw missing(dictionaryName, "paymentDescription", "DOMString")
+        }
         return ApplePayAutomaticReloadPaymentRequest(
             paymentDescription: string(desc),
-            automaticReloadBilling: b,
+            automaticReloadBilling: billingItem,
             billingAgreement: agreement,
-            managementURL: string(m),
-            tokenNotificationURL: optionalString(o, "tokenNotificationURL")
+            managementURL: string(managementURL),
+            tokenNotificationURL: optionalString(members, "tokenNotificationURL")
         )
     }
 
-    func deferred(_ o: JSONObject) throws(ScriptError) -> ApplePayDeferredPaymentRequest {
-        let d = "ApplePayDeferredPaymentRequest"
-        let agreement = optionalString(o, "billingAgreement")
-        guard let billing = o["deferredBilling"] else { throw missing(d, "deferredBilling", "ApplePayLineItem") }
-        let b = try lineItem(billing)
-        let date = o["freeCancellationDate"].map(string)
-        let zone = optionalString(o, "freeCancellationDateTimeZone")
-        guard let m = o["managementURL"] else { throw missing(d, "managementURL", "USVString") }
-        guard let desc = o["paymentDescription"] else { throw missing(d, "paymentDescription", "DOMString") }
+    func deferred(_ members: JSONObject) throws(ScriptError) -> ApplePayDeferredPaymentRequest {
+        let dictionaryName = "ApplePayDeferredPaymentRequest"
+        let agreement = optionalString(members, "billingAgreement")
+        guard let billing = members["deferredBilling"] else {
+            throw missing(dictionaryName, "deferredBilling", "ApplePayLineItem")
+        }
+        let billingItem = try lineItem(billing)
+        let date = members["freeCancellationDate"].map(string)
+        let zone = optionalString(members, "freeCancellationDateTimeZone")
+        guard let managementURL = members["managementURL"] else {
+            throw missing(dictionaryName, "managementURL", "USVString")
+        }
+        guard let desc = members["paymentDescription"] else {
+            throw missing(dictionaryName, "paymentDescription", "DOMString")
+        }
         return ApplePayDeferredPaymentRequest(
             billingAgreement: agreement,
-            deferredBilling: b,
+            deferredBilling: billingItem,
             freeCancellationDate: date,
             freeCancellationDateTimeZone: zone,
-            managementURL: string(m),
+            managementURL: string(managementURL),
             paymentDescription: string(desc),
-            tokenNotificationURL: optionalString(o, "tokenNotificationURL")
+            tokenNotificationURL: optionalString(members, "tokenNotificationURL")
         )
     }
 
-    func tokenContexts(_ v: JSONValue) throws(ScriptError) -> [ApplePayPaymentTokenContext] {
+    func tokenContexts(_ value: JSONValue) throws(ScriptError) -> [ApplePayPaymentTokenContext] {
         var out: [ApplePayPaymentTokenContext] = []
-        let d = "ApplePayPaymentTokenContext"
-        for e in try sequence(v) {
-            let o = try dictionary(e)
-            let amount = try requiredString(o, "amount", dictionary: d)
-            let ext = try requiredString(o, "externalIdentifier", dictionary: d)
-            let domain = optionalString(o, "merchantDomain")
-            let id = try requiredString(o, "merchantIdentifier", dictionary: d)
-            let name = try requiredString(o, "merchantName", dictionary: d)
+        let dictionaryName = "ApplePayPaymentTokenContext"
+        for element in try sequence(value) {
+            let members = try dictionary(element)
+            let amount = try requiredString(members, "amount", dictionary: dictionaryName)
+            let ext = try requiredString(members, "externalIdentifier", dictionary: dictionaryName)
+            let domain = optionalString(members, "merchantDomain")
+            let id = try requiredString(members, "merchantIdentifier", dictionary: dictionaryName)
+            let name = try requiredString(members, "merchantName", dictionary: dictionaryName)
             out.append(
                 ApplePayPaymentTokenContext(
                     merchantIdentifier: id,
@@ -279,29 +306,29 @@ public struct WebIDLBinding: Sendable {
     }
 
     /// `new ApplePayError(code, contactField, message)` from `{"code", "contactField", "message"}`.
-    public func applePayError(_ v: JSONValue) throws(ScriptError) -> ApplePayError {
-        guard case .object(let o) = v else { throw .typeError("Type error") }
-        guard let c = o["code"] else { throw .notEnoughArguments }
+    public func applePayError(_ value: JSONValue) throws(ScriptError) -> ApplePayError {
+        guard case .object(let members) = value else { throw .typeError("Type error") }
+        guard let codeValue = members["code"] else { throw .notEnoughArguments }
         let codes = profile.errorCodes
-        guard let code = ApplePayErrorCode(rawValue: string(c)), codes.contains(code) else {
+        guard let code = ApplePayErrorCode(rawValue: string(codeValue)), codes.contains(code) else {
             let list = codes.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
             throw .typeError("Argument 1 ('errorCode') to the ApplePayError constructor must be one of: \(list)")
         }
         var field: ApplePayErrorContactField?
-        if let f = o["contactField"], !f.isNull {
-            guard let cf = ApplePayErrorContactField(rawValue: string(f)) else {
+        if let fieldValue = members["contactField"], !fieldValue.isNull {
+            guard let contactField = ApplePayErrorContactField(rawValue: string(fieldValue)) else {
                 let list = ApplePayErrorContactField.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
                 throw .typeError("Argument 2 ('contactField') to the ApplePayError constructor must be one of: \(list)")
             }
-            field = cf
+            field = contactField
         }
-        let message = o["message"].map { $0.isNull ? "null" : string($0) } ?? ""
+        let message = members["message"].map { $0.isNull ? "null" : string($0) } ?? ""
         return ApplePayError(code, contactField: field, message: message)
     }
 
-    public func errors(_ v: JSONValue) throws(ScriptError) -> [ApplePayError] {
+    public func errors(_ value: JSONValue) throws(ScriptError) -> [ApplePayError] {
         var out: [ApplePayError] = []
-        for e in try sequence(v) { out.append(try applePayError(e)) }
+        for element in try sequence(value) { out.append(try applePayError(element)) }
         return out
     }
 }
