@@ -43,26 +43,68 @@ struct PostgresPreparedStatementTests {
 }
 
 extension PostgresPreparedStatementTests {
-    /// Values are bound as the types PostgreSQL gave the parameters: an integer where text is
-    /// expected is sent as its digits, and eight characters where a bigint is expected are an
-    /// error (in binary they would be read as a number).
-    @Test func aValueIsBoundAsItsParametersTypeOrRefused() async throws {
+    /// A statement answers the same the first time on a connection (unprepared, values sent with
+    /// their own types) and after (prepared, values bound as the types PostgreSQL gave the
+    /// parameters): an integer where text is expected is its digits, digits where a bigint is
+    /// expected are their number (in binary, eight characters would be read as some other
+    /// number), and what does not convert is an error both times.
+    @Test func aStatementAnswersTheSamePreparedOrNot() async throws {
         let database = try PostgresDatabase(url: TestDatabases.postgresURL ?? "")
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await database.run() }
             defer { group.cancelAll() }
-            let sum = try await database.read(
-                "SELECT CAST(CAST($1 AS BIGINT) + CAST($2 AS INTEGER) AS TEXT) AS sum, CAST($3 AS TEXT) AS digits",
-                [.int(5_000_000_000), .int(7), .int(42)]
+            let sql = """
+                SELECT CAST(CAST($1 AS BIGINT) + CAST($2 AS INTEGER) AS TEXT) AS sum, CAST($3 AS TEXT) AS digits,
+                CAST(CAST($4 AS BIGINT) AS TEXT) AS number
+                """
+            let answers = try await database.transaction { executor in
+                var answers: [String] = []
+                for _ in 0..<PostgresPreparedStatements.runsBeforePreparing + 2 {
+                    let row = try await executor.execute(
+                        sql,
+                        [.int(5_000_000_000), .int(7), .int(42), .text("12345678")]
+                    )
+                    answers.append(
+                        "\(try row.first?.string("sum") ?? "") \(try row.first?.string("digits") ?? "") "
+                            + (try row.first?.string("number") ?? "")
+                    )
+                }
+                return answers
+            }
+            #expect(
+                answers
+                    == Array(
+                        repeating: "5000000007 42 12345678",
+                        count: PostgresPreparedStatements.runsBeforePreparing + 2
+                    )
             )
-            #expect(try sum.first?.string("sum") == "5000000007")
-            #expect(try sum.first?.string("digits") == "42")
-            await #expect(throws: StorageError.self) {
-                try await database.read("SELECT CAST(CAST($1 AS BIGINT) AS TEXT) AS number", [.text("12345678")])
+            // Outside a transaction (an error would abort it), on one connection.
+            let failures = try await database.client.withConnection { connection in
+                let executor = PostgresDatabase.Executor(
+                    connection: connection,
+                    statements: database.statements,
+                    logger: database.logger
+                )
+                var failures: [String] = []
+                for _ in 0..<PostgresPreparedStatements.runsBeforePreparing + 2 {
+                    do {
+                        _ = try await executor.execute(
+                            "SELECT CAST(CAST($1 AS BIGINT) AS TEXT) AS number",
+                            [.text("1e3")]
+                        )
+                    } catch {
+                        failures.append(error is StorageError ? "refused before sending" : "refused by PostgreSQL")
+                    }
+                }
+                return failures
             }
-            await #expect(throws: StorageError.self) {
-                try await database.read("SELECT CAST(CAST($1 AS INTEGER) AS TEXT) AS number", [.int(5_000_000_000)])
-            }
+            // Unprepared, PostgreSQL refuses it; prepared (its last runs), the value does not convert.
+            let unprepared = PostgresPreparedStatements.runsBeforePreparing - 1
+            #expect(
+                failures
+                    == Array(repeating: "refused by PostgreSQL", count: unprepared)
+                    + Array(repeating: "refused before sending", count: 3)
+            )
         }
     }
 }
