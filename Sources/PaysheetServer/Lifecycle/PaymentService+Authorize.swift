@@ -79,69 +79,14 @@ extension PaymentService {
                 throw ServiceError.conflict("order \(orderId) is already \(order.status.rawValue)")
             }
 
-            // Contacts, as the page asked for them, now unredacted.
-            var errors: [ApplePayError] = []
-            let validator = ContactValidator(policy: settings.shipping)
-            if !order.shippingMethods.isEmpty {
-                let contact = payment.shippingContact ?? ApplePayPaymentContact()
-                errors +=
-                    validator.validate(contact, requiredFields: Set(Self.shippingFields), phase: .full, role: .shipping)
-                    .errors
-            }
+            let errors = shippingContactErrors(order, payment)
             if !errors.isEmpty { return failure("", order, errors: errors) }
-
-            // The token.
-            let decrypted: DecryptedPaymentToken
-            do {
-                // The body was parsed once already: the token is read from that value, not re-parsed.
-                decrypted = try await decryptor.decrypt(
-                    PaymentTokenData(jsonValue: payment.token.paymentData),
-                    at: started
-                )
-            } catch {
-                logger.warning("order \(orderId): token rejected: \(error.code.rawValue)")
-                Counter(label: "paysheet_tokens_rejected_total", dimensions: [("code", error.code.rawValue)])
-                    .increment()
-                return failure("Payment could not be verified", order)
+            let token: AcceptedToken
+            switch await acceptToken(payment, for: order, at: started) {
+            case .accepted(let accepted): token = accepted
+            case .refused(let refusal): return refusal
             }
-            let expectedHash = Array(SHA256.hash(data: Data(base64Encoded: order.applicationData) ?? Data()))
-            guard decrypted.verified.token.header.applicationData == expectedHash else {
-                logger.warning("order \(orderId): token applicationData hash is not this order's")
-                return failure("Payment is not for this order", order)
-            }
-            guard let currency = Currency(order.currencyCode), decrypted.paymentData.currencyCode == currency.numeric
-            else {
-                logger.warning(
-                    "order \(orderId): token currency \(decrypted.paymentData.currencyCode) is not the order's \(order.currencyCode)"
-                )
-                return failure("Payment currency is not the order's", order)
-            }
-
-            // The shopper pays what the shopper saw: the token's amount is the total the sheet
-            // showed when the shopper approved. When the order's total has changed since (a coupon
-            // removed, a method changed by another caller), nothing is sent; the sheet says so.
-            // (An order with pending lines would allow a difference; the server's orders have none.)
-            let pendingLines = order.lineItems.contains { $0.isPending }
-            guard decrypted.paymentData.transactionAmount == order.amount || pendingLines else {
-                logger.warning(
-                    "order \(orderId): the token's amount \(decrypted.paymentData.transactionAmount) is not the order's total \(order.amount); nothing charged"
-                )
-                Counter(label: "paysheet_tokens_rejected_total", dimensions: [("code", "amount_changed")]).increment()
-                return failure(
-                    "The total changed to \(currency.format(order.amount)) \(order.currencyCode) after you approved \(currency.format(decrypted.paymentData.transactionAmount)); review it and pay again",
-                    order
-                )
-            }
-
-            // A plan's first payment starts an agreement: it needs a merchant token to charge later.
-            let plan = order.planId.flatMap { id in settings.plans.first { $0.id == id } }
-            if order.planId != nil {
-                guard plan != nil else { return failure("This plan is no longer offered", order) }
-                guard decrypted.paymentData.isMerchantToken else {
-                    logger.warning("order \(orderId): a plan's payment without a merchant token; nothing charged")
-                    return failure("This card cannot be used for a subscription; choose another card", order)
-                }
-            }
+            let (decrypted, currency, plan) = (token.decrypted, token.currency, token.plan)
 
             // The charge: persisted before anything is sent, for the order's amount (never the token's).
             let data = decrypted.paymentData
@@ -177,27 +122,7 @@ extension PaymentService {
             if let plan {
                 try await startAgreement(order, plan: plan, payment: record, data: data, network: method.network)
             }
-            let paymentData: String
-            switch data.details {
-            case .threeDSecure(let cryptogram, let eci):
-                paymentData = acquirer.paymentData(
-                    accountNumber: data.applicationPrimaryAccountNumber,
-                    expiration: data.applicationExpirationDate,
-                    cryptogram: cryptogram,
-                    eci: eci,
-                    emvData: nil,
-                    pinData: nil
-                )
-            case .emv(let emv, let pin):
-                paymentData = acquirer.paymentData(
-                    accountNumber: data.applicationPrimaryAccountNumber,
-                    expiration: data.applicationExpirationDate,
-                    cryptogram: nil,
-                    eci: nil,
-                    emvData: emv,
-                    pinData: pin
-                )
-            }
+            let paymentData = acquirerPaymentData(data)
             let answer = await acquirer.charge(
                 ChargeRequest(
                     identity: record.identity,
@@ -211,6 +136,113 @@ extension PaymentService {
             return try await outcome(of: after, deadline: deadline, others: payments)
         }
         throw ServiceError.conflict("order \(orderId) kept changing; try again")
+    }
+
+    /// A token that passed every check against its order: verified and decrypted, in the
+    /// order's currency, for the total the shopper saw, and (for a plan) a merchant token.
+    struct AcceptedToken {
+        let decrypted: DecryptedPaymentToken
+        let currency: Currency
+        let plan: SubscriptionPlan?
+    }
+
+    /// The outcome of checking a token against its order: accepted, or refused with the
+    /// answer the sheet shows.
+    enum TokenCheck {
+        case accepted(AcceptedToken)
+        case refused(AuthorizationOutcome)
+    }
+
+    /// The shipping contact's errors, as the page asked for it and now unredacted; none when the
+    /// order ships nothing.
+    func shippingContactErrors(_ order: OrderRecord, _ payment: ApplePayPayment) -> [ApplePayError] {
+        guard !order.shippingMethods.isEmpty else { return [] }
+        let validator = ContactValidator(policy: settings.shipping)
+        let contact = payment.shippingContact ?? ApplePayPaymentContact()
+        return validator.validate(contact, requiredFields: Set(Self.shippingFields), phase: .full, role: .shipping)
+            .errors
+    }
+
+    /// Verifies and decrypts `payment`'s token and checks it against `order`: the application
+    /// data is this order's, the currency and the amount are the order's (the shopper pays what
+    /// the shopper saw), and a plan's first payment carries a merchant token.
+    func acceptToken(_ payment: ApplePayPayment, for order: OrderRecord, at started: Date) async -> TokenCheck {
+        let orderId = order.id
+        let decrypted: DecryptedPaymentToken
+        do {
+            // The body was parsed once already: the token is read from that value, not re-parsed.
+            decrypted = try await decryptor.decrypt(PaymentTokenData(jsonValue: payment.token.paymentData), at: started)
+        } catch {
+            logger.warning("order \(orderId): token rejected: \(error.code.rawValue)")
+            Counter(label: "paysheet_tokens_rejected_total", dimensions: [("code", error.code.rawValue)]).increment()
+            return .refused(failure("Payment could not be verified", order))
+        }
+        let expectedHash = Array(SHA256.hash(data: Data(base64Encoded: order.applicationData) ?? Data()))
+        guard decrypted.verified.token.header.applicationData == expectedHash else {
+            logger.warning("order \(orderId): token applicationData hash is not this order's")
+            return .refused(failure("Payment is not for this order", order))
+        }
+        guard let currency = Currency(order.currencyCode), decrypted.paymentData.currencyCode == currency.numeric
+        else {
+            logger.warning(
+                "order \(orderId): token currency \(decrypted.paymentData.currencyCode) is not the order's \(order.currencyCode)"
+            )
+            return .refused(failure("Payment currency is not the order's", order))
+        }
+
+        // The shopper pays what the shopper saw: the token's amount is the total the sheet
+        // showed when the shopper approved. When the order's total has changed since (a coupon
+        // removed, a method changed by another caller), nothing is sent; the sheet says so.
+        // (An order with pending lines would allow a difference; the server's orders have none.)
+        let pendingLines = order.lineItems.contains { $0.isPending }
+        guard decrypted.paymentData.transactionAmount == order.amount || pendingLines else {
+            logger.warning(
+                "order \(orderId): the token's amount \(decrypted.paymentData.transactionAmount) is not the order's total \(order.amount); nothing charged"
+            )
+            Counter(label: "paysheet_tokens_rejected_total", dimensions: [("code", "amount_changed")]).increment()
+            return .refused(
+                failure(
+                    "The total changed to \(currency.format(order.amount)) \(order.currencyCode) after you approved \(currency.format(decrypted.paymentData.transactionAmount)); review it and pay again",
+                    order
+                )
+            )
+        }
+
+        // A plan's first payment starts an agreement: it needs a merchant token to charge later.
+        let plan = order.planId.flatMap { id in settings.plans.first { $0.id == id } }
+        if order.planId != nil {
+            guard plan != nil else { return .refused(failure("This plan is no longer offered", order)) }
+            guard decrypted.paymentData.isMerchantToken else {
+                logger.warning("order \(orderId): a plan's payment without a merchant token; nothing charged")
+                return .refused(failure("This card cannot be used for a subscription; choose another card", order))
+            }
+        }
+        return .accepted(AcceptedToken(decrypted: decrypted, currency: currency, plan: plan))
+    }
+
+    /// The card data the acquirer is sent for a decrypted token: the account number and expiry
+    /// with the 3-D Secure cryptogram and ECI, or with the EMV data and PIN.
+    func acquirerPaymentData(_ data: DecryptedPaymentData) -> String {
+        switch data.details {
+        case .threeDSecure(let cryptogram, let eci):
+            acquirer.paymentData(
+                accountNumber: data.applicationPrimaryAccountNumber,
+                expiration: data.applicationExpirationDate,
+                cryptogram: cryptogram,
+                eci: eci,
+                emvData: nil,
+                pinData: nil
+            )
+        case .emv(let emv, let pin):
+            acquirer.paymentData(
+                accountNumber: data.applicationPrimaryAccountNumber,
+                expiration: data.applicationExpirationDate,
+                cryptogram: nil,
+                eci: nil,
+                emvData: emv,
+                pinData: pin
+            )
+        }
     }
 
     /// `others`: the order's payments as last read; the answer's view shows them with this charge as it ended.

@@ -69,21 +69,48 @@ public struct OrderService: Sendable {
         _ request: CreateOrderRequest,
         by creator: OrderCreator
     ) async throws -> (order: OrderRecord, clientSecret: String) {
-        if creator == .shopper {
-            if request.shippingMethods != nil {
-                throw ServiceError.unauthorized(
-                    "shippingMethods with amounts need a merchant API key; a shopper's page sends \"delivery\": \"ship\""
-                )
-            }
-            if let i = (request.lineItems ?? []).firstIndex(where: {
-                $0.sku == nil || $0.label != nil || $0.amount != nil
-            }) {
-                throw ServiceError.unauthorized(
-                    "lineItems[\(i)]: lines with a label and an amount need a merchant API key; a shopper's page sends {\"sku\", \"quantity\"}"
-                )
-            }
-        }
+        if creator == .shopper { try Self.checkShopperAsks(request) }
         if let plan = request.plan { return try await create(plan: plan, request) }
+        let currency = try Self.currency(request)
+        let country = try country(request, by: creator)
+        guard let items = request.lineItems, !items.isEmpty else {
+            throw ServiceError.invalid("lineItems", "lineItems must list at least one item")
+        }
+        guard items.count <= 100 else { throw ServiceError.invalid("lineItems", "at most 100 line items") }
+        var lines: [ApplePayLineItem] = []
+        for (index, item) in items.enumerated() {
+            lines.append(try line(item, at: index, currency: currency))
+        }
+        let methods = try shippingMethods(request, currency: currency)
+        try Self.check(methods, currency: currency)
+        return try await insertNew(
+            currency: currency,
+            country: country,
+            lines: lines,
+            methods: methods,
+            ifZero: ServiceError.invalid("lineItems", "the order's total must be greater than zero")
+        )
+    }
+
+    /// What a shopper's page may not ask for: prices (shipping methods with amounts, lines with
+    /// a label and an amount). A shopper names catalog items and a delivery choice.
+    static func checkShopperAsks(_ request: CreateOrderRequest) throws {
+        if request.shippingMethods != nil {
+            throw ServiceError.unauthorized(
+                "shippingMethods with amounts need a merchant API key; a shopper's page sends \"delivery\": \"ship\""
+            )
+        }
+        if let index = (request.lineItems ?? []).firstIndex(where: {
+            $0.sku == nil || $0.label != nil || $0.amount != nil
+        }) {
+            throw ServiceError.unauthorized(
+                "lineItems[\(index)]: lines with a label and an amount need a merchant API key; a shopper's page sends {\"sku\", \"quantity\"}"
+            )
+        }
+    }
+
+    /// The order's currency: an ISO 4217 alphabetic code this server knows.
+    static func currency(_ request: CreateOrderRequest) throws -> Currency {
         guard let code = request.currencyCode else {
             throw ServiceError.invalid("currencyCode", "currencyCode is required (ISO 4217, such as CNY)")
         }
@@ -92,6 +119,11 @@ public struct OrderService: Sendable {
         else {
             throw ServiceError.invalid("currencyCode", "\(code) is not an ISO 4217 alphabetic currency code")
         }
+        return currency
+    }
+
+    /// The order's country: two letters, the merchant's own unless a merchant's key says otherwise.
+    func country(_ request: CreateOrderRequest, by creator: OrderCreator) throws -> String {
         let country = request.countryCode ?? settings.countryCode
         guard country.count == 2, country.allSatisfy({ $0.isASCII && $0.isLetter }) else {
             throw ServiceError.invalid("countryCode", "\(country) is not a two-letter ISO 3166 country code")
@@ -102,99 +134,92 @@ public struct OrderService: Sendable {
                 "this merchant sells from \(settings.countryCode); countryCode may be omitted"
             )
         }
-        guard let items = request.lineItems, !items.isEmpty else {
-            throw ServiceError.invalid("lineItems", "lineItems must list at least one item")
+        return country
+    }
+
+    /// Line `index` of an order in `currency`: a catalog item priced by the catalog (times its
+    /// quantity), or a merchant's own label and amount (which may be a discount).
+    func line(_ item: CreateOrderRequest.Item, at index: Int, currency: Currency) throws -> ApplePayLineItem {
+        if let sku = item.sku {
+            guard let product = settings.catalog.first(where: { $0.sku == sku }) else {
+                throw ServiceError.invalid("lineItems[\(index)].sku", "\(sku) is not in the catalog")
+            }
+            guard product.currencyCode == currency.code else {
+                throw ServiceError.invalid(
+                    "lineItems[\(index)].sku",
+                    "\(sku) is priced in \(product.currencyCode), not \(currency.code)"
+                )
+            }
+            let quantity = item.quantity ?? 1
+            guard (1...99).contains(quantity) else {
+                throw ServiceError.invalid("lineItems[\(index)].quantity", "quantity must be 1 to 99")
+            }
+            guard let unit = try? currency.minor(product.amount) else {
+                throw ServiceError.invalid("lineItems[\(index)].sku", "\(sku) has no valid price")
+            }
+            let price: Int
+            do throws(AmountError) { price = try MinorUnits.multiply(unit, quantity) } catch {
+                throw ServiceError.invalid("lineItems[\(index)].quantity", error.message)
+            }
+            return ApplePayLineItem(
+                label: quantity == 1 ? product.label : "\(product.label) × \(quantity)",
+                amount: currency.format(price)
+            )
         }
-        guard items.count <= 100 else { throw ServiceError.invalid("lineItems", "at most 100 line items") }
-        var lines: [ApplePayLineItem] = []
-        for (i, item) in items.enumerated() {
-            if let sku = item.sku {
-                guard let product = settings.catalog.first(where: { $0.sku == sku }) else {
-                    throw ServiceError.invalid("lineItems[\(i)].sku", "\(sku) is not in the catalog")
-                }
-                guard product.currencyCode == currency.code else {
-                    throw ServiceError.invalid(
-                        "lineItems[\(i)].sku",
-                        "\(sku) is priced in \(product.currencyCode), not \(currency.code)"
-                    )
-                }
-                let quantity = item.quantity ?? 1
-                guard (1...99).contains(quantity) else {
-                    throw ServiceError.invalid("lineItems[\(i)].quantity", "quantity must be 1 to 99")
-                }
-                guard let unit = try? currency.minor(product.amount) else {
-                    throw ServiceError.invalid("lineItems[\(i)].sku", "\(sku) has no valid price")
-                }
-                let price: Int
-                do throws(AmountError) { price = try MinorUnits.multiply(unit, quantity) } catch {
-                    throw ServiceError.invalid("lineItems[\(i)].quantity", error.message)
-                }
-                lines.append(
-                    ApplePayLineItem(
-                        label: quantity == 1 ? product.label : "\(product.label) × \(quantity)",
-                        amount: currency.format(price)
-                    )
-                )
-                continue
-            }
-            guard let label = item.label, !label.trimmingCharacters(in: .whitespaces).isEmpty,
-                label.utf8.count <= Self.maxLabelBytes
-            else {
-                throw ServiceError.invalid(
-                    "lineItems[\(i)].label",
-                    "each line item needs a label of 1 to \(Self.maxLabelBytes) bytes (UTF-8)"
-                )
-            }
-            // A merchant's line may be a discount (a negative amount); the total must stay above zero.
-            guard let amount = item.amount else {
-                throw ServiceError.invalid(
-                    "lineItems[\(i)].amount",
-                    "each line item with a label needs an amount in \(currency.code)"
-                )
-            }
-            let minor: Int
-            do throws(AmountError) { minor = try currency.minor(amount, allowNegative: true) } catch {
-                throw ServiceError.invalid(
-                    "lineItems[\(i)].amount",
-                    error.message + " (\(currency.code) has \(currency.minorUnits) decimals)"
-                )
-            }
-            lines.append(ApplePayLineItem(label: label, amount: currency.format(minor)))
+        guard let label = item.label, !label.trimmingCharacters(in: .whitespaces).isEmpty,
+            label.utf8.count <= Self.maxLabelBytes
+        else {
+            throw ServiceError.invalid(
+                "lineItems[\(index)].label",
+                "each line item needs a label of 1 to \(Self.maxLabelBytes) bytes (UTF-8)"
+            )
         }
-        let methods = try shippingMethods(request, currency: currency)
-        guard methods.count <= Self.maxShippingMethods else {
-            throw ServiceError.invalid("shippingMethods", "at most \(Self.maxShippingMethods) shipping methods")
+        // A merchant's line may be a discount (a negative amount); the total must stay above zero.
+        guard let amount = item.amount else {
+            throw ServiceError.invalid(
+                "lineItems[\(index)].amount",
+                "each line item with a label needs an amount in \(currency.code)"
+            )
+        }
+        let minor: Int
+        do throws(AmountError) { minor = try currency.minor(amount, allowNegative: true) } catch {
+            throw ServiceError.invalid(
+                "lineItems[\(index)].amount",
+                error.message + " (\(currency.code) has \(currency.minorUnits) decimals)"
+            )
+        }
+        return ApplePayLineItem(label: label, amount: currency.format(minor))
+    }
+
+    /// An order's shipping methods: at most ``maxShippingMethods``, identifiers present and
+    /// unique, prices in `currency` and not negative, texts within ``maxLabelBytes``.
+    static func check(_ methods: [ApplePayShippingMethod], currency: Currency) throws {
+        guard methods.count <= maxShippingMethods else {
+            throw ServiceError.invalid("shippingMethods", "at most \(maxShippingMethods) shipping methods")
         }
         var seen = Set<String>()
-        for (i, m) in methods.enumerated() {
-            guard !m.identifier.isEmpty, seen.insert(m.identifier).inserted else {
+        for (index, method) in methods.enumerated() {
+            guard !method.identifier.isEmpty, seen.insert(method.identifier).inserted else {
                 throw ServiceError.invalid(
-                    "shippingMethods[\(i)].identifier",
+                    "shippingMethods[\(index)].identifier",
                     "shipping method identifiers must be present and unique"
                 )
             }
-            do throws(AmountError) { _ = try currency.minor(m.amount) } catch {
+            do throws(AmountError) { _ = try currency.minor(method.amount) } catch {
                 throw ServiceError.invalid(
-                    "shippingMethods[\(i)].amount",
+                    "shippingMethods[\(index)].amount",
                     error.message + " (a shipping price is 0 or more, \(currency.code))"
                 )
             }
-            guard m.label.utf8.count <= Self.maxLabelBytes, m.detail.utf8.count <= Self.maxLabelBytes,
-                m.identifier.utf8.count <= Self.maxLabelBytes
+            guard method.label.utf8.count <= maxLabelBytes, method.detail.utf8.count <= maxLabelBytes,
+                method.identifier.utf8.count <= maxLabelBytes
             else {
                 throw ServiceError.invalid(
-                    "shippingMethods[\(i)]",
-                    "a shipping method's label, detail and identifier are at most \(Self.maxLabelBytes) bytes each"
+                    "shippingMethods[\(index)]",
+                    "a shipping method's label, detail and identifier are at most \(maxLabelBytes) bytes each"
                 )
             }
         }
-        return try await insertNew(
-            currency: currency,
-            country: country,
-            lines: lines,
-            methods: methods,
-            ifZero: ServiceError.invalid("lineItems", "the order's total must be greater than zero")
-        )
     }
 
     /// Stores a new order of `lines` (and shipping `methods`), priced by the settings, with a
