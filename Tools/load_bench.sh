@@ -22,8 +22,10 @@ WHICH="${3:-all}"
 # The saturation search after each run: these concurrencies, SWEEP_PAYMENTS payments at each (SWEEP= for none).
 SWEEP="${SWEEP-1,2,4,8,16,32}"
 SWEEP_PAYMENTS="${SWEEP_PAYMENTS:-400}"
-SWEEP_ARGS=()
-[ -n "$SWEEP" ] && SWEEP_ARGS=(--sweep "$SWEEP" --sweep-payments "$SWEEP_PAYMENTS")
+# Payments authorized before each timed run and not counted (a warm server, as the sweep's always was).
+WARMUP="${WARMUP:-300}"
+SWEEP_ARGS=(--warmup "$WARMUP")
+[ -n "$SWEEP" ] && SWEEP_ARGS+=(--sweep "$SWEEP" --sweep-payments "$SWEEP_PAYMENTS")
 if [ -n "${PAYSHEET_BENCH_BIN:-}" ]; then
   BIN="$PAYSHEET_BENCH_BIN"
 else
@@ -154,6 +156,9 @@ for line in open(sys.argv[1]):
     if line.startswith("== "):
         label = line[3:].split(" (")[0]
         runs[label] = {}
+    m = re.search(r"^sweep +concurrency +(\d+): +([\d.]+) authorized payments/s", line)
+    if m and label:
+        runs[label].setdefault("sweep", {})[int(m.group(1))] = float(m.group(2))
     if line.startswith("sweep"): continue
     m = re.search(r"^saturation concurrency (\d+) .*: ([\d.]+) payments/s, p99 ([\d.]+) ms", line)
     if m and label:
@@ -167,12 +172,26 @@ def rate(prefix):
     for k, v in runs.items():
         if k.startswith(prefix) and "rate" in v: return v["rate"], v.get("saturation")
     return None, None
+def sweep(prefix):
+    for k, v in runs.items():
+        if k.startswith(prefix) and "rate" in v: return v.get("sweep", {})
+    return {}
 sq, sq99 = rate("SQLite")
 pg, pg99 = rate("PostgreSQL")
 fl, _ = rate("Protocol floor")
 print("== Targets, as ratios of this run")
 if sq and pg: print(f"target    PostgreSQL (one server) / SQLite = {pg / sq:.2f} (target at least 0.8): {'met' if pg / sq >= 0.8 else 'NOT met'}")
 if sq and fl: print(f"target    SQLite / protocol floor = {sq / fl:.2f} (target at least 0.9): {'met' if sq / fl >= 0.9 else 'NOT met'}")
+for name, other in (("PostgreSQL (one server)", "PostgreSQL"), ("Protocol floor", "Protocol floor")):
+    base, mine = sweep("SQLite"), sweep(other)
+    shared = sorted(set(base) & set(mine))
+    if shared:
+        pairs = ", ".join(f"c={c} {mine[c] / base[c]:.2f}" for c in shared)
+        if other == "Protocol floor":
+            pairs = ", ".join(f"c={c} {base[c] / mine[c]:.2f}" for c in shared)
+            print(f"sweep     SQLite / protocol floor at each concurrency of the search: {pairs}")
+        else:
+            print(f"sweep     {name} / SQLite at each concurrency of the search: {pairs}")
 for name, saturation in (("SQLite", sq99), ("PostgreSQL", pg99)):
     if saturation:
         c, p99 = saturation

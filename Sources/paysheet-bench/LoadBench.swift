@@ -9,7 +9,7 @@ import X509
 import _CryptoExtras
 
 // `paysheet-bench load --server URL --data FOLDER [--payments N] [--concurrency C]
-//  [--declines FRACTION] [--refunds FRACTION] [--out FILE] [--sweep 1,2,4,8,16,32 [--sweep-payments N]]`
+//  [--declines FRACTION] [--refunds FRACTION] [--out FILE] [--sweep 1,2,4,8,16,32 [--sweep-payments N]] [--warmup N]`
 //
 // A load generator on loopback against a running `paysheet serve`: creates N orders, issues a
 // sandbox token for each (encrypted to the server's certificate, signed by the data folder's
@@ -35,6 +35,10 @@ struct LoadOptions {
     /// The saturation search's concurrencies (`--sweep 1,2,4,8,16,32`; empty: none) and payments at each.
     var sweep: [Int] = []
     var sweepPayments = 300
+    /// Payments authorized before the timed ones and not counted (`--warmup N`): the timed run
+    /// then measures a server whose code paths, caches, connections and prepared statements are
+    /// warm, as the saturation search (which runs after it) always did.
+    var warmup = 0
     var out: String?
     var merchantIdentifier = "merchant.dev.paysheet.sandbox"
     /// The merchant API key (orders with free-form lines, refunds); authorizations use each
@@ -83,6 +87,7 @@ struct LoadOptions {
             case "--metrics-from": metricsFrom.append(try value())
             case "--sweep": sweep = try value().split(separator: ",").compactMap { Int($0) }.filter { $0 > 0 }
             case "--sweep-payments": sweepPayments = max(1, Int(try value()) ?? sweepPayments)
+            case "--warmup": warmup = max(0, Int(try value()) ?? 0)
             default: throw LoadError("unknown option \(args[i])")
             }
             i += 1
@@ -272,6 +277,21 @@ func load(_ o: LoadOptions, _ http: HTTPClient) async throws -> Int32 {
 
     // 3. Tokens (client side, not timed).
     let bodies = try authorizationBodies(orders, recipient: recipient, issuer: issuer)
+
+    // 3b. A warm-up, not counted.
+    if o.warmup > 0 {
+        let warmOrders = try await createOrders(o.warmup, o, http, Results())
+        let warmBodies = try authorizationBodies(warmOrders, recipient: recipient, issuer: issuer)
+        _ = try await authorizeAll(
+            warmOrders,
+            bodies: warmBodies,
+            concurrency: o.concurrency,
+            cancels: 0,
+            o,
+            http,
+            Results()
+        )
+    }
 
     // 4. Authorizations, timed.
     let watched = o.watched.isEmpty ? [] : o.watched + [("load generator", ProcessSet.pid(nil))]
