@@ -106,22 +106,24 @@ public actor SandboxGateway {
 
     func nextQueryId(_ now: Date) -> String {
         sequence += 1
-        let s = String(sequence)
-        return TransactionTime.format(now) + String(repeating: "0", count: max(0, 7 - s.count)) + s
+        let digits = String(sequence)
+        return TransactionTime.format(now) + String(repeating: "0", count: max(0, 7 - digits.count)) + digits
     }
 
     /// A synchronous answer to `request`, signed as the request was (RSA with the gateway's
     /// certificate, or the merchant's secure key), in UnionPay's raw `key=value&…` form.
     func answer(_ request: ACPMessage, _ fields: [String: String]) -> String {
-        var m = ACPMessage(fields)
-        for k in [
+        var message = ACPMessage(fields)
+        for field in [
             "version", "encoding", "bizType", "txnType", "txnSubType", "accessType", "merId", "orderId", "txnTime",
-        ] where m[k] == nil {
-            m[k] = request[k]
+        ] where message[field] == nil {
+            message[field] = request[field]
         }
-        if m["respMsg"] == nil, let code = m["respCode"] { m["respMsg"] = ResponseCode.unionPayMessage(code) }
-        messageSigner(request["signMethod"], merId: request["merId"]).sign(&m)
-        return m.rawEncoded
+        if message["respMsg"] == nil, let code = message["respCode"] {
+            message["respMsg"] = ResponseCode.unionPayMessage(code)
+        }
+        messageSigner(request["signMethod"], merId: request["merId"]).sign(&message)
+        return message.rawEncoded
     }
 
     /// The signer for a merchant that signed with `signMethod`.
@@ -205,7 +207,7 @@ public actor SandboxGateway {
         let request: ACPMessage
         switch verifiedRequest(body, now: now) {
         case .failure(let refusal): return refusal.reply
-        case .success(let r): request = r
+        case .success(let verified): request = verified
         }
         if request["txnType"] == TransactionType.encryptionCertificate.rawValue {
             guard let pem = encryptionCertificatePEM, request["certType"] == "01" else {
@@ -223,11 +225,11 @@ public actor SandboxGateway {
             )
         }
         var missing: [String] = []
-        for f in [
+        for field in [
             "version", "txnType", "txnSubType", "bizType", "merId", "orderId", "txnTime", "txnAmt", "currencyCode",
             "backUrl",
-        ] where request[f] == nil {
-            missing.append(f)
+        ] where request[field] == nil {
+            missing.append(field)
         }
         guard missing.isEmpty, let amount = try? MinorUnits.parse(request["txnAmt"]!, digits: 0), amount > 0,
             let type = TransactionType(rawValue: request["txnType"]!), type != .query, type != .fileTransfer,
@@ -245,8 +247,8 @@ public actor SandboxGateway {
                 )
             )
         }
-        let k = key(request["orderId"]!, request["txnTime"]!)
-        if ledger[k] != nil { return Reply(status: 200, body: answer(request, ["respCode": "12"])) }
+        let ledgerKey = key(request["orderId"]!, request["txnTime"]!)
+        if ledger[ledgerKey] != nil { return Reply(status: 200, body: answer(request, ["respCode": "12"])) }
 
         var entry = SandboxLedgerEntry(
             orderId: request["orderId"]!,
@@ -397,10 +399,10 @@ public actor SandboxGateway {
         case .query, .fileTransfer, .encryptionCertificate:
             break
         }
-        ledger[k] = entry
-        byQueryId[entry.queryId] = k
-        order.append(k)
-        if ResponseCode.classify(synchronous) != .failure { scheduleNotification(for: k, now: now) }
+        ledger[ledgerKey] = entry
+        byQueryId[entry.queryId] = ledgerKey
+        order.append(ledgerKey)
+        if ResponseCode.classify(synchronous) != .failure { scheduleNotification(for: ledgerKey, now: now) }
 
         let reply = answer(
             request,
@@ -421,7 +423,7 @@ public actor SandboxGateway {
         let request: ACPMessage
         switch verifiedRequest(body, now: now) {
         case .failure(let refusal): return refusal.reply
-        case .success(let r): request = r
+        case .success(let verified): request = verified
         }
         let delay = random.chance(faults.slowQuery) ? faults.slowQuerySeconds : 0
         if let orderId = request["orderId"], let txnTime = request["txnTime"] {
@@ -441,7 +443,7 @@ public actor SandboxGateway {
     }
 
     func result(_ entry: SandboxLedgerEntry, _ orig: String) -> [String: String] {
-        var f = [
+        var fields = [
             "respCode": "00", "origRespCode": orig, "origRespMsg": ResponseCode.unionPayMessage(orig),
             "queryId": entry.queryId,
             "txnAmt": String(entry.amount), "currencyCode": entry.currencyCode, "orderId": entry.orderId,
@@ -449,13 +451,13 @@ public actor SandboxGateway {
             "txnType": entry.txnType.rawValue, "merId": entry.merchantId,
         ]
         if orig == "00" {
-            f["settleAmt"] = String(entry.amount)
-            f["settleCurrencyCode"] = entry.currencyCode
-            f["settleDate"] = TransactionTime.clearingDay(entry.finalAt)
+            fields["settleAmt"] = String(entry.amount)
+            fields["settleCurrencyCode"] = entry.currencyCode
+            fields["settleDate"] = TransactionTime.clearingDay(entry.finalAt)
         }
-        if let o = entry.originalQueryId { f["origQryId"] = o }
-        if let a = entry.maskedAccount { f["accNo"] = a }
-        return f
+        if let originalQueryId = entry.originalQueryId { fields["origQryId"] = originalQueryId }
+        if let account = entry.maskedAccount { fields["accNo"] = account }
+        return fields
     }
 
     func scheduleNotification(for key: String, now: Date) {
@@ -481,12 +483,12 @@ public actor SandboxGateway {
             try? await Task.sleep(for: .milliseconds(Int(wait * 1000) + 5))
             for _ in 0..<copies {
                 self.countNotification()
-                var r = HTTPClientRequest(url: url)
-                r.method = .POST
-                r.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded;charset=UTF-8")
-                r.body = .bytes(ByteBuffer(string: body))
+                var post = HTTPClientRequest(url: url)
+                post.method = .POST
+                post.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded;charset=UTF-8")
+                post.body = .bytes(ByteBuffer(string: body))
                 do {
-                    let response = try await http.execute(r, timeout: .seconds(10))
+                    let response = try await http.execute(post, timeout: .seconds(10))
                     let answer = try await response.body.collect(upTo: 1 << 16)
                     if response.status != .ok {
                         logger.warning(

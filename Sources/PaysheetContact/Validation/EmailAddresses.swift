@@ -5,10 +5,10 @@ import Foundation
 public enum EmailAddresses {
     private static let atext: [Bool] = {
         var table = [Bool](repeating: false, count: 256)
-        for b in "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!#$%&'*+-/=?^_`{|}~.".utf8 {
-            table[Int(b)] = true
+        for byte in "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!#$%&'*+-/=?^_`{|}~.".utf8 {
+            table[Int(byte)] = true
         }
-        for b in 0x80...0xFF { table[b] = true }
+        for byte in 0x80...0xFF { table[byte] = true }
         return table
     }()
 
@@ -17,7 +17,7 @@ public enum EmailAddresses {
         var copy = text
         switch copy.withUTF8({ asciiVerdict($0) }) {
         case .unchanged: return text
-        case .lowercasedDomain(let s): return s
+        case .lowercasedDomain(let normalized): return normalized
         case .invalid: return nil
         case .notASCII: return unicodeNormalize(text)
         }
@@ -32,73 +32,83 @@ public enum EmailAddresses {
 
     /// The same rules over an all-ASCII address, in one pass over its bytes without allocating
     /// unless the domain needs lower-casing or white space trimming.
-    static func asciiVerdict(_ all: UnsafeBufferPointer<UInt8>) -> ASCIIVerdict {
-        @inline(__always) func space(_ b: UInt8) -> Bool { b == 0x20 || (b >= 0x09 && b <= 0x0D) }
-        var lo = 0
-        var hi = all.count
-        for b in all where b >= 0x80 { return .notASCII }
-        while lo < hi, space(all[lo]) { lo += 1 }
-        while hi > lo, space(all[hi - 1]) { hi -= 1 }
-        guard hi - lo <= 254 else { return .invalid }
-        var at = -1
-        for k in lo..<hi where all[k] == UInt8(ascii: "@") {
-            guard at < 0 else { return .invalid }
-            at = k
+    static func asciiVerdict(_ address: UnsafeBufferPointer<UInt8>) -> ASCIIVerdict {
+        @inline(__always) func space(_ byte: UInt8) -> Bool { byte == 0x20 || (byte >= 0x09 && byte <= 0x0D) }
+        var start = 0
+        var end = address.count
+        for byte in address where byte >= 0x80 { return .notASCII }
+        while start < end, space(address[start]) { start += 1 }
+        while end > start, space(address[end - 1]) { end -= 1 }
+        guard end - start <= 254 else { return .invalid }
+        var atIndex = -1
+        for position in start..<end where address[position] == UInt8(ascii: "@") {
+            guard atIndex < 0 else { return .invalid }
+            atIndex = position
         }
-        guard at >= 0 else { return .invalid }
+        guard atIndex >= 0 else { return .invalid }
         // Local part: dot-atom.
-        let localCount = at - lo
-        guard (1...64).contains(localCount), all[lo] != UInt8(ascii: "."), all[at - 1] != UInt8(ascii: ".") else {
+        let localCount = atIndex - start
+        guard (1...64).contains(localCount), address[start] != UInt8(ascii: "."),
+            address[atIndex - 1] != UInt8(ascii: ".")
+        else {
             return .invalid
         }
         var previous: UInt8 = 0
-        for k in lo..<at {
-            let b = all[k]
-            guard atext[Int(b)], !(b == UInt8(ascii: ".") && previous == UInt8(ascii: ".")) else { return .invalid }
-            previous = b
+        for position in start..<atIndex {
+            let byte = address[position]
+            guard atext[Int(byte)], !(byte == UInt8(ascii: ".") && previous == UInt8(ascii: ".")) else {
+                return .invalid
+            }
+            previous = byte
         }
         // Domain: labels of letters, digits and hyphens; at least two; a top-level label of letters or "xn--".
         var needsLower = false
         var labels = 0
-        var labelStart = at + 1
-        var k = at + 1
-        while k <= hi {
-            if k == hi || all[k] == UInt8(ascii: ".") {
-                let length = k - labelStart
-                guard (1...63).contains(length), all[labelStart] != UInt8(ascii: "-"), all[k - 1] != UInt8(ascii: "-")
+        var labelStart = atIndex + 1
+        var position = atIndex + 1
+        while position <= end {
+            if position == end || address[position] == UInt8(ascii: ".") {
+                let length = position - labelStart
+                guard (1...63).contains(length), address[labelStart] != UInt8(ascii: "-"),
+                    address[position - 1] != UInt8(ascii: "-")
                 else { return .invalid }
                 labels += 1
-                if k == hi {
+                if position == end {
                     // The top-level label.
                     guard length >= 2 else { return .invalid }
-                    var xn = false
+                    var isPunycode = false
                     if length >= 4 {
-                        let p = (
-                            all[labelStart] | 0x20, all[labelStart + 1] | 0x20, all[labelStart + 2], all[labelStart + 3]
+                        let prefix = (
+                            address[labelStart] | 0x20, address[labelStart + 1] | 0x20, address[labelStart + 2],
+                            address[labelStart + 3]
                         )
-                        xn = p == (UInt8(ascii: "x"), UInt8(ascii: "n"), UInt8(ascii: "-"), UInt8(ascii: "-"))
+                        isPunycode =
+                            prefix == (UInt8(ascii: "x"), UInt8(ascii: "n"), UInt8(ascii: "-"), UInt8(ascii: "-"))
                     }
-                    if !xn {
-                        for j in labelStart..<k where !((all[j] | 0x20) >= 0x61 && (all[j] | 0x20) <= 0x7A) {
+                    if !isPunycode {
+                        for position in labelStart..<position
+                        where !((address[position] | 0x20) >= 0x61 && (address[position] | 0x20) <= 0x7A) {
                             return .invalid
                         }
                     }
                 }
-                labelStart = k + 1
+                labelStart = position + 1
             } else {
-                let b = all[k]
-                if b >= 0x41 && b <= 0x5A {
+                let byte = address[position]
+                if byte >= 0x41 && byte <= 0x5A {
                     needsLower = true
-                } else if !((b >= 0x61 && b <= 0x7A) || (b >= 0x30 && b <= 0x39) || b == 0x2D) {
+                } else if !((byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39) || byte == 0x2D) {
                     return .invalid
                 }
             }
-            k += 1
+            position += 1
         }
         guard labels >= 2 else { return .invalid }
-        if !needsLower, lo == 0, hi == all.count { return .unchanged }
-        var bytes = Array(all[lo..<hi])
-        for j in (at - lo + 1)..<bytes.count where bytes[j] >= 0x41 && bytes[j] <= 0x5A { bytes[j] += 32 }
+        if !needsLower, start == 0, end == address.count { return .unchanged }
+        var bytes = Array(address[start..<end])
+        for position in (atIndex - start + 1)..<bytes.count where bytes[position] >= 0x41 && bytes[position] <= 0x5A {
+            bytes[position] += 32
+        }
         return .lowercasedDomain(String(decoding: bytes, as: UTF8.self))
     }
 

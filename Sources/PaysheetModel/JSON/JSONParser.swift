@@ -25,29 +25,29 @@ public struct JSONParser {
 
     /// Parses a whole document given as UTF-8 bytes.
     public static func parse(_ bytes: [UInt8]) throws(SyntaxError) -> JSONValue {
-        var p = JSONParser(bytes)
-        if p.bytes.starts(with: [0xEF, 0xBB, 0xBF]) { p.index = 3 }
-        p.skipSpace()
-        let v = try p.value()
-        p.skipSpace()
-        if p.index < p.bytes.count { throw p.error("unexpected text after the end of the document") }
-        return v
+        var parser = JSONParser(bytes)
+        if parser.bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.index = 3 }
+        parser.skipSpace()
+        let value = try parser.value()
+        parser.skipSpace()
+        if parser.index < parser.bytes.count { throw parser.error("unexpected text after the end of the document") }
+        return value
     }
 
     private func error(_ reason: String) -> SyntaxError {
         var line = 1
-        var col = 1
-        var i = 0
-        while i < min(index, bytes.count) {
-            if bytes[i] == 0x0A {
+        var column = 1
+        var position = 0
+        while position < min(index, bytes.count) {
+            if bytes[position] == 0x0A {
                 line += 1
-                col = 1
-            } else if bytes[i] & 0xC0 != 0x80 {
-                col += 1
+                column = 1
+            } else if bytes[position] & 0xC0 != 0x80 {
+                column += 1
             }
-            i += 1
+            position += 1
         }
-        return SyntaxError(reason: reason, line: line, column: col)
+        return SyntaxError(reason: reason, line: line, column: column)
     }
 
     private mutating func skipSpace() {
@@ -80,11 +80,11 @@ public struct JSONParser {
     }
 
     private mutating func literal(_ word: String) throws(SyntaxError) {
-        let w = Array(word.utf8)
-        guard bytes.count - index >= w.count, Array(bytes[index..<index + w.count]) == w else {
+        let expected = Array(word.utf8)
+        guard bytes.count - index >= expected.count, Array(bytes[index..<index + expected.count]) == expected else {
             throw error("expected '\(word)'")
         }
-        index += w.count
+        index += expected.count
     }
 
     private mutating func enter() throws(SyntaxError) {
@@ -157,20 +157,20 @@ public struct JSONParser {
 
     private mutating func hex4() throws(SyntaxError) -> UInt32 {
         guard bytes.count - index >= 4 else { throw error("truncated \\u escape") }
-        var v: UInt32 = 0
+        var value: UInt32 = 0
         for _ in 0..<4 {
-            let c = bytes[index]
-            let d: UInt32
-            switch c {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): d = UInt32(c - UInt8(ascii: "0"))
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): d = UInt32(c - UInt8(ascii: "a") + 10)
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): d = UInt32(c - UInt8(ascii: "A") + 10)
+            let byte = bytes[index]
+            let digit: UInt32
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
             default: throw error("bad hex digit in \\u escape")
             }
-            v = v * 16 + d
+            value = value * 16 + digit
             index += 1
         }
-        return v
+        return value
     }
 
     private mutating func string() throws(SyntaxError) -> String {
@@ -178,36 +178,36 @@ public struct JSONParser {
         // Fast path: no escapes (most strings, and all Base64).
         let start = index
         while index < bytes.count {
-            let c = bytes[index]
-            if c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") || c < 0x20 { break }
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
             index += 1
         }
         if index < bytes.count, bytes[index] == UInt8(ascii: "\"") {
-            guard let s = String(validating: bytes[start..<index], as: UTF8.self) else {
+            guard let text = String(validating: bytes[start..<index], as: UTF8.self) else {
                 throw error("string is not valid UTF-8")
             }
             index += 1
-            return s
+            return text
         }
         var out = Array(bytes[start..<index])
         while true {
             guard index < bytes.count else { throw error("unterminated string") }
-            let c = bytes[index]
-            if c == UInt8(ascii: "\"") {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
                 index += 1
                 break
             }
-            if c < 0x20 { throw error("control character in a string") }
-            if c != UInt8(ascii: "\\") {
-                out.append(c)
+            if byte < 0x20 { throw error("control character in a string") }
+            if byte != UInt8(ascii: "\\") {
+                out.append(byte)
                 index += 1
                 continue
             }
             index += 1
             guard index < bytes.count else { throw error("unterminated escape") }
-            let e = bytes[index]
+            let escaped = bytes[index]
             index += 1
-            switch e {
+            switch escaped {
             case UInt8(ascii: "\""): out.append(0x22)
             case UInt8(ascii: "\\"): out.append(0x5C)
             case UInt8(ascii: "/"): out.append(0x2F)
@@ -231,22 +231,22 @@ public struct JSONParser {
                 } else if (0xDC00...0xDFFF).contains(scalar) {
                     throw error("unpaired surrogate in \\u escape")
                 }
-                guard let u = Unicode.Scalar(scalar) else { throw error("invalid \\u escape") }
-                out.append(contentsOf: Array(String(Character(u)).utf8))
-            default: throw error("unknown escape '\\\(Character(Unicode.Scalar(e)))'")
+                guard let character = Unicode.Scalar(scalar) else { throw error("invalid \\u escape") }
+                out.append(contentsOf: Array(String(Character(character)).utf8))
+            default: throw error("unknown escape '\\\(Character(Unicode.Scalar(escaped)))'")
             }
         }
-        guard let s = String(validating: out, as: UTF8.self) else { throw error("string is not valid UTF-8") }
-        return s
+        guard let text = String(validating: out, as: UTF8.self) else { throw error("string is not valid UTF-8") }
+        return text
     }
 
     private mutating func number() throws(SyntaxError) -> JSONValue {
         let start = index
         if bytes[index] == UInt8(ascii: "-") { index += 1 }
         func digits() -> Int {
-            let s = index
+            let digitsStart = index
             while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
-            return index - s
+            return index - digitsStart
         }
         guard index < bytes.count else { throw error("bad number") }
         if bytes[index] == UInt8(ascii: "0") { index += 1 } else if digits() == 0 { throw error("bad number") }

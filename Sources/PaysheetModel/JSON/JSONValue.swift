@@ -15,15 +15,15 @@ public enum JSONValue: Sendable, Hashable {
     case object(JSONObject)
 
     /// The value as an object, or `nil`.
-    public var objectValue: JSONObject? { if case .object(let o) = self { return o } else { return nil } }
+    public var objectValue: JSONObject? { if case .object(let members) = self { return members } else { return nil } }
     /// The value as an array, or `nil`.
-    public var arrayValue: [JSONValue]? { if case .array(let a) = self { return a } else { return nil } }
+    public var arrayValue: [JSONValue]? { if case .array(let elements) = self { return elements } else { return nil } }
     /// The value as a string, or `nil`.
-    public var stringValue: String? { if case .string(let s) = self { return s } else { return nil } }
+    public var stringValue: String? { if case .string(let text) = self { return text } else { return nil } }
     /// The value as a boolean, or `nil`.
-    public var boolValue: Bool? { if case .bool(let b) = self { return b } else { return nil } }
+    public var boolValue: Bool? { if case .bool(let flag) = self { return flag } else { return nil } }
     /// The value as a number, or `nil`.
-    public var doubleValue: Double? { if case .number(let n) = self { return Double(n) } else { return nil } }
+    public var doubleValue: Double? { if case .number(let digits) = self { return Double(digits) } else { return nil } }
     /// Whether the value is JSON `null`.
     public var isNull: Bool { if case .null = self { return true } else { return false } }
 
@@ -47,23 +47,23 @@ public enum JSONValue: Sendable, Hashable {
     public var javaScriptString: String {
         switch self {
         case .null: return "null"
-        case .bool(let b): return b ? "true" : "false"
-        case .number(let n): return Self.javaScriptNumberString(n)
-        case .string(let s): return s
-        case .array(let a): return a.map { $0.isNull ? "" : $0.javaScriptString }.joined(separator: ",")
+        case .bool(let flag): return flag ? "true" : "false"
+        case .number(let digits): return Self.javaScriptNumberString(digits)
+        case .string(let text): return text
+        case .array(let elements): return elements.map { $0.isNull ? "" : $0.javaScriptString }.joined(separator: ",")
         case .object: return "[object Object]"
         }
     }
 
     /// How JavaScript prints the number written as `text`.
     public static func javaScriptNumberString(_ text: String) -> String {
-        guard let d = Double(text) else { return text }
-        if d == d.rounded(), abs(d) < 1e21 {
-            return String(format: "%.0f", d) == "-0" ? "0" : String(format: "%.0f", d)
+        guard let number = Double(text) else { return text }
+        if number == number.rounded(), abs(number) < 1e21 {
+            return String(format: "%.0f", number) == "-0" ? "0" : String(format: "%.0f", number)
         }
-        var s = "\(d)"
-        if s.hasSuffix(".0") { s.removeLast(2) }
-        return s
+        var printed = "\(number)"
+        if printed.hasSuffix(".0") { printed.removeLast(2) }
+        return printed
     }
 }
 
@@ -85,8 +85,8 @@ public struct JSONObject: Sendable, Hashable, Sequence {
     public subscript(key: String) -> JSONValue? {
         get { members.first(where: { $0.key == key })?.value }
         set {
-            if let i = members.firstIndex(where: { $0.key == key }) {
-                if let newValue { members[i].value = newValue } else { members.remove(at: i) }
+            if let index = members.firstIndex(where: { $0.key == key }) {
+                if let newValue { members[index].value = newValue } else { members.remove(at: index) }
             } else if let newValue {
                 members.append((key, newValue))
             }
@@ -100,14 +100,14 @@ public struct JSONObject: Sendable, Hashable, Sequence {
 
     public func makeIterator() -> IndexingIterator<[(key: String, value: JSONValue)]> { members.makeIterator() }
 
-    public static func == (a: JSONObject, b: JSONObject) -> Bool {
-        a.members.count == b.members.count && a.members.allSatisfy { b[$0.key] == $0.value }
+    public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
+        lhs.members.count == rhs.members.count && lhs.members.allSatisfy { rhs[$0.key] == $0.value }
     }
 
     public func hash(into hasher: inout Hasher) {
-        for m in members.sorted(by: { $0.key < $1.key }) {
-            hasher.combine(m.key)
-            hasher.combine(m.value)
+        for member in members.sorted(by: { $0.key < $1.key }) {
+            hasher.combine(member.key)
+            hasher.combine(member.value)
         }
     }
 }

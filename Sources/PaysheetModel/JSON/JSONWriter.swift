@@ -16,55 +16,55 @@ extension JSONValue {
     private func write(to out: inout String, indent: String?, level: Int) {
         switch self {
         case .null: out += "null"
-        case .bool(let b): out += b ? "true" : "false"
-        case .number(let n): out += n
-        case .string(let s): JSONValue.writeString(s, to: &out)
-        case .array(let a):
-            if a.isEmpty {
+        case .bool(let flag): out += flag ? "true" : "false"
+        case .number(let digits): out += digits
+        case .string(let text): JSONValue.writeString(text, to: &out)
+        case .array(let elements):
+            if elements.isEmpty {
                 out += "[]"
                 return
             }
             out += "["
-            for (i, v) in a.enumerated() {
-                if i > 0 { out += "," }
+            for (index, element) in elements.enumerated() {
+                if index > 0 { out += "," }
                 if let indent { out += "\n" + String(repeating: indent, count: level + 1) }
-                v.write(to: &out, indent: indent, level: level + 1)
+                element.write(to: &out, indent: indent, level: level + 1)
             }
             if let indent { out += "\n" + String(repeating: indent, count: level) }
             out += "]"
-        case .object(let o):
-            if o.isEmpty {
+        case .object(let members):
+            if members.isEmpty {
                 out += "{}"
                 return
             }
             out += "{"
-            for (i, m) in o.members.enumerated() {
-                if i > 0 { out += "," }
+            for (index, member) in members.members.enumerated() {
+                if index > 0 { out += "," }
                 if let indent { out += "\n" + String(repeating: indent, count: level + 1) }
-                JSONValue.writeString(m.key, to: &out)
+                JSONValue.writeString(member.key, to: &out)
                 out += indent == nil ? ":" : ": "
-                m.value.write(to: &out, indent: indent, level: level + 1)
+                member.value.write(to: &out, indent: indent, level: level + 1)
             }
             if let indent { out += "\n" + String(repeating: indent, count: level) }
             out += "}"
         }
     }
 
-    static func writeString(_ s: String, to out: inout String) {
+    static func writeString(_ text: String, to out: inout String) {
         out += "\""
-        for u in s.unicodeScalars {
-            switch u {
+        for scalar in text.unicodeScalars {
+            switch scalar {
             case "\"": out += "\\\""
             case "\\": out += "\\\\"
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
             default:
-                if u.value < 0x20 {
-                    let h = String(u.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - h.count) + h
+                if scalar.value < 0x20 {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
                 } else {
-                    out.unicodeScalars.append(u)
+                    out.unicodeScalars.append(scalar)
                 }
             }
         }

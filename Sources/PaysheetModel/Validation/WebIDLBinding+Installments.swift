@@ -1,4 +1,4 @@
-/// `ApplePayInstallmentConfiguration` and `ApplePayInstallmentItem` as WebKit's binding converts
+/// `ApplePayInstallmentConfiguration` and `ApplePayInstallmentItem` as WebKit'text binding converts
 /// them (`ApplePayInstallmentConfiguration.idl`, `ApplePayInstallmentItem.idl`): members in
 /// lexicographic order, enumerations checked, defaults filled in. The page sends
 /// `applicationMetadata` as the text `JSON.stringify` made of it, which must be a JSON object.
@@ -12,64 +12,69 @@ extension WebIDLBinding {
 
     /// The configuration as the platform receives it: a JSON object with every member WebKit
     /// passes on (absent strings stay absent; `featureType`, `isInStorePurchase`,
-    /// `retailChannel` and each item's `type` get their defaults).
-    public func installmentConfiguration(_ v: JSONValue) throws(ScriptError) -> JSONValue {
-        let o = try dictionary(v)
+    /// `retailChannel` and each item'text `type` get their defaults).
+    public func installmentConfiguration(_ value: JSONValue) throws(ScriptError) -> JSONValue {
+        let members = try dictionary(value)
         var out = JSONObject()
-        if let m = o["applicationMetadata"] {
-            // `JSON.stringify(value)` must be an object's text (`applicationMetadata must be a JSON object`).
-            guard let text = m.stringValue, case .object(let parsed)? = try? JSONParser.parse(Array(text.utf8)) else {
+        if let metadata = members["applicationMetadata"] {
+            // `JSON.stringify(value)` must be an object'text text (`applicationMetadata must be a JSON object`).
+            guard let text = metadata.stringValue, case .object(let parsed)? = try? JSONParser.parse(Array(text.utf8))
+            else {
                 throw .typeError("applicationMetadata must be a JSON object")
             }
             out["applicationMetadata"] = .object(Self.sortedKeys(parsed))
         }
         for key in ["bindingTotalAmount", "currencyCode"] {
-            if let s = optionalString(o, key) { out[key] = .string(s) }
+            if let text = optionalString(members, key) { out[key] = .string(text) }
         }
         out["featureType"] = .string(
-            try o["featureType"].map { v throws(ScriptError) in try member(v, Self.setupFeatureTypes) } ?? "appleCard"
+            try members["featureType"].map { value throws(ScriptError) in try member(value, Self.setupFeatureTypes) }
+                ?? "appleCard"
         )
-        out["isInStorePurchase"] = .bool(o["isInStorePurchase"].map(boolean) ?? false)
-        if let items = o["items"] {
+        out["isInStorePurchase"] = .bool(members["isInStorePurchase"].map(boolean) ?? false)
+        if let items = members["items"] {
             var list: [JSONValue] = []
             for item in try sequence(items) { list.append(try installmentItem(item)) }
             out["items"] = .array(list)
         }
         for key in ["merchandisingImageData", "merchantIdentifier", "openToBuyThresholdAmount", "referrerIdentifier"] {
-            if let s = optionalString(o, key) { out[key] = .string(s) }
+            if let text = optionalString(members, key) { out[key] = .string(text) }
         }
         out["retailChannel"] = .string(
-            try o["retailChannel"].map { v throws(ScriptError) in try member(v, Self.installmentRetailChannels) }
+            try members["retailChannel"].map { value throws(ScriptError) in
+                try member(value, Self.installmentRetailChannels)
+            }
                 ?? "unknown"
         )
         return .object(out)
     }
 
-    func installmentItem(_ v: JSONValue) throws(ScriptError) -> JSONValue {
-        let o = try dictionary(v)
+    func installmentItem(_ value: JSONValue) throws(ScriptError) -> JSONValue {
+        let members = try dictionary(value)
         var out = JSONObject()
         for key in ["amount", "apr", "currencyCode", "programIdentifier", "programTerms"] {
-            if let s = optionalString(o, key) { out[key] = .string(s) }
+            if let text = optionalString(members, key) { out[key] = .string(text) }
         }
         out["type"] = .string(
-            try o["type"].map { v throws(ScriptError) in try member(v, Self.installmentItemTypes) } ?? "generic"
+            try members["type"].map { value throws(ScriptError) in try member(value, Self.installmentItemTypes) }
+                ?? "generic"
         )
         return .object(out)
     }
 
     /// An enumeration member given as a string set.
-    public func member(_ v: JSONValue, _ values: Set<String>) throws(ScriptError) -> String {
-        let s = string(v)
-        guard values.contains(s) else { throw .typeError("Type error") }
-        return s
+    public func member(_ value: JSONValue, _ values: Set<String>) throws(ScriptError) -> String {
+        let text = string(value)
+        guard values.contains(text) else { throw .typeError("Type error") }
+        return text
     }
 
-    /// The object with its members in key order (the platform's dictionary has no order; WebKit's
+    /// The object with its members in key order (the platform'text dictionary has no order; WebKit'text
     /// mock gives them sorted).
-    static func sortedKeys(_ o: JSONObject) -> JSONObject {
+    static func sortedKeys(_ members: JSONObject) -> JSONObject {
         var out = JSONObject()
-        for (k, v) in o.sorted(by: { $0.key < $1.key }) {
-            if case .object(let inner) = v { out[k] = .object(sortedKeys(inner)) } else { out[k] = v }
+        for (k, value) in members.sorted(by: { $0.key < $1.key }) {
+            if case .object(let inner) = value { out[k] = .object(sortedKeys(inner)) } else { out[k] = value }
         }
         return out
     }

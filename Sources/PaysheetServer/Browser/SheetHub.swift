@@ -77,10 +77,10 @@ public actor SheetHub {
 
     /// `configuration` with what every page of this hub has: the session verifier and the page's epoch.
     func pageConfiguration(_ configuration: SheetConfiguration, wall: Double) -> SheetConfiguration {
-        var c = configuration
-        c.merchantSessionVerifier = merchantSessions
-        c.epochMs = wall * 1000
-        return c
+        var configured = configuration
+        configured.merchantSessionVerifier = merchantSessions
+        configured.epochMs = wall * 1000
+        return configured
     }
 
     /// Runs the operation `body` for page `id` at wall-clock time `wall` (seconds).
@@ -94,16 +94,16 @@ public actor SheetHub {
                     "page \(id.prefix(80)) does not exist: pages are created by POST /paysheet/v1/pages and dropped after \(Int(idleSeconds)) s idle"
             )
         }
-        guard case .object(let op) = body else {
+        guard case .object(let operation) = body else {
             throw ServiceError.invalid(nil, "the body must be a JSON object (an operation)")
         }
         var page: BrowserPage
-        if op["op"]?.stringValue == "configure" {
-            page = try configured(op, wall: wall)
+        if operation["op"]?.stringValue == "configure" {
+            page = try configured(operation, wall: wall)
             return try run(&page, id: id, client: entry.client, ["op": "state"], wall: wall)
         }
         page = entry.page
-        return try run(&page, id: id, client: entry.client, op, wall: wall)
+        return try run(&page, id: id, client: entry.client, operation, wall: wall)
     }
 
     private func run(
@@ -125,9 +125,9 @@ public actor SheetHub {
     var defaultFactory: SandboxTokenFactory { SandboxTokenFactory(pki: pki, recipient: defaultRecipient) }
 
     private func configured(_ op: JSONObject, wall: Double) throws(ServiceError) -> BrowserPage {
-        for k in op.keys where !Self.configureKeys.contains(k) {
+        for key in op.keys where !Self.configureKeys.contains(key) {
             throw ServiceError.invalid(
-                k,
+                key,
                 "unknown configuration key (known: \(Self.configureKeys.subtracting(["op"]).sorted().joined(separator: ", ")))"
             )
         }
@@ -152,22 +152,24 @@ public actor SheetHub {
                 )
             }
         }
-        if let m = op["merchantSessions"], !m.isNull {
-            guard let p = m.stringValue.flatMap(MerchantSessionPolicy.init(rawValue:)) else {
+        if let sessionsValue = op["merchantSessions"], !sessionsValue.isNull {
+            guard let policy = sessionsValue.stringValue.flatMap(MerchantSessionPolicy.init(rawValue:)) else {
                 throw ServiceError.invalid("merchantSessions", "must be \"any\" or \"checked\"")
             }
-            configuration.merchantSessions = p
+            configuration.merchantSessions = policy
         }
         var page = BrowserPage(configuration: pageConfiguration(configuration, wall: wall), wall: wall)
-        if let g = op["requireUserGesture"], !g.isNull {
-            guard let b = g.boolValue else { throw ServiceError.invalid("requireUserGesture", "must be true or false") }
-            page.requireUserGesture = b
+        if let gestureValue = op["requireUserGesture"], !gestureValue.isNull {
+            guard let required = gestureValue.boolValue else {
+                throw ServiceError.invalid("requireUserGesture", "must be true or false")
+            }
+            page.requireUserGesture = required
         }
-        if let c = op["clock"], !c.isNull {
-            guard let s = c.stringValue, s == "real" || s == "virtual" else {
+        if let clockValue = op["clock"], !clockValue.isNull {
+            guard let clockName = clockValue.stringValue, clockName == "real" || clockName == "virtual" else {
                 throw ServiceError.invalid("clock", "must be \"real\" or \"virtual\"")
             }
-            page.virtualClock = s == "virtual"
+            page.virtualClock = clockName == "virtual"
         }
         return page
     }

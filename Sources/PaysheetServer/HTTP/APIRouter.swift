@@ -224,21 +224,21 @@ public struct APIRouter: Sendable {
             _ = try await access.merchant(request)
             let query = request.uri.queryParameters
             var status: OrderStatus?
-            if let s = query["status"] {
-                guard let known = OrderStatus(rawValue: String(s)) else {
+            if let statusText = query["status"] {
+                guard let known = OrderStatus(rawValue: String(statusText)) else {
                     throw APIError.invalid(
                         "status",
-                        "\(s) is not an order status (\(OrderStatus.allCases.map(\.rawValue).joined(separator: ", ")))"
+                        "\(statusText) is not an order status (\(OrderStatus.allCases.map(\.rawValue).joined(separator: ", ")))"
                     )
                 }
                 status = known
             }
             var limit = 20
-            if let l = query["limit"] {
-                guard let n = Int(String(l)), (1...100).contains(n) else {
+            if let limitText = query["limit"] {
+                guard let number = Int(String(limitText)), (1...100).contains(number) else {
                     throw APIError.invalid("limit", "limit is 1 to 100")
                 }
-                limit = n
+                limit = number
             }
             let page = try await store.orders(
                 status: status,
@@ -345,12 +345,12 @@ public struct APIRouter: Sendable {
                 body.readableBytes == 0 ? RefundBody(amount: nil) : try JSONBody.decode(RefundBody.self, from: body)
             var minor: Int?
             if let text = request.amount {
-                guard let o = try await store.order(id) else { throw APIError.notFound("order \(id)") }
-                guard let currency = Currency(o.currencyCode) else {
+                guard let order = try await store.order(id) else { throw APIError.notFound("order \(id)") }
+                guard let currency = Currency(order.currencyCode) else {
                     throw APIError.invalid("amount", "the order's currency is unknown")
                 }
                 do throws(AmountError) { minor = try currency.minor(text) } catch {
-                    throw APIError.invalid("amount", error.message + " (\(o.currencyCode))")
+                    throw APIError.invalid("amount", error.message + " (\(order.currencyCode))")
                 }
                 guard minor ?? 0 > 0 else { throw APIError.invalid("amount", "a refund is more than zero") }
             }
@@ -472,10 +472,10 @@ public struct APIRouter: Sendable {
                     headers: [.contentType: "text/plain"],
                     body: .init(byteBuffer: ByteBuffer(string: "ok"))
                 )
-            } catch let e as APIError {
-                return JSONBody.error(e)
-            } catch let e as ServiceError {
-                return JSONBody.error(APIError(e))
+            } catch let error as APIError {
+                return JSONBody.error(error)
+            } catch let error as ServiceError {
+                return JSONBody.error(APIError(error))
             }
         }
         // Anyone.
@@ -505,10 +505,10 @@ struct ModeMiddleware: RouterMiddleware {
         var response: Response
         do {
             response = try await next(request, context)
-        } catch let e as APIError {
-            response = JSONBody.error(e)
-        } catch let e as ServiceError {
-            response = JSONBody.error(APIError(e))
+        } catch let error as APIError {
+            response = JSONBody.error(error)
+        } catch let error as ServiceError {
+            response = JSONBody.error(APIError(error))
         }
         response.headers[Self.header] = mode.rawValue
         return response
@@ -527,16 +527,17 @@ struct ErrorMiddleware: RouterMiddleware {
     ) async throws -> Response {
         do {
             return try await next(request, context)
-        } catch let e as APIError {
-            return JSONBody.error(e)
-        } catch let e as ServiceError {
-            return JSONBody.error(APIError(e))
-        } catch let e as HTTPError {
+        } catch let error as APIError {
+            return JSONBody.error(error)
+        } catch let error as ServiceError {
+            return JSONBody.error(APIError(error))
+        } catch let error as HTTPError {
             return JSONBody.error(
                 APIError(
-                    status: Int(e.status.code),
-                    code: e.status.code == 404 ? "not_found" : "http_error",
-                    message: e.body ?? "\(request.method.rawValue) \(request.uri.path): \(e.status.reasonPhrase)"
+                    status: Int(error.status.code),
+                    code: error.status.code == 404 ? "not_found" : "http_error",
+                    message: error.body
+                        ?? "\(request.method.rawValue) \(request.uri.path): \(error.status.reasonPhrase)"
                 )
             )
         } catch {

@@ -91,10 +91,10 @@ extension PaymentService {
     }
 
     /// The agreement `id` as its owners see it.
-    func agreementView(_ a: AgreementRecord) async throws -> AgreementView {
-        let first = try await store.payment(a.firstPaymentId)
+    func agreementView(_ agreement: AgreementRecord) async throws -> AgreementView {
+        let first = try await store.payment(agreement.firstPaymentId)
         let status: String
-        if a.canceledAt != nil {
+        if agreement.canceledAt != nil {
             status = "canceled"
         } else {
             switch first?.lifecycle.state {
@@ -104,28 +104,35 @@ extension PaymentService {
             }
         }
         var charges: [AgreementView.Charge] = []
-        for orderId in a.chargeOrderIds {
-            if let o = try await store.order(orderId) {
-                charges.append(AgreementView.Charge(orderId: o.id, status: o.status.rawValue))
+        for orderId in agreement.chargeOrderIds {
+            if let order = try await store.order(orderId) {
+                charges.append(AgreementView.Charge(orderId: order.id, status: order.status.rawValue))
             }
         }
         var due: Date?
-        if status == "active", a.plan.isRecurring, case .due(_, let at) = try await nextCharge(a) { due = at }
+        if status == "active", agreement.plan.isRecurring, case .due(_, let dueAt) = try await nextCharge(agreement) {
+            due = dueAt
+        }
         return AgreementView(
-            id: a.id,
-            orderId: a.orderId,
-            plan: a.plan.id,
-            kind: a.plan.kind,
-            description: a.plan.description,
-            amount: a.plan.amount,
-            currencyCode: a.plan.currencyCode,
-            interval: a.plan.isRecurring ? "\(a.plan.intervalCount) \(a.plan.intervalUnit)" : nil,
+            id: agreement.id,
+            orderId: agreement.orderId,
+            plan: agreement.plan.id,
+            kind: agreement.plan.kind,
+            description: agreement.plan.description,
+            amount: agreement.plan.amount,
+            currencyCode: agreement.plan.currencyCode,
+            interval: agreement.plan.isRecurring
+                ? "\(agreement.plan.intervalCount) \(agreement.plan.intervalUnit)" : nil,
             status: status,
-            card: .init(network: a.network, tokenSuffix: a.tokenSuffix, cardSuffix: a.cardSuffix),
-            startedAt: a.startedAt,
+            card: .init(
+                network: agreement.network,
+                tokenSuffix: agreement.tokenSuffix,
+                cardSuffix: agreement.cardSuffix
+            ),
+            startedAt: agreement.startedAt,
             nextChargeDue: due,
             charges: charges,
-            canceledAt: a.canceledAt
+            canceledAt: agreement.canceledAt
         )
     }
 
@@ -138,19 +145,19 @@ extension PaymentService {
     }
 
     /// The agreement's next charge, from its last one.
-    func nextCharge(_ a: AgreementRecord) async throws -> NextCharge {
+    func nextCharge(_ agreement: AgreementRecord) async throws -> NextCharge {
         var paid = 0
-        if let last = a.lastChargePaymentId, let period = a.lastChargePeriod {
-            guard let p = try await store.payment(last) else {
-                throw ServiceError.conflict("agreement \(a.id): its last charge is not stored yet; try again")
+        if let last = agreement.lastChargePaymentId, let period = agreement.lastChargePeriod {
+            guard let lastCharge = try await store.payment(last) else {
+                throw ServiceError.conflict("agreement \(agreement.id): its last charge is not stored yet; try again")
             }
-            switch p.lifecycle.state {
+            switch lastCharge.lifecycle.state {
             case .succeeded: paid = period
             case .failed: paid = period - 1
-            default: return .afterCharge(p)
+            default: return .afterCharge(lastCharge)
             }
         }
-        return .due(period: paid + 1, at: a.plan.date(after: paid + 1, from: a.startedAt))
+        return .due(period: paid + 1, at: agreement.plan.date(after: paid + 1, from: agreement.startedAt))
     }
 
     /// A merchant-initiated charge of the agreement `id`: the plan's amount, through the acquirer
@@ -162,16 +169,17 @@ extension PaymentService {
         let started = now()
         let deadline = started.addingTimeInterval(authorizeWait)
         for _ in 0..<4 {
-            guard var a = try await store.agreement(id) else { throw ServiceError.notFound("agreement \(id)") }
-            if let at = a.canceledAt {
+            guard var agreement = try await store.agreement(id) else { throw ServiceError.notFound("agreement \(id)") }
+            if let canceledAt = agreement.canceledAt {
                 Counter(label: "paysheet_agreement_charges_total", dimensions: [("result", "refused")]).increment()
                 throw ServiceError(
                     .conflict,
                     code: "agreement_canceled",
-                    message: "agreement \(id) was canceled at \(PaymentStore.timestamp(at)); it takes no charge"
+                    message: "agreement \(id) was canceled at \(PaymentStore.timestamp(canceledAt)); it takes no charge"
                 )
             }
-            guard let first = try await store.payment(a.firstPaymentId), first.lifecycle.state == .succeeded else {
+            guard let first = try await store.payment(agreement.firstPaymentId), first.lifecycle.state == .succeeded
+            else {
                 throw ServiceError(
                     .conflict,
                     code: "agreement_not_active",
@@ -180,17 +188,17 @@ extension PaymentService {
             }
             let period: Int
             let due: Date
-            switch try await nextCharge(a) {
-            case .due(let p, let at): (period, due) = (p, at)
-            case .afterCharge(let p):
+            switch try await nextCharge(agreement) {
+            case .due(let duePeriod, let dueAt): (period, due) = (duePeriod, dueAt)
+            case .afterCharge(let charge):
                 throw ServiceError(
                     .conflict,
                     code: "charge_in_progress",
                     message:
-                        "agreement \(id): the charge of order \(p.orderId) is \(p.lifecycle.state.rawValue); wait for its outcome"
+                        "agreement \(id): the charge of order \(charge.orderId) is \(charge.lifecycle.state.rawValue); wait for its outcome"
                 )
             }
-            if a.plan.isRecurring, started < due {
+            if agreement.plan.isRecurring, started < due {
                 throw ServiceError(
                     .conflict,
                     code: "charge_not_due",
@@ -204,8 +212,9 @@ extension PaymentService {
                     message: "this server cannot open merchant tokens"
                 )
             }
-            let credential = try vault.open(a.credential, for: a.id)
-            guard let currency = Currency(a.plan.currencyCode), let amount = try? currency.minor(a.plan.amount),
+            let credential = try vault.open(agreement.credential, for: agreement.id)
+            guard let currency = Currency(agreement.plan.currencyCode),
+                let amount = try? currency.minor(agreement.plan.amount),
                 amount > 0
             else {
                 throw ServiceError.conflict("agreement \(id): its plan's amount is not valid")
@@ -216,15 +225,15 @@ extension PaymentService {
                 status: .created,
                 currencyCode: currency.code,
                 countryCode: settings.countryCode.uppercased(),
-                lineItems: [ApplePayLineItem(label: a.plan.label, amount: currency.format(amount))],
+                lineItems: [ApplePayLineItem(label: agreement.plan.label, amount: currency.format(amount))],
                 shippingMethods: [],
                 shippingMethod: nil,
                 amount: amount,
                 applicationData: "",
                 createdAt: started
             )
-            order.planId = a.plan.id
-            order.agreementId = a.id
+            order.planId = agreement.plan.id
+            order.agreementId = agreement.id
             try await store.insert(order)
             let record = newPayment(
                 .charge,
@@ -232,7 +241,12 @@ extension PaymentService {
                 amount: amount,
                 currencyNumeric: currency.numeric,
                 at: started,
-                card: CardSummary(network: a.network, type: nil, displayName: nil, suffix: a.tokenSuffix)
+                card: CardSummary(
+                    network: agreement.network,
+                    type: nil,
+                    displayName: nil,
+                    suffix: agreement.tokenSuffix
+                )
             )
             let paymentId = record.id
             guard
@@ -245,10 +259,10 @@ extension PaymentService {
                 throw ServiceError.conflict("agreement \(id): the charge's order changed; try again")
             }
             // The period is claimed by the agreement's version: of two charges at once, one is sent.
-            a.lastChargePaymentId = paymentId
-            a.lastChargePeriod = period
-            a.chargeOrderIds.append(order.id)
-            guard let claimed = try await store.update(a) else {
+            agreement.lastChargePaymentId = paymentId
+            agreement.lastChargePeriod = period
+            agreement.chargeOrderIds.append(order.id)
+            guard let claimed = try await store.update(agreement) else {
                 try await advance(
                     paymentId,
                     .answer(.declined(code: "NS", message: "not sent: another charge of the agreement was first")),
@@ -282,10 +296,10 @@ extension PaymentService {
     /// Cancels the agreement `id` (no further charge is made); a canceled one stays canceled.
     func cancelAgreement(_ id: String) async throws -> AgreementRecord {
         for _ in 0..<4 {
-            guard var a = try await store.agreement(id) else { throw ServiceError.notFound("agreement \(id)") }
-            if a.canceledAt != nil { return a }
-            a.canceledAt = now()
-            if let stored = try await store.update(a) {
+            guard var agreement = try await store.agreement(id) else { throw ServiceError.notFound("agreement \(id)") }
+            if agreement.canceledAt != nil { return agreement }
+            agreement.canceledAt = now()
+            if let stored = try await store.update(agreement) {
                 logger.info("agreement \(id) canceled")
                 return stored
             }

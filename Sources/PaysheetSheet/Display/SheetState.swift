@@ -59,8 +59,8 @@ struct SheetState: Sendable {
 
     /// The user's edit of the selected shipping contact (a new one when none is selected).
     mutating func edit(shippingContact contact: ApplePayPaymentContact) {
-        if let i = contactIndex {
-            contacts[i] = contact
+        if let index = contactIndex {
+            contacts[index] = contact
         } else {
             contacts.append(contact)
             contactIndex = contacts.count - 1
@@ -76,8 +76,8 @@ struct SheetState: Sendable {
     /// Why the user cannot authorize now (beyond outstanding completions), or `nil`.
     var authorizeBlockReason: String? {
         if selectedCard == nil { return "no card that the request accepts" }
-        for m in [SheetModule.shipping, .contact, .card, .coupon, .method] where errors[m] != nil {
-            return "the \(m.rawValue) module shows an error"
+        for module in [SheetModule.shipping, .contact, .card, .coupon, .method] where errors[module] != nil {
+            return "the \(module.rawValue) module shows an error"
         }
         if shippingNeedsChange { return "the shipping address was rejected" }
         let shipping = Set(request.requiredShippingContactFields ?? [])
@@ -91,48 +91,50 @@ struct SheetState: Sendable {
     // MARK: Updates
 
     /// Shows each error on its own module, where no error is shown yet.
-    mutating func markModules<S: Sequence>(for errs: S) where S.Element == ApplePayError {
-        for e in errs {
-            if let (m, shown) = DisplayRules.secondaryDisplay(for: e), errors[m] == nil { errors[m] = shown }
+    mutating func markModules<S: Sequence>(for newErrors: S) where S.Element == ApplePayError {
+        for error in newErrors {
+            if let (module, shown) = DisplayRules.secondaryDisplay(for: error), errors[module] == nil {
+                errors[module] = shown
+            }
         }
     }
 
     /// Applies a selection update: the summary, the shipping methods, and its errors
     /// (`docs/payment-sheet.md` §3).
     mutating func apply(update: ApplePayUpdate, kind: UpdateValidator.Kind) {
-        if let t = update.newTotal { total = t }
+        if let newTotal = update.newTotal { total = newTotal }
         lineItems = update.newLineItems ?? []
         // What continues after today, as the update replaces it (the token is made from it).
-        if let r = update.newRecurringPaymentRequest { request.recurringPaymentRequest = r }
-        if let r = update.newAutomaticReloadPaymentRequest { request.automaticReloadPaymentRequest = r }
-        if let r = update.newDeferredPaymentRequest { request.deferredPaymentRequest = r }
-        if let c = update.newMultiTokenContexts { request.multiTokenContexts = c }
-        if let m = update.newShippingMethods {
-            methods = m
-            if let sel = m.first(where: { $0.selected == true }) {
-                methodIdentifier = sel.identifier
-            } else if !m.contains(where: { $0.identifier == methodIdentifier }) {
-                methodIdentifier = m.first?.identifier
+        if let recurring = update.newRecurringPaymentRequest { request.recurringPaymentRequest = recurring }
+        if let reload = update.newAutomaticReloadPaymentRequest { request.automaticReloadPaymentRequest = reload }
+        if let deferred = update.newDeferredPaymentRequest { request.deferredPaymentRequest = deferred }
+        if let contexts = update.newMultiTokenContexts { request.multiTokenContexts = contexts }
+        if let newMethods = update.newShippingMethods {
+            methods = newMethods
+            if let marked = newMethods.first(where: { $0.selected == true }) {
+                methodIdentifier = marked.identifier
+            } else if !newMethods.contains(where: { $0.identifier == methodIdentifier }) {
+                methodIdentifier = newMethods.first?.identifier
             }
         }
-        let errs = update.errors ?? []
+        let updateErrors = update.errors ?? []
         status = nil
         popup = nil
-        guard let first = errs.first else { return }
+        guard let first = updateErrors.first else { return }
         let rule = DisplayRules.updateRule(for: first.code)
         status = rule.fingerprint
         if rule.popup { popup = DisplayRules.popupText(merchant: total.label ?? "") }
         if first.code == .unknown, kind == .shippingContact { shippingNeedsChange = true }
         if var module = rule.module, let display = rule.display {
             var shown = display.resolve(first)
-            if let f = first.contactField, module == .shipping, SheetModule.owner(of: f) == .contact {
+            if let field = first.contactField, module == .shipping, SheetModule.owner(of: field) == .contact {
                 module = .contact
                 shown = ModuleError(title: ModuleDisplay.verifyContact.title, message: shown.message)
                 if status == SheetStatus.shippingAddressInvalid { status = SheetStatus.verifyContactInformation }
             }
             errors[module] = shown
         }
-        markModules(for: errs.dropFirst())
+        markModules(for: updateErrors.dropFirst())
     }
 
     /// Applies a `completePayment` result (`docs/payment-sheet.md` §4) and says whether it paid.
@@ -165,7 +167,9 @@ struct SheetState: Sendable {
             var contact = rule.contact?.resolve(first)
             var shipping = rule.shipping?.resolve(first)
             // A CONTACT field (§2) moves the row's SHIPPING display to the CONTACT module.
-            if let f = pageErrors.first?.contactField, SheetModule.owner(of: f) == .contact, let moved = shipping {
+            if let field = pageErrors.first?.contactField, SheetModule.owner(of: field) == .contact,
+                let moved = shipping
+            {
                 contact = ModuleError(
                     title: ModuleDisplay.verifyContact.title,
                     message: rule.contact == nil ? moved.message : contact!.message

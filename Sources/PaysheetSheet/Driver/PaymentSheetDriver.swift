@@ -40,10 +40,10 @@ public actor PaymentSheetDriver {
         configuration: SheetConfiguration = SheetConfiguration(),
         clock: TestClock = TestClock()
     ) async throws -> PaymentSheetDriver {
-        var m = SheetMachine(configuration: configuration)
-        let r = m.construct(version: version, request: request.jsonValue)
-        if let t = r.threw { throw t }
-        let driver = PaymentSheetDriver(machine: m, delegate: delegate, clock: clock)
+        var machine = SheetMachine(configuration: configuration)
+        let result = machine.construct(version: version, request: request.jsonValue)
+        if let error = result.threw { throw error }
+        let driver = PaymentSheetDriver(machine: machine, delegate: delegate, clock: clock)
         try await driver.page(.begin)
         return driver
     }
@@ -110,23 +110,25 @@ public actor PaymentSheetDriver {
 
     func user(_ action: UserAction) async throws {
         await syncClock()
-        let evs = machine.perform(action)
-        if let first = evs.first, case .ignored(let a, let r) = first.event { throw Ignored(action: a, reason: r) }
-        await deliver(evs)
+        let dispatched = machine.perform(action)
+        if let first = dispatched.first, case .ignored(let ignoredAction, let reason) = first.event {
+            throw Ignored(action: ignoredAction, reason: reason)
+        }
+        await deliver(dispatched)
     }
 
     func page(_ call: PageCall) async throws {
-        let r = machine.call(call, session: 1)
-        if let t = r.threw { throw t }
-        await deliver(r.events)
+        let result = machine.call(call, session: 1)
+        if let error = result.threw { throw error }
+        await deliver(result.events)
     }
 
     private func syncClock() async {
         let now = await clock.now
         if now > lastClock {
-            let evs = machine.advance(by: now - lastClock)
+            let dispatched = machine.advance(by: now - lastClock)
             lastClock = now
-            await deliver(evs)
+            await deliver(dispatched)
         }
     }
 
@@ -134,28 +136,28 @@ public actor PaymentSheetDriver {
     private func deliver(_ initial: [DispatchedEvent]) async {
         var queue = initial
         while !queue.isEmpty {
-            let e = queue.removeFirst().event
-            events.append(e)
+            let event = queue.removeFirst().event
+            events.append(event)
             let call: PageCall?
-            switch e {
+            switch event {
             case .validateMerchant(let url):
                 call = .completeMerchantValidation(await delegate.paymentSheet(self, validateMerchantAt: url))
-            case .paymentMethodSelected(let m):
+            case .paymentMethodSelected(let method):
                 call = .completePaymentMethodSelection(
-                    await delegate.paymentSheet(self, didSelectPaymentMethod: m).jsonValue
+                    await delegate.paymentSheet(self, didSelectPaymentMethod: method).jsonValue
                 )
-            case .shippingContactSelected(let c):
+            case .shippingContactSelected(let contact):
                 call = .completeShippingContactSelection(
-                    await delegate.paymentSheet(self, didSelectShippingContact: c).jsonValue
+                    await delegate.paymentSheet(self, didSelectShippingContact: contact).jsonValue
                 )
-            case .shippingMethodSelected(let m):
+            case .shippingMethodSelected(let method):
                 call = .completeShippingMethodSelection(
-                    await delegate.paymentSheet(self, didSelectShippingMethod: m).jsonValue
+                    await delegate.paymentSheet(self, didSelectShippingMethod: method).jsonValue
                 )
-            case .couponCodeChanged(let c):
-                call = .completeCouponCodeChange(await delegate.paymentSheet(self, didChangeCouponCode: c).jsonValue)
-            case .paymentAuthorized(let p):
-                call = .completePayment(await delegate.paymentSheet(self, didAuthorizePayment: p).jsonValue)
+            case .couponCodeChanged(let code):
+                call = .completeCouponCodeChange(await delegate.paymentSheet(self, didChangeCouponCode: code).jsonValue)
+            case .paymentAuthorized(let payment):
+                call = .completePayment(await delegate.paymentSheet(self, didAuthorizePayment: payment).jsonValue)
             case .cancel(let err):
                 await delegate.paymentSheetDidCancel(self, error: err)
                 call = nil
@@ -168,9 +170,9 @@ public actor PaymentSheetDriver {
                 queue += machine.advance(by: now - lastClock)
                 lastClock = now
             }
-            let r = machine.call(call, session: 1)
-            if let t = r.threw { rejected.append(t) }
-            queue += r.events
+            let result = machine.call(call, session: 1)
+            if let error = result.threw { rejected.append(error) }
+            queue += result.events
         }
     }
 }

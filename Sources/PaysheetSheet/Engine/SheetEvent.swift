@@ -32,30 +32,30 @@ public enum SheetEvent: Sendable, Hashable {
         case .paymentAuthorized: return "paymentauthorized"
         case .cancel: return "cancel"
         case .ignored: return "ignored"
-        case .paymentRequest(_, let e): return e.type
+        case .paymentRequest(_, let request): return request.type
         }
     }
 
     /// The event as the scenario format writes it.
     public var json: JSONValue {
-        var o = JSONObject()
-        o["type"] = .string(type)
+        var members = JSONObject()
+        members["type"] = .string(type)
         switch self {
-        case .validateMerchant(let url): o["validationURL"] = .string(url)
-        case .paymentMethodSelected(let m): o["paymentMethod"] = m.jsonValue
-        case .shippingContactSelected(let c): o["shippingContact"] = c.jsonValue
-        case .shippingMethodSelected(let m): o["shippingMethod"] = m.jsonValue
-        case .couponCodeChanged(let c): o["couponCode"] = .string(c)
-        case .paymentAuthorized(let p): o["payment"] = p.jsonValue
-        case .cancel(let e): o["sessionError"] = e.jsonValue
+        case .validateMerchant(let url): members["validationURL"] = .string(url)
+        case .paymentMethodSelected(let method): members["paymentMethod"] = method.jsonValue
+        case .shippingContactSelected(let contact): members["shippingContact"] = contact.jsonValue
+        case .shippingMethodSelected(let method): members["shippingMethod"] = method.jsonValue
+        case .couponCodeChanged(let code): members["couponCode"] = .string(code)
+        case .paymentAuthorized(let payment): members["payment"] = payment.jsonValue
+        case .cancel(let error): members["sessionError"] = error.jsonValue
         case .ignored(let action, let reason):
-            o["action"] = .string(action)
-            o["reason"] = .string(reason)
-        case .paymentRequest(let n, let e):
-            o["paymentRequest"] = .number(String(n))
-            for (k, v) in e.members { o[k] = v }
+            members["action"] = .string(action)
+            members["reason"] = .string(reason)
+        case .paymentRequest(let number, let request):
+            members["paymentRequest"] = .number(String(number))
+            for (key, value) in request.members { members[key] = value }
         }
-        return .object(o)
+        return .object(members)
     }
 }
 

@@ -19,14 +19,20 @@ extension SheetMachine {
         }
     }
 
-    func bindSetupConfiguration(_ v: JSONValue?) throws(ScriptError) -> JSONValue {
-        let b = WebIDLBinding(profile: configuration.profile)
-        let o = try b.dictionary(v ?? .null)
+    func bindSetupConfiguration(_ value: JSONValue?) throws(ScriptError) -> JSONValue {
+        let binding = WebIDLBinding(profile: configuration.profile)
+        let members = try binding.dictionary(value ?? .null)
         var out = JSONObject()
-        if let s = o["merchantIdentifier"] { out["merchantIdentifier"] = .string(b.string(s)) }
-        if let s = o["referrerIdentifier"] { out["referrerIdentifier"] = .string(b.string(s)) }
-        if let s = o["signature"] { out["signature"] = .string(b.string(s)) }
-        if let f = o["signedFields"] { out["signedFields"] = .array(try b.sequence(f).map { .string(b.string($0)) }) }
+        if let identifier = members["merchantIdentifier"] {
+            out["merchantIdentifier"] = .string(binding.string(identifier))
+        }
+        if let identifier = members["referrerIdentifier"] {
+            out["referrerIdentifier"] = .string(binding.string(identifier))
+        }
+        if let signature = members["signature"] { out["signature"] = .string(binding.string(signature)) }
+        if let fields = members["signedFields"] {
+            out["signedFields"] = .array(try binding.sequence(fields).map { .string(binding.string($0)) })
+        }
         return .object(out)
     }
 
@@ -36,13 +42,13 @@ extension SheetMachine {
         type: JSONValue,
         supportsInstallments: JSONValue
     ) -> PageResult {
-        let b = WebIDLBinding(profile: configuration.profile)
+        let binding = WebIDLBinding(profile: configuration.profile)
         do throws(ScriptError) {
-            let st = try b.member(state, Self.setupFeatureStates)
-            let ty = try b.member(type, WebIDLBinding.setupFeatureTypes)
+            let stateName = try binding.member(state, Self.setupFeatureStates)
+            let typeName = try binding.member(type, WebIDLBinding.setupFeatureTypes)
             setupFeatures.append([
-                "state": .string(st), "type": .string(ty),
-                "supportsInstallments": .bool(b.boolean(supportsInstallments)),
+                "state": .string(stateName), "type": .string(typeName),
+                "supportsInstallments": .bool(binding.boolean(supportsInstallments)),
             ])
             return PageResult()
         } catch {

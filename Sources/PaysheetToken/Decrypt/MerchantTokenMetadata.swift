@@ -41,23 +41,27 @@ public struct MerchantTokenMetadata: Sendable, Equatable {
         func fail(_ what: String) -> PaymentTokenError {
             PaymentTokenError(.decryption, "the decrypted data's merchantTokenMetadata.\(what)")
         }
-        guard let o = value.objectValue else { throw fail("is not an object") }
+        guard let members = value.objectValue else { throw fail("is not an object") }
         var art: [CardArt] = []
-        if let list = o["cardArt"] {
+        if let list = members["cardArt"] {
             guard let items = list.arrayValue else { throw fail("cardArt is not an array") }
-            for (i, item) in items.enumerated() {
-                guard let a = item.objectValue else { throw fail("cardArt[\(i)] is not an object") }
+            for (index, item) in items.enumerated() {
+                guard let artMembers = item.objectValue else { throw fail("cardArt[\(index)] is not an object") }
                 art.append(
-                    CardArt(name: a["name"]?.stringValue, type: a["type"]?.stringValue, url: a["url"]?.stringValue)
+                    CardArt(
+                        name: artMembers["name"]?.stringValue,
+                        type: artMembers["type"]?.stringValue,
+                        url: artMembers["url"]?.stringValue
+                    )
                 )
             }
         }
         var expiry: String?
         var suffix: String?
-        if let m = o["cardMetadata"] {
-            guard let c = m.objectValue else { throw fail("cardMetadata is not an object") }
-            expiry = c["expirationDate"]?.stringValue
-            suffix = c["fpanSuffix"]?.stringValue
+        if let metadataValue = members["cardMetadata"] {
+            guard let metadata = metadataValue.objectValue else { throw fail("cardMetadata is not an object") }
+            expiry = metadata["expirationDate"]?.stringValue
+            suffix = metadata["fpanSuffix"]?.stringValue
         }
         self.init(cardArt: art, expirationDate: expiry, fpanSuffix: suffix)
     }
@@ -67,17 +71,17 @@ public struct MerchantTokenMetadata: Sendable, Equatable {
         var card = JSONObject()
         if let expirationDate { card["expirationDate"] = .string(expirationDate) }
         if let fpanSuffix { card["fpanSuffix"] = .string(fpanSuffix) }
-        var o = JSONObject()
-        o["cardArt"] = .array(
-            cardArt.map { a in
-                var x = JSONObject()
-                if let n = a.name { x["name"] = .string(n) }
-                if let t = a.type { x["type"] = .string(t) }
-                if let u = a.url { x["url"] = .string(u) }
-                return .object(x)
+        var members = JSONObject()
+        members["cardArt"] = .array(
+            cardArt.map { art in
+                var artMembers = JSONObject()
+                if let name = art.name { artMembers["name"] = .string(name) }
+                if let type = art.type { artMembers["type"] = .string(type) }
+                if let url = art.url { artMembers["url"] = .string(url) }
+                return .object(artMembers)
             }
         )
-        o["cardMetadata"] = .object(card)
-        return .object(o)
+        members["cardMetadata"] = .object(card)
+        return .object(members)
     }
 }

@@ -2,9 +2,9 @@
 public enum Base64 {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
     private static let table: [UInt8] = {
-        var t = [UInt8](repeating: 0xFF, count: 256)
-        for (i, c) in alphabet.enumerated() { t[Int(c)] = UInt8(i) }
-        return t
+        var values = [UInt8](repeating: 0xFF, count: 256)
+        for (index, character) in alphabet.enumerated() { values[Int(character)] = UInt8(index) }
+        return values
     }()
 
     /// The bytes of `text`, or `nil` when it is not valid padded Base64.
@@ -15,44 +15,44 @@ public enum Base64 {
 
     /// The bytes of Base64 UTF-8 `input`, or `nil` when it is not valid padded Base64.
     public static func decode(utf8 input: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
-        let n = input.count
-        guard n % 4 == 0 else { return nil }
-        if n == 0 { return [] }
+        let count = input.count
+        guard count % 4 == 0 else { return nil }
+        if count == 0 { return [] }
         var padding = 0
-        if input[n - 1] == UInt8(ascii: "=") { padding += 1 }
-        if input[n - 2] == UInt8(ascii: "=") { padding += 1 }
-        let outCount = n / 4 * 3 - padding
-        return table.withUnsafeBufferPointer { t -> [UInt8]? in
-            var ok = true
+        if input[count - 1] == UInt8(ascii: "=") { padding += 1 }
+        if input[count - 2] == UInt8(ascii: "=") { padding += 1 }
+        let outCount = count / 4 * 3 - padding
+        return table.withUnsafeBufferPointer { lookup -> [UInt8]? in
+            var valid = true
             let out = [UInt8](unsafeUninitializedCapacity: outCount) { buffer, initialized in
-                var o = 0
-                var i = 0
-                while i < n {
-                    let last = i + 4 == n
-                    let a = t[Int(input[i])]
-                    let b = t[Int(input[i + 1])]
-                    let c = last && padding == 2 ? 0 : t[Int(input[i + 2])]
-                    let d = last && padding >= 1 ? 0 : t[Int(input[i + 3])]
-                    if (a | b | c | d) & 0xC0 != 0 {
-                        ok = false
+                var written = 0
+                var read = 0
+                while read < count {
+                    let last = read + 4 == count
+                    let first = lookup[Int(input[read])]
+                    let second = lookup[Int(input[read + 1])]
+                    let third = last && padding == 2 ? 0 : lookup[Int(input[read + 2])]
+                    let fourth = last && padding >= 1 ? 0 : lookup[Int(input[read + 3])]
+                    if (first | second | third | fourth) & 0xC0 != 0 {
+                        valid = false
                         break
                     }
-                    let v = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
-                    buffer[o] = UInt8(truncatingIfNeeded: v >> 16)
-                    o += 1
-                    if o < outCount {
-                        buffer[o] = UInt8(truncatingIfNeeded: v >> 8)
-                        o += 1
+                    let bits = UInt32(first) << 18 | UInt32(second) << 12 | UInt32(third) << 6 | UInt32(fourth)
+                    buffer[written] = UInt8(truncatingIfNeeded: bits >> 16)
+                    written += 1
+                    if written < outCount {
+                        buffer[written] = UInt8(truncatingIfNeeded: bits >> 8)
+                        written += 1
                     }
-                    if o < outCount {
-                        buffer[o] = UInt8(truncatingIfNeeded: v)
-                        o += 1
+                    if written < outCount {
+                        buffer[written] = UInt8(truncatingIfNeeded: bits)
+                        written += 1
                     }
-                    i += 4
+                    read += 4
                 }
-                initialized = ok ? outCount : 0
+                initialized = valid ? outCount : 0
             }
-            return ok ? out : nil
+            return valid ? out : nil
         }
     }
 
@@ -61,17 +61,17 @@ public enum Base64 {
         let input = Array(bytes)
         var out: [UInt8] = []
         out.reserveCapacity((input.count + 2) / 3 * 4)
-        var i = 0
-        while i < input.count {
-            let b0 = UInt32(input[i])
-            let b1 = i + 1 < input.count ? UInt32(input[i + 1]) : 0
-            let b2 = i + 2 < input.count ? UInt32(input[i + 2]) : 0
-            let v = b0 << 16 | b1 << 8 | b2
-            out.append(alphabet[Int(v >> 18 & 63)])
-            out.append(alphabet[Int(v >> 12 & 63)])
-            out.append(i + 1 < input.count ? alphabet[Int(v >> 6 & 63)] : UInt8(ascii: "="))
-            out.append(i + 2 < input.count ? alphabet[Int(v & 63)] : UInt8(ascii: "="))
-            i += 3
+        var read = 0
+        while read < input.count {
+            let first = UInt32(input[read])
+            let second = read + 1 < input.count ? UInt32(input[read + 1]) : 0
+            let third = read + 2 < input.count ? UInt32(input[read + 2]) : 0
+            let bits = first << 16 | second << 8 | third
+            out.append(alphabet[Int(bits >> 18 & 63)])
+            out.append(alphabet[Int(bits >> 12 & 63)])
+            out.append(read + 1 < input.count ? alphabet[Int(bits >> 6 & 63)] : UInt8(ascii: "="))
+            out.append(read + 2 < input.count ? alphabet[Int(bits & 63)] : UInt8(ascii: "="))
+            read += 3
         }
         return String(decoding: out, as: UTF8.self)
     }

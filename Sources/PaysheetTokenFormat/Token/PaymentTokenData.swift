@@ -61,17 +61,17 @@ public struct PaymentTokenData: Sendable, Equatable {
             throw PaymentTokenError(.malformed, "\(path) must be an object, found \(value.kindName)")
         }
         func string(_ key: String, in object: JSONObject, at prefix: String) throws(PaymentTokenError) -> String? {
-            guard let v = object[key] else { return nil }
-            guard let s = v.stringValue else {
-                throw PaymentTokenError(.malformed, "\(prefix).\(key) must be a string, found \(v.kindName)")
+            guard let member = object[key] else { return nil }
+            guard let text = member.stringValue else {
+                throw PaymentTokenError(.malformed, "\(prefix).\(key) must be a string, found \(member.kindName)")
             }
-            return s
+            return text
         }
         func required(_ key: String, in object: JSONObject, at prefix: String) throws(PaymentTokenError) -> String {
-            guard let s = try string(key, in: object, at: prefix) else {
+            guard let text = try string(key, in: object, at: prefix) else {
                 throw PaymentTokenError(.malformed, "\(prefix).\(key) is missing")
             }
-            return s
+            return text
         }
         func base64(
             _ key: String,
@@ -102,7 +102,7 @@ public struct PaymentTokenData: Sendable, Equatable {
         guard let headerObject = headerValue.objectValue else {
             throw PaymentTokenError(.malformed, "\(path).header must be an object, found \(headerValue.kindName)")
         }
-        let hp = path + ".header"
+        let headerPath = path + ".header"
         let data = try base64("data", in: object, at: path)!
         guard data.count > 16 else {
             throw PaymentTokenError(
@@ -111,20 +111,20 @@ public struct PaymentTokenData: Sendable, Equatable {
             )
         }
         let signature = try base64("signature", in: object, at: path)!
-        let publicKeyHash = try base64("publicKeyHash", in: headerObject, at: hp)!
+        let publicKeyHash = try base64("publicKeyHash", in: headerObject, at: headerPath)!
         guard publicKeyHash.count == 32 else {
             throw PaymentTokenError(
                 .malformed,
-                "\(hp).publicKeyHash is \(publicKeyHash.count) bytes; a SHA-256 hash is 32"
+                "\(headerPath).publicKeyHash is \(publicKeyHash.count) bytes; a SHA-256 hash is 32"
             )
         }
-        let transactionId = try required("transactionId", in: headerObject, at: hp)
+        let transactionId = try required("transactionId", in: headerObject, at: headerPath)
         var applicationData: [UInt8]?
-        if let text = try string("applicationData", in: headerObject, at: hp), !text.isEmpty {
+        if let text = try string("applicationData", in: headerObject, at: headerPath), !text.isEmpty {
             guard let bytes = Hex.decode(text), bytes.count == 32 else {
                 throw PaymentTokenError(
                     .malformed,
-                    "\(hp).applicationData must be a SHA-256 hash in hexadecimal (64 digits)"
+                    "\(headerPath).applicationData must be a SHA-256 hash in hexadecimal (64 digits)"
                 )
             }
             applicationData = bytes
@@ -135,20 +135,23 @@ public struct PaymentTokenData: Sendable, Equatable {
             applicationData: applicationData
         )
         guard !header.transactionIdBytes.isEmpty else {  // empty, or not hexadecimal
-            throw PaymentTokenError(.malformed, "\(hp).transactionId must be non-empty hexadecimal")
+            throw PaymentTokenError(.malformed, "\(headerPath).transactionId must be non-empty hexadecimal")
         }
         switch version {
         case .ecV1:
-            header.ephemeralPublicKey = try base64("ephemeralPublicKey", in: headerObject, at: hp)
+            header.ephemeralPublicKey = try base64("ephemeralPublicKey", in: headerObject, at: headerPath)
             if headerObject["wrappedKey"] != nil {
-                throw PaymentTokenError(.malformed, "\(hp).wrappedKey belongs to RSA_v1 tokens, but version is EC_v1")
+                throw PaymentTokenError(
+                    .malformed,
+                    "\(headerPath).wrappedKey belongs to RSA_v1 tokens, but version is EC_v1"
+                )
             }
         case .rsaV1:
-            header.wrappedKey = try base64("wrappedKey", in: headerObject, at: hp)
+            header.wrappedKey = try base64("wrappedKey", in: headerObject, at: headerPath)
             if headerObject["ephemeralPublicKey"] != nil {
                 throw PaymentTokenError(
                     .malformed,
-                    "\(hp).ephemeralPublicKey belongs to EC_v1 tokens, but version is RSA_v1"
+                    "\(headerPath).ephemeralPublicKey belongs to EC_v1 tokens, but version is RSA_v1"
                 )
             }
         }
@@ -157,17 +160,19 @@ public struct PaymentTokenData: Sendable, Equatable {
 
     /// The token as `paymentData` JSON, with Apple's member names.
     public var jsonValue: JSONValue {
-        var h = JSONObject()
-        if let applicationData = header.applicationData { h["applicationData"] = .string(Hex.encode(applicationData)) }
-        if let k = header.ephemeralPublicKey { h["ephemeralPublicKey"] = .string(Base64.encode(k)) }
-        if let k = header.wrappedKey { h["wrappedKey"] = .string(Base64.encode(k)) }
-        h["publicKeyHash"] = .string(Base64.encode(header.publicKeyHash))
-        h["transactionId"] = .string(header.transactionId)
+        var headerMembers = JSONObject()
+        if let applicationData = header.applicationData {
+            headerMembers["applicationData"] = .string(Hex.encode(applicationData))
+        }
+        if let key = header.ephemeralPublicKey { headerMembers["ephemeralPublicKey"] = .string(Base64.encode(key)) }
+        if let key = header.wrappedKey { headerMembers["wrappedKey"] = .string(Base64.encode(key)) }
+        headerMembers["publicKeyHash"] = .string(Base64.encode(header.publicKeyHash))
+        headerMembers["transactionId"] = .string(header.transactionId)
         return .object(
             JSONObject([
                 ("data", .string(Base64.encode(data))),
                 ("signature", .string(Base64.encode(signature))),
-                ("header", .object(h)),
+                ("header", .object(headerMembers)),
                 ("version", .string(version.rawValue)),
             ])
         )

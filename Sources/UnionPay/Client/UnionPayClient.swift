@@ -58,18 +58,18 @@ public struct UnionPayClient: Sendable {
         paymentData: String,
         reserved: String? = nil
     ) async -> Answer {
-        var m = base(.consume, subType: "01", orderId: orderId, txnTime: txnTime)
-        m["txnAmt"] = String(amount)
-        m["currencyCode"] = currencyCode
-        m["backUrl"] = configuration.notificationURL
+        var message = base(.consume, subType: "01", orderId: orderId, txnTime: txnTime)
+        message["txnAmt"] = String(amount)
+        message["currencyCode"] = currencyCode
+        message["backUrl"] = configuration.notificationURL
         if let encryptor = encryption.current, let field = try? PaymentDataField(encoded: paymentData) {
-            m[configuration.paymentDataField] = field.encrypted(with: encryptor).encoded
-            m["encryptCertId"] = encryptor.certId
+            message[configuration.paymentDataField] = field.encrypted(with: encryptor).encoded
+            message["encryptCertId"] = encryptor.certId
         } else {
-            m[configuration.paymentDataField] = paymentData
+            message[configuration.paymentDataField] = paymentData
         }
-        m["reqReserved"] = reserved
-        return await post(ACPPath.backTransaction, m)
+        message["reqReserved"] = reserved
+        return await post(ACPPath.backTransaction, message)
     }
 
     /// A merchant-initiated consume of a stored token (a merchant token kept under an agreement
@@ -85,15 +85,15 @@ public struct UnionPayClient: Sendable {
         expiration: String,
         reserved: String? = nil
     ) async -> Answer {
-        var m = base(.consume, subType: "01", orderId: orderId, txnTime: txnTime)
-        m["bizType"] = "000902"
-        m["txnAmt"] = String(amount)
-        m["currencyCode"] = currencyCode
-        m["backUrl"] = configuration.notificationURL
-        m["tokenPayData"] =
+        var message = base(.consume, subType: "01", orderId: orderId, txnTime: txnTime)
+        message["bizType"] = "000902"
+        message["txnAmt"] = String(amount)
+        message["currencyCode"] = currencyCode
+        message["backUrl"] = configuration.notificationURL
+        message["tokenPayData"] =
             "{token=\(token)&trId=\(configuration.tokenRequestorId)&tokenType=01&tokenEnd=20\(expiration)235959}"
-        m["reqReserved"] = reserved
-        return await post(ACPPath.backTransaction, m)
+        message["reqReserved"] = reserved
+        return await post(ACPPath.backTransaction, message)
     }
 
     /// Refund (`04`) or void (`31`) of the consume `originalQueryId`.
@@ -105,12 +105,12 @@ public struct UnionPayClient: Sendable {
         currencyCode: String,
         originalQueryId: String
     ) async -> Answer {
-        var m = base(type, subType: "00", orderId: orderId, txnTime: txnTime)
-        m["txnAmt"] = String(amount)
-        m["currencyCode"] = currencyCode
-        m["origQryId"] = originalQueryId
-        m["backUrl"] = configuration.notificationURL
-        return await post(ACPPath.backTransaction, m)
+        var message = base(type, subType: "00", orderId: orderId, txnTime: txnTime)
+        message["txnAmt"] = String(amount)
+        message["currencyCode"] = currencyCode
+        message["origQryId"] = originalQueryId
+        message["backUrl"] = configuration.notificationURL
+        return await post(ACPPath.backTransaction, message)
     }
 
     /// Status query (`00`) of the transaction `orderId` + `txnTime`.
@@ -124,10 +124,10 @@ public struct UnionPayClient: Sendable {
     /// Returns the `encryptCertId` in use afterwards.
     @discardableResult
     public func updateEncryptionCertificate(txnTime: String) async throws(ACPError) -> String {
-        var m = base(.encryptionCertificate, subType: "00", orderId: "CERT" + txnTime, txnTime: txnTime)
-        m["bizType"] = "000000"
-        m["certType"] = "01"
-        switch await post(ACPPath.backTransaction, m) {
+        var message = base(.encryptionCertificate, subType: "00", orderId: "CERT" + txnTime, txnTime: txnTime)
+        message["bizType"] = "000000"
+        message["certType"] = "01"
+        switch await post(ACPPath.backTransaction, message) {
         case .noAnswer(let why): throw ACPError(.transport, why)
         case .message(let answer):
             guard answer["respCode"] == "00", let pem = answer["encryptPubKeyCert"] else {
@@ -156,14 +156,14 @@ public struct UnionPayClient: Sendable {
     /// Downloads and reads the reconciliation file of the clearing day `settleDate` (`MMDD`):
     /// a file transfer (`txnType=76`, `fileType=00`) to the configured file download URL.
     public func reconciliation(settleDate: String, txnTime: String) async -> ReconciliationDownload {
-        let m = ACPMessage([
+        let message = ACPMessage([
             "version": "5.1.0", "encoding": "UTF-8", "txnType": TransactionType.fileTransfer.rawValue,
             "txnSubType": "01",
             "bizType": "000000", "accessType": configuration.accessType, "merId": configuration.merchantId,
             "settleDate": settleDate, "txnTime": txnTime, "fileType": "00",
         ])
         // A busy merchant's day is megabytes; other answers are small.
-        switch await post(ACPPath.fileTransfer, m, to: configuration.fileDownloadURL, upTo: 96 << 20) {
+        switch await post(ACPPath.fileTransfer, message, to: configuration.fileDownloadURL, upTo: 96 << 20) {
         case .noAnswer(let why): return .failed(why)
         case .message(let answer):
             let code = answer["respCode"] ?? "(none)"
@@ -187,28 +187,28 @@ public struct UnionPayClient: Sendable {
 
     /// Parses and verifies a notification body.
     public func notification(_ body: String, now: Date = Date()) throws(ACPError) -> ACPMessage {
-        let m = try ACPMessage(formEncoded: body)
-        try verifier.verify(m, now: now)
-        guard m["merId"] == configuration.merchantId else {
+        let message = try ACPMessage(formEncoded: body)
+        try verifier.verify(message, now: now)
+        guard message["merId"] == configuration.merchantId else {
             throw ACPError(
                 .malformed,
-                "the notification is for merId \(m["merId"] ?? "(none)"), not \(configuration.merchantId)"
+                "the notification is for merId \(message["merId"] ?? "(none)"), not \(configuration.merchantId)"
             )
         }
-        return m
+        return message
     }
 
     func post(_ path: String, _ message: ACPMessage, to base: String? = nil, upTo limit: Int = 1 << 20) async -> Answer
     {
-        var m = message
-        signer.sign(&m)
+        var signed = message
+        signer.sign(&signed)
         var request = HTTPClientRequest(
             url: base.map { $0.hasSuffix("/") ? String($0.dropLast()) + path : $0 + path }
                 ?? configuration.gatewayURL + path
         )
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded;charset=UTF-8")
-        request.body = .bytes(ByteBuffer(string: m.formEncoded))
+        request.body = .bytes(ByteBuffer(string: signed.formEncoded))
         do {
             let response = try await http.execute(request, timeout: .milliseconds(Int64(configuration.timeout * 1000)))
             let body = try await response.body.collect(upTo: limit)
@@ -217,8 +217,8 @@ public struct UnionPayClient: Sendable {
             let answer = try ACPMessage(raw: String(buffer: body))
             try verifier.verify(answer)
             return .message(answer)
-        } catch let e as ACPError {
-            return .noAnswer("\(path): \(e.message)")
+        } catch let error as ACPError {
+            return .noAnswer("\(path): \(error.message)")
         } catch {
             return .noAnswer("\(path): \(error)")
         }

@@ -6,16 +6,16 @@ enum FormEncoding {
     static func encode(_ text: String) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(text.utf8.count)
-        for b in text.utf8 {
-            switch b {
+        for byte in text.utf8 {
+            switch byte {
             case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
                 UInt8(ascii: "~"):
-                out.append(b)
+                out.append(byte)
             default:
                 out.append(UInt8(ascii: "%"))
-                out.append(hex[Int(b >> 4)])
-                out.append(hex[Int(b & 15)])
+                out.append(hex[Int(byte >> 4)])
+                out.append(hex[Int(byte & 15)])
             }
         }
         return String(decoding: out, as: UTF8.self)
@@ -25,31 +25,32 @@ enum FormEncoding {
     static func decode<S: Collection>(_ bytes: S) -> String? where S.Element == UInt8 {
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
-        var i = bytes.startIndex
-        while i != bytes.endIndex {
-            let b = bytes[i]
-            if b == UInt8(ascii: "+") {
+        var index = bytes.startIndex
+        while index != bytes.endIndex {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "+") {
                 out.append(UInt8(ascii: " "))
-            } else if b == UInt8(ascii: "%") {
-                let h = bytes.index(after: i)
-                guard h != bytes.endIndex else { return nil }
-                let l = bytes.index(after: h)
-                guard l != bytes.endIndex, let hi = nibble(bytes[h]), let lo = nibble(bytes[l]) else { return nil }
-                out.append(hi << 4 | lo)
-                i = l
+            } else if byte == UInt8(ascii: "%") {
+                let highIndex = bytes.index(after: index)
+                guard highIndex != bytes.endIndex else { return nil }
+                let lowIndex = bytes.index(after: highIndex)
+                guard lowIndex != bytes.endIndex, let high = nibble(bytes[highIndex]), let low = nibble(bytes[lowIndex])
+                else { return nil }
+                out.append(high << 4 | low)
+                index = lowIndex
             } else {
-                out.append(b)
+                out.append(byte)
             }
-            i = bytes.index(after: i)
+            index = bytes.index(after: index)
         }
         return String(validating: out, as: UTF8.self)
     }
 
-    private static func nibble(_ b: UInt8) -> UInt8? {
-        switch b {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): b - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): b - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): b - UInt8(ascii: "A") + 10
+    private static func nibble(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
         default: nil
         }
     }

@@ -120,51 +120,51 @@ public enum ReconciliationFile {
                     "reconciliation file line \(number) is \(line.count) bytes, not \(lineLength)"
                 )
             }
-            func text(_ f: Field) -> String {
-                let start = offsets[f.rawValue]
-                let end = min(line.count, start + widths[f.rawValue])
+            func fieldText(_ field: Field) -> String {
+                let start = offsets[field.rawValue]
+                let end = min(line.count, start + widths[field.rawValue])
                 return String(decoding: line[start..<end], as: UTF8.self).trimmingCharacters(in: .whitespaces)
             }
-            func unsigned(_ f: Field) throws(ACPError) -> Int {
-                let t = text(f)
-                guard !t.isEmpty, t.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }), let v = Int(t) else {
+            func unsigned(_ field: Field) throws(ACPError) -> Int {
+                let text = fieldText(field)
+                guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }), let value = Int(text) else {
                     throw ACPError(
                         .malformed,
-                        "reconciliation file line \(number): field \(f.rawValue + 1) is \"\(t)\", not digits"
+                        "reconciliation file line \(number): field \(field.rawValue + 1) is \"\(text)\", not digits"
                     )
                 }
-                return v
+                return value
             }
-            func signed(_ f: Field) throws(ACPError) -> Int {
-                let t = text(f)
-                let digits = t.drop(while: { $0 == "C" || $0 == "D" })
-                guard t.count == 13 || (t.count == 12 && digits.count == 12),
+            func signed(_ field: Field) throws(ACPError) -> Int {
+                let text = fieldText(field)
+                let digits = text.drop(while: { $0 == "C" || $0 == "D" })
+                guard text.count == 13 || (text.count == 12 && digits.count == 12),
                     digits.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }),
-                    let v = Int(digits)
+                    let value = Int(digits)
                 else {
                     throw ACPError(
                         .malformed,
-                        "reconciliation file line \(number): field \(f.rawValue + 1) is \"\(t)\", not C/D and 12 digits"
+                        "reconciliation file line \(number): field \(field.rawValue + 1) is \"\(text)\", not C/D and 12 digits"
                     )
                 }
-                return t.hasPrefix("D") ? -v : v
+                return text.hasPrefix("D") ? -value : value
             }
             records.append(
                 ReconciliationRecord(
-                    transactionCode: text(.code),
-                    transmissionTime: text(.transmissionTime),
-                    maskedAccount: text(.account),
+                    transactionCode: fieldText(.code),
+                    transmissionTime: fieldText(.transmissionTime),
+                    maskedAccount: fieldText(.account),
                     amount: try unsigned(.amount),
-                    queryId: text(.queryId),
-                    orderId: text(.orderId),
+                    queryId: fieldText(.queryId),
+                    orderId: fieldText(.orderId),
                     merchantFee: try signed(.fee),
                     settlementAmount: try signed(.settlement),
-                    txnType: text(.txnType),
-                    bizType: text(.bizType),
-                    originalQueryId: text(.originalQueryId),
-                    merchantId: text(.merchantId),
+                    txnType: fieldText(.txnType),
+                    bizType: fieldText(.bizType),
+                    originalQueryId: fieldText(.originalQueryId),
+                    merchantId: fieldText(.merchantId),
                     netAmount: try signed(.net),
-                    reserved: text(.reserved)
+                    reserved: fieldText(.reserved)
                 )
             )
         }
@@ -174,31 +174,32 @@ public enum ReconciliationFile {
     /// The `ZM` file of `records`, as UnionPay writes it (used by the sandbox gateway).
     public static func render(_ records: [ReconciliationRecord]) -> Data {
         var out = Data()
-        for r in records {
+        for record in records {
             var fields = widths.map { String(repeating: " ", count: $0) }
-            func put(_ f: Field, _ value: String) {
-                let w = widths[f.rawValue]
-                fields[f.rawValue] = String(value.prefix(w)) + String(repeating: " ", count: max(0, w - value.count))
+            func put(_ field: Field, _ value: String) {
+                let width = widths[field.rawValue]
+                fields[field.rawValue] =
+                    String(value.prefix(width)) + String(repeating: " ", count: max(0, width - value.count))
             }
-            func amount(_ v: Int) -> String {
-                let s = String(abs(v))
-                return String(repeating: "0", count: max(0, 12 - s.count)) + s
+            func amount(_ value: Int) -> String {
+                let digits = String(abs(value))
+                return String(repeating: "0", count: max(0, 12 - digits.count)) + digits
             }
-            func signed(_ v: Int) -> String { (v < 0 ? "D" : "C") + amount(v) }
-            put(.code, r.transactionCode)
-            put(.transmissionTime, r.transmissionTime)
-            put(.account, r.maskedAccount)
-            put(.amount, amount(r.amount))
-            put(.queryId, r.queryId)
-            put(.orderId, r.orderId)
-            put(.fee, signed(r.merchantFee))
-            put(.settlement, signed(r.settlementAmount))
-            put(.txnType, r.txnType)
-            put(.bizType, r.bizType)
-            put(.originalQueryId, r.originalQueryId)
-            put(.merchantId, r.merchantId)
-            put(.net, signed(r.netAmount))
-            put(.reserved, r.reserved)
+            func signed(_ value: Int) -> String { (value < 0 ? "D" : "C") + amount(value) }
+            put(.code, record.transactionCode)
+            put(.transmissionTime, record.transmissionTime)
+            put(.account, record.maskedAccount)
+            put(.amount, amount(record.amount))
+            put(.queryId, record.queryId)
+            put(.orderId, record.orderId)
+            put(.fee, signed(record.merchantFee))
+            put(.settlement, signed(record.settlementAmount))
+            put(.txnType, record.txnType)
+            put(.bizType, record.bizType)
+            put(.originalQueryId, record.originalQueryId)
+            put(.merchantId, record.merchantId)
+            put(.net, signed(record.netAmount))
+            put(.reserved, record.reserved)
             out.append(Data(fields.joined(separator: " ").utf8))
             out.append(contentsOf: [0x0D, 0x0A])
         }
