@@ -91,19 +91,21 @@ func runContactBenchmark() throws {
     for _ in 0..<5 {
         rates.append(
             timed {
-                for i in 0..<rounds {
-                    let k = i % contacts.count
+                for round in 0..<rounds {
+                    let index = round % contacts.count
                     sink &+=
-                        validator.validate(contacts[k], requiredFields: fieldSets[k], phase: .full).contact.postalCode?
+                        validator.validate(contacts[index], requiredFields: fieldSets[index], phase: .full).contact
+                        .postalCode?
                         .count ?? 0
                 }
             }
         )
         baselines.append(
             try timed {
-                for i in 0..<rounds {
+                for round in 0..<rounds {
                     sink &+=
-                        try decoder.decode(ApplePayPaymentContact.self, from: encoded[i % encoded.count]).postalCode?
+                        try decoder.decode(ApplePayPaymentContact.self, from: encoded[round % encoded.count])
+                        .postalCode?
                         .count ?? 0
                 }
             }
@@ -141,7 +143,7 @@ func runContactStages() {
             )
         )
     }
-    let v = ContactValidator()
+    let validator = ContactValidator()
     let us1 = ApplePayPaymentContact(
         addressLines: ["1 Infinite Loop"],
         locality: "Cupertino",
@@ -149,21 +151,25 @@ func runContactStages() {
         administrativeArea: "California",
         countryCode: "US"
     )
-    us("address only US") { v.validate(us1, requiredFields: [.postalAddress], phase: .full).errors.count }
-    let p = ApplePayPaymentContact(phoneNumber: "(408) 555-0100", countryCode: "US")
-    us("phone only US") { v.validate(p, requiredFields: [.phone], phase: .full).errors.count }
+    us("address only US") { validator.validate(us1, requiredFields: [.postalAddress], phase: .full).errors.count }
+    let phoneContact = ApplePayPaymentContact(phoneNumber: "(408) 555-0100", countryCode: "US")
+    us("phone only US") { validator.validate(phoneContact, requiredFields: [.phone], phase: .full).errors.count }
     us("PhoneNumbers.e164 US") { PhoneNumbers.e164("(408) 555-0100", region: "US")?.count ?? 0 }
     us("PhoneNumbers.e164 DE") { PhoneNumbers.e164("030 901820", region: "DE")?.count ?? 0 }
-    let e = ApplePayPaymentContact(emailAddress: "Jane@Example.com")
-    us("email only") { v.validate(e, requiredFields: [.email], phase: .full).errors.count }
-    let jp = ApplePayPaymentContact(
+    let emailContact = ApplePayPaymentContact(emailAddress: "Jane@Example.com")
+    us("email only") { validator.validate(emailContact, requiredFields: [.email], phase: .full).errors.count }
+    let japaneseContact = ApplePayPaymentContact(
         addressLines: ["千代田区丸の内1-1"],
         locality: "千代田区",
         postalCode: "1000005",
         administrativeArea: "東京",
         countryCode: "JP"
     )
-    us("address only JP") { v.validate(jp, requiredFields: [.postalAddress], phase: .full).errors.count }
-    let ph = ApplePayPaymentContact(phoneticGivenName: "たろう", phoneticFamilyName: "ヤマダ", countryCode: "JP")
-    us("phonetic only JP") { v.validate(ph, requiredFields: [.phoneticName], phase: .full).errors.count }
+    us("address only JP") {
+        validator.validate(japaneseContact, requiredFields: [.postalAddress], phase: .full).errors.count
+    }
+    let phoneticContact = ApplePayPaymentContact(phoneticGivenName: "たろう", phoneticFamilyName: "ヤマダ", countryCode: "JP")
+    us("phonetic only JP") {
+        validator.validate(phoneticContact, requiredFields: [.phoneticName], phase: .full).errors.count
+    }
 }

@@ -137,8 +137,8 @@ func floorServer(data: String, listen: String, gateway: String) async throws {
         else {
             return json(.badRequest, ["error": "lineItems[0].amount"])
         }
-        let n = sequence.wrappingAdd(1, ordering: .relaxed).newValue
-        let id = "ord\(n)"
+        let number = sequence.wrappingAdd(1, ordering: .relaxed).newValue
+        let id = "ord\(number)"
         let applicationData = Array(SHA256.hash(data: Data(id.utf8)))
         let hash = Array(SHA256.hash(data: applicationData))
         orders.withLock {
@@ -184,14 +184,16 @@ func floorServer(data: String, listen: String, gateway: String) async throws {
             currencyCode: "156",
             paymentData: field
         )
-        guard case .message(let m) = answer, m["respCode"] == "00" else { return json(.ok, ["result": ["status": 1]]) }
+        guard case .message(let message) = answer, message["respCode"] == "00" else {
+            return json(.ok, ["result": ["status": 1]])
+        }
         let code = await waiters.wait(acpOrderId)
         return json(.ok, ["result": ["status": code == "00" ? 0 : 1]])
     }
     router.post("/v1/notifications/unionpay") { request, _ in
         let body = String(buffer: try await request.body.collect(upTo: 1 << 20))
-        let m = try client.notification(body)
-        if let orderId = m["orderId"] { waiters.resume(orderId, m["respCode"] ?? "") }
+        let message = try client.notification(body)
+        if let orderId = message["orderId"] { waiters.resume(orderId, message["respCode"] ?? "") }
         return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: "ok")))
     }
     let app = Application(

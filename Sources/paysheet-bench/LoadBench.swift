@@ -67,22 +67,22 @@ struct LoadOptions {
             case "--out": out = try value()
             case "--api-key": apiKey = try value()
             case "--cpu-of":
-                let v = try value()
-                guard let eq = v.firstIndex(of: "=") else {
+                let setting = try value()
+                guard let equals = setting.firstIndex(of: "=") else {
                     throw LoadError("--cpu-of takes LABEL=PID or LABEL=name:COMMAND")
                 }
-                let target = v[v.index(after: eq)...]
+                let target = setting[setting.index(after: equals)...]
                 if target.hasPrefix("name:") {
-                    watched.append((String(v[..<eq]), .named(String(target.dropFirst(5)))))
+                    watched.append((String(setting[..<equals]), .named(String(target.dropFirst(5)))))
                 } else if target.contains(",") {
                     let pids = target.split(separator: ",").compactMap { Int32($0) }
                     guard !pids.isEmpty else { throw LoadError("--cpu-of takes LABEL=PID,PID,…") }
-                    watched.append((String(v[..<eq]), .pids(pids)))
+                    watched.append((String(setting[..<equals]), .pids(pids)))
                 } else {
                     guard let pid = Int32(target) else {
                         throw LoadError("--cpu-of takes LABEL=PID or LABEL=name:COMMAND")
                     }
-                    watched.append((String(v[..<eq]), .pid(pid)))
+                    watched.append((String(setting[..<equals]), .pid(pid)))
                 }
             case "--metrics-from": metricsFrom.append(try value())
             case "--sweep": sweep = try value().split(separator: ",").compactMap { Int($0) }.filter { $0 > 0 }
@@ -170,15 +170,15 @@ actor Results {
 
 func runLoad(_ args: [String]) async -> Int32 {
     do {
-        let o = try LoadOptions(args)
+        let options = try LoadOptions(args)
         var configuration = HTTPClient.Configuration()
         configuration.connectionPool = .init(
             idleTimeout: .seconds(30),
-            concurrentHTTP1ConnectionsPerHostSoftLimit: o.concurrency
+            concurrentHTTP1ConnectionsPerHostSoftLimit: options.concurrency
         )
         let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         do {
-            let code = try await load(o, http)
+            let code = try await load(options, http)
             try? await http.shutdown()
             return code
         } catch {
@@ -204,16 +204,16 @@ func call(
 ) async throws -> (Int, JSONValue) {
     var useKey = key
     while true {
-        var r = HTTPClientRequest(url: url)
-        r.method = method
-        if let auth, !auth.isEmpty { r.headers.add(name: "Authorization", value: "Bearer " + auth) }
-        if let useKey { r.headers.add(name: "Idempotency-Key", value: useKey) }
+        var request = HTTPClientRequest(url: url)
+        request.method = method
+        if let auth, !auth.isEmpty { request.headers.add(name: "Authorization", value: "Bearer " + auth) }
+        if let useKey { request.headers.add(name: "Idempotency-Key", value: useKey) }
         if let body {
-            r.headers.add(name: "Content-Type", value: "application/json")
-            r.body = .bytes(ByteBuffer(string: body))
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(string: body))
         }
         do {
-            let response = try await http.execute(r, timeout: .seconds(40))
+            let response = try await http.execute(request, timeout: .seconds(40))
             let bytes = try await response.body.collect(upTo: 1 << 22)
             let status = Int(response.status.code)
             let json = (try? JSONParser.parse(Array(buffer: bytes))) ?? .null
@@ -248,9 +248,9 @@ func load(_ o: LoadOptions, _ http: HTTPClient) async throws -> Int32 {
         for _ in 0..<o.concurrency {
             group.addTask {
                 while Date().timeIntervalSince(baselineStart) < 2 {
-                    let t = Date()
+                    let sent = Date()
                     _ = try? await call(http, .GET, o.server + "/health", nil, key: nil, results: baseline)
-                    await baseline.add(Date().timeIntervalSince(t), "ok")
+                    await baseline.add(Date().timeIntervalSince(sent), "ok")
                 }
             }
         }
@@ -429,15 +429,15 @@ func load(_ o: LoadOptions, _ http: HTTPClient) async throws -> Int32 {
 func databaseRoundTrips(_ http: HTTPClient, _ o: LoadOptions) async -> Int? {
     var total = 0
     for server in o.metricsFrom.isEmpty ? [o.server] : o.metricsFrom {
-        var r = HTTPClientRequest(url: server + "/metrics")
-        if !o.apiKey.isEmpty { r.headers.add(name: "Authorization", value: "Bearer " + o.apiKey) }
-        guard let response = try? await http.execute(r, timeout: .seconds(10)), response.status == .ok,
+        var request = HTTPClientRequest(url: server + "/metrics")
+        if !o.apiKey.isEmpty { request.headers.add(name: "Authorization", value: "Bearer " + o.apiKey) }
+        guard let response = try? await http.execute(request, timeout: .seconds(10)), response.status == .ok,
             let body = try? await response.body.collect(upTo: 1 << 22)
         else { return nil }
         var found: Int?
         for line in String(buffer: body).split(separator: "\n")
         where line.hasPrefix("paysheet_database_round_trips_total") {
-            if let value = line.split(separator: " ").last, let n = Double(value) { found = Int(n) }
+            if let value = line.split(separator: " ").last, let number = Double(value) { found = Int(number) }
         }
         guard let found else { return nil }
         total += found
@@ -455,10 +455,10 @@ func createOrders(_ count: Int, _ o: LoadOptions, _ http: HTTPClient, _ results:
     try await withThrowingTaskGroup(of: (String, String, [UInt8], Bool, String).self) { group in
         var next = 0
         func add() {
-            let n = next
+            let number = next
             next += 1
-            let decline = o.declines > 0 && Double(n % 100) < o.declines * 100
-            let amount = decline ? "66.64" : "\(10 + n % 50).\(n % 10)0"
+            let decline = o.declines > 0 && Double(number % 100) < o.declines * 100
+            let amount = decline ? "66.64" : "\(10 + number % 50).\(number % 10)0"
             group.addTask {
                 let body =
                     #"{"currencyCode":"CNY","countryCode":"CN","lineItems":[{"label":"Load test item","amount":"\#(amount)"}]}"#
@@ -483,8 +483,8 @@ func createOrders(_ count: Int, _ o: LoadOptions, _ http: HTTPClient, _ results:
             }
         }
         for _ in 0..<min(o.concurrency, count) { add() }
-        while let r = try await group.next() {
-            orders.append((r.0, r.1, r.2, r.3, r.4))
+        while let made = try await group.next() {
+            orders.append((made.0, made.1, made.2, made.3, made.4))
             if next < count { add() }
         }
     }
@@ -501,14 +501,14 @@ func authorizationBodies(
     for order in orders {
         let payment = try SandboxPayment.sample(network: "visa", amount: order.amount, currency: "CNY")
         let token = try issuer.issue(payment, to: recipient, applicationData: order.applicationData)
-        let p: JSONValue = [
+        let authorization: JSONValue = [
             "token": [
                 "paymentMethod": ["displayName": "Visa 4321", "network": "Visa", "type": "credit"],
                 "transactionIdentifier": .string(token.header.transactionId.uppercased()),
                 "paymentData": token.jsonValue,
             ]
         ]
-        bodies.append(JSONValue.object(["payment": p]).compactText)
+        bodies.append(JSONValue.object(["payment": authorization]).compactText)
     }
     return bodies
 }
@@ -553,37 +553,37 @@ func authorizeAll(
     try await withThrowingTaskGroup(of: Void.self) { group in
         var next = 0
         func add() {
-            let i = next
+            let number = next
             next += 1
-            if cancels > 0 && Double(i % 100) >= 100 - cancels * 100 {
+            if cancels > 0 && Double(number % 100) >= 100 - cancels * 100 {
                 // This shopper dismisses the sheet while the charge is in flight (0 to 1.5 s in).
                 group.addTask {
                     try await Task.sleep(for: .milliseconds(Int.random(in: 0...1_500)))
                     let (status, json) = try await call(
                         http,
                         .POST,
-                        o.server + "/v1/orders/\(orders[i].id)/cancel",
+                        o.server + "/v1/orders/\(orders[number].id)/cancel",
                         "{}",
-                        key: "load-cancel-\(orders[i].id)",
-                        auth: orders[i].secret,
+                        key: "load-cancel-\(orders[number].id)",
+                        auth: orders[number].secret,
                         results: results
                     )
                     await results.add(
                         nil,
                         "cancel \(status == 200 ? "accepted" : "refused")",
                         [
-                            "order": orders[i].id, "amount": orders[i].amount, "client": "canceled",
+                            "order": orders[number].id, "amount": orders[number].amount, "client": "canceled",
                             "cancel": json["status"]?.stringValue ?? "http \(status)",
                         ]
                     )
                 }
             }
             group.addTask {
-                let (latency, outcome) = try await authorize(orders[i], body: bodies[i], o, http, results)
+                let (latency, outcome) = try await authorize(orders[number], body: bodies[number], o, http, results)
                 await results.add(
                     latency,
                     outcome,
-                    ["order": orders[i].id, "amount": orders[i].amount, "client": outcome]
+                    ["order": orders[number].id, "amount": orders[number].amount, "client": outcome]
                 )
             }
         }

@@ -36,10 +36,14 @@ struct OpenSSLRates {
         process.waitUntilExit()
         var rates = OpenSSLRates()
         for line in output.split(separator: "\n") {
-            let f = line.split(separator: ":")
-            if line.hasPrefix("+F2:"), f.count >= 5, f[2] == "2048" { rates.rsaPrivate = Double(f[3]) ?? 0 }
-            if line.hasPrefix("+F4:"), f.count >= 5, f[2] == "256" { rates.ecdsaVerify = Double(f[4]) ?? 0 }
-            if line.hasPrefix("+F5:"), f.count >= 4, f[2] == "256" { rates.ecdh = Double(f[3]) ?? 0 }
+            let fields = line.split(separator: ":")
+            if line.hasPrefix("+F2:"), fields.count >= 5, fields[2] == "2048" {
+                rates.rsaPrivate = Double(fields[3]) ?? 0
+            }
+            if line.hasPrefix("+F4:"), fields.count >= 5, fields[2] == "256" {
+                rates.ecdsaVerify = Double(fields[4]) ?? 0
+            }
+            if line.hasPrefix("+F5:"), fields.count >= 4, fields[2] == "256" { rates.ecdh = Double(fields[3]) ?? 0 }
         }
         return rates.ecdh > 0 && rates.rsaPrivate > 0 ? rates : nil
     }
@@ -54,7 +58,7 @@ func tokensPerSecond(
     let start = DispatchTime.now().uptimeNanoseconds
     var elapsed = 0.0
     repeat {
-        for i in 0..<count { try await body(i) }
+        for index in 0..<count { try await body(index) }
         done += count
         elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
     } while elapsed < minimumSeconds
@@ -64,7 +68,12 @@ func tokensPerSecond(
 func runTokenBenchmark() async throws {
     let now = Date()
     let pki = try SandboxPKI.generate(now: now)
-    let ec = try MerchantCredentials.create(merchantIdentifier: "merchant.bench.ec", keyType: .ec, pki: pki, now: now)
+    let ecCredentials = try MerchantCredentials.create(
+        merchantIdentifier: "merchant.bench.ec",
+        keyType: .ec,
+        pki: pki,
+        now: now
+    )
     let rsa = try MerchantCredentials.create(
         merchantIdentifier: "merchant.bench.rsa",
         keyType: .rsa,
@@ -84,15 +93,17 @@ func runTokenBenchmark() async throws {
             )
         }
     }
-    let ecTokens = try tokens(ec, 256)
+    let ecTokens = try tokens(ecCredentials, 256)
     let rsaTokens = try tokens(rsa, 64)
     let decryptor = PaymentTokenDecryptor(
-        keys: MerchantKeyring([ec.merchantKey, rsa.merchantKey]),
+        keys: MerchantKeyring([ecCredentials.merchantKey, rsa.merchantKey]),
         verifier: PaymentTokenVerifier(trust: pki.trustAnchors),
         replayGuard: nil
     )
     var verified: [VerifiedPaymentToken] = []
-    for t in ecTokens { verified.append(try await decryptor.verifier.verify(PaymentTokenData(json: t), at: now)) }
+    for token in ecTokens {
+        verified.append(try await decryptor.verifier.verify(PaymentTokenData(json: token), at: now))
+    }
 
     var sink = 0
     let ecDecrypt = try await tokensPerSecond(count: verified.count) { i in
@@ -133,24 +144,29 @@ func runTokenBenchmark() async throws {
 func runTokenStages() async throws {
     let now = Date()
     let pki = try SandboxPKI.generate(now: now)
-    let ec = try MerchantCredentials.create(merchantIdentifier: "merchant.bench.ec", keyType: .ec, pki: pki, now: now)
+    let ecCredentials = try MerchantCredentials.create(
+        merchantIdentifier: "merchant.bench.ec",
+        keyType: .ec,
+        pki: pki,
+        now: now
+    )
     let token = try SandboxTokenIssuer(pki: pki).issue(
         try SandboxPayment.sample(amount: "1.00", currency: "USD", now: now),
-        to: TokenRecipient(certificate: ec.certificate),
+        to: TokenRecipient(certificate: ecCredentials.certificate),
         signingTime: now
     )
     let json = Array(token.jsonValue.compactText.utf8)
     let verifier = PaymentTokenVerifier(trust: pki.trustAnchors)
-    let keyring = MerchantKeyring([ec.merchantKey])
-    let n = 3000
+    let keyring = MerchantKeyring([ecCredentials.merchantKey])
+    let count = 3000
     func us(_ name: String, _ body: () async throws -> Void) async rethrows {
         let start = DispatchTime.now().uptimeNanoseconds
-        for _ in 0..<n { try await body() }
+        for _ in 0..<count { try await body() }
         print(
             String(
                 format: "  %-28@ %7.1f µs",
                 name as NSString,
-                Double(DispatchTime.now().uptimeNanoseconds - start) / 1e3 / Double(n)
+                Double(DispatchTime.now().uptimeNanoseconds - start) / 1e3 / Double(count)
             )
         )
     }
@@ -160,7 +176,7 @@ func runTokenStages() async throws {
     try await us("CMS reader") { _ = try AppleSignedData(berEncoded: parsed.signature) }
     try await us("verify (cached chain)") { _ = try await verifier.verify(parsed, at: now) }
     try await us("decrypt") { _ = try keyring.decrypt(verified) }
-    guard case .p256(let priv) = ec.privateKey else { return }
+    guard case .p256(let priv) = ecCredentials.privateKey else { return }
     let eph = parsed.header.ephemeralPublicKey!
     let pub = try P256.KeyAgreement.PublicKey(derRepresentation: eph)
     try await us("  ephemeral key from SPKI") { _ = try P256.KeyAgreement.PublicKey(derRepresentation: eph) }

@@ -71,17 +71,17 @@ var payments = 0
 var sink = 0
 let engineTime = seconds {
     for _ in 0..<20_000 {
-        var m = SheetMachine()
-        _ = m.construct(version: 14, request: request)
-        sink &+= m.call(.begin, session: 1).events.count
-        sink &+= m.call(.completeMerchantValidation(["s": 1]), session: 1).events.count
-        sink &+= m.call(.completePaymentMethodSelection(update), session: 1).events.count
-        sink &+= m.call(.completeShippingContactSelection(update), session: 1).events.count
-        sink &+= m.perform(.selectShippingMethod(identifier: "exp")).count
-        sink &+= m.call(.completeShippingMethodSelection(update), session: 1).events.count
-        sink &+= m.perform(.authorize).count
-        sink &+= m.advance(by: 1).count
-        sink &+= m.call(.completePayment(["status": 0]), session: 1).events.count
+        var machine = SheetMachine()
+        _ = machine.construct(version: 14, request: request)
+        sink &+= machine.call(.begin, session: 1).events.count
+        sink &+= machine.call(.completeMerchantValidation(["s": 1]), session: 1).events.count
+        sink &+= machine.call(.completePaymentMethodSelection(update), session: 1).events.count
+        sink &+= machine.call(.completeShippingContactSelection(update), session: 1).events.count
+        sink &+= machine.perform(.selectShippingMethod(identifier: "exp")).count
+        sink &+= machine.call(.completeShippingMethodSelection(update), session: 1).events.count
+        sink &+= machine.perform(.authorize).count
+        sink &+= machine.advance(by: 1).count
+        sink &+= machine.call(.completePayment(["status": 0]), session: 1).events.count
         payments += 1
     }
 }
@@ -94,10 +94,10 @@ var failed = 0
 let suiteTime =
     seconds {
         for _ in 0..<rounds {
-            for s in scenarios {
-                let o = runner.run(s)
-                if !o.passed { failed += 1 }
-                scenarioSteps += s.steps.count
+            for scenario in scenarios {
+                let outcome = runner.run(scenario)
+                if !outcome.passed { failed += 1 }
+                scenarioSteps += scenario.steps.count
             }
         }
     } / Double(rounds)
@@ -109,7 +109,7 @@ let fromTextTime = seconds {
 
 // Baseline: Foundation's JSONSerialization over the same texts.
 let baselineTime = seconds {
-    for t in texts { sink &+= ((try? JSONSerialization.jsonObject(with: Data(t.utf8))) != nil) ? 1 : 0 }
+    for text in texts { sink &+= ((try? JSONSerialization.jsonObject(with: Data(text.utf8))) != nil) ? 1 : 0 }
 }
 
 func f(_ x: Double) -> String { String(format: "%.0f", x) }

@@ -9,12 +9,12 @@ import PaysheetModel
 ///
 /// Only requested fields are checked, and before authorization only what the redacted contact
 /// shows (locality, postal code, area, country).
-/// Whether `s` is absent, empty or only white space.
-func isBlank(_ s: String?) -> Bool {
-    guard let s else { return true }
+/// Whether `text` is absent, empty or only white space.
+func isBlank(_ text: String?) -> Bool {
+    guard let text else { return true }
     // Fast path: the first byte is a visible ASCII character.
-    if let first = s.utf8.first, first > 0x20, first < 0x7F { return false }
-    for scalar in s.unicodeScalars where !scalar.properties.isWhitespace { return false }
+    if let first = text.utf8.first, first > 0x20, first < 0x7F { return false }
+    for scalar in text.unicodeScalars where !scalar.properties.isWhitespace { return false }
     return true
 }
 
@@ -34,8 +34,8 @@ public struct ContactValidator: Sendable {
     ) -> ContactValidationResult {
         // The requested fields as a bit mask (a Set of a String-backed enum hashes the raw value).
         var mask: UInt8 = 0
-        for f in requiredFields { mask |= Self.bit(f) }
-        for f in policy.requiredFields { mask |= Self.bit(f) }
+        for field in requiredFields { mask |= Self.bit(field) }
+        for field in policy.requiredFields { mask |= Self.bit(field) }
         let required = RequiredFields(mask: mask)
         let language = policy.language
         var out = contact
@@ -195,8 +195,8 @@ public struct ContactValidator: Sendable {
                 }
             }
             if let postal, !postalIsPartial || rules.code == "CA" {
-                if let a = area {
-                    if let prefix = rules.subdivisions[a].postalPrefix, !prefix.matchesPrefix(postal) {
+                if let areaIndex = area {
+                    if let prefix = rules.subdivisions[areaIndex].postalPrefix, !prefix.matchesPrefix(postal) {
                         add(4, invalid, .postalCode, render(.postalCodeMismatch))
                     }
                 } else if isBlank(contact.administrativeArea) {
@@ -204,10 +204,10 @@ public struct ContactValidator: Sendable {
                     if candidates.count == 1 { area = candidates[0] }
                 }
             }
-            if let a = area {
-                out.administrativeArea = rules.subdivisions[a].key
+            if let areaIndex = area {
+                out.administrativeArea = rules.subdivisions[areaIndex].key
                 if role == .shipping, let served = policy.regions?[rules.code],
-                    !served.contains(where: { PostalAddresses.subdivision($0, rules) == a })
+                    !served.contains(where: { PostalAddresses.subdivision($0, rules) == areaIndex })
                 {
                     add(1, .addressUnserviceable, .administrativeArea, render(.areaUnserviceable))
                 }

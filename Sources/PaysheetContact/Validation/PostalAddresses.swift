@@ -15,10 +15,10 @@ enum PostalAddresses {
         // Already narrow (the common case): no leading or trailing space or tab, no double space.
         var clean = true
         var previous: UInt8 = 0
-        for b in bytes {
-            if b >= 0x80 { return nil }
-            if b == 0x20 && previous == 0x20 { clean = false }
-            previous = b
+        for byte in bytes {
+            if byte >= 0x80 { return nil }
+            if byte == 0x20 && previous == 0x20 { clean = false }
+            previous = byte
         }
         if clean, let first = bytes.first, let last = bytes.last, first != 0x20, first != 0x09, last != 0x20,
             last != 0x09
@@ -29,8 +29,8 @@ enum PostalAddresses {
         var out: [UInt8] = []
         var changed = false
         var lastSpace = false
-        for b in bytes {  // all ASCII: the loop above returned otherwise
-            if b == 0x20 {
+        for byte in bytes {  // all ASCII: the loop above returned otherwise
+            if byte == 0x20 {
                 if lastSpace || out.isEmpty {
                     changed = true
                     continue
@@ -39,36 +39,36 @@ enum PostalAddresses {
             } else {
                 lastSpace = false
             }
-            out.append(b)
+            out.append(byte)
         }
         // Trim spaces and tabs (CharacterSet.whitespaces over ASCII) at both ends.
-        var lo = 0
-        var hi = out.count
-        while lo < hi, out[lo] == 0x20 || out[lo] == 0x09 { lo += 1 }
-        while hi > lo, out[hi - 1] == 0x20 || out[hi - 1] == 0x09 { hi -= 1 }
-        if !changed, lo == 0, hi == out.count { return .some(nil) }
-        return .some(String(decoding: out[lo..<hi], as: UTF8.self))
+        var start = 0
+        var end = out.count
+        while start < end, out[start] == 0x20 || out[start] == 0x09 { start += 1 }
+        while end > start, out[end - 1] == 0x20 || out[end - 1] == 0x09 { end -= 1 }
+        if !changed, start == 0, end == out.count { return .some(nil) }
+        return .some(String(decoding: out[start..<end], as: UTF8.self))
     }
 
     static func narrowUnicode(_ text: String) -> String {
         var out = String.UnicodeScalarView()
         var lastSpace = false
         for scalar in text.unicodeScalars {
-            var s = scalar
-            switch s.value {
-            case 0xFF01...0xFF5E: s = Unicode.Scalar(s.value - 0xFEE0)!
-            case 0x3000, 0xA0: s = " "
-            case 0x2010...0x2015, 0x2212, 0x30FC: s = "-"
+            var narrowed = scalar
+            switch narrowed.value {
+            case 0xFF01...0xFF5E: narrowed = Unicode.Scalar(narrowed.value - 0xFEE0)!
+            case 0x3000, 0xA0: narrowed = " "
+            case 0x2010...0x2015, 0x2212, 0x30FC: narrowed = "-"
             case 0x3012: continue  // 〒
             default: break
             }
-            if s == " " {
+            if narrowed == " " {
                 if lastSpace || out.isEmpty { continue }
                 lastSpace = true
             } else {
                 lastSpace = false
             }
-            out.append(s)
+            out.append(narrowed)
         }
         return String(String(out).trimmingCharacters(in: .whitespaces))
     }
@@ -141,7 +141,7 @@ enum PostalAddresses {
     static func subdivision(_ text: String, _ rules: CountryAddressRules) -> Int? {
         let folded = TextFolding.fold(text)
         guard !folded.isEmpty else { return nil }
-        if let i = rules.lookup[folded] { return i }
+        if let index = rules.lookup[folded] { return index }
         let minimum = folded.utf8.allSatisfy { $0 < 0x80 } ? 4 : 2
         if folded.count >= minimum, let found = rules.prefixes[folded] {
             // A unique prefix names its subdivision; one shared by several names none.
@@ -149,7 +149,7 @@ enum PostalAddresses {
         }
         if rules.code == "JP" {
             for suffix in ["ken", "to", "fu", "do"] where folded.hasSuffix(suffix) {
-                if let i = rules.lookup[String(folded.dropLast(suffix.count))] { return i }
+                if let index = rules.lookup[String(folded.dropLast(suffix.count))] { return index }
             }
         }
         return nil

@@ -6,9 +6,9 @@ public enum Hex {
     public static func encode<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
         var out: [UInt8] = []
         out.reserveCapacity(bytes.underestimatedCount * 2)
-        for b in bytes {
-            out.append(digits[Int(b >> 4)])
-            out.append(digits[Int(b & 0x0f)])
+        for byte in bytes {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0x0f)])
         }
         return String(decoding: out, as: UTF8.self)
     }
@@ -20,11 +20,11 @@ public enum Hex {
         guard utf8.count % 2 == 0 else { return nil }
         var out = [UInt8]()
         out.reserveCapacity(utf8.count / 2)
-        var i = 0
-        while i < utf8.count {
-            guard let hi = value(utf8[i]), let lo = value(utf8[i + 1]) else { return nil }
-            out.append(hi << 4 | lo)
-            i += 2
+        var index = 0
+        while index < utf8.count {
+            guard let high = value(utf8[index]), let low = value(utf8[index + 1]) else { return nil }
+            out.append(high << 4 | low)
+            index += 2
         }
         return out
     }

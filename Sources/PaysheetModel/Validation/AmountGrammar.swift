@@ -5,23 +5,23 @@ public enum AmountGrammar {
     /// Whether `text` is a valid amount: `-?[0-9]+(\.[0-9]+)?` (current Safari, the W3C "valid
     /// decimal monetary value"), or with at most two fraction digits when `maxFractionDigits` is 2.
     public static func isValid(_ text: String, maxFractionDigits: Int? = nil) -> Bool {
-        var u = Substring(text).utf8[...]
-        if u.first == UInt8(ascii: "-") { u = u.dropFirst() }
+        var rest = Substring(text).utf8[...]
+        if rest.first == UInt8(ascii: "-") { rest = rest.dropFirst() }
         var intDigits = 0
-        while let c = u.first, c >= 48, c <= 57 {
+        while let digit = rest.first, digit >= 48, digit <= 57 {
             intDigits += 1
-            u = u.dropFirst()
+            rest = rest.dropFirst()
         }
         if intDigits == 0 { return false }
-        if u.isEmpty { return true }
-        guard u.first == UInt8(ascii: ".") else { return false }
-        u = u.dropFirst()
+        if rest.isEmpty { return true }
+        guard rest.first == UInt8(ascii: ".") else { return false }
+        rest = rest.dropFirst()
         var frac = 0
-        while let c = u.first, c >= 48, c <= 57 {
+        while let digit = rest.first, digit >= 48, digit <= 57 {
             frac += 1
-            u = u.dropFirst()
+            rest = rest.dropFirst()
         }
-        guard frac > 0, u.isEmpty else { return false }
+        guard frac > 0, rest.isEmpty else { return false }
         if let maxFractionDigits, frac > maxFractionDigits { return false }
         return true
     }

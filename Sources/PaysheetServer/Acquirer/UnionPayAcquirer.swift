@@ -124,14 +124,14 @@ public struct UnionPayAcquirer: Acquirer {
     func submitAnswer(_ answer: UnionPayClient.Answer) -> SubmitAnswer {
         switch answer {
         case .noAnswer(let reason): return .unknown(reason: reason)
-        case .message(let m):
-            let code = m["respCode"] ?? ""
+        case .message(let message):
+            let code = message["respCode"] ?? ""
             switch ResponseCode.classify(code) {
-            case .success: return .accepted(reference: m["queryId"])
+            case .success: return .accepted(reference: message["queryId"])
             case .duplicate: return .duplicate
             case .unknown, .notFound, .throttled, .moneyTaken:
                 return .unknown(reason: "respCode \(code): \(ResponseCode.message(code))")
-            case .failure: return .declined(code: code, message: m["respMsg"] ?? ResponseCode.message(code))
+            case .failure: return .declined(code: code, message: message["respMsg"] ?? ResponseCode.message(code))
             }
         }
     }
@@ -139,10 +139,10 @@ public struct UnionPayAcquirer: Acquirer {
     public func query(_ identity: TransactionIdentity) async -> TransactionStatus {
         switch await client.query(orderId: identity.orderId, txnTime: identity.txnTime) {
         case .noAnswer(let reason): return .unknown(reason: reason, throttled: false)
-        case .message(let m):
-            let code = m["respCode"] ?? ""
+        case .message(let message):
+            let code = message["respCode"] ?? ""
             switch ResponseCode.classify(code) {
-            case .success: return status(code: m["origRespCode"] ?? "", m, message: m["origRespMsg"])
+            case .success: return status(code: message["origRespCode"] ?? "", message, message: message["origRespMsg"])
             case .notFound: return .notFound
             case .throttled: return .unknown(reason: "respCode 37: too many queries", throttled: true)
             default:
@@ -174,14 +174,17 @@ public struct UnionPayAcquirer: Acquirer {
     }
 
     public func parseNotification(_ body: String) throws -> AcquirerNotification {
-        let m = try client.notification(body)
-        let identity = TransactionIdentity(orderId: try m.required("orderId"), txnTime: try m.required("txnTime"))
-        let code = try m.required("respCode")
-        let key = [identity.orderId, identity.txnTime, m["txnType"] ?? "", code].joined(separator: "|")
+        let message = try client.notification(body)
+        let identity = TransactionIdentity(
+            orderId: try message.required("orderId"),
+            txnTime: try message.required("txnTime")
+        )
+        let code = try message.required("respCode")
+        let key = [identity.orderId, identity.txnTime, message["txnType"] ?? "", code].joined(separator: "|")
         return AcquirerNotification(
             identity: identity,
             deduplicationKey: key,
-            status: status(code: code, m, message: m["respMsg"]),
+            status: status(code: code, message, message: message["respMsg"]),
             raw: body
         )
     }

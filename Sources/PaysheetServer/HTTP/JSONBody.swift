@@ -5,10 +5,10 @@ import NIOCore
 /// JSON in and out of the API, and errors as `{"error": {...}}`.
 enum JSONBody {
     static let encoder: JSONEncoder = {
-        let e = JSONEncoder()
-        e.outputFormatting = [.sortedKeys]
-        e.dateEncodingStrategy = .iso8601
-        return e
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        encoder.dateEncodingStrategy = .iso8601
+        return encoder
     }()
 
     /// Decodes `T` from `bytes`, naming the member that is wrong.
@@ -24,8 +24,8 @@ enum JSONBody {
                 "\(path(context.codingPath) ?? "the body") has the wrong type: \(context.debugDescription)"
             )
         } catch let DecodingError.keyNotFound(key, context) {
-            let p = path(context.codingPath + [key])
-            throw APIError.invalid(p, "\(p ?? key.stringValue) is required")
+            let fieldPath = path(context.codingPath + [key])
+            throw APIError.invalid(fieldPath, "\(fieldPath ?? key.stringValue) is required")
         } catch let DecodingError.dataCorrupted(context) {
             throw APIError.invalid(path(context.codingPath), "the body is not valid JSON: \(context.debugDescription)")
         } catch {
@@ -36,8 +36,12 @@ enum JSONBody {
     static func path(_ keys: [any CodingKey]) -> String? {
         guard !keys.isEmpty else { return nil }
         var out = ""
-        for k in keys {
-            if let i = k.intValue { out += "[\(i)]" } else { out += out.isEmpty ? k.stringValue : "." + k.stringValue }
+        for key in keys {
+            if let index = key.intValue {
+                out += "[\(index)]"
+            } else {
+                out += out.isEmpty ? key.stringValue : "." + key.stringValue
+            }
         }
         return out
     }

@@ -102,8 +102,8 @@ public final class PaymentService: Sendable {
         for _ in 0..<8 {
             if current == nil { current = try await store.payment(id) }
             guard var payment = current else { return nil }
-            let at = now()
-            let effect = payment.lifecycle.receive(input, now: at, configuration: lifecycle)
+            let changedAt = now()
+            let effect = payment.lifecycle.receive(input, now: changedAt, configuration: lifecycle)
             let transition: (from: String, to: String, cause: String)?
             switch effect {
             case .ignored:
@@ -112,7 +112,7 @@ public final class PaymentService: Sendable {
                         key: notification.key,
                         paymentId: id,
                         body: notification.body,
-                        at: at
+                        at: changedAt
                     )
                     if !fresh { Counter(label: "paysheet_notifications_duplicate_total").increment() }
                 }
@@ -127,7 +127,7 @@ public final class PaymentService: Sendable {
                 result = try await store.update(
                     payment,
                     transition: transition,
-                    at: at,
+                    at: changedAt,
                     notification: notification,
                     reprice: settles ? OrderSettlement.settle : nil,
                     snapshot: orderSnapshot
@@ -190,10 +190,10 @@ public final class PaymentService: Sendable {
     /// (crash recovery) and periodically.
     @discardableResult
     public func runDueQueries(limit: Int = 200) async throws -> Int {
-        let at = now()
+        let changedAt = now()
         let due = try await store.claimDuePayments(
-            at: at,
-            leaseUntil: at.addingTimeInterval(lifecycle.leaseSeconds),
+            at: changedAt,
+            leaseUntil: changedAt.addingTimeInterval(lifecycle.leaseSeconds),
             limit: limit
         )
         await withTaskGroup(of: Void.self) { group in

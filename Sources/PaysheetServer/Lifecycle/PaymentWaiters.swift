@@ -34,7 +34,7 @@ actor PaymentWaiters {
     }
 
     private func fire(_ paymentId: String, _ token: Int) {
-        if let c = waiting[paymentId]?.removeValue(forKey: token) { c.resume() }
+        if let continuation = waiting[paymentId]?.removeValue(forKey: token) { continuation.resume() }
         if waiting[paymentId]?.isEmpty == true { waiting.removeValue(forKey: paymentId) }
     }
 
@@ -55,7 +55,7 @@ actor PaymentWaiters {
         guard generations[paymentId] != nil else { return }
         latest.removeValue(forKey: paymentId)
         generations[paymentId]! += 1
-        if let all = waiting.removeValue(forKey: paymentId) { for c in all.values { c.resume() } }
+        if let all = waiting.removeValue(forKey: paymentId) { for continuation in all.values { continuation.resume() } }
     }
 
     /// Wakes everyone waiting for `paymentId`, which this process committed as `payment`.
@@ -68,6 +68,6 @@ actor PaymentWaiters {
             return
         }
         generations[paymentId, default: 0] += 1
-        for c in all.values { c.resume() }
+        for continuation in all.values { continuation.resume() }
     }
 }

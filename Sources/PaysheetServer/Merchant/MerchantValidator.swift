@@ -41,18 +41,21 @@ public struct MerchantValidator: Sendable {
 
     /// Apple's validation hosts.
     public static func isAppleValidationHost(_ host: String) -> Bool {
-        let h = host.lowercased()
+        let hostName = host.lowercased()
         if [
             "apple-pay-gateway.apple.com", "cn-apple-pay-gateway.apple.com", "apple-pay-gateway-cert.apple.com",
             "cn-apple-pay-gateway-cert.apple.com",
-        ].contains(h) {
+        ].contains(hostName) {
             return true
         }
         for prefix in ["apple-pay-gateway-nc-pod", "apple-pay-gateway-pr-pod"] {
-            for n in 1...5 where h == "\(prefix)\(n).apple.com" || h == "\(prefix)\(n)-dr.apple.com" { return true }
+            for number in 1...5
+            where hostName == "\(prefix)\(number).apple.com" || hostName == "\(prefix)\(number)-dr.apple.com" {
+                return true
+            }
         }
         for prefix in ["cn-apple-pay-gateway-sh-pod", "cn-apple-pay-gateway-tj-pod"] {
-            for n in 1...3 where h == "\(prefix)\(n).apple.com" { return true }
+            for number in 1...3 where hostName == "\(prefix)\(number).apple.com" { return true }
         }
         return false
     }
@@ -70,11 +73,11 @@ public struct MerchantValidator: Sendable {
         let identifierHash = Hex.encode(SHA256.hash(data: Data(settings.merchantIdentifier.utf8))).uppercased()
         switch mode {
         case .sandbox:
-            let ms = Int(now.timeIntervalSince1970 * 1000)
+            let milliseconds = Int(now.timeIntervalSince1970 * 1000)
             let nonce = (0..<4).map { _ in String(format: "%08x", UInt32.random(in: 0...UInt32.max)) }.joined()
             // Apple's members; the signature is the sandbox issuer's (not Apple's).
             return sandboxSessions.signed([
-                "epochTimestamp": .number(String(ms)), "expiresAt": .number(String(ms + 300_000)),
+                "epochTimestamp": .number(String(milliseconds)), "expiresAt": .number(String(milliseconds + 300_000)),
                 "merchantSessionIdentifier": .string("PAYSHEET_SANDBOX_SESSION_" + nonce.uppercased()),
                 "nonce": .string(String(nonce.prefix(8))), "merchantIdentifier": .string(identifierHash),
                 "domainName": .string(settings.domain), "displayName": .string(settings.displayName),

@@ -233,8 +233,8 @@ public struct OrderService: Sendable {
         ifZero: ServiceError,
         configure: (inout OrderRecord) -> Void = { _ in }
     ) async throws -> (order: OrderRecord, clientSecret: String) {
-        let at = now()
-        let id = IDs.make("ord_", now: at, randomDigits: 24)
+        let createdAt = now()
+        let id = IDs.make("ord_", now: createdAt, randomDigits: 24)
         let secret = AccessPolicy.newClientSecret()
         var order = OrderRecord(
             id: id,
@@ -246,7 +246,7 @@ public struct OrderService: Sendable {
             shippingMethod: methods.first(where: { $0.selected == true })?.identifier ?? methods.first?.identifier,
             amount: 0,
             applicationData: Data(#"{"orderId":"\#(id)"}"#.utf8).base64EncodedString(),
-            createdAt: at,
+            createdAt: createdAt,
             clientSecretHash: Secrets.hash(secret)
         )
         configure(&order)
@@ -321,33 +321,33 @@ public struct OrderService: Sendable {
 
     /// The request for `order` priced as `pricing`.
     func paymentRequest(_ order: OrderRecord, pricing: Pricing) -> ApplePayPaymentRequest {
-        var r = ApplePayPaymentRequest(
+        var request = ApplePayPaymentRequest(
             countryCode: order.countryCode,
             currencyCode: order.currencyCode,
             supportedNetworks: settings.supportedNetworks,
             merchantCapabilities: settings.merchantCapabilities.compactMap(ApplePayMerchantCapability.init(rawValue:)),
             total: pricing.total
         )
-        r.lineItems = pricing.lineItems
+        request.lineItems = pricing.lineItems
         if !order.shippingMethods.isEmpty {
-            r.shippingMethods = order.shippingMethods.map { m in
-                var m = m
-                m.selected = m.identifier == order.shippingMethod ? true : nil
-                return m
+            request.shippingMethods = order.shippingMethods.map { offered in
+                var method = offered
+                method.selected = method.identifier == order.shippingMethod ? true : nil
+                return method
             }
-            r.requiredShippingContactFields = PaymentService.shippingFields
+            request.requiredShippingContactFields = PaymentService.shippingFields
         } else {
-            r.requiredShippingContactFields = [.email]
+            request.requiredShippingContactFields = [.email]
         }
-        r.applicationData = order.applicationData
-        r.supportsCouponCode = settings.coupons.isEmpty ? nil : true
-        r.couponCode = order.couponCode
+        request.applicationData = order.applicationData
+        request.supportsCouponCode = settings.coupons.isEmpty ? nil : true
+        request.couponCode = order.couponCode
         if let planId = order.planId, let plan = settings.plans.first(where: { $0.id == planId }) {
-            r.supportsCouponCode = nil
-            r.couponCode = nil
-            addBilling(plan, to: &r, startingAt: order.createdAt)
+            request.supportsCouponCode = nil
+            request.couponCode = nil
+            addBilling(plan, to: &request, startingAt: order.createdAt)
         }
-        return r
+        return request
     }
 
     /// The plan's recurring or automatic-reload request: what the sheet shows and why its token
@@ -369,13 +369,13 @@ public struct OrderService: Sendable {
                 managementURL: management
             )
             if let trial = plan.trialAmount {
-                var t = ApplePayLineItem(label: plan.firstLine.label, amount: trial)
-                t.paymentTiming = .recurring
-                t.recurringPaymentIntervalUnit = regular.recurringPaymentIntervalUnit
-                t.recurringPaymentIntervalCount = plan.intervalCount
-                t.recurringPaymentStartDate = day(start)
-                t.recurringPaymentEndDate = day(firstRegular)
-                request.trialBilling = t
+                var trialLine = ApplePayLineItem(label: plan.firstLine.label, amount: trial)
+                trialLine.paymentTiming = .recurring
+                trialLine.recurringPaymentIntervalUnit = regular.recurringPaymentIntervalUnit
+                trialLine.recurringPaymentIntervalCount = plan.intervalCount
+                trialLine.recurringPaymentStartDate = day(start)
+                trialLine.recurringPaymentEndDate = day(firstRegular)
+                request.trialBilling = trialLine
             }
             r.recurringPaymentRequest = request
         } else {
@@ -438,10 +438,11 @@ public struct OrderService: Sendable {
             // Keep the summary; show the errors on the sheet.
             return try await edit(id, errors: result.errors) { _ in }
         }
-        let c = result.contact
-        let region = [c.countryCode?.uppercased(), c.administrativeArea?.uppercased()].compactMap { $0 }.joined(
-            separator: "-"
-        )
+        let contact = result.contact
+        let region = [contact.countryCode?.uppercased(), contact.administrativeArea?.uppercased()].compactMap { $0 }
+            .joined(
+                separator: "-"
+            )
         return try await edit(id, withMethods: true) { $0.taxRegion = region.isEmpty ? nil : region }
     }
 

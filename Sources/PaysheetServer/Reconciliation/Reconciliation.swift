@@ -73,50 +73,53 @@ enum Reconciliation {
         var differences: [ReconciliationReport.Difference] = []
         var matched = 0
         var inFile = Set<TransactionIdentity>()
-        for t in file {
-            inFile.insert(t.identity)
-            guard let p = known[t.identity] else {
+        for transaction in file {
+            inFile.insert(transaction.identity)
+            guard let payment = known[transaction.identity] else {
                 differences.append(
                     .init(
                         kind: .unknownToUs,
                         paymentId: nil,
                         orderId: nil,
-                        acquirerOrderId: t.identity.orderId,
-                        txnTime: t.identity.txnTime,
-                        reference: t.reference,
+                        acquirerOrderId: transaction.identity.orderId,
+                        txnTime: transaction.identity.txnTime,
+                        reference: transaction.reference,
                         amountHere: nil,
-                        amountInFile: t.amount,
-                        detail: "the acquirer settled \(t.amount) (type \(t.type)) that no payment here sent"
+                        amountInFile: transaction.amount,
+                        detail:
+                            "the acquirer settled \(transaction.amount) (type \(transaction.type)) that no payment here sent"
                     )
                 )
                 continue
             }
-            if p.lifecycle.state != .succeeded {
+            if payment.lifecycle.state != .succeeded {
                 differences.append(
                     .init(
                         kind: .notSucceededHere,
-                        paymentId: p.id,
-                        orderId: p.orderId,
-                        acquirerOrderId: t.identity.orderId,
-                        txnTime: t.identity.txnTime,
-                        reference: t.reference,
-                        amountHere: p.amount,
-                        amountInFile: t.amount,
-                        detail: "the acquirer settled it; here the \(p.kind.rawValue) is \(p.lifecycle.state.rawValue)"
+                        paymentId: payment.id,
+                        orderId: payment.orderId,
+                        acquirerOrderId: transaction.identity.orderId,
+                        txnTime: transaction.identity.txnTime,
+                        reference: transaction.reference,
+                        amountHere: payment.amount,
+                        amountInFile: transaction.amount,
+                        detail:
+                            "the acquirer settled it; here the \(payment.kind.rawValue) is \(payment.lifecycle.state.rawValue)"
                     )
                 )
-            } else if p.amount != t.amount {
+            } else if payment.amount != transaction.amount {
                 differences.append(
                     .init(
                         kind: .amountMismatch,
-                        paymentId: p.id,
-                        orderId: p.orderId,
-                        acquirerOrderId: t.identity.orderId,
-                        txnTime: t.identity.txnTime,
-                        reference: t.reference,
-                        amountHere: p.amount,
-                        amountInFile: t.amount,
-                        detail: "the acquirer settled \(t.amount), the \(p.kind.rawValue) here is for \(p.amount)"
+                        paymentId: payment.id,
+                        orderId: payment.orderId,
+                        acquirerOrderId: transaction.identity.orderId,
+                        txnTime: transaction.identity.txnTime,
+                        reference: transaction.reference,
+                        amountHere: payment.amount,
+                        amountInFile: transaction.amount,
+                        detail:
+                            "the acquirer settled \(transaction.amount), the \(payment.kind.rawValue) here is for \(payment.amount)"
                     )
                 )
             } else {
@@ -125,23 +128,25 @@ enum Reconciliation {
         }
         let next = Set(nextDay?.map(\.identity) ?? [])
         var awaiting = 0
-        for p in sentThatDay
-        where p.lifecycle.state == .succeeded && !inFile.contains(p.identity) && !next.contains(p.identity) {
+        for payment in sentThatDay
+        where payment.lifecycle.state == .succeeded && !inFile.contains(payment.identity)
+            && !next.contains(payment.identity)
+        {
             if nextDay == nil {
                 awaiting += 1
             } else {
                 differences.append(
                     .init(
                         kind: .missingAtAcquirer,
-                        paymentId: p.id,
-                        orderId: p.orderId,
-                        acquirerOrderId: p.identity.orderId,
-                        txnTime: p.identity.txnTime,
-                        reference: p.lifecycle.reference,
-                        amountHere: p.amount,
+                        paymentId: payment.id,
+                        orderId: payment.orderId,
+                        acquirerOrderId: payment.identity.orderId,
+                        txnTime: payment.identity.txnTime,
+                        reference: payment.lifecycle.reference,
+                        amountHere: payment.amount,
                         amountInFile: nil,
                         detail:
-                            "the \(p.kind.rawValue) succeeded here but is in neither \(day)'s settlement file nor the next day's"
+                            "the \(payment.kind.rawValue) succeeded here but is in neither \(day)'s settlement file nor the next day's"
                     )
                 )
             }

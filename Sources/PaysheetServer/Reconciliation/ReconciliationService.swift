@@ -34,9 +34,9 @@ struct ReconciliationService: Sendable {
 
     /// Reconciles `day` (`YYYYMMDD`).
     func run(day: String) async throws -> Outcome {
-        let at = now()
+        let checkedAt = now()
         let file: (name: String, transactions: [SettledTransaction])
-        switch await acquirer.settlementFile(day: day, now: at) {
+        switch await acquirer.settlementFile(day: day, now: checkedAt) {
         case .notReady: return .notReady
         case .failed(let why):
             logger.error("reconciliation \(day): the settlement file could not be had: \(why)")
@@ -46,7 +46,7 @@ struct ReconciliationService: Sendable {
         var next: [SettledTransaction]?
         if let dayStart = TransactionTime.parse(day + "000000") {
             let nextDay = String(TransactionTime.format(dayStart.addingTimeInterval(86_400 + 3_600)).prefix(8))
-            if case .file(_, let transactions) = await acquirer.settlementFile(day: nextDay, now: at) {
+            if case .file(_, let transactions) = await acquirer.settlementFile(day: nextDay, now: checkedAt) {
                 next = transactions
             }
         }
@@ -54,13 +54,13 @@ struct ReconciliationService: Sendable {
         // both days at once; only a transaction in neither is looked up by itself.
         let sentThatDay = try await store.payments(sentOn: day)
         var known: [TransactionIdentity: PaymentRecord] = [:]
-        for p in sentThatDay { known[p.identity] = p }
+        for payment in sentThatDay { known[payment.identity] = payment }
         if let dayStart = TransactionTime.parse(day + "000000") {
             let dayBefore = String(TransactionTime.format(dayStart.addingTimeInterval(-3_600)).prefix(8))
-            for p in try await store.payments(sentOn: dayBefore) { known[p.identity] = p }
+            for payment in try await store.payments(sentOn: dayBefore) { known[payment.identity] = payment }
         }
-        for t in file.transactions where known[t.identity] == nil {
-            if let p = try await store.payment(t.identity) { known[t.identity] = p }
+        for transaction in file.transactions where known[transaction.identity] == nil {
+            if let payment = try await store.payment(transaction.identity) { known[transaction.identity] = payment }
         }
         let report = Reconciliation.compare(
             day: day,
@@ -69,15 +69,17 @@ struct ReconciliationService: Sendable {
             nextDay: next,
             known: known,
             sentThatDay: sentThatDay,
-            at: at
+            at: checkedAt
         )
         try await store.save(report)
         if report.differences.isEmpty {
             logger.info("reconciliation \(day): \(report.matched) of \(report.fileTransactions) transactions balance")
         } else {
             Counter(label: "paysheet_reconciliation_differences_total").increment(by: report.differences.count)
-            for d in report.differences {
-                logger.error("reconciliation \(day): \(d.kind.rawValue) \(d.acquirerOrderId) \(d.txnTime): \(d.detail)")
+            for difference in report.differences {
+                logger.error(
+                    "reconciliation \(day): \(difference.kind.rawValue) \(difference.acquirerOrderId) \(difference.txnTime): \(difference.detail)"
+                )
             }
         }
         return .report(report)

@@ -61,9 +61,9 @@ public struct FrameContext: Sendable, Equatable {
         "Trying to start an Apple Pay session from a document with an different security origin than its top-level frame."
 
     /// Whether two origins are the same; an unknown origin is taken as the same (nothing to refuse on).
-    static func sameOrigin(_ a: String?, _ b: String?) -> Bool {
-        guard let a, let b, a != "null", b != "null" else { return true }
-        return a.lowercased() == b.lowercased()
+    static func sameOrigin(_ first: String?, _ second: String?) -> Bool {
+        guard let first, let second, first != "null", second != "null" else { return true }
+        return first.lowercased() == second.lowercased()
     }
 
     /// Whether `origin` (`scheme://host[:port]`) is served securely; an unknown origin counts as secure.
@@ -87,20 +87,22 @@ public struct FrameContext: Sendable, Equatable {
 extension FrameContext {
     /// The context as the page describes it: `{"origins": [...], "paymentAllowed": true|false|null}`.
     public init?(json: JSONValue) {
-        guard case .object(let o) = json, let list = o["origins"]?.arrayValue, !list.isEmpty, list.count <= 64 else {
+        guard case .object(let members) = json, let list = members["origins"]?.arrayValue, !list.isEmpty,
+            list.count <= 64
+        else {
             return nil
         }
         var origins: [String?] = []
-        for v in list {
-            if v.isNull {
+        for entry in list {
+            if entry.isNull {
                 origins.append(nil)
-            } else if let s = v.stringValue, s.utf8.count <= 2048 {
-                origins.append(s)
+            } else if let origin = entry.stringValue, origin.utf8.count <= 2048 {
+                origins.append(origin)
             } else {
                 return nil
             }
         }
-        let allowed = o["paymentAllowed"]
+        let allowed = members["paymentAllowed"]
         if let allowed, !allowed.isNull, allowed.boolValue == nil { return nil }
         self.init(origins: origins, paymentAllowed: allowed?.boolValue)
     }

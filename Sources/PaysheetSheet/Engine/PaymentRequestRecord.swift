@@ -56,21 +56,21 @@ public enum PaymentRequestEvent: Sendable, Hashable {
     }
 
     var members: JSONObject {
-        var o = JSONObject()
-        o["type"] = .string(type)
+        var members = JSONObject()
+        members["type"] = .string(type)
         switch self {
         case .merchantValidation(let url):
-            o["validationURL"] = .string(url)
-            o["methodName"] = .string(PaymentRequestBinding.applePayMethod)
-        case .shippingAddressChange(let a): o["shippingAddress"] = a
-        case .shippingOptionChange(let id): o["shippingOption"] = .string(id)
-        case .paymentMethodChange(let m):
-            o["methodName"] = .string(PaymentRequestBinding.applePayMethod)
-            o["methodDetails"] = m.jsonValue
-        case .accepted(let r): o["response"] = r
-        case .rejected(let e): o["error"] = e.json
+            members["validationURL"] = .string(url)
+            members["methodName"] = .string(PaymentRequestBinding.applePayMethod)
+        case .shippingAddressChange(let address): members["shippingAddress"] = address
+        case .shippingOptionChange(let id): members["shippingOption"] = .string(id)
+        case .paymentMethodChange(let method):
+            members["methodName"] = .string(PaymentRequestBinding.applePayMethod)
+            members["methodDetails"] = method.jsonValue
+        case .accepted(let response): members["response"] = response
+        case .rejected(let error): members["error"] = error.json
         }
-        return o
+        return members
     }
 }
 

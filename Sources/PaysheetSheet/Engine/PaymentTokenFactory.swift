@@ -35,13 +35,13 @@ public struct PlaceholderTokenFactory: PaymentTokenFactory {
     public init() {}
 
     public func makeToken(for context: TokenContext) -> ApplePayPaymentToken {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for b in "\(context.card.displayName)|\(context.total.amount ?? "")|\(context.sequence)".utf8 {
-            h = (h ^ UInt64(b)) &* 0x100_0000_01b3
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in "\(context.card.displayName)|\(context.total.amount ?? "")|\(context.sequence)".utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
         }
         var hex = ""
-        for i in 0..<4 {
-            let part = String((h &+ UInt64(i) &* 0x9E37_79B9_7F4A_7C15), radix: 16, uppercase: true)
+        for index in 0..<4 {
+            let part = String((hash &+ UInt64(index) &* 0x9E37_79B9_7F4A_7C15), radix: 16, uppercase: true)
             hex += String(repeating: "0", count: 16 - part.count) + part
         }
         let method = ApplePayPaymentMethod(

@@ -17,13 +17,13 @@ public enum Redaction {
     /// US ZIP+4 → the first five digits; Canada and the UK → without the last three characters
     /// (`SW1A 1AA` → `SW1A`, `K1A 0B1` → `K1A`); other countries unchanged.
     public static func redactedPostalCode(_ code: String, countryCode: String?, country: String?) -> String {
-        let cc = countryCode?.uppercased() ?? ""
+        let isoCode = countryCode?.uppercased() ?? ""
         let name = country?.lowercased() ?? ""
-        if cc == "US" || (cc.isEmpty && (name == "united states" || name == "usa")) {
+        if isoCode == "US" || (isoCode.isEmpty && (name == "united states" || name == "usa")) {
             let digits = code.filter(\.isNumber)
             return digits.count >= 5 ? String(digits.prefix(5)) : code
         }
-        if ["CA", "GB", "UK"].contains(cc) || (cc.isEmpty && ["canada", "united kingdom"].contains(name)) {
+        if ["CA", "GB", "UK"].contains(isoCode) || (isoCode.isEmpty && ["canada", "united kingdom"].contains(name)) {
             let compact = code.filter { !$0.isWhitespace }
             guard compact.count > 3 else { return code }
             return String(compact.dropLast(3))
@@ -41,11 +41,11 @@ public enum Redaction {
         phone: String?,
         version: Int
     ) -> ApplePayPaymentContact? {
-        let f = Set(fields ?? [])
-        if f.isEmpty { return nil }
+        let requested = Set(fields ?? [])
+        if requested.isEmpty { return nil }
         let c = c ?? ApplePayPaymentContact()
         var out = ApplePayPaymentContact()
-        if f.contains(.postalAddress) {
+        if requested.contains(.postalAddress) {
             out.addressLines = c.addressLines
             out.subLocality = c.subLocality
             out.locality = c.locality
@@ -55,16 +55,16 @@ public enum Redaction {
             out.country = c.country
             out.countryCode = c.countryCode
         }
-        if f.contains(.name) || f.contains(.postalAddress) {
+        if requested.contains(.name) || requested.contains(.postalAddress) {
             out.givenName = c.givenName
             out.familyName = c.familyName
         }
-        if f.contains(.phoneticName), version >= 3 {
+        if requested.contains(.phoneticName), version >= 3 {
             out.phoneticGivenName = c.phoneticGivenName
             out.phoneticFamilyName = c.phoneticFamilyName
         }
-        if f.contains(.email) { out.emailAddress = email ?? c.emailAddress }
-        if f.contains(.phone) { out.phoneNumber = phone ?? c.phoneNumber }
+        if requested.contains(.email) { out.emailAddress = email ?? c.emailAddress }
+        if requested.contains(.phone) { out.phoneNumber = phone ?? c.phoneNumber }
         return out
     }
 }

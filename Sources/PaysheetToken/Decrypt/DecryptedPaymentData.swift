@@ -79,14 +79,16 @@ public struct DecryptedPaymentData: Sendable, Equatable {
         func fail(_ what: String) -> PaymentTokenError {
             PaymentTokenError(.decryption, "the decrypted data's \(what)")
         }
-        func string(_ key: String, in o: JSONObject, at prefix: String = "") throws(PaymentTokenError) -> String? {
-            guard let v = o[key] else { return nil }
-            guard let s = v.stringValue else { throw fail("\(prefix)\(key) is \(v.kindName), not a string") }
-            return s
+        func string(_ key: String, in members: JSONObject, at prefix: String = "") throws(PaymentTokenError) -> String?
+        {
+            guard let value = members[key] else { return nil }
+            guard let text = value.stringValue else { throw fail("\(prefix)\(key) is \(value.kindName), not a string") }
+            return text
         }
-        func required(_ key: String, in o: JSONObject, at prefix: String = "") throws(PaymentTokenError) -> String {
-            guard let s = try string(key, in: o, at: prefix) else { throw fail("\(prefix)\(key) is missing") }
-            return s
+        func required(_ key: String, in members: JSONObject, at prefix: String = "") throws(PaymentTokenError) -> String
+        {
+            guard let text = try string(key, in: members, at: prefix) else { throw fail("\(prefix)\(key) is missing") }
+            return text
         }
         applicationPrimaryAccountNumber = try required("applicationPrimaryAccountNumber", in: object)
         guard !applicationPrimaryAccountNumber.isEmpty, applicationPrimaryAccountNumber.allSatisfy(\.isASCIIDigit)
@@ -129,19 +131,21 @@ public struct DecryptedPaymentData: Sendable, Equatable {
         if let list = object["authenticationResponses"] {
             guard let array = list.arrayValue else { throw fail("authenticationResponses is not an array") }
             var responses: [AuthenticationResponse] = []
-            for (i, item) in array.enumerated() {
-                guard let o = item.objectValue else { throw fail("authenticationResponses[\(i)] is not an object") }
-                let p = "authenticationResponses[\(i)]."
+            for (index, item) in array.enumerated() {
+                guard let members = item.objectValue else {
+                    throw fail("authenticationResponses[\(index)] is not an object")
+                }
+                let path = "authenticationResponses[\(index)]."
                 let amountText: String
-                switch o["transactionAmount"] {
-                case .string(let s): amountText = s
-                case .number(let n): amountText = n
-                default: throw fail("\(p)transactionAmount is missing")
+                switch members["transactionAmount"] {
+                case .string(let text): amountText = text
+                case .number(let digits): amountText = digits
+                default: throw fail("\(path)transactionAmount is missing")
                 }
                 responses.append(
                     AuthenticationResponse(
-                        merchantIdentifier: try required("merchantIdentifier", in: o, at: p),
-                        authenticationData: try required("authenticationData", in: o, at: p),
+                        merchantIdentifier: try required("merchantIdentifier", in: members, at: path),
+                        authenticationData: try required("authenticationData", in: members, at: path),
                         transactionAmount: amountText
                     )
                 )

@@ -89,14 +89,14 @@ public struct MerchantKey: Sendable {
         if let ext = certificate.extensions[oid: TokenOID.merchantIdentifier] {
             var text: String?
             if let node = try? DER.parse(ext.value) {
-                if let s = try? ASN1UTF8String(derEncoded: node) {
-                    text = String(s)
-                } else if let s = try? ASN1IA5String(derEncoded: node) {
-                    text = String(s)
-                } else if let s = try? ASN1PrintableString(derEncoded: node) {
-                    text = String(s)
-                } else if let o = try? ASN1OctetString(derEncoded: node) {
-                    text = String(decoding: o.bytes, as: UTF8.self)
+                if let string = try? ASN1UTF8String(derEncoded: node) {
+                    text = String(string)
+                } else if let string = try? ASN1IA5String(derEncoded: node) {
+                    text = String(string)
+                } else if let string = try? ASN1PrintableString(derEncoded: node) {
+                    text = String(string)
+                } else if let octets = try? ASN1OctetString(derEncoded: node) {
+                    text = String(decoding: octets.bytes, as: UTF8.self)
                 }
             } else {
                 text = String(decoding: ext.value, as: UTF8.self)
@@ -129,10 +129,14 @@ public struct MerchantKey: Sendable {
     /// The public key of `key` as swift-certificates names it.
     static func certificatePublicKey(of key: MerchantPrivateKey) -> Certificate.PublicKey {
         switch key {
-        case .p256(let k):
-            return Certificate.PublicKey(try! P256.Signing.PublicKey(rawRepresentation: k.publicKey.rawRepresentation))
-        case .rsa(let k):
-            return Certificate.PublicKey(try! _RSA.Signing.PublicKey(derRepresentation: k.publicKey.derRepresentation))
+        case .p256(let key):
+            return Certificate.PublicKey(
+                try! P256.Signing.PublicKey(rawRepresentation: key.publicKey.rawRepresentation)
+            )
+        case .rsa(let key):
+            return Certificate.PublicKey(
+                try! _RSA.Signing.PublicKey(derRepresentation: key.publicKey.derRepresentation)
+            )
         }
     }
 }

@@ -24,25 +24,25 @@ enum CMSWriter {
         let digest = Array(SHA256.hash(data: content))
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!
-        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: signingTime)
+        let components = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: signingTime)
         // RFC 5652 §11.3: UTCTime for 1950–2049, GeneralizedTime otherwise.
         let time: any DERSerializable =
-            (1950...2049).contains(c.year!)
+            (1950...2049).contains(components.year!)
             ? try UTCTime(
-                year: c.year!,
-                month: c.month!,
-                day: c.day!,
-                hours: c.hour!,
-                minutes: c.minute!,
-                seconds: c.second!
+                year: components.year!,
+                month: components.month!,
+                day: components.day!,
+                hours: components.hour!,
+                minutes: components.minute!,
+                seconds: components.second!
             )
             : try GeneralizedTime(
-                year: c.year!,
-                month: c.month!,
-                day: c.day!,
-                hours: c.hour!,
-                minutes: c.minute!,
-                seconds: c.second!,
+                year: components.year!,
+                month: components.month!,
+                day: components.day!,
+                hours: components.hour!,
+                minutes: components.minute!,
+                seconds: components.second!,
                 fractionalSeconds: 0
             )
 
@@ -56,12 +56,13 @@ enum CMSWriter {
         let signature: [UInt8]
         let signatureAlgorithm: ASN1ObjectIdentifier
         switch key {
-        case .p256(let k):
-            signature = Array(try k.signature(for: SHA256.hash(data: signedAttributes)).derRepresentation)
+        case .p256(let key):
+            signature = Array(try key.signature(for: SHA256.hash(data: signedAttributes)).derRepresentation)
             signatureAlgorithm = TokenOID.ecdsaWithSHA256
-        case .rsa(let k):
+        case .rsa(let key):
             signature = Array(
-                try k.signature(for: SHA256.hash(data: signedAttributes), padding: .insecurePKCS1v1_5).rawRepresentation
+                try key.signature(for: SHA256.hash(data: signedAttributes), padding: .insecurePKCS1v1_5)
+                    .rawRepresentation
             )
             signatureAlgorithm = TokenOID.sha256WithRSAEncryption
         }

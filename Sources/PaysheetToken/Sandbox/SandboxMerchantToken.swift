@@ -28,24 +28,24 @@ public enum SandboxMerchantToken {
         fpanSuffix: String?,
         network: String
     ) -> SandboxPayment {
-        var p = payment
+        var sample = payment
         let key = SymmetricKey(data: merchantIdentifierHash)
         let mac = Array(HMAC<SHA256>.authenticationCode(for: Data(("mpan|" + cardIdentity).utf8), using: key))
         let dpan = payment.accountNumber
         let length = dpan.count
         // The network's prefix (the device number's first four digits), digits from the MAC, a Luhn digit.
         var digits = dpan.prefix(4).map { Int(String($0))! }
-        var i = 0
+        var index = 0
         while digits.count < length - 1 {
-            digits.append(Int(mac[i % mac.count]) % 10)
-            i += 1
+            digits.append(Int(mac[index % mac.count]) % 10)
+            index += 1
         }
         let suffix = String(dpan.suffix(4))
         if suffix.hasPrefix("00") {
             digits = Array(digits.prefix(length - 4)) + suffix.map { Int(String($0))! }
             // One middle digit chosen so that the number passes the Luhn check.
-            for d in 0...9 {
-                digits[4] = d
+            for digit in 0...9 {
+                digits[4] = digit
                 if Luhn.checkDigit(Array(digits.dropLast())) == digits.last! { break }
             }
         } else {
@@ -54,11 +54,11 @@ public enum SandboxMerchantToken {
             digits = Array(digits.prefix(length - 1))
             digits.append(Luhn.checkDigit(digits))
         }
-        p.accountNumber = digits.map(String.init).joined()
+        sample.accountNumber = digits.map(String.init).joined()
         let idMac = Array(HMAC<SHA256>.authenticationCode(for: Data(("mtid|" + cardIdentity).utf8), using: key))
-        p.merchantTokenIdentifier = "SBXMT" + Hex.encode(Array(idMac.prefix(14))).uppercased().prefix(27)
+        sample.merchantTokenIdentifier = "SBXMT" + Hex.encode(Array(idMac.prefix(14))).uppercased().prefix(27)
         let expiry = payment.expirationDate
-        p.merchantTokenMetadata = MerchantTokenMetadata(
+        sample.merchantTokenMetadata = MerchantTokenMetadata(
             cardArt: [
                 MerchantTokenMetadata.CardArt(
                     name: "card-art",
@@ -69,7 +69,7 @@ public enum SandboxMerchantToken {
             expirationDate: String(expiry.dropFirst(2).prefix(2)) + "/" + String(expiry.prefix(2)),
             fpanSuffix: fpanSuffix
         )
-        return p
+        return sample
     }
 
     /// `authenticationResponses` for a multi-merchant payment: one random cryptogram per token

@@ -88,8 +88,8 @@ public struct SandboxPayment: Sendable, Equatable {
             while digits.count < length - 4 { digits.append(Int.random(in: 0...9)) }
             digits += suffix.map { Int(String($0))! }
             let fix = prefix.count
-            for d in 0...9 {
-                digits[fix] = d
+            for digit in 0...9 {
+                digits[fix] = digit
                 if Luhn.checkDigit(Array(digits.dropLast())) == digits.last! { break }
             }
         } else {
@@ -104,15 +104,15 @@ public struct SandboxPayment: Sendable, Equatable {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!
         let expiry = calendar.date(byAdding: .year, value: 3, to: now)!
-        let c = calendar.dateComponents([.year, .month], from: expiry)
+        let components = calendar.dateComponents([.year, .month], from: expiry)
         let lastDay = calendar.range(of: .day, in: .month, for: expiry)!.count
-        let expiration = String(format: "%02d%02d%02d", c.year! % 100, c.month!, lastDay)
+        let expiration = String(format: "%02d%02d%02d", components.year! % 100, components.month!, lastDay)
         var cryptogram = [UInt8](repeating: 0, count: 20)
-        for i in cryptogram.indices { cryptogram[i] = UInt8.random(in: 0...255) }
+        for index in cryptogram.indices { cryptogram[index] = UInt8.random(in: 0...255) }
         let details: DecryptedPaymentData.Details
         if prefix == "6212" {
             var emv = [UInt8](repeating: 0, count: 96)
-            for i in emv.indices { emv[i] = UInt8.random(in: 0...255) }
+            for index in emv.indices { emv[index] = UInt8.random(in: 0...255) }
             details = .emv(emvData: Base64.encode(emv), encryptedPINData: nil)
         } else {
             details = .threeDSecure(onlinePaymentCryptogram: Base64.encode(cryptogram), eciIndicator: eci)
@@ -141,29 +141,29 @@ public struct SandboxPayment: Sendable, Equatable {
 
     /// The plaintext JSON, members in Apple's order.
     public var jsonValue: JSONValue {
-        var o = JSONObject()
-        o["applicationPrimaryAccountNumber"] = .string(accountNumber)
-        o["applicationExpirationDate"] = .string(expirationDate)
-        o["currencyCode"] = .string(currencyCode)
-        o["transactionAmount"] = .number(String(transactionAmount))
-        if let cardholderName { o["cardholderName"] = .string(cardholderName) }
-        o["deviceManufacturerIdentifier"] = .string(deviceManufacturerIdentifier)
+        var members = JSONObject()
+        members["applicationPrimaryAccountNumber"] = .string(accountNumber)
+        members["applicationExpirationDate"] = .string(expirationDate)
+        members["currencyCode"] = .string(currencyCode)
+        members["transactionAmount"] = .number(String(transactionAmount))
+        if let cardholderName { members["cardholderName"] = .string(cardholderName) }
+        members["deviceManufacturerIdentifier"] = .string(deviceManufacturerIdentifier)
         switch details {
         case .threeDSecure(let cryptogram, let eci):
-            o["paymentDataType"] = "3DSecure"
-            var d = JSONObject()
-            d["onlinePaymentCryptogram"] = .string(cryptogram)
-            if let eci { d["eciIndicator"] = .string(eci) }
-            o["paymentData"] = .object(d)
+            members["paymentDataType"] = "3DSecure"
+            var paymentData = JSONObject()
+            paymentData["onlinePaymentCryptogram"] = .string(cryptogram)
+            if let eci { paymentData["eciIndicator"] = .string(eci) }
+            members["paymentData"] = .object(paymentData)
         case .emv(let emv, let pin):
-            o["paymentDataType"] = "EMV"
-            var d = JSONObject()
-            d["emvData"] = .string(emv)
-            if let pin { d["encryptedPINData"] = .string(pin) }
-            o["paymentData"] = .object(d)
+            members["paymentDataType"] = "EMV"
+            var paymentData = JSONObject()
+            paymentData["emvData"] = .string(emv)
+            if let pin { paymentData["encryptedPINData"] = .string(pin) }
+            members["paymentData"] = .object(paymentData)
         }
         if let authenticationResponses {
-            o["authenticationResponses"] = .array(
+            members["authenticationResponses"] = .array(
                 authenticationResponses.map { r in
                     [
                         "merchantIdentifier": .string(r.merchantIdentifier),
@@ -173,9 +173,9 @@ public struct SandboxPayment: Sendable, Equatable {
                 }
             )
         }
-        if let merchantTokenIdentifier { o["merchantTokenIdentifier"] = .string(merchantTokenIdentifier) }
-        if let merchantTokenMetadata { o["merchantTokenMetadata"] = merchantTokenMetadata.jsonValue }
-        return .object(o)
+        if let merchantTokenIdentifier { members["merchantTokenIdentifier"] = .string(merchantTokenIdentifier) }
+        if let merchantTokenMetadata { members["merchantTokenMetadata"] = merchantTokenMetadata.jsonValue }
+        return .object(members)
     }
 }
 

@@ -20,12 +20,12 @@ public struct TokenRecipient: @unchecked Sendable {
 
     /// The recipient named by a payment processing certificate.
     public init(certificate: Certificate) throws(PaymentTokenError) {
-        if let k = P256.Signing.PublicKey(certificate.publicKey) {
-            key = .p256(try! P256.KeyAgreement.PublicKey(rawRepresentation: k.rawRepresentation))
-        } else if let k = _RSA.Signing.PublicKey(certificate.publicKey),
-            let e = try? _RSA.Encryption.PublicKey(derRepresentation: k.derRepresentation)
+        if let signingKey = P256.Signing.PublicKey(certificate.publicKey) {
+            key = .p256(try! P256.KeyAgreement.PublicKey(rawRepresentation: signingKey.rawRepresentation))
+        } else if let signingKey = _RSA.Signing.PublicKey(certificate.publicKey),
+            let encryptionKey = try? _RSA.Encryption.PublicKey(derRepresentation: signingKey.derRepresentation)
         {
-            key = .rsa(e)
+            key = .rsa(encryptionKey)
         } else {
             throw PaymentTokenError(.invalidKey, "the certificate's key is neither P-256 nor RSA-2048")
         }
@@ -42,8 +42,8 @@ public struct TokenRecipient: @unchecked Sendable {
     /// The recipient of `key` (its public half).
     public init(_ key: MerchantKey) {
         switch key.privateKey {
-        case .p256(let k): self.key = .p256(k.publicKey)
-        case .rsa(let k): self.key = .rsa(k.publicKey)
+        case .p256(let privateKey): self.key = .p256(privateKey.publicKey)
+        case .rsa(let privateKey): self.key = .rsa(privateKey.publicKey)
         }
         publicKeyHash = key.publicKeyHash
         merchantIdentifierHash = key.merchantIdentifierHash

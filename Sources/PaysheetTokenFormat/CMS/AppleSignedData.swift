@@ -16,21 +16,21 @@ public struct AppleSignedData: Sendable, Equatable {
 
     /// Reads `bytes` (BER or DER).
     public init(berEncoded bytes: [UInt8]) throws(PaymentTokenError) {
-        let r = BERReader(bytes: bytes)
-        let root = try r.node(at: 0, limit: bytes.count)
+        let reader = BERReader(bytes: bytes)
+        let root = try reader.node(at: 0, limit: bytes.count)
         guard root.end == bytes.count else {
             throw BERNodes.fail("\(bytes.count - root.end) bytes follow the ContentInfo")
         }
-        let contentInfo = try Self.children(r, root, "ContentInfo", tag: 0x30)
+        let contentInfo = try Self.children(reader, root, "ContentInfo", tag: 0x30)
         guard contentInfo.count == 2 else {
             throw BERNodes.fail("ContentInfo has \(contentInfo.count) fields, expected 2")
         }
-        guard try Self.oid(r, contentInfo[0], "ContentInfo.contentType") == TokenOID.signedData else {
+        guard try Self.oid(reader, contentInfo[0], "ContentInfo.contentType") == TokenOID.signedData else {
             throw BERNodes.fail("ContentInfo.contentType is not id-signedData")
         }
-        let wrapper = try Self.children(r, contentInfo[1], "ContentInfo.content", tag: 0xA0)
+        let wrapper = try Self.children(reader, contentInfo[1], "ContentInfo.content", tag: 0xA0)
         guard wrapper.count == 1 else { throw BERNodes.fail("ContentInfo.content must hold one SignedData") }
-        let fields = try Self.children(r, wrapper[0], "SignedData", tag: 0x30)
+        let fields = try Self.children(reader, wrapper[0], "SignedData", tag: 0x30)
         guard fields.count >= 4 else {
             throw BERNodes.fail("SignedData has \(fields.count) fields, expected at least 4")
         }
@@ -40,8 +40,9 @@ public struct AppleSignedData: Sendable, Equatable {
         index += 1
         guard fields[index].tag == 0x31 else { throw BERNodes.fail("SignedData.digestAlgorithms is not a SET") }
         index += 1
-        let encap = try Self.children(r, fields[index], "SignedData.encapContentInfo", tag: 0x30)
-        guard let eType = encap.first, try Self.oid(r, eType, "encapContentInfo.eContentType") == TokenOID.data else {
+        let encap = try Self.children(reader, fields[index], "SignedData.encapContentInfo", tag: 0x30)
+        guard let eType = encap.first, try Self.oid(reader, eType, "encapContentInfo.eContentType") == TokenOID.data
+        else {
             throw BERNodes.fail("encapContentInfo.eContentType is not id-data")
         }
         guard encap.count == 1 else {
@@ -51,11 +52,11 @@ public struct AppleSignedData: Sendable, Equatable {
 
         var certificates: [[UInt8]] = []
         if fields[index].tag == 0xA0 {
-            for (i, cert) in try r.children(fields[index]).enumerated() {
+            for (i, cert) in try reader.children(fields[index]).enumerated() {
                 guard cert.tag == 0x30, !cert.indefinite else {
                     throw BERNodes.fail("SignedData.certificates[\(i)] is not a DER X.509 certificate")
                 }
-                certificates.append(Array(r.encoding(cert)))
+                certificates.append(Array(reader.encoding(cert)))
             }
             index += 1
         }
@@ -65,12 +66,12 @@ public struct AppleSignedData: Sendable, Equatable {
         guard index == fields.count - 1 else {
             throw BERNodes.fail("SignedData has unexpected fields after the certificates")
         }
-        let signers = try Self.children(r, fields[index], "SignedData.signerInfos", tag: 0x31)
+        let signers = try Self.children(reader, fields[index], "SignedData.signerInfos", tag: 0x31)
         guard signers.count == 1 else {
             throw BERNodes.fail("SignedData has \(signers.count) SignerInfos; a payment token has exactly one")
         }
         self.certificates = certificates
-        self.signer = try Self.signerInfo(r, signers[0])
+        self.signer = try Self.signerInfo(reader, signers[0])
     }
 
     private static func children(
@@ -122,14 +123,15 @@ public struct AppleSignedData: Sendable, Equatable {
     private static func time(_ r: BERReader, _ node: BERReader.Node, _ what: String) throws(PaymentTokenError) -> Date {
         do {
             if node.tag == 0x17 {
-                let t = try UTCTime(derEncoded: Array(r.encoding(node)))
-                return BERNodes.date(t.year, t.month, t.day, t.hours, t.minutes, t.seconds)
+                let time = try UTCTime(derEncoded: Array(r.encoding(node)))
+                return BERNodes.date(time.year, time.month, time.day, time.hours, time.minutes, time.seconds)
             }
             if node.tag == 0x18 {
-                let t = try GeneralizedTime(derEncoded: Array(r.encoding(node)))
-                return BERNodes.date(t.year, t.month, t.day, t.hours, t.minutes, t.seconds).addingTimeInterval(
-                    t.fractionalSeconds
-                )
+                let time = try GeneralizedTime(derEncoded: Array(r.encoding(node)))
+                return BERNodes.date(time.year, time.month, time.day, time.hours, time.minutes, time.seconds)
+                    .addingTimeInterval(
+                        time.fractionalSeconds
+                    )
             }
         } catch {
             throw BERNodes.fail("\(what) is not a valid time")
@@ -214,13 +216,13 @@ public struct AppleSignedData: Sendable, Equatable {
         )
     }
 
-    static func derLength(_ n: Int) -> [UInt8] {
-        if n < 0x80 { return [UInt8(n)] }
+    static func derLength(_ length: Int) -> [UInt8] {
+        if length < 0x80 { return [UInt8(length)] }
         var bytes: [UInt8] = []
-        var v = n
-        while v > 0 {
-            bytes.insert(UInt8(v & 0xFF), at: 0)
-            v >>= 8
+        var remaining = length
+        while remaining > 0 {
+            bytes.insert(UInt8(remaining & 0xFF), at: 0)
+            remaining >>= 8
         }
         return [0x80 | UInt8(bytes.count)] + bytes
     }

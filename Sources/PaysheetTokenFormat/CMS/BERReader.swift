@@ -32,16 +32,23 @@ struct BERReader {
         let tag = bytes[offset]
         guard tag & 0x1F != 0x1F else { throw fail("high tag number at byte \(offset)") }
         let first = bytes[offset + 1]
-        var i = offset + 2
+        var position = offset + 2
         if first == 0x80 {
             guard tag & 0x20 != 0 else { throw fail("indefinite length on a primitive at byte \(offset)") }
-            var cursor = i
+            var cursor = position
             while true {
                 guard cursor + 2 <= limit else { throw fail("missing end-of-contents for the node at byte \(offset)") }
                 if bytes[cursor] == 0, bytes[cursor + 1] == 0 { break }
                 cursor = try node(at: cursor, limit: limit, depth: depth + 1).end
             }
-            return Node(tag: tag, start: offset, contentStart: i, contentEnd: cursor, end: cursor + 2, indefinite: true)
+            return Node(
+                tag: tag,
+                start: offset,
+                contentStart: position,
+                contentEnd: cursor,
+                end: cursor + 2,
+                indefinite: true
+            )
         }
         var length = 0
         if first < 0x80 {
@@ -49,21 +56,21 @@ struct BERReader {
         } else {
             let count = Int(first & 0x7F)
             guard count <= 4 else { throw fail("length of \(count) octets at byte \(offset)") }
-            guard i + count <= limit else { throw fail("truncated length at byte \(offset)") }
+            guard position + count <= limit else { throw fail("truncated length at byte \(offset)") }
             for _ in 0..<count {
-                length = length << 8 | Int(bytes[i])
-                i += 1
+                length = length << 8 | Int(bytes[position])
+                position += 1
             }
         }
-        guard length <= limit - i else {
-            throw fail("the node at byte \(offset) claims \(length) bytes; \(limit - i) remain")
+        guard length <= limit - position else {
+            throw fail("the node at byte \(offset) claims \(length) bytes; \(limit - position) remain")
         }
         return Node(
             tag: tag,
             start: offset,
-            contentStart: i,
-            contentEnd: i + length,
-            end: i + length,
+            contentStart: position,
+            contentEnd: position + length,
+            end: position + length,
             indefinite: false
         )
     }
@@ -103,9 +110,9 @@ enum OIDText {
     static func dotted(_ content: ArraySlice<UInt8>) -> String {
         var arcs: [UInt64] = []
         var value: UInt64 = 0
-        for b in content {
-            value = value << 7 | UInt64(b & 0x7F)
-            if b & 0x80 == 0 {
+        for byte in content {
+            value = value << 7 | UInt64(byte & 0x7F)
+            if byte & 0x80 == 0 {
                 arcs.append(value)
                 value = 0
             }

@@ -31,30 +31,31 @@ public enum ACPPath {
 public enum TransactionTime {
     /// `date` as `txnTime`.
     public static func format(_ date: Date) -> String {
-        var t = time_t(Int(date.timeIntervalSince1970.rounded(.down)) + 8 * 3600)
-        var tm = tm()
-        gmtime_r(&t, &tm)
+        var seconds = time_t(Int(date.timeIntervalSince1970.rounded(.down)) + 8 * 3600)
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
         func two(_ v: Int32) -> String { v < 10 ? "0\(v)" : "\(v)" }
-        return "\(tm.tm_year + 1900)" + two(tm.tm_mon + 1) + two(tm.tm_mday) + two(tm.tm_hour) + two(tm.tm_min)
-            + two(tm.tm_sec)
+        return "\(parts.tm_year + 1900)" + two(parts.tm_mon + 1) + two(parts.tm_mday) + two(parts.tm_hour)
+            + two(parts.tm_min)
+            + two(parts.tm_sec)
     }
 
     /// The instant of a `txnTime`, or `nil` when it is not 14 digits of a valid time.
     public static func parse(_ text: String) -> Date? {
-        let d = Array(text.utf8)
-        guard d.count == 14, d.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return nil }
-        func n(_ a: Int, _ b: Int) -> Int32 { Int32(String(decoding: d[a..<b], as: UTF8.self))! }
-        var tm = tm()
-        tm.tm_year = n(0, 4) - 1900
-        tm.tm_mon = n(4, 6) - 1
-        tm.tm_mday = n(6, 8)
-        tm.tm_hour = n(8, 10)
-        tm.tm_min = n(10, 12)
-        tm.tm_sec = n(12, 14)
-        guard (0...11).contains(tm.tm_mon), (1...31).contains(tm.tm_mday), tm.tm_hour < 24, tm.tm_min < 60,
-            tm.tm_sec < 61
+        let digits = Array(text.utf8)
+        guard digits.count == 14, digits.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return nil }
+        func n(_ a: Int, _ b: Int) -> Int32 { Int32(String(decoding: digits[a..<b], as: UTF8.self))! }
+        var parts = tm()
+        parts.tm_year = n(0, 4) - 1900
+        parts.tm_mon = n(4, 6) - 1
+        parts.tm_mday = n(6, 8)
+        parts.tm_hour = n(8, 10)
+        parts.tm_min = n(10, 12)
+        parts.tm_sec = n(12, 14)
+        guard (0...11).contains(parts.tm_mon), (1...31).contains(parts.tm_mday), parts.tm_hour < 24, parts.tm_min < 60,
+            parts.tm_sec < 61
         else { return nil }
-        return Date(timeIntervalSince1970: TimeInterval(timegm(&tm) - 8 * 3600))
+        return Date(timeIntervalSince1970: TimeInterval(timegm(&parts) - 8 * 3600))
     }
 
     /// The clearing day (`MMDD`, Beijing) of `date`, as `settleDate` carries it.

@@ -61,17 +61,17 @@ public struct ACPMessage: Sendable, Equatable, CustomStringConvertible {
         var fields: [String: String] = [:]
         var depth = 0
         var start = 0
-        var n = 0
+        var count = 0
         func pair(_ part: ArraySlice<UInt8>) throws(ACPError) {
-            n += 1
+            count += 1
             guard !part.isEmpty else { return }
-            guard let eq = part.firstIndex(of: UInt8(ascii: "=")) else {
-                throw ACPError(.malformed, "pair \(n) of the answer has no '='")
+            guard let equals = part.firstIndex(of: UInt8(ascii: "=")) else {
+                throw ACPError(.malformed, "pair \(count) of the answer has no '='")
             }
-            guard let key = String(validating: part[part.startIndex..<eq], as: UTF8.self), !key.isEmpty,
-                let value = String(validating: part[part.index(after: eq)...], as: UTF8.self)
+            guard let key = String(validating: part[part.startIndex..<equals], as: UTF8.self), !key.isEmpty,
+                let value = String(validating: part[part.index(after: equals)...], as: UTF8.self)
             else {
-                throw ACPError(.malformed, "pair \(n) of the answer is not UTF-8")
+                throw ACPError(.malformed, "pair \(count) of the answer is not UTF-8")
             }
             guard fields[key] == nil else { throw ACPError(.malformed, "field \(key) appears twice") }
             fields[key] = value
@@ -97,11 +97,11 @@ public struct ACPMessage: Sendable, Equatable, CustomStringConvertible {
             throw ACPError(.malformed, "the message is empty (form-encoded key=value pairs expected)")
         }
         for (n, part) in bytes.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true).enumerated() {
-            guard let eq = part.firstIndex(of: UInt8(ascii: "=")) else {
+            guard let equals = part.firstIndex(of: UInt8(ascii: "=")) else {
                 throw ACPError(.malformed, "pair \(n + 1) has no '=' (form-encoded key=value pairs expected)")
             }
-            guard let key = FormEncoding.decode(part[part.startIndex..<eq]), !key.isEmpty,
-                let value = FormEncoding.decode(part[part.index(after: eq)...])
+            guard let key = FormEncoding.decode(part[part.startIndex..<equals]), !key.isEmpty,
+                let value = FormEncoding.decode(part[part.index(after: equals)...])
             else {
                 throw ACPError(.malformed, "pair \(n + 1) has a broken percent escape or is not UTF-8")
             }

@@ -30,26 +30,26 @@ struct ZipArchive: Sendable, Equatable {
         }
         guard end >= 0 else { throw bad("no end-of-central-directory record") }
         let count = u16(end + 10)
-        var at = u32(end + 16)
+        var offset = u32(end + 16)
         var files: [(String, Data)] = []
         var total = 0
         for _ in 0..<count {
-            guard at + 46 <= bytes.count, u32(at) == 0x0201_4B50 else {
+            guard offset + 46 <= bytes.count, u32(offset) == 0x0201_4B50 else {
                 throw bad("a central directory entry is missing")
             }
-            let flags = u16(at + 8)
-            let method = u16(at + 10)
-            let crc = UInt32(u32(at + 16))
-            let compressedSize = u32(at + 20)
-            let size = u32(at + 24)
-            let nameLength = u16(at + 28)
-            let extraLength = u16(at + 30)
-            let commentLength = u16(at + 32)
-            let local = u32(at + 42)
-            guard at + 46 + nameLength <= bytes.count else { throw bad("an entry's name runs past the end") }
-            let nameBytes = Data(bytes[(at + 46)..<(at + 46 + nameLength)])
+            let flags = u16(offset + 8)
+            let method = u16(offset + 10)
+            let crc = UInt32(u32(offset + 16))
+            let compressedSize = u32(offset + 20)
+            let size = u32(offset + 24)
+            let nameLength = u16(offset + 28)
+            let extraLength = u16(offset + 30)
+            let commentLength = u16(offset + 32)
+            let local = u32(offset + 42)
+            guard offset + 46 + nameLength <= bytes.count else { throw bad("an entry's name runs past the end") }
+            let nameBytes = Data(bytes[(offset + 46)..<(offset + 46 + nameLength)])
             let name = String(data: nameBytes, encoding: .utf8) ?? String(decoding: nameBytes, as: UTF8.self)
-            at += 46 + nameLength + extraLength + commentLength
+            offset += 46 + nameLength + extraLength + commentLength
             guard flags & 1 == 0 else { throw bad("\(name) is encrypted") }
             guard local + 30 <= bytes.count, u32(local) == 0x0403_4B50 else {
                 throw bad("\(name)'s local header is missing")
@@ -89,11 +89,11 @@ struct ZipArchive: Sendable, Equatable {
             le16(v & 0xFFFF, &d)
             le16((v >> 16) & 0xFFFF, &d)
         }
-        var t = time_t(Int(date.timeIntervalSince1970))
-        var tm = tm()
-        gmtime_r(&t, &tm)
-        let dosTime = Int(tm.tm_hour) << 11 | Int(tm.tm_min) << 5 | Int(tm.tm_sec) / 2
-        let dosDate = Int(max(0, tm.tm_year - 80)) << 9 | Int(tm.tm_mon + 1) << 5 | Int(tm.tm_mday)
+        var seconds = time_t(Int(date.timeIntervalSince1970))
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        let dosTime = Int(parts.tm_hour) << 11 | Int(parts.tm_min) << 5 | Int(parts.tm_sec) / 2
+        let dosDate = Int(max(0, parts.tm_year - 80)) << 9 | Int(parts.tm_mon + 1) << 5 | Int(parts.tm_mday)
         for (name, contents) in files {
             let deflated = Zlib.compress(contents, format: .raw)
             let crc = Int(Zlib.crc32(contents))

@@ -46,8 +46,10 @@ public final class ACPVerifier: @unchecked Sendable {
             }
         }
         var known: [String: _RSA.Signing.PublicKey] = [:]
-        for c in certificates {
-            if let key = _RSA.Signing.PublicKey(c.publicKey) { known[ACPSigner.decimal(c.serialNumber.bytes)] = key }
+        for certificate in certificates {
+            if let key = _RSA.Signing.PublicKey(certificate.publicKey) {
+                known[ACPSigner.decimal(certificate.serialNumber.bytes)] = key
+            }
         }
         self.known = known
     }
@@ -79,8 +81,8 @@ public final class ACPVerifier: @unchecked Sendable {
         let key: _RSA.Signing.PublicKey
         if let pem = message["signPubKeyCert"] {
             key = try certificateKey(pem, now: now)
-        } else if let certId = message["certId"], let k = known[certId] {
-            key = k
+        } else if let certId = message["certId"], let knownCertificate = known[certId] {
+            key = knownCertificate
         } else {
             throw ACPError(
                 .signature,
@@ -158,8 +160,8 @@ extension ACPVerifier {
     /// The owner field of `certificate`'s CN: its third `@`-separated part, as UnionPay's SDKs
     /// read it (`041@Z12@00040000:SIGN@00000062` → `00040000:SIGN`); empty when there is none.
     public static func owner(of certificate: Certificate) -> String {
-        let cn = certificate.subject.flatMap { $0 }.first { $0.type == .RDNAttributeType.commonName }
-        guard let cn, let text = String(cn.value) ?? otherString(cn) else { return "" }
+        let commonName = certificate.subject.flatMap { $0 }.first { $0.type == .RDNAttributeType.commonName }
+        guard let commonName, let text = String(commonName.value) ?? otherString(commonName) else { return "" }
         let parts = text.split(separator: "@", omittingEmptySubsequences: false)
         return parts.count > 2 ? String(parts[2]) : ""
     }
