@@ -35,50 +35,50 @@ public struct SandboxFaults: Sendable, Codable, Equatable {
 
     /// Decodes a JSON object whose members are all optional (missing ones keep their defaults).
     public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        let d = SandboxFaults()
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let defaults = SandboxFaults()
         func v(_ k: CodingKeys, _ fallback: Double) throws -> Double {
-            let x = try c.decodeIfPresent(Double.self, forKey: k) ?? fallback
+            let x = try container.decodeIfPresent(Double.self, forKey: k) ?? fallback
             guard x >= 0, x.isFinite else {
                 throw DecodingError.dataCorruptedError(
                     forKey: k,
-                    in: c,
+                    in: container,
                     debugDescription: "\(k.stringValue) must be a non-negative number"
                 )
             }
             return x
         }
-        seed = try c.decodeIfPresent(UInt64.self, forKey: .seed) ?? d.seed
-        processingSeconds = try v(.processingSeconds, d.processingSeconds)
-        dropNotification = try v(.dropNotification, d.dropNotification)
-        duplicateNotification = try v(.duplicateNotification, d.duplicateNotification)
-        delayNotification = try v(.delayNotification, d.delayNotification)
-        notificationDelaySeconds = try v(.notificationDelaySeconds, d.notificationDelaySeconds)
-        timeout = try v(.timeout, d.timeout)
-        timeoutSeconds = try v(.timeoutSeconds, d.timeoutSeconds)
-        serverErrorBefore = try v(.serverErrorBefore, d.serverErrorBefore)
-        serverErrorAfter = try v(.serverErrorAfter, d.serverErrorAfter)
-        slowQuery = try v(.slowQuery, d.slowQuery)
-        slowQuerySeconds = try v(.slowQuerySeconds, d.slowQuerySeconds)
-        queryTimeoutCode = try v(.queryTimeoutCode, d.queryTimeoutCode)
+        seed = try container.decodeIfPresent(UInt64.self, forKey: .seed) ?? defaults.seed
+        processingSeconds = try v(.processingSeconds, defaults.processingSeconds)
+        dropNotification = try v(.dropNotification, defaults.dropNotification)
+        duplicateNotification = try v(.duplicateNotification, defaults.duplicateNotification)
+        delayNotification = try v(.delayNotification, defaults.delayNotification)
+        notificationDelaySeconds = try v(.notificationDelaySeconds, defaults.notificationDelaySeconds)
+        timeout = try v(.timeout, defaults.timeout)
+        timeoutSeconds = try v(.timeoutSeconds, defaults.timeoutSeconds)
+        serverErrorBefore = try v(.serverErrorBefore, defaults.serverErrorBefore)
+        serverErrorAfter = try v(.serverErrorAfter, defaults.serverErrorAfter)
+        slowQuery = try v(.slowQuery, defaults.slowQuery)
+        slowQuerySeconds = try v(.slowQuerySeconds, defaults.slowQuerySeconds)
+        queryTimeoutCode = try v(.queryTimeoutCode, defaults.queryTimeoutCode)
     }
 
     /// Every fault at `probability`, with short delays (for fault runs).
     public static func all(_ probability: Double, seed: UInt64 = 1, timeoutSeconds: Double = 3) -> SandboxFaults {
-        var f = SandboxFaults()
-        f.seed = seed
-        f.dropNotification = probability
-        f.duplicateNotification = probability
-        f.delayNotification = probability
-        f.notificationDelaySeconds = 2
-        f.timeout = probability / 2
-        f.timeoutSeconds = timeoutSeconds
-        f.serverErrorBefore = probability / 2
-        f.serverErrorAfter = probability / 2
-        f.slowQuery = probability
-        f.slowQuerySeconds = 1
-        f.queryTimeoutCode = probability / 2
-        return f
+        var faults = SandboxFaults()
+        faults.seed = seed
+        faults.dropNotification = probability
+        faults.duplicateNotification = probability
+        faults.delayNotification = probability
+        faults.notificationDelaySeconds = 2
+        faults.timeout = probability / 2
+        faults.timeoutSeconds = timeoutSeconds
+        faults.serverErrorBefore = probability / 2
+        faults.serverErrorAfter = probability / 2
+        faults.slowQuery = probability
+        faults.slowQuerySeconds = 1
+        faults.queryTimeoutCode = probability / 2
+        return faults
     }
 }
 

@@ -45,12 +45,12 @@ struct AcquirerSandboxCommand: AsyncParsableCommand {
         let secureKey = try UnionPaySandboxPKI.secureKey(folder: folder + "/unionpay-sandbox/merchant-" + merchantId)
         var faults = SandboxFaults()
         if let faultsFile {
-            guard let d = FileManager.default.contents(atPath: faultsFile),
-                let f = try? JSONDecoder().decode(SandboxFaults.self, from: d)
+            guard let data = FileManager.default.contents(atPath: faultsFile),
+                let loaded = try? JSONDecoder().decode(SandboxFaults.self, from: data)
             else {
                 throw ValidationError("\(faultsFile) is not a JSON object of fault settings")
             }
-            faults = f
+            faults = loaded
         }
         let (host, port): (String, Int)
         do { (host, port) = try ServerConfiguration.hostPort(listen, what: "--listen") } catch {

@@ -28,7 +28,7 @@ struct DataFolderOption: ParsableArguments {
 
 /// Reads an ISO 8601 date-time option (`2024-01-08T17:54:44Z`).
 func parseISODate(_ text: String, option: String) throws -> Date {
-    if let d = try? Date(text, strategy: .iso8601) { return d }
-    if let d = try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)) { return d }
+    if let date = try? Date(text, strategy: .iso8601) { return date }
+    if let date = try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)) { return date }
     throw ValidationError("\(option) \(text) is not an ISO 8601 date-time such as 2024-01-08T17:54:44Z")
 }

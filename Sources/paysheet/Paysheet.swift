@@ -29,11 +29,11 @@ func readInput(_ path: String) throws -> String {
         while let line = readLine(strippingNewline: false) { data.append(contentsOf: Array(line.utf8)) }
         return String(decoding: data, as: UTF8.self)
     }
-    guard let d = FileManager.default.contents(atPath: path) else {
+    guard let data = FileManager.default.contents(atPath: path) else {
         throw ValidationError("cannot read \(path)")
     }
-    guard let s = String(data: d, encoding: .utf8) else { throw ValidationError("\(path) is not UTF-8 text") }
-    return s
+    guard let text = String(data: data, encoding: .utf8) else { throw ValidationError("\(path) is not UTF-8 text") }
+    return text
 }
 
 func writeErr(_ s: String) {

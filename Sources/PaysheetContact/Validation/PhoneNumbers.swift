@@ -20,8 +20,8 @@ public enum PhoneNumbers {
         guard let home else { return nil }
         if let number = national(digits[...], home) { return number }
         // The country code typed without "+".
-        let cc = home.countryCodeDigits
-        if digits.starts(with: cc), let number = national(digits[cc.count...], home) { return number }
+        let countryCode = home.countryCodeDigits
+        if digits.starts(with: countryCode), let number = national(digits[countryCode.count...], home) { return number }
         return nil
     }
 
@@ -56,10 +56,10 @@ public enum PhoneNumbers {
     }
 
     private static func international(_ digits: ArraySlice<UInt8>) -> String? {
-        var cc = 0
+        var countryCode = 0
         for length in 1...3 where digits.count > length {
-            cc = cc * 10 + Int(digits[digits.startIndex + length - 1] - 0x30)
-            guard let regions = PhoneMetadata.regionsByCallingCode[cc] else { continue }
+            countryCode = countryCode * 10 + Int(digits[digits.startIndex + length - 1] - 0x30)
+            guard let regions = PhoneMetadata.regionsByCallingCode[countryCode] else { continue }
             let national = digits.dropFirst(length)
             if regions.contains(where: { isValid(national, $0) }) {
                 return format(regions[0].countryCodeDigits, national)

@@ -19,10 +19,10 @@ public enum PhoneticNames {
             if !plain { break }
         }
         if plain {
-            var s = String(out)
-            while s.utf8.first == 0x20 { s.removeFirst() }
-            while s.utf8.last == 0x20 { s.removeLast() }
-            return s.isEmpty ? nil : s
+            var text = String(out)
+            while text.utf8.first == 0x20 { text.removeFirst() }
+            while text.utf8.last == 0x20 { text.removeLast() }
+            return text.isEmpty ? nil : text
         }
         return compatibilityKatakana(text)
     }
@@ -50,15 +50,15 @@ public enum PhoneticNames {
     }
 
     private static func compose(_ base: Unicode.Scalar, mark: UInt32) -> Unicode.Scalar? {
-        let v = base.value
+        let value = base.value
         if mark == 0x3099 {
-            if v == 0x30A6 { return "\u{30F4}" }
-            if (0x30AB...0x30C1).contains(v), (v - 0x30AB) % 2 == 0 { return Unicode.Scalar(v + 1) }
-            if (0x30C4...0x30C8).contains(v), (v - 0x30C4) % 2 == 0 { return Unicode.Scalar(v + 1) }
-            if (0x30CF...0x30DB).contains(v), (v - 0x30CF) % 3 == 0 { return Unicode.Scalar(v + 1) }
+            if value == 0x30A6 { return "\u{30F4}" }
+            if (0x30AB...0x30C1).contains(value), (value - 0x30AB) % 2 == 0 { return Unicode.Scalar(value + 1) }
+            if (0x30C4...0x30C8).contains(value), (value - 0x30C4) % 2 == 0 { return Unicode.Scalar(value + 1) }
+            if (0x30CF...0x30DB).contains(value), (value - 0x30CF) % 3 == 0 { return Unicode.Scalar(value + 1) }
             return nil
         }
-        if (0x30CF...0x30DB).contains(v), (v - 0x30CF) % 3 == 0 { return Unicode.Scalar(v + 2) }
+        if (0x30CF...0x30DB).contains(value), (value - 0x30CF) % 3 == 0 { return Unicode.Scalar(value + 2) }
         return nil
     }
 }

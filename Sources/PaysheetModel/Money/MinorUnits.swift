@@ -15,9 +15,9 @@ public enum MinorUnits {
         guard bytes.count <= maxLength else {
             throw AmountError(.tooLong, "amount \(AmountError.quoted(text)) is longer than \(maxLength) characters")
         }
-        var i = 0
+        var index = 0
         var negative = false
-        if i < bytes.count, bytes[i] == UInt8(ascii: "-") {
+        if index < bytes.count, bytes[index] == UInt8(ascii: "-") {
             guard allowNegative else {
                 throw AmountError(
                     .negative,
@@ -25,19 +25,19 @@ public enum MinorUnits {
                 )
             }
             negative = true
-            i += 1
+            index += 1
         }
         var value = 0
         var whole = 0
-        while i < bytes.count, bytes[i] >= UInt8(ascii: "0"), bytes[i] <= UInt8(ascii: "9") {
-            value = try accumulate(value, bytes[i], text)
+        while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") {
+            value = try accumulate(value, bytes[index], text)
             whole += 1
-            i += 1
+            index += 1
         }
         var fraction = 0
-        if i < bytes.count, bytes[i] == UInt8(ascii: ".") {
-            i += 1
-            while i < bytes.count, bytes[i] >= UInt8(ascii: "0"), bytes[i] <= UInt8(ascii: "9") {
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") {
                 fraction += 1
                 guard fraction <= digits else {
                     throw AmountError(
@@ -45,12 +45,12 @@ public enum MinorUnits {
                         "amount \(AmountError.quoted(text)) has more than \(digits) decimal\(digits == 1 ? "" : "s")"
                     )
                 }
-                value = try accumulate(value, bytes[i], text)
-                i += 1
+                value = try accumulate(value, bytes[index], text)
+                index += 1
             }
             guard fraction > 0 else { throw syntax(text) }
         }
-        guard whole > 0, i == bytes.count else { throw syntax(text) }
+        guard whole > 0, index == bytes.count else { throw syntax(text) }
         for _ in fraction..<digits { value = try checked(value.multipliedReportingOverflow(by: 10), text) }
         return negative ? -value : value
     }
@@ -74,7 +74,7 @@ public enum MinorUnits {
     /// leave 64 bits (refused, never wrapped).
     public static func sum(_ values: [Int]) throws(AmountError) -> Int {
         var total = 0
-        for v in values { total = try add(total, v) }
+        for value in values { total = try add(total, value) }
         return total
     }
 

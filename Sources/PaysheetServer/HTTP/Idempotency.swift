@@ -72,10 +72,10 @@ struct Idempotency: Sendable {
     func handled(_ handler: () async throws -> APIAnswer) async throws -> APIAnswer {
         do {
             return try await handler()
-        } catch let e as APIError {
-            return APIAnswer(e)
-        } catch let e as ServiceError {
-            return APIAnswer(APIError(e))
+        } catch let error as APIError {
+            return APIAnswer(error)
+        } catch let error as ServiceError {
+            return APIAnswer(APIError(error))
         }
     }
 }

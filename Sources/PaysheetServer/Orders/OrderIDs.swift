@@ -4,9 +4,9 @@ import Foundation
 /// hexadecimal digits (`randomDigits`; an order id's 24 are 96 bits, so it cannot be guessed).
 enum IDs {
     static func make(_ prefix: String, now: Date = Date(), randomDigits: Int = 8) -> String {
-        let ms = UInt64(max(0, now.timeIntervalSince1970 * 1000))
-        var t = String(ms, radix: 16)
-        t = String(repeating: "0", count: max(0, 12 - t.count)) + t
-        return prefix + t + Secrets.hex(randomDigits)
+        let milliseconds = UInt64(max(0, now.timeIntervalSince1970 * 1000))
+        var hex = String(milliseconds, radix: 16)
+        hex = String(repeating: "0", count: max(0, 12 - hex.count)) + hex
+        return prefix + hex + Secrets.hex(randomDigits)
     }
 }

@@ -8,7 +8,7 @@ enum MessageSource: Sendable, Hashable {
     func resolve(_ error: ApplePayError?) -> String {
         switch self {
         case .errorMessage: return error?.message ?? ""
-        case .fixed(let s): return s
+        case .fixed(let text): return text
         }
     }
 }
@@ -230,8 +230,8 @@ enum DisplayRules {
         case .unknown: return nil
         case .billingContactInvalid: return (.card, billingDisplay.resolve(e))
         case .couponCodeInvalid, .couponCodeExpired:
-            let r = updateRule(for: e.code)
-            return (.coupon, r.display!.resolve(e))
+            let rule = updateRule(for: e.code)
+            return (.coupon, rule.display!.resolve(e))
         case .shippingContactInvalid, .addressUnserviceable:
             let module = e.contactField.map(SheetModule.owner(of:)) ?? .shipping
             if module == .contact {

@@ -28,35 +28,35 @@ enum SheetBilling {
 
     /// The `billing` module of the snapshot, or `nil` for a payment made only today.
     static func module(_ r: ApplePayPaymentRequest, currency: String) -> JSONValue? {
-        var o = JSONObject()
+        var members = JSONObject()
         func text(_ s: String?) -> JSONValue { s.map { .string($0) } ?? .null }
         if let rec = r.recurringPaymentRequest {
-            o["kind"] = "recurring"
-            o["description"] = .string(rec.paymentDescription)
-            o["regular"] = line(rec.regularBilling, currency: currency)
-            o["trial"] = rec.trialBilling.map { line($0, currency: currency) } ?? .null
-            o["agreement"] = text(rec.billingAgreement)
-            o["managementURL"] = .string(rec.managementURL)
+            members["kind"] = "recurring"
+            members["description"] = .string(rec.paymentDescription)
+            members["regular"] = line(rec.regularBilling, currency: currency)
+            members["trial"] = rec.trialBilling.map { line($0, currency: currency) } ?? .null
+            members["agreement"] = text(rec.billingAgreement)
+            members["managementURL"] = .string(rec.managementURL)
         } else if let rel = r.automaticReloadPaymentRequest {
-            o["kind"] = "automaticReload"
-            o["description"] = .string(rel.paymentDescription)
-            o["reload"] = line(rel.automaticReloadBilling, currency: currency)
-            o["agreement"] = text(rel.billingAgreement)
-            o["managementURL"] = .string(rel.managementURL)
+            members["kind"] = "automaticReload"
+            members["description"] = .string(rel.paymentDescription)
+            members["reload"] = line(rel.automaticReloadBilling, currency: currency)
+            members["agreement"] = text(rel.billingAgreement)
+            members["managementURL"] = .string(rel.managementURL)
         } else if let def = r.deferredPaymentRequest {
-            o["kind"] = "deferred"
-            o["description"] = .string(def.paymentDescription)
-            o["deferred"] = line(def.deferredBilling, currency: currency)
-            o["freeCancellation"] =
+            members["kind"] = "deferred"
+            members["description"] = .string(def.paymentDescription)
+            members["deferred"] = line(def.deferredBilling, currency: currency)
+            members["freeCancellation"] =
                 def.freeCancellationDate.map {
                     .string("Free cancellation until \($0) (\(def.freeCancellationDateTimeZone ?? ""))")
                 } ?? .null
-            o["agreement"] = text(def.billingAgreement)
-            o["managementURL"] = .string(def.managementURL)
+            members["agreement"] = text(def.billingAgreement)
+            members["managementURL"] = .string(def.managementURL)
         }
         if let contexts = r.multiTokenContexts, !contexts.isEmpty {
-            if o["kind"] == nil { o["kind"] = "multiMerchant" }
-            o["merchants"] = .array(
+            if members["kind"] == nil { members["kind"] = "multiMerchant" }
+            members["merchants"] = .array(
                 contexts.map { c in
                     [
                         "merchantName": .string(c.merchantName), "merchantIdentifier": .string(c.merchantIdentifier),
@@ -65,7 +65,7 @@ enum SheetBilling {
                 }
             )
         }
-        return o.members.isEmpty ? nil : .object(o)
+        return members.members.isEmpty ? nil : .object(members)
     }
 
     /// One billing line: label, amount, and the sentence the sheet shows under it.
@@ -88,10 +88,10 @@ enum SheetBilling {
         default:
             words.append(amount)
         }
-        var o = JSONObject()
-        o["label"] = .string(item.label ?? "")
-        o["amount"] = .string(item.amount ?? "")
-        o["text"] = .string(words.joined(separator: ", "))
-        return .object(o)
+        var members = JSONObject()
+        members["label"] = .string(item.label ?? "")
+        members["amount"] = .string(item.amount ?? "")
+        members["text"] = .string(words.joined(separator: ", "))
+        return .object(members)
     }
 }

@@ -9,37 +9,37 @@ extension SheetMachine {
     /// A renderer (the browser's simulated sheet) draws its pickers from this and the
     /// ``snapshot()``; it decides nothing itself.
     public func choices() -> JSONValue {
-        guard let sh = sheet else { return .null }
-        let usable = Set(sh.usableCards)
-        let cards: [JSONValue] = sh.cards.indices.map { i in
-            let c = sh.cards[i]
+        guard let sheetState = sheet else { return .null }
+        let usable = Set(sheetState.usableCards)
+        let cards: [JSONValue] = sheetState.cards.indices.map { i in
+            let card = sheetState.cards[i]
             return [
-                "index": .number(String(i)), "displayName": .string(c.displayName), "network": .string(c.network),
-                "type": .string(c.type.rawValue), "usable": .bool(usable.contains(i)),
-                "selected": .bool(sh.cardIndex == i),
+                "index": .number(String(i)), "displayName": .string(card.displayName), "network": .string(card.network),
+                "type": .string(card.type.rawValue), "usable": .bool(usable.contains(i)),
+                "selected": .bool(sheetState.cardIndex == i),
             ]
         }
         let contacts: [JSONValue] =
-            sh.requestsShipping
-            ? sh.contacts.indices.map { i in
+            sheetState.requestsShipping
+            ? sheetState.contacts.indices.map { i in
                 [
-                    "index": .number(String(i)), "contact": sh.contacts[i].jsonValue,
-                    "selected": .bool(sh.contactIndex == i),
+                    "index": .number(String(i)), "contact": sheetState.contacts[i].jsonValue,
+                    "selected": .bool(sheetState.contactIndex == i),
                 ]
             } : []
-        let methods: [JSONValue] = sh.methods.map {
+        let methods: [JSONValue] = sheetState.methods.map {
             [
                 "identifier": .string($0.identifier), "label": .string($0.label), "detail": .string($0.detail),
-                "amount": .string($0.amount), "selected": .bool($0.identifier == sh.methodIdentifier),
+                "amount": .string($0.amount), "selected": .bool($0.identifier == sheetState.methodIdentifier),
             ]
         }
-        let req = sh.request
+        let req = sheetState.request
         return [
             "cards": .array(cards),
             "shippingContacts": .array(contacts),
             "shippingMethods": .array(methods),
-            "requestsShipping": .bool(sh.requestsShipping),
-            "contactEditable": .bool(sh.requestsShipping && req.shippingContactEditingMode != .storePickup),
+            "requestsShipping": .bool(sheetState.requestsShipping),
+            "contactEditable": .bool(sheetState.requestsShipping && req.shippingContactEditingMode != .storePickup),
             "supportsCouponCode": .bool(req.supportsCouponCode == true),
             "requestsEmail": .bool(req.requiredShippingContactFields?.contains(.email) == true),
             "requestsPhone": .bool(req.requiredShippingContactFields?.contains(.phone) == true),

@@ -44,7 +44,7 @@ public enum PageCall: Sendable, Hashable {
         case .completeShippingMethodSelection: return .completeShippingMethodSelection
         case .completeCouponCodeChange: return .completeCouponCodeChange
         case .completePayment: return .completePayment
-        case .legacy(let m, _): return m
+        case .legacy(let method, _): return method
         }
     }
 

@@ -67,11 +67,11 @@ public struct Wallet: Codable, Sendable, Hashable {
 
     /// Decodes a wallet; `shippingContacts` may be left out (no contact).
     public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        cards = try c.decode([WalletCard].self, forKey: .cards)
-        shippingContacts = try c.decodeIfPresent([ApplePayPaymentContact].self, forKey: .shippingContacts) ?? []
-        email = try c.decodeIfPresent(String.self, forKey: .email)
-        phone = try c.decodeIfPresent(String.self, forKey: .phone)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        cards = try container.decode([WalletCard].self, forKey: .cards)
+        shippingContacts = try container.decodeIfPresent([ApplePayPaymentContact].self, forKey: .shippingContacts) ?? []
+        email = try container.decodeIfPresent(String.self, forKey: .email)
+        phone = try container.decodeIfPresent(String.self, forKey: .phone)
     }
 
     /// The default wallet of the scenario format: one Visa credit card with a US billing address,

@@ -54,11 +54,11 @@ public struct MerchantCredentials: Sendable {
         let signingKey: Certificate.PrivateKey
         let algorithm: Certificate.SignatureAlgorithm
         switch privateKey {
-        case .p256(let k):
-            signingKey = .init(try P256.Signing.PrivateKey(rawRepresentation: k.rawRepresentation))
+        case .p256(let privateKey):
+            signingKey = .init(try P256.Signing.PrivateKey(rawRepresentation: privateKey.rawRepresentation))
             algorithm = .ecdsaWithSHA256
-        case .rsa(let k):
-            signingKey = .init(try _RSA.Signing.PrivateKey(derRepresentation: k.derRepresentation))
+        case .rsa(let privateKey):
+            signingKey = .init(try _RSA.Signing.PrivateKey(derRepresentation: privateKey.derRepresentation))
             algorithm = .sha256WithRSAEncryption
         }
         let subject = try DistinguishedName {

@@ -10,10 +10,10 @@ enum SignerKey: @unchecked Sendable {
     case rsa(_RSA.Signing.PublicKey)
 
     init?(_ key: Certificate.PublicKey) {
-        if let k = P256.Signing.PublicKey(key) {
-            self = .p256(k)
-        } else if let k = _RSA.Signing.PublicKey(key) {
-            self = .rsa(k)
+        if let publicKey = P256.Signing.PublicKey(key) {
+            self = .p256(publicKey)
+        } else if let publicKey = _RSA.Signing.PublicKey(key) {
+            self = .rsa(publicKey)
         } else {
             return nil
         }

@@ -37,10 +37,10 @@ public struct PaymentDataField: Sendable, Equatable {
         }
         var values: [String: String] = [:]
         for pair in text.dropFirst().dropLast().split(separator: "&") {
-            guard let eq = pair.firstIndex(of: "=") else {
+            guard let equals = pair.firstIndex(of: "=") else {
                 throw ACPError(.malformed, "\(name) has a pair without '='")
             }
-            values[String(pair[..<eq])] = String(pair[pair.index(after: eq)...])
+            values[String(pair[..<equals])] = String(pair[pair.index(after: equals)...])
         }
         self.values = values
     }
@@ -69,10 +69,10 @@ public struct PaymentDataField: Sendable, Equatable {
         if let acc = out["accNo"] { out["accNo"] = try decryptor.decryptLong(acc) }
         if let info = out.removeValue(forKey: "encryptedInfo") {
             for pair in try decryptor.decryptLong(info).split(separator: "&") {
-                guard let eq = pair.firstIndex(of: "=") else {
+                guard let equals = pair.firstIndex(of: "=") else {
                     throw ACPError(.malformed, "encryptedInfo has a pair without '='")
                 }
-                out[String(pair[..<eq])] = String(pair[pair.index(after: eq)...])
+                out[String(pair[..<equals])] = String(pair[pair.index(after: equals)...])
             }
         }
         return PaymentDataField(out)

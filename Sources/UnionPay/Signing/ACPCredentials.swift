@@ -28,8 +28,8 @@ public struct ACPCredentials: Sendable {
         }
         do {
             certificate = try Certificate(pemEncoded: KeyFile.readText(certificateFile, what: "certificate"))
-        } catch let e as KeyFileError {
-            throw ACPError(.credentials, e.message)
+        } catch let error as KeyFileError {
+            throw ACPError(.credentials, error.message)
         } catch {
             throw ACPError(.credentials, "\(certificateFile) is not a PEM certificate")
         }

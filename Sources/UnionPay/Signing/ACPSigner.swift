@@ -68,10 +68,10 @@ public struct ACPSigner: ACPMessageSigning {
         var digits: [UInt8] = [0]  // little-endian base-10
         for byte in bytes {
             var carry = Int(byte)
-            for i in digits.indices {
-                let v = Int(digits[i]) * 256 + carry
-                digits[i] = UInt8(v % 10)
-                carry = v / 10
+            for index in digits.indices {
+                let value = Int(digits[index]) * 256 + carry
+                digits[index] = UInt8(value % 10)
+                carry = value / 10
             }
             while carry > 0 {
                 digits.append(UInt8(carry % 10))
