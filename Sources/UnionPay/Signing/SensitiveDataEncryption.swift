@@ -128,9 +128,9 @@ public struct SensitiveDataDecryptor: Sendable {
 
 /// Arithmetic modulo an odd RSA modulus in Montgomery form (64-bit limbs, least significant
 /// first): what the public-key operation `m^e mod n` needs, and no more. Its sequence of
-/// multiplications depends only on the public exponent, but it is not constant-time in the
-/// message: each multiplication's final subtraction depends on the value (as the 32-bit version's
-/// did), which a process timing this one on the same machine could in principle observe.
+/// multiplications depends only on the public exponent, and each multiplication's final
+/// subtraction is always done and kept or dropped by a mask, so that no branch in the source
+/// depends on the message (the card data); the machine code was not inspected.
 struct Montgomery: Sendable {
     let n: [UInt64]
     /// −n⁻¹ mod 2⁶⁴.
@@ -232,8 +232,19 @@ struct Montgomery: Sendable {
                 }
             }
         }
-        var result = Array(t[0..<k])
-        if t[k] != 0 || !Self.less(result, n) { Self.subtract(&result, n) }
+        // The final subtraction, done always and chosen by a mask rather than a branch, so that the
+        // time taken does not depend on the value: t < 2n, and t ≥ n exactly when t's top limb is
+        // set or t − n does not borrow.
+        var result = [UInt64](repeating: 0, count: k)
+        var borrow: UInt64 = 0
+        for j in 0..<k {
+            let (difference1, borrow1) = t[j].subtractingReportingOverflow(n[j])
+            let (difference2, borrow2) = difference1.subtractingReportingOverflow(borrow)
+            result[j] = difference2
+            borrow = bit(borrow1) | bit(borrow2)
+        }
+        let keepDifference = 0 &- ((t[k] | (borrow ^ 1)) & 1)  // all ones, or all zeros
+        for j in 0..<k { result[j] = (result[j] & keepDifference) | (t[j] & ~keepDifference) }
         return result
     }
 
