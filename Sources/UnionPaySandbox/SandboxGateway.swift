@@ -210,42 +210,13 @@ public actor SandboxGateway {
         case .success(let verified): request = verified
         }
         if request["txnType"] == TransactionType.encryptionCertificate.rawValue {
-            guard let pem = encryptionCertificatePEM, request["certType"] == "01" else {
-                return Reply(
-                    status: 200,
-                    body: answer(
-                        request,
-                        ["respCode": "13", "respMsg": "报文交易要素缺失 (certType 01: this gateway has no other)"]
-                    )
-                )
-            }
-            return Reply(
-                status: 200,
-                body: answer(request, ["respCode": "00", "certType": "01", "encryptPubKeyCert": pem])
-            )
+            return encryptionCertificateReply(request)
         }
-        var missing: [String] = []
-        for field in [
-            "version", "txnType", "txnSubType", "bizType", "merId", "orderId", "txnTime", "txnAmt", "currencyCode",
-            "backUrl",
-        ] where request[field] == nil {
-            missing.append(field)
-        }
-        guard missing.isEmpty, let amount = try? MinorUnits.parse(request["txnAmt"]!, digits: 0), amount > 0,
-            let type = TransactionType(rawValue: request["txnType"]!), type != .query, type != .fileTransfer,
-            type != .encryptionCertificate
-        else {
-            return Reply(
-                status: 200,
-                body: answer(
-                    request,
-                    [
-                        "respCode": "13",
-                        "respMsg":
-                            "missing or invalid: \(missing.isEmpty ? "txnAmt/txnType" : missing.joined(separator: ","))",
-                    ]
-                )
-            )
+        let amount: Int
+        let type: TransactionType
+        switch transactionElements(request) {
+        case .refuse(let reply): return reply
+        case .proceed(let elements): (amount, type) = elements
         }
         let ledgerKey = key(request["orderId"]!, request["txnTime"]!)
         if ledger[ledgerKey] != nil { return Reply(status: 200, body: answer(request, ["respCode": "12"])) }
@@ -268,134 +239,17 @@ public actor SandboxGateway {
         entry.reserved = request["reqReserved"]
         var synchronous = "00"
         switch type {
-        case .consume where request["bizType"] == "000902":
-            // UnionPay's token payment: a stored token, no cryptogram (merchant-initiated).
-            guard let data = request["tokenPayData"],
-                let values = try? PaymentDataField(braced: data, name: "tokenPayData").values
-            else {
-                return Reply(
-                    status: 200,
-                    body: answer(
-                        request,
-                        ["respCode": "13", "respMsg": "报文交易要素缺失 (bizType 000902 needs tokenPayData {token=…&trId=…})"]
-                    )
-                )
-            }
-            guard let token = values["token"], values["trId"]?.isEmpty == false else {
-                return Reply(
-                    status: 200,
-                    body: answer(
-                        request,
-                        ["respCode": "13", "respMsg": "报文交易要素缺失 (tokenPayData needs token and trId)"]
-                    )
-                )
-            }
-            entry.maskedAccount = PaymentDataField(["accNo": token]).maskedAccount
-            var decision = SandboxDeclineRules.decide(accountNumber: token, expiry: nil, amount: amount, now: now)
-            if let end = values["tokenEnd"], end.count == 14, let txnTime = request["txnTime"], end < txnTime {
-                decision = SandboxDeclineRules.Decision(synchronous: "73", final: "73")
-            }
-            switch tokenStates[String(token.suffix(4))] {
-            case "deleted"?: decision = SandboxDeclineRules.Decision(synchronous: "63", final: "63")
-            case "expired"?: decision = SandboxDeclineRules.Decision(synchronous: "73", final: "73")
-            default: break
-            }
-            synchronous = decision.synchronous
-            entry.respCode = decision.final
-            if ResponseCode.classify(synchronous) == .failure { entry.finalAt = now }
         case .consume:
-            var field: PaymentDataField?
-            if let raw = request[paymentDataField] { field = try? PaymentDataField(encoded: raw) }
-            if let decryptor, let sent = field {
-                guard request["encryptCertId"] == decryptor.certId else {
-                    return Reply(
-                        status: 200,
-                        body: answer(
-                            request,
-                            [
-                                "respCode": "10",
-                                "respMsg": request["encryptCertId"] == nil
-                                    ? "报文格式错误 (card data must be encrypted to the encryption certificate \(decryptor.certId) and encryptCertId sent)"
-                                    : "报文格式错误 (encryptCertId \(request["encryptCertId"]!) is not the encryption certificate \(decryptor.certId); ask with txnType 95)"
-                                    ,
-                            ]
-                        )
-                    )
-                }
-                do { field = try sent.decrypted(with: decryptor) } catch {
-                    return Reply(
-                        status: 200,
-                        body: answer(request, ["respCode": "10", "respMsg": "报文格式错误 (\(error.message))"])
-                    )
-                }
+            let decided =
+                request["bizType"] == "000902"
+                ? tokenConsume(request, amount: amount, now: now, entry: &entry)
+                : cardConsume(request, amount: amount, now: now, entry: &entry)
+            switch decided {
+            case .refuse(let reply): return reply
+            case .proceed(let code): synchronous = code
             }
-            guard let field, field.values["accNo"] != nil,
-                field.values["cryptogram"] != nil || field.values["emvData"] != nil
-            else {
-                return Reply(
-                    status: 200,
-                    body: answer(
-                        request,
-                        ["respCode": "13", "respMsg": "\(paymentDataField) must carry accNo and cryptogram or emvData"]
-                    )
-                )
-            }
-            entry.maskedAccount = field.maskedAccount
-            let decision = SandboxDeclineRules.decide(
-                accountNumber: field.values["accNo"],
-                expiry: field.values["expired"],
-                amount: amount,
-                now: now
-            )
-            synchronous = decision.synchronous
-            entry.respCode = decision.final
-            if ResponseCode.classify(synchronous) == .failure { entry.finalAt = now }
         case .refund, .void:
-            guard let orig = request["origQryId"], let ok = byQueryId[orig], var original = ledger[ok],
-                original.txnType == .consume, original.status(at: now) == "success"
-            else {
-                return Reply(status: 200, body: answer(request, ["respCode": "35"]))
-            }
-            let remaining = original.amount - original.reversed
-            if remaining == 0 { return Reply(status: 200, body: answer(request, ["respCode": "45"])) }
-            if type == .void {
-                guard amount == original.amount, original.reversed == 0 else {
-                    return Reply(
-                        status: 200,
-                        body: answer(
-                            request,
-                            [
-                                "respCode": "36",
-                                "respMsg": "a void must be for the full amount of an unrefunded consume",
-                            ]
-                        )
-                    )
-                }
-                guard let charged = TransactionTime.parse(original.txnTime),
-                    TransactionTime.sameClearingDay(charged, now)
-                else {
-                    return Reply(
-                        status: 200,
-                        body: answer(
-                            request,
-                            [
-                                "respCode": "35",
-                                "respMsg": "a void is possible on the consume's clearing day only; refund instead",
-                            ]
-                        )
-                    )
-                }
-            } else if amount > remaining {
-                return Reply(
-                    status: 200,
-                    body: answer(
-                        request,
-                        ["respCode": "36", "respMsg": "refund of \(amount) exceeds the \(remaining) not yet refunded"]
-                    )
-                )
-            }
-            original.reversed += amount
-            ledger[ok] = original
+            if let refusal = reverse(request, type: type, amount: amount, now: now) { return refusal }
         case .query, .fileTransfer, .encryptionCertificate:
             break
         }
@@ -416,6 +270,138 @@ public actor SandboxGateway {
         }
         if random.chance(faults.timeout) { return Reply(status: 200, body: reply, delay: faults.timeoutSeconds) }
         return Reply(status: 200, body: reply)
+    }
+
+    /// A step of a transaction's handling: go on with a value, or answer with a refusal now.
+    enum Step<Value> {
+        case proceed(Value)
+        case refuse(Reply)
+    }
+
+    /// A synchronous refusal of `request` with `code` and, when given, UnionPay's message.
+    func refusal(_ request: ACPMessage, _ code: String, _ message: String? = nil) -> Reply {
+        var fields = ["respCode": code]
+        if let message { fields["respMsg"] = message }
+        return Reply(status: 200, body: answer(request, fields))
+    }
+
+    /// `txnType` 95: this gateway's encryption certificate (type 01, the only one it has).
+    func encryptionCertificateReply(_ request: ACPMessage) -> Reply {
+        guard let pem = encryptionCertificatePEM, request["certType"] == "01" else {
+            return refusal(request, "13", "报文交易要素缺失 (certType 01: this gateway has no other)")
+        }
+        return Reply(
+            status: 200,
+            body: answer(request, ["respCode": "00", "certType": "01", "encryptPubKeyCert": pem])
+        )
+    }
+
+    /// The elements every transaction needs, its amount (a positive number of minor units) and
+    /// its type (one this endpoint takes).
+    func transactionElements(_ request: ACPMessage) -> Step<(amount: Int, type: TransactionType)> {
+        var missing: [String] = []
+        for field in [
+            "version", "txnType", "txnSubType", "bizType", "merId", "orderId", "txnTime", "txnAmt", "currencyCode",
+            "backUrl",
+        ] where request[field] == nil {
+            missing.append(field)
+        }
+        guard missing.isEmpty, let amount = try? MinorUnits.parse(request["txnAmt"]!, digits: 0), amount > 0,
+            let type = TransactionType(rawValue: request["txnType"]!), type != .query, type != .fileTransfer,
+            type != .encryptionCertificate
+        else {
+            let what = missing.isEmpty ? "txnAmt/txnType" : missing.joined(separator: ",")
+            return .refuse(refusal(request, "13", "missing or invalid: \(what)"))
+        }
+        return .proceed((amount, type))
+    }
+
+    /// UnionPay's token payment (`bizType` 000902): a stored token, no cryptogram
+    /// (merchant-initiated). The synchronous answer's code; the entry gets the final one.
+    func tokenConsume(_ request: ACPMessage, amount: Int, now: Date, entry: inout SandboxLedgerEntry) -> Step<String> {
+        guard let data = request["tokenPayData"],
+            let values = try? PaymentDataField(braced: data, name: "tokenPayData").values
+        else {
+            return .refuse(refusal(request, "13", "报文交易要素缺失 (bizType 000902 needs tokenPayData {token=…&trId=…})"))
+        }
+        guard let token = values["token"], values["trId"]?.isEmpty == false else {
+            return .refuse(refusal(request, "13", "报文交易要素缺失 (tokenPayData needs token and trId)"))
+        }
+        entry.maskedAccount = PaymentDataField(["accNo": token]).maskedAccount
+        var decision = SandboxDeclineRules.decide(accountNumber: token, expiry: nil, amount: amount, now: now)
+        if let end = values["tokenEnd"], end.count == 14, let txnTime = request["txnTime"], end < txnTime {
+            decision = SandboxDeclineRules.Decision(synchronous: "73", final: "73")
+        }
+        switch tokenStates[String(token.suffix(4))] {
+        case "deleted"?: decision = SandboxDeclineRules.Decision(synchronous: "63", final: "63")
+        case "expired"?: decision = SandboxDeclineRules.Decision(synchronous: "73", final: "73")
+        default: break
+        }
+        entry.respCode = decision.final
+        if ResponseCode.classify(decision.synchronous) == .failure { entry.finalAt = now }
+        return .proceed(decision.synchronous)
+    }
+
+    /// A card payment: the card data (encrypted to this gateway's encryption certificate, when it
+    /// has one) with an account number and a cryptogram or EMV data. The synchronous answer's
+    /// code; the entry gets the final one.
+    func cardConsume(_ request: ACPMessage, amount: Int, now: Date, entry: inout SandboxLedgerEntry) -> Step<String> {
+        var field: PaymentDataField?
+        if let raw = request[paymentDataField] { field = try? PaymentDataField(encoded: raw) }
+        if let decryptor, let sent = field {
+            guard request["encryptCertId"] == decryptor.certId else {
+                let message =
+                    request["encryptCertId"] == nil
+                    ? "报文格式错误 (card data must be encrypted to the encryption certificate \(decryptor.certId) and encryptCertId sent)"
+                    : "报文格式错误 (encryptCertId \(request["encryptCertId"]!) is not the encryption certificate \(decryptor.certId); ask with txnType 95)"
+                return .refuse(refusal(request, "10", message))
+            }
+            do { field = try sent.decrypted(with: decryptor) } catch {
+                return .refuse(refusal(request, "10", "报文格式错误 (\(error.message))"))
+            }
+        }
+        guard let field, field.values["accNo"] != nil,
+            field.values["cryptogram"] != nil || field.values["emvData"] != nil
+        else {
+            return .refuse(refusal(request, "13", "\(paymentDataField) must carry accNo and cryptogram or emvData"))
+        }
+        entry.maskedAccount = field.maskedAccount
+        let decision = SandboxDeclineRules.decide(
+            accountNumber: field.values["accNo"],
+            expiry: field.values["expired"],
+            amount: amount,
+            now: now
+        )
+        entry.respCode = decision.final
+        if ResponseCode.classify(decision.synchronous) == .failure { entry.finalAt = now }
+        return .proceed(decision.synchronous)
+    }
+
+    /// A refund or void of `amount` against the successful consume `origQryId` names: a void is
+    /// for the whole, unrefunded amount on the consume's clearing day; refunds add up to at most
+    /// the consume. Records the reversal on the consume; `nil`, or the refusal.
+    func reverse(_ request: ACPMessage, type: TransactionType, amount: Int, now: Date) -> Reply? {
+        guard let originalQueryId = request["origQryId"], let originalKey = byQueryId[originalQueryId],
+            var original = ledger[originalKey], original.txnType == .consume, original.status(at: now) == "success"
+        else {
+            return refusal(request, "35")
+        }
+        let remaining = original.amount - original.reversed
+        if remaining == 0 { return refusal(request, "45") }
+        if type == .void {
+            guard amount == original.amount, original.reversed == 0 else {
+                return refusal(request, "36", "a void must be for the full amount of an unrefunded consume")
+            }
+            guard let charged = TransactionTime.parse(original.txnTime), TransactionTime.sameClearingDay(charged, now)
+            else {
+                return refusal(request, "35", "a void is possible on the consume's clearing day only; refund instead")
+            }
+        } else if amount > remaining {
+            return refusal(request, "36", "refund of \(amount) exceeds the \(remaining) not yet refunded")
+        }
+        original.reversed += amount
+        ledger[originalKey] = original
+        return nil
     }
 
     /// Handles a post to `queryTrans.do`.
