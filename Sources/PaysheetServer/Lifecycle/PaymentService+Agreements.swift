@@ -170,41 +170,7 @@ extension PaymentService {
         let deadline = started.addingTimeInterval(authorizeWait)
         for _ in 0..<4 {
             guard var agreement = try await store.agreement(id) else { throw ServiceError.notFound("agreement \(id)") }
-            if let canceledAt = agreement.canceledAt {
-                Counter(label: "paysheet_agreement_charges_total", dimensions: [("result", "refused")]).increment()
-                throw ServiceError(
-                    .conflict,
-                    code: "agreement_canceled",
-                    message: "agreement \(id) was canceled at \(PaymentStore.timestamp(canceledAt)); it takes no charge"
-                )
-            }
-            guard let first = try await store.payment(agreement.firstPaymentId), first.lifecycle.state == .succeeded
-            else {
-                throw ServiceError(
-                    .conflict,
-                    code: "agreement_not_active",
-                    message: "agreement \(id): its first payment has not succeeded"
-                )
-            }
-            let period: Int
-            let due: Date
-            switch try await nextCharge(agreement) {
-            case .due(let duePeriod, let dueAt): (period, due) = (duePeriod, dueAt)
-            case .afterCharge(let charge):
-                throw ServiceError(
-                    .conflict,
-                    code: "charge_in_progress",
-                    message:
-                        "agreement \(id): the charge of order \(charge.orderId) is \(charge.lifecycle.state.rawValue); wait for its outcome"
-                )
-            }
-            if agreement.plan.isRecurring, started < due {
-                throw ServiceError(
-                    .conflict,
-                    code: "charge_not_due",
-                    message: "agreement \(id): charge \(period) is due at \(PaymentStore.timestamp(due)), not before"
-                )
-            }
+            let period = try await chargeablePeriod(agreement, at: started)
             guard let vault else {
                 throw ServiceError(
                     .unavailable,
@@ -213,27 +179,9 @@ extension PaymentService {
                 )
             }
             let credential = try vault.open(agreement.credential, for: agreement.id)
-            guard let currency = Currency(agreement.plan.currencyCode),
-                let amount = try? currency.minor(agreement.plan.amount),
-                amount > 0
-            else {
-                throw ServiceError.conflict("agreement \(id): its plan's amount is not valid")
-            }
+            let (currency, amount) = try planAmount(agreement)
             // The charge's own order, then its payment (stored before anything is sent).
-            var order = OrderRecord(
-                id: IDs.make("ord_", now: started, randomDigits: 24),
-                status: .created,
-                currencyCode: currency.code,
-                countryCode: settings.countryCode.uppercased(),
-                lineItems: [ApplePayLineItem(label: agreement.plan.label, amount: currency.format(amount))],
-                shippingMethods: [],
-                shippingMethod: nil,
-                amount: amount,
-                applicationData: "",
-                createdAt: started
-            )
-            order.planId = agreement.plan.id
-            order.agreementId = agreement.id
+            let order = chargeOrder(for: agreement, currency: currency, amount: amount, at: started)
             try await store.insert(order)
             let record = newPayment(
                 .charge,
@@ -291,6 +239,78 @@ extension PaymentService {
             code: "charge_in_progress",
             message: "agreement \(id): another charge was made at the same time"
         )
+    }
+
+    /// The period `agreement` may be charged for at `now`: refused when the
+    /// agreement is canceled, its first payment has not succeeded, a charge is still in progress,
+    /// or (a subscription) the next period is not yet due.
+    func chargeablePeriod(_ agreement: AgreementRecord, at now: Date) async throws -> Int {
+        let id = agreement.id
+        if let canceledAt = agreement.canceledAt {
+            Counter(label: "paysheet_agreement_charges_total", dimensions: [("result", "refused")]).increment()
+            throw ServiceError(
+                .conflict,
+                code: "agreement_canceled",
+                message: "agreement \(id) was canceled at \(PaymentStore.timestamp(canceledAt)); it takes no charge"
+            )
+        }
+        guard let first = try await store.payment(agreement.firstPaymentId), first.lifecycle.state == .succeeded else {
+            throw ServiceError(
+                .conflict,
+                code: "agreement_not_active",
+                message: "agreement \(id): its first payment has not succeeded"
+            )
+        }
+        let period: Int
+        let due: Date
+        switch try await nextCharge(agreement) {
+        case .due(let duePeriod, let dueAt): (period, due) = (duePeriod, dueAt)
+        case .afterCharge(let charge):
+            throw ServiceError(
+                .conflict,
+                code: "charge_in_progress",
+                message:
+                    "agreement \(id): the charge of order \(charge.orderId) is \(charge.lifecycle.state.rawValue); wait for its outcome"
+            )
+        }
+        if agreement.plan.isRecurring, now < due {
+            throw ServiceError(
+                .conflict,
+                code: "charge_not_due",
+                message: "agreement \(id): charge \(period) is due at \(PaymentStore.timestamp(due)), not before"
+            )
+        }
+        return period
+    }
+
+    /// The plan's amount in minor units of its currency (positive).
+    func planAmount(_ agreement: AgreementRecord) throws -> (currency: Currency, amount: Int) {
+        guard let currency = Currency(agreement.plan.currencyCode),
+            let amount = try? currency.minor(agreement.plan.amount),
+            amount > 0
+        else {
+            throw ServiceError.conflict("agreement \(agreement.id): its plan's amount is not valid")
+        }
+        return (currency, amount)
+    }
+
+    /// The order of one merchant-initiated charge of `agreement`: one line, the plan's.
+    func chargeOrder(for agreement: AgreementRecord, currency: Currency, amount: Int, at now: Date) -> OrderRecord {
+        var order = OrderRecord(
+            id: IDs.make("ord_", now: now, randomDigits: 24),
+            status: .created,
+            currencyCode: currency.code,
+            countryCode: settings.countryCode.uppercased(),
+            lineItems: [ApplePayLineItem(label: agreement.plan.label, amount: currency.format(amount))],
+            shippingMethods: [],
+            shippingMethod: nil,
+            amount: amount,
+            applicationData: "",
+            createdAt: now
+        )
+        order.planId = agreement.plan.id
+        order.agreementId = agreement.id
+        return order
     }
 
     /// Cancels the agreement `id` (no further charge is made); a canceled one stays canceled.
