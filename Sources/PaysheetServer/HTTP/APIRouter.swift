@@ -147,6 +147,7 @@ public struct APIRouter: Sendable {
         if let sheets { try BrowserRoutes.add(to: router, hub: sheets) }
         addOperationRoutes(router)
         addOrderRoutes(router)
+        addSheetRoutes(router)
         addMoneyRoutes(router)
         addAgreementRoutes(router)
         addReconciliationRoutes(router)
@@ -197,7 +198,7 @@ public struct APIRouter: Sendable {
         }
     }
 
-    /// Orders: creating, listing and reading them, the sheet's update endpoints, authorization and the sheet's cancel.
+    /// Orders: creating, listing and reading them.
     private func addOrderRoutes(_ router: Router<APIRequestContext>) {
         // Anyone (catalog lines and a delivery choice); a merchant key for lines and shipping prices of its own.
         mutating(
@@ -269,6 +270,11 @@ public struct APIRouter: Sendable {
                 )
             )
         }
+    }
+
+    /// What the sheet calls for an order (its client secret, or a merchant key): merchant
+    /// validation, the update endpoints, authorization and the sheet's cancel.
+    private func addSheetRoutes(_ router: Router<APIRequestContext>) {
         orderRoute(router, "/v1/orders/:id/merchant-session") { body, id, _ in
             let request = try JSONBody.decode(MerchantSessionBody.self, from: body)
             return APIAnswer(
