@@ -242,31 +242,11 @@ func load(_ o: LoadOptions, _ http: HTTPClient) async throws -> Int32 {
     let issuer = SandboxTokenIssuer(pki: try SandboxPKI.load(folder: o.data + "/sandbox-ca"))
 
     // 1. Baseline: GET /health at the same concurrency for about 2 s.
-    let baselineStart = Date()
-    let baseline = Results()
-    await withTaskGroup(of: Void.self) { group in
-        for _ in 0..<o.concurrency {
-            group.addTask {
-                while Date().timeIntervalSince(baselineStart) < 2 {
-                    let sent = Date()
-                    _ = try? await call(http, .GET, o.server + "/health", nil, key: nil, results: baseline)
-                    await baseline.add(Date().timeIntervalSince(sent), "ok")
-                }
-            }
-        }
-    }
-    let baselineRate = Double(await baseline.latencies.values.count) / Date().timeIntervalSince(baselineStart)
+    let baselineRate = await healthBaseline(o, http)
 
     // 1b. The crypto ceiling: ACP needs three RSA-2048 signatures per payment (the merchant's
     // request, the gateway's answer and its notification); measured here on one core.
-    let rsa = try _RSA.Signing.PrivateKey(keySize: .bits2048)
-    let rsaStart = Date()
-    var signatures = 0
-    while Date().timeIntervalSince(rsaStart) < 1 {
-        _ = try rsa.signature(for: Data("txnAmt=100&txnType=01\(signatures)".utf8), padding: .insecurePKCS1v1_5)
-        signatures += 1
-    }
-    let rsaRate = Double(signatures) / Date().timeIntervalSince(rsaStart)
+    let rsaRate = try rsaSignatureRate()
     let cores = Double(ProcessInfo.processInfo.activeProcessorCount)
     let ceiling = rsaRate * cores / 3
 
@@ -309,34 +289,9 @@ func load(_ o: LoadOptions, _ http: HTTPClient) async throws -> Int32 {
     let cpuAfter = watched.map { $0.processes.cpuSeconds() }
 
     // 5. Refunds of a share of the paid orders (fault runs).
-    var refunded = 0
-    if o.refunds > 0 {
-        let records = await results.records
-        let canceled = Set(records.filter { $0["client"] == "canceled" }.compactMap { $0["order"] })
-        let paid = records.filter { $0["client"] == "paid" && !canceled.contains($0["order"] ?? "") }.map {
-            $0["order"]!
-        }
-        let chosen = paid.prefix(Int(Double(paid.count) * o.refunds))
-        try await withThrowingTaskGroup(of: Int.self) { group in
-            for id in chosen {
-                group.addTask {
-                    let (status, _) = try await call(
-                        http,
-                        .POST,
-                        o.server + "/v1/orders/\(id)/refunds",
-                        #"{"amount":"1.00"}"#,
-                        key: "load-refund-\(id)",
-                        auth: o.apiKey,
-                        results: results
-                    )
-                    return status == 201 ? 1 : 0
-                }
-            }
-            for try await n in group { refunded += n }
-        }
-    }
+    let refunded = o.refunds > 0 ? try await refundShare(o, http, results) : 0
 
-    let lat = await results.latencies
+    let latencies = await results.latencies
     let rate = Double(orders.count) / elapsed
     let outcomes = await results.outcomes
     print(
@@ -377,40 +332,13 @@ func load(_ o: LoadOptions, _ http: HTTPClient) async throws -> Int32 {
     print(
         String(
             format: "latency   authorize p50 %.1f ms, p99 %.1f ms, max %.1f ms",
-            lat.percentile(0.5) * 1000,
-            lat.percentile(0.99) * 1000,
-            (lat.values.max() ?? 0) * 1000
+            latencies.percentile(0.5) * 1000,
+            latencies.percentile(0.99) * 1000,
+            (latencies.values.max() ?? 0) * 1000
         )
     )
     if !watched.isEmpty {
-        var parts: [String] = []
-        var total = 0.0
-        for (i, w) in watched.enumerated() where !cpuAfter[i].isEmpty {
-            // Processes that started during the run count from zero.
-            let used = cpuAfter[i].reduce(0.0) { $0 + $1.value - (cpuBefore[i][$1.key] ?? 0) }
-            let perPayment = used / Double(max(1, orders.count)) * 1000
-            total += perPayment
-            parts.append(String(format: "%@ %.2f", w.label, perPayment))
-        }
-        print(
-            String(
-                format: "cpu       per payment (ms): %@; total %.2f ms → at most %.0f payments/s on %.0f cores",
-                parts.joined(separator: ", "),
-                total,
-                cores * 1000 / max(total, 0.001),
-                cores
-            )
-        )
-        // The issue's target, in the same unit: what 500/s leaves each payment, and the RSA share of it.
-        print(
-            String(
-                format:
-                    "budget    500 payments/s on %.0f cores leaves %.2f ms of CPU per payment; its 3 RSA-2048 signatures alone take %.2f ms",
-                cores,
-                cores * 1000 / 500,
-                3000 / rsaRate
-            )
-        )
+        printCPU(watched, before: cpuBefore, after: cpuAfter, payments: orders.count, cores: cores, rsaRate: rsaRate)
     }
     print(
         "outcomes  \(outcomes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))"
@@ -422,6 +350,105 @@ func load(_ o: LoadOptions, _ http: HTTPClient) async throws -> Int32 {
     }
     if !o.sweep.isEmpty { try await sweep(o, http, recipient: recipient, issuer: issuer) }
     return 0
+}
+
+/// GET /health at `o.concurrency` for about 2 s: the server's rate with no work, the baseline.
+func healthBaseline(_ o: LoadOptions, _ http: HTTPClient) async -> Double {
+    let baselineStart = Date()
+    let baseline = Results()
+    await withTaskGroup(of: Void.self) { group in
+        for _ in 0..<o.concurrency {
+            group.addTask {
+                while Date().timeIntervalSince(baselineStart) < 2 {
+                    let sent = Date()
+                    _ = try? await call(http, .GET, o.server + "/health", nil, key: nil, results: baseline)
+                    await baseline.add(Date().timeIntervalSince(sent), "ok")
+                }
+            }
+        }
+    }
+    return Double(await baseline.latencies.values.count) / Date().timeIntervalSince(baselineStart)
+}
+
+/// RSA-2048 PKCS #1 v1.5 signatures per second on one core, for about a second.
+func rsaSignatureRate() throws -> Double {
+    let rsa = try _RSA.Signing.PrivateKey(keySize: .bits2048)
+    let rsaStart = Date()
+    var signatures = 0
+    while Date().timeIntervalSince(rsaStart) < 1 {
+        _ = try rsa.signature(for: Data("txnAmt=100&txnType=01\(signatures)".utf8), padding: .insecurePKCS1v1_5)
+        signatures += 1
+    }
+    return Double(signatures) / Date().timeIntervalSince(rsaStart)
+}
+
+/// Refunds 1.00 of `o.refunds` of the paid, uncanceled orders (fault runs); how many were made.
+func refundShare(_ o: LoadOptions, _ http: HTTPClient, _ results: Results) async throws -> Int {
+    let records = await results.records
+    let canceled = Set(records.filter { $0["client"] == "canceled" }.compactMap { $0["order"] })
+    let paid = records.filter { $0["client"] == "paid" && !canceled.contains($0["order"] ?? "") }.compactMap {
+        $0["order"]
+    }
+    let chosen = paid.prefix(Int(Double(paid.count) * o.refunds))
+    var refunded = 0
+    try await withThrowingTaskGroup(of: Int.self) { group in
+        for id in chosen {
+            group.addTask {
+                let (status, _) = try await call(
+                    http,
+                    .POST,
+                    o.server + "/v1/orders/\(id)/refunds",
+                    #"{"amount":"1.00"}"#,
+                    key: "load-refund-\(id)",
+                    auth: o.apiKey,
+                    results: results
+                )
+                return status == 201 ? 1 : 0
+            }
+        }
+        for try await made in group { refunded += made }
+    }
+    return refunded
+}
+
+/// The CPU each watched process used per payment over the timed run, and what 500 payments/s
+/// would leave each payment on `cores`.
+func printCPU(
+    _ watched: [(label: String, processes: ProcessSet)],
+    before: [[Int32: Double]],
+    after: [[Int32: Double]],
+    payments: Int,
+    cores: Double,
+    rsaRate: Double
+) {
+    var parts: [String] = []
+    var total = 0.0
+    for (index, process) in watched.enumerated() where !after[index].isEmpty {
+        // Processes that started during the run count from zero.
+        let used = after[index].reduce(0.0) { $0 + $1.value - (before[index][$1.key] ?? 0) }
+        let perPayment = used / Double(max(1, payments)) * 1000
+        total += perPayment
+        parts.append(String(format: "%@ %.2f", process.label, perPayment))
+    }
+    print(
+        String(
+            format: "cpu       per payment (ms): %@; total %.2f ms → at most %.0f payments/s on %.0f cores",
+            parts.joined(separator: ", "),
+            total,
+            cores * 1000 / max(total, 0.001),
+            cores
+        )
+    )
+    // The issue's target, in the same unit: what 500/s leaves each payment, and the RSA share of it.
+    print(
+        String(
+            format:
+                "budget    500 payments/s on %.0f cores leaves %.2f ms of CPU per payment; its 3 RSA-2048 signatures alone take %.2f ms",
+            cores,
+            cores * 1000 / 500,
+            3000 / rsaRate
+        )
+    )
 }
 
 /// The servers' count of PostgreSQL round trips (`/metrics`, with the merchant key, summed over
