@@ -37,30 +37,30 @@ public struct SandboxFaults: Sendable, Codable, Equatable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let defaults = SandboxFaults()
-        func v(_ k: CodingKeys, _ fallback: Double) throws -> Double {
-            let x = try container.decodeIfPresent(Double.self, forKey: k) ?? fallback
-            guard x >= 0, x.isFinite else {
+        func nonNegative(_ key: CodingKeys, _ fallback: Double) throws -> Double {
+            let value = try container.decodeIfPresent(Double.self, forKey: key) ?? fallback
+            guard value >= 0, value.isFinite else {
                 throw DecodingError.dataCorruptedError(
-                    forKey: k,
+                    forKey: key,
                     in: container,
-                    debugDescription: "\(k.stringValue) must be a non-negative number"
+                    debugDescription: "\(key.stringValue) must be a non-negative number"
                 )
             }
-            return x
+            return value
         }
         seed = try container.decodeIfPresent(UInt64.self, forKey: .seed) ?? defaults.seed
-        processingSeconds = try v(.processingSeconds, defaults.processingSeconds)
-        dropNotification = try v(.dropNotification, defaults.dropNotification)
-        duplicateNotification = try v(.duplicateNotification, defaults.duplicateNotification)
-        delayNotification = try v(.delayNotification, defaults.delayNotification)
-        notificationDelaySeconds = try v(.notificationDelaySeconds, defaults.notificationDelaySeconds)
-        timeout = try v(.timeout, defaults.timeout)
-        timeoutSeconds = try v(.timeoutSeconds, defaults.timeoutSeconds)
-        serverErrorBefore = try v(.serverErrorBefore, defaults.serverErrorBefore)
-        serverErrorAfter = try v(.serverErrorAfter, defaults.serverErrorAfter)
-        slowQuery = try v(.slowQuery, defaults.slowQuery)
-        slowQuerySeconds = try v(.slowQuerySeconds, defaults.slowQuerySeconds)
-        queryTimeoutCode = try v(.queryTimeoutCode, defaults.queryTimeoutCode)
+        processingSeconds = try nonNegative(.processingSeconds, defaults.processingSeconds)
+        dropNotification = try nonNegative(.dropNotification, defaults.dropNotification)
+        duplicateNotification = try nonNegative(.duplicateNotification, defaults.duplicateNotification)
+        delayNotification = try nonNegative(.delayNotification, defaults.delayNotification)
+        notificationDelaySeconds = try nonNegative(.notificationDelaySeconds, defaults.notificationDelaySeconds)
+        timeout = try nonNegative(.timeout, defaults.timeout)
+        timeoutSeconds = try nonNegative(.timeoutSeconds, defaults.timeoutSeconds)
+        serverErrorBefore = try nonNegative(.serverErrorBefore, defaults.serverErrorBefore)
+        serverErrorAfter = try nonNegative(.serverErrorAfter, defaults.serverErrorAfter)
+        slowQuery = try nonNegative(.slowQuery, defaults.slowQuery)
+        slowQuerySeconds = try nonNegative(.slowQuerySeconds, defaults.slowQuerySeconds)
+        queryTimeoutCode = try nonNegative(.queryTimeoutCode, defaults.queryTimeoutCode)
     }
 
     /// Every fault at `probability`, with short delays (for fault runs).

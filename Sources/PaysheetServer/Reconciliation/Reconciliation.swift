@@ -92,39 +92,37 @@ enum Reconciliation {
                 )
                 continue
             }
+            let disagreement: (kind: ReconciliationReport.Difference.Kind, detail: String)?
             if payment.lifecycle.state != .succeeded {
-                differences.append(
-                    .init(
-                        kind: .notSucceededHere,
-                        paymentId: payment.id,
-                        orderId: payment.orderId,
-                        acquirerOrderId: transaction.identity.orderId,
-                        txnTime: transaction.identity.txnTime,
-                        reference: transaction.reference,
-                        amountHere: payment.amount,
-                        amountInFile: transaction.amount,
-                        detail:
-                            "the acquirer settled it; here the \(payment.kind.rawValue) is \(payment.lifecycle.state.rawValue)"
-                    )
+                disagreement = (
+                    .notSucceededHere,
+                    "the acquirer settled it; here the \(payment.kind.rawValue) is \(payment.lifecycle.state.rawValue)"
                 )
             } else if payment.amount != transaction.amount {
-                differences.append(
-                    .init(
-                        kind: .amountMismatch,
-                        paymentId: payment.id,
-                        orderId: payment.orderId,
-                        acquirerOrderId: transaction.identity.orderId,
-                        txnTime: transaction.identity.txnTime,
-                        reference: transaction.reference,
-                        amountHere: payment.amount,
-                        amountInFile: transaction.amount,
-                        detail:
-                            "the acquirer settled \(transaction.amount), the \(payment.kind.rawValue) here is for \(payment.amount)"
-                    )
+                disagreement = (
+                    .amountMismatch,
+                    "the acquirer settled \(transaction.amount), the \(payment.kind.rawValue) here is for \(payment.amount)"
                 )
             } else {
-                matched += 1
+                disagreement = nil
             }
+            guard let disagreement else {
+                matched += 1
+                continue
+            }
+            differences.append(
+                .init(
+                    kind: disagreement.kind,
+                    paymentId: payment.id,
+                    orderId: payment.orderId,
+                    acquirerOrderId: transaction.identity.orderId,
+                    txnTime: transaction.identity.txnTime,
+                    reference: transaction.reference,
+                    amountHere: payment.amount,
+                    amountInFile: transaction.amount,
+                    detail: disagreement.detail
+                )
+            )
         }
         let next = Set(nextDay?.map(\.identity) ?? [])
         var awaiting = 0
