@@ -6,11 +6,18 @@ import Testing
 /// (`PostgresPreparedStatements`): PostgreSQL's own view of the session's prepared statements says so.
 @Suite(.enabled(if: TestDatabases.postgresURL != nil, "needs PAYSHEET_TEST_POSTGRES_URL (CI starts PostgreSQL)"))
 struct PostgresPreparedStatementTests {
-    @Test func aStatementRunFiftyTimesOnOneConnectionIsPreparedOnceAndAnswersWithEachRunsValues() async throws {
+    /// A database on CI's PostgreSQL, its pool running while `body` runs.
+    func withDatabase(_ body: @Sendable (PostgresDatabase) async throws -> Void) async throws {
         let database = try PostgresDatabase(url: TestDatabases.postgresURL ?? "")
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await database.run() }
             defer { group.cancelAll() }
+            try await body(database)
+        }
+    }
+
+    @Test func aStatementRunFiftyTimesOnOneConnectionIsPreparedOnceAndAnswersWithEachRunsValues() async throws {
+        try await withDatabase { database in
             let sql = "SELECT CAST($1 AS TEXT) AS number, CAST($2 AS TEXT) AS word"
             let (answers, prepared, unprepared) = try await database.transaction { executor in
                 var answers: [String?] = []
@@ -43,16 +50,13 @@ struct PostgresPreparedStatementTests {
 }
 
 extension PostgresPreparedStatementTests {
-    /// A statement answers the same the first time on a connection (unprepared, values sent with
-    /// their own types) and after (prepared, values bound as the types PostgreSQL gave the
+    /// A statement answers the same in its first runs on a connection (unprepared, values sent
+    /// with their own types) and once prepared there (values bound as the types PostgreSQL gave the
     /// parameters): an integer where text is expected is its digits, digits where a bigint is
     /// expected are their number (in binary, eight characters would be read as some other
     /// number), and what does not convert is an error both times.
     @Test func aStatementAnswersTheSamePreparedOrNot() async throws {
-        let database = try PostgresDatabase(url: TestDatabases.postgresURL ?? "")
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await database.run() }
-            defer { group.cancelAll() }
+        try await withDatabase { database in
             let sql = """
                 SELECT CAST(CAST($1 AS BIGINT) + CAST($2 AS INTEGER) AS TEXT) AS sum, CAST($3 AS TEXT) AS digits,
                 CAST(CAST($4 AS BIGINT) AS TEXT) AS number
