@@ -14,6 +14,8 @@
 #   the same is the cost per payment, which is what lets them scale on more machines.)
 #   "all" ends with the targets as ratios of this run.
 #   (PostgreSQL: started by .ci/postgres.sh; PAYSHEET_BENCH_BIN=DIR uses binaries already built there)
+#   Environment: WARMUP=N uncounted payments before each timed run (300); SWEEP=1,2,… the saturation
+#   search's concurrencies (SWEEP= for none) and SWEEP_PAYMENTS=N at each (400).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PAYMENTS="${1:-3000}"
