@@ -24,30 +24,15 @@ extension SandboxGateway {
             settleDate.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }),
             let txnTime = request["txnTime"], let sent = TransactionTime.parse(txnTime)
         else {
-            return Reply(
-                status: 200,
-                body: answer(
-                    request,
-                    ["respCode": "13", "respMsg": "报文交易要素缺失 (txnType 76 needs merId, settleDate MMDD and txnTime)"]
-                )
-            )
+            return refusal(request, "13", "报文交易要素缺失 (txnType 76 needs merId, settleDate MMDD and txnTime)").reply
         }
         guard request["fileType"] == "00" else {
-            return Reply(
-                status: 200,
-                body: answer(
-                    request,
-                    ["respCode": "13", "respMsg": "报文交易要素缺失 (fileType must be 00, the merchant reconciliation file)"]
-                )
-            )
+            return refusal(request, "13", "报文交易要素缺失 (fileType must be 00, the merchant reconciliation file)").reply
         }
         let today = TransactionTime.format(now)
         let day = TransactionTime.day(monthAndDay: settleDate, before: sent)
         guard day < String(today.prefix(8)) else {
-            return Reply(
-                status: 200,
-                body: answer(request, ["respCode": "98", "respMsg": "文件不存在 (the clearing day \(day) has not ended)"])
-            )
+            return refusal(request, "98", "文件不存在 (the clearing day \(day) has not ended)").reply
         }
         let records = entries().filter { entry in
             entry.merchantId == merId && entry.status(at: now) == "success"

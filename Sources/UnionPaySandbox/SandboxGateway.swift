@@ -160,41 +160,15 @@ public actor SandboxGateway {
     func verifiedRequest(_ body: String, now: Date) -> Result<ACPMessage, Refusal> {
         let request: ACPMessage
         do { request = try ACPMessage(formEncoded: body) } catch {
-            return .failure(
-                Refusal(
-                    reply: Reply(
-                        status: 200,
-                        body: answer(ACPMessage(), ["respCode": "10", "respMsg": "报文格式错误 (\(error.message))"])
-                    )
-                )
-            )
+            return .failure(refusal(ACPMessage(), "10", "报文格式错误 (\(error.message))"))
         }
         if request["version"] != "5.1.0" {
             return .failure(
-                Refusal(
-                    reply: Reply(
-                        status: 200,
-                        body: answer(
-                            request,
-                            [
-                                "respCode": "10",
-                                "respMsg":
-                                    "报文格式错误 (version \(request["version"] ?? "(none)"): this gateway speaks 5.1.0)",
-                            ]
-                        )
-                    )
-                )
+                refusal(request, "10", "报文格式错误 (version \(request["version"] ?? "(none)"): this gateway speaks 5.1.0)")
             )
         }
         do { try verify(request, now: now) } catch {
-            return .failure(
-                Refusal(
-                    reply: Reply(
-                        status: 200,
-                        body: answer(request, ["respCode": "11", "respMsg": "验证签名失败 (\(error.message))"])
-                    )
-                )
-            )
+            return .failure(refusal(request, "11", "验证签名失败 (\(error.message))"))
         }
         return .success(request)
     }
@@ -215,11 +189,11 @@ public actor SandboxGateway {
         let amount: Int
         let type: TransactionType
         switch transactionElements(request) {
-        case .refuse(let reply): return reply
-        case .proceed(let elements): (amount, type) = elements
+        case .failure(let refusal): return refusal.reply
+        case .success(let elements): (amount, type) = elements
         }
         let ledgerKey = key(request["orderId"]!, request["txnTime"]!)
-        if ledger[ledgerKey] != nil { return Reply(status: 200, body: answer(request, ["respCode": "12"])) }
+        if ledger[ledgerKey] != nil { return refusal(request, "12").reply }
 
         var entry = SandboxLedgerEntry(
             orderId: request["orderId"]!,
@@ -245,8 +219,8 @@ public actor SandboxGateway {
                 ? tokenConsume(request, amount: amount, now: now, entry: &entry)
                 : cardConsume(request, amount: amount, now: now, entry: &entry)
             switch decided {
-            case .refuse(let reply): return reply
-            case .proceed(let code): synchronous = code
+            case .failure(let refusal): return refusal.reply
+            case .success(let code): synchronous = code
             }
         case .refund, .void:
             if let refusal = reverse(request, type: type, amount: amount, now: now) { return refusal }
@@ -272,23 +246,17 @@ public actor SandboxGateway {
         return Reply(status: 200, body: reply)
     }
 
-    /// A step of a transaction's handling: go on with a value, or answer with a refusal now.
-    enum Step<Value> {
-        case proceed(Value)
-        case refuse(Reply)
-    }
-
     /// A synchronous refusal of `request` with `code` and, when given, UnionPay's message.
-    func refusal(_ request: ACPMessage, _ code: String, _ message: String? = nil) -> Reply {
+    func refusal(_ request: ACPMessage, _ code: String, _ message: String? = nil) -> Refusal {
         var fields = ["respCode": code]
         if let message { fields["respMsg"] = message }
-        return Reply(status: 200, body: answer(request, fields))
+        return Refusal(reply: Reply(status: 200, body: answer(request, fields)))
     }
 
     /// `txnType` 95: this gateway's encryption certificate (type 01, the only one it has).
     func encryptionCertificateReply(_ request: ACPMessage) -> Reply {
         guard let pem = encryptionCertificatePEM, request["certType"] == "01" else {
-            return refusal(request, "13", "报文交易要素缺失 (certType 01: this gateway has no other)")
+            return refusal(request, "13", "报文交易要素缺失 (certType 01: this gateway has no other)").reply
         }
         return Reply(
             status: 200,
@@ -298,7 +266,7 @@ public actor SandboxGateway {
 
     /// The elements every transaction needs, its amount (a positive number of minor units) and
     /// its type (one this endpoint takes).
-    func transactionElements(_ request: ACPMessage) -> Step<(amount: Int, type: TransactionType)> {
+    func transactionElements(_ request: ACPMessage) -> Result<(amount: Int, type: TransactionType), Refusal> {
         var missing: [String] = []
         for field in [
             "version", "txnType", "txnSubType", "bizType", "merId", "orderId", "txnTime", "txnAmt", "currencyCode",
@@ -311,21 +279,26 @@ public actor SandboxGateway {
             type != .encryptionCertificate
         else {
             let what = missing.isEmpty ? "txnAmt/txnType" : missing.joined(separator: ",")
-            return .refuse(refusal(request, "13", "missing or invalid: \(what)"))
+            return .failure(refusal(request, "13", "missing or invalid: \(what)"))
         }
-        return .proceed((amount, type))
+        return .success((amount, type))
     }
 
     /// UnionPay's token payment (`bizType` 000902): a stored token, no cryptogram
     /// (merchant-initiated). The synchronous answer's code; the entry gets the final one.
-    func tokenConsume(_ request: ACPMessage, amount: Int, now: Date, entry: inout SandboxLedgerEntry) -> Step<String> {
+    func tokenConsume(
+        _ request: ACPMessage,
+        amount: Int,
+        now: Date,
+        entry: inout SandboxLedgerEntry
+    ) -> Result<String, Refusal> {
         guard let data = request["tokenPayData"],
             let values = try? PaymentDataField(braced: data, name: "tokenPayData").values
         else {
-            return .refuse(refusal(request, "13", "报文交易要素缺失 (bizType 000902 needs tokenPayData {token=…&trId=…})"))
+            return .failure(refusal(request, "13", "报文交易要素缺失 (bizType 000902 needs tokenPayData {token=…&trId=…})"))
         }
         guard let token = values["token"], values["trId"]?.isEmpty == false else {
-            return .refuse(refusal(request, "13", "报文交易要素缺失 (tokenPayData needs token and trId)"))
+            return .failure(refusal(request, "13", "报文交易要素缺失 (tokenPayData needs token and trId)"))
         }
         entry.maskedAccount = PaymentDataField(["accNo": token]).maskedAccount
         var decision = SandboxDeclineRules.decide(accountNumber: token, expiry: nil, amount: amount, now: now)
@@ -339,13 +312,18 @@ public actor SandboxGateway {
         }
         entry.respCode = decision.final
         if ResponseCode.classify(decision.synchronous) == .failure { entry.finalAt = now }
-        return .proceed(decision.synchronous)
+        return .success(decision.synchronous)
     }
 
     /// A card payment: the card data (encrypted to this gateway's encryption certificate, when it
     /// has one) with an account number and a cryptogram or EMV data. The synchronous answer's
     /// code; the entry gets the final one.
-    func cardConsume(_ request: ACPMessage, amount: Int, now: Date, entry: inout SandboxLedgerEntry) -> Step<String> {
+    func cardConsume(
+        _ request: ACPMessage,
+        amount: Int,
+        now: Date,
+        entry: inout SandboxLedgerEntry
+    ) -> Result<String, Refusal> {
         var field: PaymentDataField?
         if let raw = request[paymentDataField] { field = try? PaymentDataField(encoded: raw) }
         if let decryptor, let sent = field {
@@ -354,16 +332,16 @@ public actor SandboxGateway {
                     request["encryptCertId"] == nil
                     ? "报文格式错误 (card data must be encrypted to the encryption certificate \(decryptor.certId) and encryptCertId sent)"
                     : "报文格式错误 (encryptCertId \(request["encryptCertId"]!) is not the encryption certificate \(decryptor.certId); ask with txnType 95)"
-                return .refuse(refusal(request, "10", message))
+                return .failure(refusal(request, "10", message))
             }
             do { field = try sent.decrypted(with: decryptor) } catch {
-                return .refuse(refusal(request, "10", "报文格式错误 (\(error.message))"))
+                return .failure(refusal(request, "10", "报文格式错误 (\(error.message))"))
             }
         }
         guard let field, field.values["accNo"] != nil,
             field.values["cryptogram"] != nil || field.values["emvData"] != nil
         else {
-            return .refuse(refusal(request, "13", "\(paymentDataField) must carry accNo and cryptogram or emvData"))
+            return .failure(refusal(request, "13", "\(paymentDataField) must carry accNo and cryptogram or emvData"))
         }
         entry.maskedAccount = field.maskedAccount
         let decision = SandboxDeclineRules.decide(
@@ -374,7 +352,7 @@ public actor SandboxGateway {
         )
         entry.respCode = decision.final
         if ResponseCode.classify(decision.synchronous) == .failure { entry.finalAt = now }
-        return .proceed(decision.synchronous)
+        return .success(decision.synchronous)
     }
 
     /// A refund or void of `amount` against the successful consume `origQryId` names: a void is
@@ -384,20 +362,21 @@ public actor SandboxGateway {
         guard let originalQueryId = request["origQryId"], let originalKey = byQueryId[originalQueryId],
             var original = ledger[originalKey], original.txnType == .consume, original.status(at: now) == "success"
         else {
-            return refusal(request, "35")
+            return refusal(request, "35").reply
         }
         let remaining = original.amount - original.reversed
-        if remaining == 0 { return refusal(request, "45") }
+        if remaining == 0 { return refusal(request, "45").reply }
         if type == .void {
             guard amount == original.amount, original.reversed == 0 else {
-                return refusal(request, "36", "a void must be for the full amount of an unrefunded consume")
+                return refusal(request, "36", "a void must be for the full amount of an unrefunded consume").reply
             }
             guard let charged = TransactionTime.parse(original.txnTime), TransactionTime.sameClearingDay(charged, now)
             else {
                 return refusal(request, "35", "a void is possible on the consume's clearing day only; refund instead")
+                    .reply
             }
         } else if amount > remaining {
-            return refusal(request, "36", "refund of \(amount) exceeds the \(remaining) not yet refunded")
+            return refusal(request, "36", "refund of \(amount) exceeds the \(remaining) not yet refunded").reply
         }
         original.reversed += amount
         ledger[originalKey] = original
