@@ -180,15 +180,18 @@ struct Montgomery: Sendable {
         return false
     }
 
-    /// `a` −= `b`, modulo 2^(64k).
-    static func subtract(_ a: inout [UInt64], _ b: [UInt64]) {
-        var borrow = false
-        for i in 0..<a.count {
-            let (d1, b1) = a[i].subtractingReportingOverflow(b[i])
-            let (d2, b2) = d1.subtractingReportingOverflow(borrow ? 1 : 0)
-            a[i] = d2
-            borrow = b1 || b2
+    /// `a` −= `b`, modulo 2^(64k), without a branch on the values; returns the borrow out of the
+    /// top limb (1 when `a` < `b`).
+    @discardableResult
+    static func subtract(_ a: inout [UInt64], _ b: [UInt64]) -> UInt64 {
+        var borrow: UInt64 = 0
+        for index in 0..<a.count {
+            let (difference1, borrow1) = a[index].subtractingReportingOverflow(b[index])
+            let (difference2, borrow2) = difference1.subtractingReportingOverflow(borrow)
+            a[index] = difference2
+            borrow = bit(borrow1) | bit(borrow2)
         }
+        return borrow
     }
 
     /// a · b · R⁻¹ mod n (CIOS: multiplication and reduction interleaved, one limb of `b` at a time).
@@ -208,25 +211,25 @@ struct Montgomery: Sendable {
                                 let (sum1, c1) = low.addingReportingOverflow(t[j])
                                 let (sum2, c2) = sum1.addingReportingOverflow(carry)
                                 t[j] = sum2
-                                carry = high &+ bit(c1) &+ bit(c2)
+                                carry = high &+ Self.bit(c1) &+ Self.bit(c2)
                             }
                             let (top, c3) = t[k].addingReportingOverflow(carry)
                             t[k] = top
-                            t[k + 1] = bit(c3)
+                            t[k + 1] = Self.bit(c3)
                             // t = (t + m · n) / 2⁶⁴, m chosen so that the low limb becomes 0.
                             let m = t[0] &* n0inv
                             let (high0, low0) = m.multipliedFullWidth(by: n[0])
-                            carry = high0 &+ bit(low0.addingReportingOverflow(t[0]).overflow)
+                            carry = high0 &+ Self.bit(low0.addingReportingOverflow(t[0]).overflow)
                             for j in 1..<k {
                                 let (high, low) = m.multipliedFullWidth(by: n[j])
                                 let (sum1, c1) = low.addingReportingOverflow(t[j])
                                 let (sum2, c2) = sum1.addingReportingOverflow(carry)
                                 t[j - 1] = sum2
-                                carry = high &+ bit(c1) &+ bit(c2)
+                                carry = high &+ Self.bit(c1) &+ Self.bit(c2)
                             }
                             let (last, c4) = t[k].addingReportingOverflow(carry)
                             t[k - 1] = last
-                            t[k] = t[k + 1] &+ bit(c4)
+                            t[k] = t[k + 1] &+ Self.bit(c4)
                         }
                     }
                 }
@@ -235,14 +238,8 @@ struct Montgomery: Sendable {
         // The final subtraction, done always and chosen by a mask rather than a branch, so that the
         // time taken does not depend on the value: t < 2n, and t ≥ n exactly when t's top limb is
         // set or t − n does not borrow.
-        var result = [UInt64](repeating: 0, count: k)
-        var borrow: UInt64 = 0
-        for j in 0..<k {
-            let (difference1, borrow1) = t[j].subtractingReportingOverflow(n[j])
-            let (difference2, borrow2) = difference1.subtractingReportingOverflow(borrow)
-            result[j] = difference2
-            borrow = bit(borrow1) | bit(borrow2)
-        }
+        var result = Array(t[0..<k])
+        let borrow = Self.subtract(&result, n)
         let keepDifference = 0 &- ((t[k] | (borrow ^ 1)) & 1)  // all ones, or all zeros
         for j in 0..<k { result[j] = (result[j] & keepDifference) | (t[j] & ~keepDifference) }
         return result
@@ -250,7 +247,7 @@ struct Montgomery: Sendable {
 
     /// A carry as a number, without a branch (`c ? 1 : 0` became a conditional jump in the inner
     /// loops, whose mispredictions made them five times slower).
-    @inline(__always) func bit(_ carry: Bool) -> UInt64 { UInt64(unsafeBitCast(carry, to: UInt8.self)) }
+    @inline(__always) static func bit(_ carry: Bool) -> UInt64 { UInt64(unsafeBitCast(carry, to: UInt8.self)) }
 
     /// `base`^`exponent` mod n, both big-endian bytes; the result big-endian, `byteCount` long.
     func power(_ base: [UInt8], _ exponent: [UInt8]) -> [UInt8] {
