@@ -170,30 +170,23 @@ for line in open(sys.argv[1]):
     if m and label: runs[label]["rate"] = float(m.group(1))
     m = re.search(r"p99 ([\d.]+) ms", line)
     if m and label: runs[label]["p99"] = float(m.group(1))
-def rate(prefix):
+def run(prefix):
     for k, v in runs.items():
-        if k.startswith(prefix) and "rate" in v: return v["rate"], v.get("saturation")
-    return None, None
-def sweep(prefix):
-    for k, v in runs.items():
-        if k.startswith(prefix) and "rate" in v: return v.get("sweep", {})
+        if k.startswith(prefix) and "rate" in v: return v
     return {}
+def rate(prefix):
+    return run(prefix).get("rate"), run(prefix).get("saturation")
 sq, sq99 = rate("SQLite")
 pg, pg99 = rate("PostgreSQL")
 fl, _ = rate("Protocol floor")
 print("== Targets, as ratios of this run")
 if sq and pg: print(f"target    PostgreSQL (one server) / SQLite = {pg / sq:.2f} (target at least 0.8): {'met' if pg / sq >= 0.8 else 'NOT met'}")
 if sq and fl: print(f"target    SQLite / protocol floor = {sq / fl:.2f} (target at least 0.9): {'met' if sq / fl >= 0.9 else 'NOT met'}")
-for name, other in (("PostgreSQL (one server)", "PostgreSQL"), ("Protocol floor", "Protocol floor")):
-    base, mine = sweep("SQLite"), sweep(other)
-    shared = sorted(set(base) & set(mine))
-    if shared:
-        pairs = ", ".join(f"c={c} {mine[c] / base[c]:.2f}" for c in shared)
-        if other == "Protocol floor":
-            pairs = ", ".join(f"c={c} {base[c] / mine[c]:.2f}" for c in shared)
-            print(f"sweep     SQLite / protocol floor at each concurrency of the search: {pairs}")
-        else:
-            print(f"sweep     {name} / SQLite at each concurrency of the search: {pairs}")
+for name, top, bottom in (("PostgreSQL (one server) / SQLite", "PostgreSQL", "SQLite"),
+                          ("SQLite / protocol floor", "SQLite", "Protocol floor")):
+    above, below = run(top).get("sweep", {}), run(bottom).get("sweep", {})
+    pairs = ", ".join(f"c={c} {above[c] / below[c]:.2f}" for c in sorted(set(above) & set(below)))
+    if pairs: print(f"sweep     {name} at each concurrency of the search: {pairs}")
 for name, saturation in (("SQLite", sq99), ("PostgreSQL", pg99)):
     if saturation:
         c, p99 = saturation

@@ -260,17 +260,7 @@ func load(_ o: LoadOptions, _ http: HTTPClient) async throws -> Int32 {
 
     // 3b. A warm-up, not counted.
     if o.warmup > 0 {
-        let warmOrders = try await createOrders(o.warmup, o, http, Results())
-        let warmBodies = try authorizationBodies(warmOrders, recipient: recipient, issuer: issuer)
-        _ = try await authorizeAll(
-            warmOrders,
-            bodies: warmBodies,
-            concurrency: o.concurrency,
-            cancels: 0,
-            o,
-            http,
-            Results()
-        )
+        _ = try await payNewOrders(o.warmup, concurrency: o.concurrency, o, http, recipient, issuer, Results())
     }
 
     // 4. Authorizations, timed.
@@ -620,22 +610,36 @@ func authorizeAll(
     return Date().timeIntervalSince(start)
 }
 
+/// `count` new orders, each paid by one shopper (no cancels) at `concurrency`, their outcomes in
+/// `results`; the seconds the authorizations took (the orders and tokens are made before).
+func payNewOrders(
+    _ count: Int,
+    concurrency: Int,
+    _ o: LoadOptions,
+    _ http: HTTPClient,
+    _ recipient: TokenRecipient,
+    _ issuer: SandboxTokenIssuer,
+    _ results: Results
+) async throws -> Double {
+    let orders = try await createOrders(count, o, http, Results())
+    let bodies = try authorizationBodies(orders, recipient: recipient, issuer: issuer)
+    return try await authorizeAll(orders, bodies: bodies, concurrency: concurrency, cancels: 0, o, http, results)
+}
+
 /// The saturation search: `o.sweepPayments` payments at each concurrency of `o.sweep`, their rate
 /// and latency, and where the rate saturates (the first concurrency that the next improves on by
 /// less than 10%): the p99 there is the latency target's.
 func sweep(_ o: LoadOptions, _ http: HTTPClient, recipient: TokenRecipient, issuer: SandboxTokenIssuer) async throws {
     var levels: [(concurrency: Int, rate: Double, p50: Double, p99: Double)] = []
     for concurrency in o.sweep {
-        let orders = try await createOrders(o.sweepPayments, o, http, Results())
-        let bodies = try authorizationBodies(orders, recipient: recipient, issuer: issuer)
         let results = Results()
-        let elapsed = try await authorizeAll(
-            orders,
-            bodies: bodies,
+        let elapsed = try await payNewOrders(
+            o.sweepPayments,
             concurrency: concurrency,
-            cancels: 0,
             o,
             http,
+            recipient,
+            issuer,
             results
         )
         let paid = await results.outcomes["paid"] ?? 0
@@ -654,7 +658,7 @@ func sweep(_ o: LoadOptions, _ http: HTTPClient, recipient: TokenRecipient, issu
                 level.p50,
                 level.p99,
                 paid,
-                orders.count
+                o.sweepPayments
             )
         )
     }
