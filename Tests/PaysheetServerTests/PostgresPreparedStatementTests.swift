@@ -96,8 +96,12 @@ extension PostgresPreparedStatementTests {
                             "SELECT CAST(CAST($1 AS BIGINT) AS TEXT) AS number",
                             [.text("1e3")]
                         )
+                    } catch let error as StorageError {
+                        // The refusal names the parameter and kinds, never the value (it may be a secret's hash).
+                        #expect(!error.message.contains("1e3") && error.message.contains("parameter $1 is bigint"))
+                        failures.append("refused before sending")
                     } catch {
-                        failures.append(error is StorageError ? "refused before sending" : "refused by PostgreSQL")
+                        failures.append("refused by PostgreSQL")
                     }
                 }
                 return failures

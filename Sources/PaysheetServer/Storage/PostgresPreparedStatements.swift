@@ -78,7 +78,9 @@ final class PostgresPreparedStatements: @unchecked Sendable {
                     return PostgresData(int32: small)
                 default: break
                 }
-                throw StorageError("parameter $\(index + 1) is \(pair.1); \(pair.0) cannot be bound to it")
+                // The value's kind, never the value: a bound value may be a secret's hash or a stored record.
+                let kind = if case .int = pair.0 { "an integer" } else { "a text" }
+                throw StorageError("parameter $\(index + 1) is \(pair.1); \(kind) cannot be bound to it")
             }
         }
     }
