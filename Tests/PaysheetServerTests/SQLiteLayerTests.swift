@@ -44,6 +44,18 @@ import Testing
         }
     }
 
+    /// A commit is on disk before the statement returns (`synchronous=FULL`): the server calls
+    /// the acquirer only after the payment it is about to charge is stored, and with SQLite's
+    /// `NORMAL` a power loss could undo that commit after the acquirer had charged.
+    @Test func commitsAreDurableInWALMode() async throws {
+        try await Self.withDatabase { db in
+            let journal = try db.writer.execute("PRAGMA journal_mode", []).map(\.values)
+            let synchronous = try db.writer.execute("PRAGMA synchronous", []).map(\.values)
+            #expect(journal == [["wal"]])
+            #expect(synchronous == [["2"]])  // 2 = FULL
+        }
+    }
+
     @Test func aThrowingBodyRollsBackAndTheNextTransactionRuns() async throws {
         struct Abort: Error {}
         try await Self.withDatabase { db in
