@@ -35,6 +35,9 @@ acpsdk.rootCert.path=$PKI/root.pem
 acpsdk.log.filePath=$WORK/
 acpsdk.log.level=INFO
 INI
+# The SDK writes its log beside whatever it is run from when its configured folder is not used
+# (a run log once landed in a repository): run it from the throwaway folder.
+cd "$WORK"
 : >"$WORK/notify.log"
 UNIONPAY_SDK="$WORK/sdk-copy" NOTIFY_LOG="$WORK/notify.log" php -S "127.0.0.1:$NPORT" "$HERE/notify.php" >"$WORK/notify-server.log" 2>&1 &
 NS=$!
