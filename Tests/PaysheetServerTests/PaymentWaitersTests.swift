@@ -39,4 +39,20 @@ import Testing
         await waiters.signal("pay_w", Self.payment(version: 2), order: nil)
         #expect(await waiters.wait("pay_w", after: generation, timeout: 10) == true)
     }
+
+    /// Watches are counted: an authorization that started watching before the acquirer was asked
+    /// keeps its count and the committed version while another request for the same payment
+    /// (a second authorize) ends its own watch.
+    @Test func anotherRequestEndingItsWatchDoesNotResetTheCount() async throws {
+        let waiters = PaymentWaiters()
+        let first = await waiters.watch("pay_w")
+        await waiters.watch("pay_w")
+        await waiters.signal("pay_w", Self.payment(version: 4), order: nil)
+        await waiters.unwatch("pay_w")  // the second request has its answer
+        #expect(await waiters.generation("pay_w") == first + 1)
+        #expect(await waiters.committed("pay_w")?.0.version == 4)
+        await waiters.unwatch("pay_w")
+        #expect(await waiters.committed("pay_w") == nil)
+        #expect(await waiters.generation("pay_w") == 0)
+    }
 }

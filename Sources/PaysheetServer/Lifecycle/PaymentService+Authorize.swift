@@ -123,6 +123,10 @@ extension PaymentService {
                 try await startAgreement(order, plan: plan, payment: record, data: data, network: method.network)
             }
             let paymentData = acquirerPaymentData(data)
+            // Watched before the acquirer is asked: whatever changes the payment from here on (its
+            // notification, here or on another server) is counted, so the wait need not read back
+            // what this request commits next.
+            let watched = await waiters.watch(id)
             let answer = await acquirer.charge(
                 ChargeRequest(
                     identity: record.identity,
@@ -132,8 +136,14 @@ extension PaymentService {
                     reference: orderId
                 )
             )
-            let after = try await advance(id, .answer(answer), loaded: record) ?? record
-            return try await outcome(of: after, deadline: deadline, others: payments)
+            let after: PaymentRecord
+            do {
+                after = try await advance(id, .answer(answer), loaded: record) ?? record
+            } catch {
+                await waiters.unwatch(id)
+                throw error
+            }
+            return try await outcome(of: after, deadline: deadline, others: payments, unchangedSince: watched)
         }
         throw ServiceError.conflict("order \(orderId) kept changing; try again")
     }
@@ -245,13 +255,17 @@ extension PaymentService {
         }
     }
 
-    /// `others`: the order's payments as last read; the answer's view shows them with this charge as it ended.
+    /// `others`: the order's payments as last read; the answer's view shows them with this charge as
+    /// it ended. `unchangedSince`: the payment's generation when this request started watching it,
+    /// `charge` being what it committed since (see ``waitForOutcome(_:until:known:)``).
     func outcome(
         of charge: PaymentRecord,
         deadline: Date,
-        others: [PaymentRecord]? = nil
+        others: [PaymentRecord]? = nil,
+        unchangedSince: Int? = nil
     ) async throws -> AuthorizationOutcome {
-        let waited = try await waitForOutcome(charge.id, until: deadline)
+        let known = unchangedSince.map { (payment: charge, generation: $0) }
+        let waited = try await waitForOutcome(charge.id, until: deadline, known: known)
         let final = waited?.payment ?? charge
         // The order as the change that settled the payment committed it, else as stored now.
         var order = waited?.order

@@ -159,23 +159,34 @@ public final class PaymentService: Sendable {
 
     /// Waits until `id` is terminal or `deadline` passes; returns its last state, and its order
     /// when the change that made it terminal was committed by this process.
+    ///
+    /// `known`: the payment as this request last committed it, and the payment's generation when
+    /// the request started watching it, before the change that committed it (``PaymentWaiters``
+    /// counts every change from then on, made here or announced by another server). While the
+    /// generation is the same, nothing changed the payment since: it is not read back. Used once;
+    /// after a wait that times out the payment is always read.
     func waitForOutcome(
         _ id: String,
-        until deadline: Date
+        until deadline: Date,
+        known: (payment: PaymentRecord, generation: Int)? = nil
     ) async throws -> (payment: PaymentRecord, order: OrderRecord?)? {
-        await waiters.watch(id)
+        if known == nil { await waiters.watch(id) }  // else the caller watches it already
         defer { Task { await waiters.unwatch(id) } }
         var signalled = false
+        var known = known
         while true {
             let generation = await waiters.generation(id)
             let payment: PaymentRecord
             var order: OrderRecord?
-            if signalled, let committed = await waiters.committed(id) {
+            if let first = known, first.generation == generation {
+                payment = first.payment  // nothing changed it since this request committed it
+            } else if signalled || known != nil, let committed = await waiters.committed(id) {
                 (payment, order) = committed  // what this process just committed: no need to read it back
             } else {
                 guard let stored = try await store.payment(id) else { return nil }
                 payment = stored
             }
+            known = nil
             let left = deadline.timeIntervalSince(now())
             if payment.lifecycle.state.isTerminal || left <= 0 { return (payment, order) }
             // Woken by a change made in this process, or (PostgreSQL) announced by another server; the

@@ -7,6 +7,7 @@ actor PaymentWaiters {
     private var waiting: [String: [Int: CheckedContinuation<Void, Never>]] = [:]
     private var nextToken = 0
     private var generations: [String: Int] = [:]
+    private var watchers: [String: Int] = [:]
     private var latest: [String: (PaymentRecord, OrderRecord?)] = [:]
 
     /// The newest version of a watched payment this process committed (with its order when the
@@ -38,12 +39,21 @@ actor PaymentWaiters {
         if waiting[paymentId]?.isEmpty == true { waiting.removeValue(forKey: paymentId) }
     }
 
-    /// Starts counting signals of `paymentId` (a request is about to wait for it).
-    func watch(_ paymentId: String) { if generations[paymentId] == nil { generations[paymentId] = 0 } }
+    /// Starts counting signals of `paymentId` (a request is about to wait for it); returns its
+    /// generation. Each watch is ended by one ``unwatch(_:)``.
+    @discardableResult
+    func watch(_ paymentId: String) -> Int {
+        watchers[paymentId, default: 0] += 1
+        if generations[paymentId] == nil { generations[paymentId] = 0 }
+        return generations[paymentId]!
+    }
 
-    /// Stops counting (the request has its answer).
+    /// Ends one watch (its request has its answer); the count is forgotten with the last one, so
+    /// that a request still watching never sees its generation start again.
     func unwatch(_ paymentId: String) {
-        if waiting[paymentId] == nil {
+        let left = watchers[paymentId, default: 1] - 1
+        watchers[paymentId] = left > 0 ? left : nil
+        if left <= 0, waiting[paymentId] == nil {
             generations.removeValue(forKey: paymentId)
             latest.removeValue(forKey: paymentId)
         }
