@@ -302,11 +302,18 @@ func load(_ o: LoadOptions, _ http: HTTPClient) async throws -> Int32 {
     if let before = roundTripsBefore, let after = await databaseRoundTrips(http, o), !orders.isEmpty {
         // Counted by the server (every statement it sent PostgreSQL, BEGIN and COMMIT included)
         // over the timed authorizations, whatever settled them (answer, notification, query).
+        let perPayment = { (kind: String) in
+            Double(after[kind, default: 0] - before[kind, default: 0]) / Double(orders.count)
+        }
         print(
-            String(
-                format: "database  %.1f round trips per payment (PostgreSQL, counted by the server)",
-                Double(after - before) / Double(orders.count)
-            )
+            String(format: "database  %.1f round trips per payment (PostgreSQL, counted by the server)", perPayment(""))
+        )
+        let kinds = after.keys.filter { !$0.isEmpty && perPayment($0) >= 0.05 }.sorted {
+            perPayment($0) > perPayment($1)
+        }
+        print(
+            "database  by statement, per payment: "
+                + kinds.map { "\($0) " + String(format: "%.2f", perPayment($0)) }.joined(separator: ", ")
         )
     }
     print(
@@ -442,24 +449,31 @@ func printCPU(
 }
 
 /// The servers' count of PostgreSQL round trips (`/metrics`, with the merchant key, summed over
-/// `--metrics-from`), or nil.
-func databaseRoundTrips(_ http: HTTPClient, _ o: LoadOptions) async -> Int? {
-    var total = 0
+/// `--metrics-from`) under the key `""`, and of statements by kind (`INSERT idempotency_keys`,
+/// `BEGIN`, …) under theirs; nil without them.
+func databaseRoundTrips(_ http: HTTPClient, _ o: LoadOptions) async -> [String: Int]? {
+    var counts: [String: Int] = [:]
+    let statementPrefix = #"paysheet_database_statements_total{statement=""#
     for server in o.metricsFrom.isEmpty ? [o.server] : o.metricsFrom {
         var request = HTTPClientRequest(url: server + "/metrics")
         if !o.apiKey.isEmpty { request.headers.add(name: "Authorization", value: "Bearer " + o.apiKey) }
         guard let response = try? await http.execute(request, timeout: .seconds(10)), response.status == .ok,
             let body = try? await response.body.collect(upTo: 1 << 22)
         else { return nil }
-        var found: Int?
-        for line in String(buffer: body).split(separator: "\n")
-        where line.hasPrefix("paysheet_database_round_trips_total") {
-            if let value = line.split(separator: " ").last, let number = Double(value) { found = Int(number) }
+        var found = false
+        for line in String(buffer: body).split(separator: "\n") {
+            guard let value = line.split(separator: " ").last, let number = Double(value) else { continue }
+            if line.hasPrefix("paysheet_database_round_trips_total") {
+                counts["", default: 0] += Int(number)
+                found = true
+            } else if line.hasPrefix(statementPrefix), let end = line.range(of: #""}"#) {
+                let kind = String(line[line.index(line.startIndex, offsetBy: statementPrefix.count)..<end.lowerBound])
+                counts[kind, default: 0] += Int(number)
+            }
         }
-        guard let found else { return nil }
-        total += found
+        guard found else { return nil }
     }
-    return total
+    return counts
 }
 
 /// An order made for the load: its id, amount, the token's application data, whether the sandbox

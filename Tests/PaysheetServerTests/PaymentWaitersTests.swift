@@ -55,4 +55,31 @@ import Testing
         #expect(await waiters.committed("pay_w") == nil)
         #expect(await waiters.generation("pay_w") == 0)
     }
+
+    /// PostgreSQL delivers a server's own announcements to it too: an announced version this
+    /// process committed (or an older one) leaves its waiters' committed version in place; a newer
+    /// one, or an announcement without a version, makes them read the payment anew.
+    @Test func anAnnouncementOfAVersionCommittedHereChangesNothing() async throws {
+        let waiters = PaymentWaiters()
+        await waiters.watch("pay_w")
+        await waiters.signal("pay_w", Self.payment(version: 5), order: nil)
+        let generation = await waiters.generation("pay_w")
+        await waiters.poke("pay_w", version: 5)
+        await waiters.poke("pay_w", version: 4)
+        #expect(await waiters.generation("pay_w") == generation)
+        #expect(await waiters.committed("pay_w")?.0.version == 5)
+        await waiters.poke("pay_w", version: 6)
+        #expect(await waiters.generation("pay_w") == generation + 1)
+        #expect(await waiters.committed("pay_w") == nil)
+        await waiters.signal("pay_w", Self.payment(version: 7), order: nil)
+        await waiters.poke("pay_w")
+        #expect(await waiters.generation("pay_w") == generation + 3)
+        #expect(await waiters.committed("pay_w") == nil)
+    }
+
+    @Test func anAnnouncementCarriesThePaymentAndItsVersion() {
+        #expect(SettlementListener.announced("pay_1 7") == ("pay_1", 7))
+        #expect(SettlementListener.announced("pay_1") == ("pay_1", nil))
+        #expect(SettlementListener.announced("pay_1 x") == ("pay_1 x", nil))
+    }
 }

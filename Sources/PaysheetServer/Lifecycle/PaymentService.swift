@@ -151,7 +151,11 @@ public final class PaymentService: Sendable {
                 }
                 return stored
             }
-            current = nil  // another writer was first: reload and apply again
+            // Another writer was first: apply again to the newer version — as this process
+            // committed it when it was the writer (typically the payment's notification racing its
+            // acquirer's answer), else as read anew.
+            current = nil
+            if let (newer, _) = await waiters.committed(id), newer.version > payment.version { current = newer }
             orderSnapshot = nil
         }
         throw StorageError("payment \(id) kept changing under eight attempts to update it")

@@ -18,7 +18,8 @@ struct SettlementListener: Service {
                         try await connection.listen(on: PaymentStore.settledChannel) { notifications in
                             payments.changesAnnounced.raise()
                             for try await notification in notifications {
-                                await payments.waiters.poke(notification.payload)
+                                let (id, version) = Self.announced(notification.payload)
+                                await payments.waiters.poke(id, version: version)
                             }
                         }
                     }
@@ -30,5 +31,13 @@ struct SettlementListener: Service {
                 try? await Task.sleep(for: .seconds(1))
             }
         }
+    }
+
+    /// An announcement's payment id and version (`pay_… 7`, as the settling statement sends it);
+    /// the version is nil in a payload without one.
+    static func announced(_ payload: String) -> (id: String, version: Int?) {
+        let parts = payload.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, let version = Int(parts[1]) else { return (payload, nil) }
+        return (String(parts[0]), version)
     }
 }

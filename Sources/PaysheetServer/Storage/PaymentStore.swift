@@ -405,13 +405,6 @@ public struct PaymentStore: Sendable {
                     at: now,
                     db
                 )
-                if next.lifecycle.state.isTerminal, database.dialect == "postgresql" {
-                    // Delivered at commit to every server listening: an authorization waiting there wakes at once.
-                    try await db.execute(
-                        "SELECT CAST(1 AS TEXT) FROM (SELECT pg_notify($1, $2)) AS sent",
-                        [.text(PaymentStore.settledChannel), .text(next.id)]
-                    )
-                }
                 guard let reprice else { return (next, nil) }
                 guard let (order, payments) = try await PaymentStore.orderAndPayments(next.orderId, db) else {
                     return (next, nil)
