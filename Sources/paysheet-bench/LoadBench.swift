@@ -299,7 +299,10 @@ func load(_ o: LoadOptions, _ http: HTTPClient) async throws -> Int32 {
             rate / baselineRate
         )
     )
-    if let before = roundTripsBefore, let after = await databaseRoundTrips(http, o), !orders.isEmpty {
+    // A server restarted during the run (a fault run) starts its counts again: nothing to print.
+    if let before = roundTripsBefore, let after = await databaseRoundTrips(http, o), !orders.isEmpty,
+        after["", default: 0] >= before["", default: 0]
+    {
         // Counted by the server (every statement it sent PostgreSQL, BEGIN and COMMIT included)
         // over the timed authorizations, whatever settled them (answer, notification, query).
         let perPayment = { (kind: String) in
