@@ -127,6 +127,36 @@ import Testing
         }
     }
 
+    /// The notification is applied from the charge as the authorization committed it
+    /// (`AwaitedCharges`); here queries answered "in progress" (`05`) have changed the payment
+    /// since, so that copy is stale: the write finds the newer version, writes nothing, and the
+    /// notification is applied again to the payment as read — paid once, by the notification.
+    @Test(arguments: TestDatabases.kinds) func aNotificationAfterQueriesChangedThePaymentIsAppliedToTheNewest(
+        kind: String
+    ) async throws {
+        // On loopback: the gateway's notifications reach the server.
+        let server = try await TestServer.start(database: kind)
+        defer { Task { await server.stop() } }
+        do {
+            try await server.setFaults(#"{"seed":11,"processingSeconds":1.4}"#)
+            let factory = try await server.tokenFactory()
+            let order = try await server.createOrder()
+            let id = try #require(order["id"]?.stringValue)
+            let sheet = try await server.pay(order, factory: factory)
+            #expect(await sheet.paid)
+            let charge = try #require(try await server.order(id)["payments"]?.arrayValue?.first)
+            #expect(
+                charge["history"]?.arrayValue?.map { $0["to"]?.stringValue ?? "" } == [
+                    "submitting", "accepted", "succeeded",
+                ]
+            )
+            let queries = try await server.queries()
+            #expect(charge["reason"]?.stringValue?.hasPrefix("notification") == true, "\(charge.compactText)")
+            #expect(try await server.ledger().filter { $0["txnType"] == "01" }.count == 1)
+            #expect(!queries.isEmpty, "no query changed the payment before its notification")
+        }
+    }
+
     @Test func tokensAreCheckedAgainstTheOrderAndUsedOnce() async throws {
         try await TestServer.inProcess { server in
             let factory = try await server.tokenFactory()

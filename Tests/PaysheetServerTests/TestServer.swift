@@ -296,13 +296,13 @@ final class TestServer: @unchecked Sendable {
         #expect(response.status == .ok)
     }
 
-    func queries() async throws -> [JSONValue] {
-        let r = try await http.execute(HTTPClientRequest(url: gatewayURL + "/sandbox/queries"), timeout: .seconds(5))
-        return try JSONParser.parse(Array(buffer: try await r.body.collect(upTo: 1 << 24))).arrayValue ?? []
-    }
+    func ledger() async throws -> [JSONValue] { try await gatewayList("/sandbox/ledger") }
 
-    func ledger() async throws -> [JSONValue] {
-        let r = try await http.execute(HTTPClientRequest(url: gatewayURL + "/sandbox/ledger"), timeout: .seconds(5))
+    /// The sandbox gateway's ledger of the queries it answered.
+    func queries() async throws -> [JSONValue] { try await gatewayList("/sandbox/queries") }
+
+    private func gatewayList(_ path: String) async throws -> [JSONValue] {
+        let r = try await http.execute(HTTPClientRequest(url: gatewayURL + path), timeout: .seconds(5))
         return try JSONParser.parse(Array(buffer: try await r.body.collect(upTo: 1 << 24))).arrayValue ?? []
     }
 

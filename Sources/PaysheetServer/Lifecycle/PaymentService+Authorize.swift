@@ -107,13 +107,14 @@ extension PaymentService {
             let id = record.id
             let pending = OrderSettlement.settle(order, payments + [record])  // same version: the insert checks it
             // The token's first use, the charge and the order's new status commit together.
+            let stored: OrderRecord
             switch try await store.insert(
                 record,
                 cause: "authorized by the shopper; charging \(order.amount) \(order.currencyCode)",
                 order: pending,
                 tokenTransactionId: decrypted.verified.token.header.transactionId
             ) {
-            case .inserted: break
+            case .inserted(let inserted): stored = inserted
             case .orderChanged: continue  // an update endpoint or another authorize was first: look again
             case .tokenReplayed:
                 Counter(label: "paysheet_tokens_rejected_total", dimensions: [("code", "replayed")]).increment()
@@ -143,6 +144,9 @@ extension PaymentService {
                 await waiters.unwatch(id)
                 throw error
             }
+            // The notification is applied from what this request committed (see AwaitedCharges).
+            if !after.lifecycle.state.isTerminal { awaited.remember(after, order: stored, payments: payments) }
+            defer { awaited.forget(after.identity) }
             return try await outcome(of: after, deadline: deadline, others: payments, unchangedSince: watched)
         }
         throw ServiceError.conflict("order \(orderId) kept changing; try again")

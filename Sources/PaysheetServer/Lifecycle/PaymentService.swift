@@ -18,6 +18,8 @@ public final class PaymentService: Sendable {
     let lifecycle: LifecycleConfiguration
     let logger: Logger
     let waiters = PaymentWaiters()
+    /// Charges waiting for their notification, as this process committed them.
+    let awaited = AwaitedCharges()
     /// Seconds between reads of a payment an authorization waits for, for changes made by other
     /// servers that were not announced (0.5 s; 10 s where they are announced, PostgreSQL's `LISTEN`).
     var otherServersPoll: Double { changesAnnounced.value ? 10 : 0.5 }
@@ -246,7 +248,9 @@ public final class PaymentService: Sendable {
             throw ServiceError(.invalid, code: "notification_rejected", message: "the notification was not accepted")
         }
         Counter(label: "paysheet_notifications_total").increment()
-        guard let (payment, order, payments) = try await store.paymentWithOrder(notification.identity) else {
+        var loaded = awaited.take(notification.identity)
+        if loaded == nil { loaded = try await store.paymentWithOrder(notification.identity) }
+        guard let (payment, order, payments) = loaded else {
             // Not ours (or not yet visible): stored raw, for reconciliation.
             _ = try await store.recordNotification(
                 key: notification.deduplicationKey,
