@@ -77,9 +77,10 @@ import Testing
         #expect(await waiters.committed("pay_w") == nil)
     }
 
-    @Test func anAnnouncementCarriesThePaymentAndItsVersion() {
-        #expect(SettlementListener.announced("pay_1 7") == ("pay_1", 7))
-        #expect(SettlementListener.announced("pay_1") == ("pay_1", nil))
-        #expect(SettlementListener.announced("pay_1 x") == ("pay_1 x", nil))
+    @Test func anAnnouncementCarriesThePaymentItsVersionAndItsAnnouncer() {
+        #expect(SettlementListener.announced("pay_1 7 A-B") == ("pay_1", 7, "A-B"))
+        #expect(SettlementListener.announced("pay_1 7") == ("pay_1", 7, nil))
+        #expect(SettlementListener.announced("pay_1") == ("pay_1", nil, nil))
+        #expect(SettlementListener.announced("pay_1 x") == ("pay_1 x", nil, nil))
     }
 }

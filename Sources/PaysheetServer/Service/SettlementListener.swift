@@ -18,8 +18,11 @@ struct SettlementListener: Service {
                         try await connection.listen(on: PaymentStore.settledChannel) { notifications in
                             payments.changesAnnounced.raise()
                             for try await notification in notifications {
-                                let (id, version) = Self.announced(notification.payload)
-                                await payments.waiters.poke(id, version: version)
+                                let announced = Self.announced(notification.payload)
+                                // This server's own: its waiters are handed the change in-process
+                                // (reading it back here, before that hand-off, cost three round trips).
+                                if announced.announcer == payments.store.announcer { continue }
+                                await payments.waiters.poke(announced.id, version: announced.version)
                             }
                         }
                     }
@@ -33,11 +36,11 @@ struct SettlementListener: Service {
         }
     }
 
-    /// An announcement's payment id and version (`pay_… 7`, as the settling statement sends it);
-    /// the version is nil in a payload without one.
-    static func announced(_ payload: String) -> (id: String, version: Int?) {
-        let parts = payload.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, let version = Int(parts[1]) else { return (payload, nil) }
-        return (String(parts[0]), version)
+    /// An announcement's payment id, version and announcing store (`pay_… 7 UUID`, as the
+    /// settling statement sends it); the version and announcer are nil in a payload without them.
+    static func announced(_ payload: String) -> (id: String, version: Int?, announcer: String?) {
+        let parts = payload.split(separator: " ").map(String.init)
+        guard parts.count >= 2, let version = Int(parts[1]) else { return (payload, nil, nil) }
+        return (parts[0], version, parts.count >= 3 ? parts[2] : nil)
     }
 }

@@ -6,6 +6,10 @@ import Foundation
 public struct PaymentStore: Sendable {
     /// The database.
     public let database: any SQLDatabase
+    /// This store's name in its settlement announcements (random, one per store, so one per
+    /// server): a server's listener knows its own announcements — PostgreSQL delivers them to it
+    /// too — and leaves them to the in-process hand-off (``PaymentWaiters``).
+    let announcer = UUID().uuidString
 
     /// A store over `database`.
     public init(database: any SQLDatabase) { self.database = database }
