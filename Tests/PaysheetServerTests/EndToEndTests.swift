@@ -110,18 +110,11 @@ import Testing
 
     @Test func lostNotificationsAndFailedAnswersAreSettledByQueryWithoutASecondCharge() async throws {
         try await TestServer.inProcess { server in
-            try await server.setFaults(#"{"seed":7,"dropNotification":1,"serverErrorAfter":1}"#)
-            let factory = try await server.tokenFactory()
-            let order = try await server.createOrder()
-            let id = try #require(order["id"]?.stringValue)
-            let sheet = try await server.pay(order, factory: factory)
-            #expect(await sheet.paid)
-            let charge = try #require(try await server.order(id)["payments"]?.arrayValue?.first)
-            #expect(
-                charge["history"]?.arrayValue?.map { $0["to"]?.stringValue ?? "" } == [
-                    "submitting", "unknown", "succeeded",
-                ]
+            let charge = try await Self.payOnce(
+                server,
+                faults: #"{"seed":7,"dropNotification":1,"serverErrorAfter":1}"#
             )
+            #expect(Self.states(charge) == ["submitting", "unknown", "succeeded"])
             #expect(charge["reason"]?.stringValue?.hasPrefix("query: success") == true)
             #expect(try await server.ledger().filter { $0["txnType"] == "01" }.count == 1)
         }
@@ -137,24 +130,28 @@ import Testing
         // On loopback: the gateway's notifications reach the server.
         let server = try await TestServer.start(database: kind)
         defer { Task { await server.stop() } }
-        do {
-            try await server.setFaults(#"{"seed":11,"processingSeconds":1.4}"#)
-            let factory = try await server.tokenFactory()
-            let order = try await server.createOrder()
-            let id = try #require(order["id"]?.stringValue)
-            let sheet = try await server.pay(order, factory: factory)
-            #expect(await sheet.paid)
-            let charge = try #require(try await server.order(id)["payments"]?.arrayValue?.first)
-            #expect(
-                charge["history"]?.arrayValue?.map { $0["to"]?.stringValue ?? "" } == [
-                    "submitting", "accepted", "succeeded",
-                ]
-            )
-            let queries = try await server.queries()
-            #expect(charge["reason"]?.stringValue?.hasPrefix("notification") == true, "\(charge.compactText)")
-            #expect(try await server.ledger().filter { $0["txnType"] == "01" }.count == 1)
-            #expect(!queries.isEmpty, "no query changed the payment before its notification")
-        }
+        let charge = try await Self.payOnce(server, faults: #"{"seed":11,"processingSeconds":1.4}"#)
+        #expect(Self.states(charge) == ["submitting", "accepted", "succeeded"])
+        #expect(charge["reason"]?.stringValue?.hasPrefix("notification") == true, "\(charge.compactText)")
+        #expect(try await server.ledger().filter { $0["txnType"] == "01" }.count == 1)
+        #expect(!(try await server.queries()).isEmpty, "no query changed the payment before its notification")
+    }
+
+    /// Sets the sandbox gateway's `faults`, pays one new order through the sheet, and returns its
+    /// charge as the merchant's order view shows it.
+    static func payOnce(_ server: TestServer, faults: String) async throws -> JSONValue {
+        try await server.setFaults(faults)
+        let factory = try await server.tokenFactory()
+        let order = try await server.createOrder()
+        let id = try #require(order["id"]?.stringValue)
+        let sheet = try await server.pay(order, factory: factory)
+        #expect(await sheet.paid)
+        return try #require(try await server.order(id)["payments"]?.arrayValue?.first)
+    }
+
+    /// The states a charge went through, from its history.
+    static func states(_ charge: JSONValue) -> [String] {
+        charge["history"]?.arrayValue?.map { $0["to"]?.stringValue ?? "" } ?? []
     }
 
     @Test func tokensAreCheckedAgainstTheOrderAndUsedOnce() async throws {
