@@ -35,7 +35,4 @@ final class AwaitedCharges: @unchecked Sendable {
 
     /// Forgets the charge `identity` (its authorization has answered).
     func forget(_ identity: TransactionIdentity) { _ = take(identity) }
-
-    /// How many it holds.
-    var count: Int { lock.withLock { charges.count } }
 }

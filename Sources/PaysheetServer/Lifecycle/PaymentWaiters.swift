@@ -59,14 +59,10 @@ actor PaymentWaiters {
         }
     }
 
-    /// Wakes everyone waiting for `paymentId`, which another server changed to `version`: they
-    /// read it anew (whatever this process committed of it before is older). An announcement of a
-    /// version this process committed itself, or of an older one, changes nothing: PostgreSQL
-    /// delivers a server's own announcements to it too, and reading back what it just handed its
-    /// waiters would cost each settled payment three round trips.
-    func poke(_ paymentId: String, version: Int? = nil) {
+    /// Wakes everyone waiting for `paymentId`, which another server changed: they read it anew
+    /// (whatever this process committed of it before is older).
+    func poke(_ paymentId: String) {
         guard generations[paymentId] != nil else { return }
-        if let version, let known = latest[paymentId]?.0.version, known >= version { return }
         latest.removeValue(forKey: paymentId)
         generations[paymentId]! += 1
         if let all = waiting.removeValue(forKey: paymentId) { for continuation in all.values { continuation.resume() } }

@@ -18,11 +18,9 @@ struct SettlementListener: Service {
                         try await connection.listen(on: PaymentStore.settledChannel) { notifications in
                             payments.changesAnnounced.raise()
                             for try await notification in notifications {
-                                let announced = Self.announced(notification.payload)
-                                // This server's own: its waiters are handed the change in-process
-                                // (reading it back here, before that hand-off, cost three round trips).
-                                if announced.announcer == payments.store.announcer { continue }
-                                await payments.waiters.poke(announced.id, version: announced.version)
+                                guard let id = Self.paymentChanged(by: notification.payload, notHere: payments.store)
+                                else { continue }
+                                await payments.waiters.poke(id)
                             }
                         }
                     }
@@ -36,11 +34,14 @@ struct SettlementListener: Service {
         }
     }
 
-    /// An announcement's payment id, version and announcing store (`pay_… 7 UUID`, as the
-    /// settling statement sends it); the version and announcer are nil in a payload without them.
-    static func announced(_ payload: String) -> (id: String, version: Int?, announcer: String?) {
-        let parts = payload.split(separator: " ").map(String.init)
-        guard parts.count >= 2, let version = Int(parts[1]) else { return (payload, nil, nil) }
-        return (parts[0], version, parts.count >= 3 ? parts[2] : nil)
+    /// The payment an announcement (`pay_… STORE`, as the settling statement sends it) says another
+    /// server changed; nil for one `store` sent itself — PostgreSQL delivers a server's own
+    /// announcements to it too, and its waiters get that change in-process (reading it back here,
+    /// where this delivery can beat the hand-off, cost three round trips). A payload without its
+    /// announcer is a payment id.
+    static func paymentChanged(by payload: String, notHere store: PaymentStore) -> String? {
+        let parts = payload.split(separator: " ", maxSplits: 1).map(String.init)
+        guard parts.count == 2 else { return payload }
+        return parts[1] == store.announcer ? nil : parts[0]
     }
 }

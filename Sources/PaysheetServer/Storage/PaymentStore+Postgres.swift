@@ -88,7 +88,7 @@ extension PaymentStore {
                       SELECT id, (SELECT COALESCE(MAX(seq), 0) + 1 FROM payment_events WHERE payment_id = $2), $10, $11, $12, $4 FROM p WHERE $11 <> ''),
                 o AS (UPDATE orders SET status = $13, version = $14, body = $15
                       WHERE id = $16 AND version = $17 AND EXISTS (SELECT 1 FROM p) RETURNING id),
-                s AS (SELECT pg_notify($18, id || ' ' || CAST($7 AS TEXT) || ' ' || $19) FROM p WHERE $18 <> '')
+                s AS (SELECT pg_notify($18, id || ' ' || $19) FROM p WHERE $18 <> '')
                 SELECT CAST((SELECT COUNT(*) FROM n) AS TEXT) AS notifications_stored,
                     CAST((SELECT COUNT(*) FROM p) AS TEXT) AS payments_updated,
                     CAST(CASE WHEN (SELECT COUNT(*) FROM n) = 1 THEN 1 / (SELECT COUNT(*) FROM p) ELSE 0 END AS TEXT) AS checked,
