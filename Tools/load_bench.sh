@@ -136,18 +136,19 @@ fi
 if [ "$WHICH" = all ] || [ "$WHICH" = sqlite-11 ]; then
   SIGN_METHOD=11 run "SQLite, signMethod 11 (secure key, no RSA)" "" ""
 fi
+# A new database $1 on the PostgreSQL of .ci/postgres.sh (started when it is not running); prints its URL.
+new_database() {
+  local pg
+  pg="$(bash .ci/postgres.sh 55432)"
+  su postgres -c "psql -h 127.0.0.1 -p 55432 -U postgres -qc 'CREATE DATABASE $1'"
+  echo "${pg%/*}/$1"
+}
 if [ "$WHICH" = all ] || [ "$WHICH" = postgres ]; then
-  PG="$(bash .ci/postgres.sh 55432)"
-  DB="bench$$"
-  su postgres -c "psql -h 127.0.0.1 -p 55432 -U postgres -qc 'CREATE DATABASE $DB'"
-  run "PostgreSQL" "${PG%/*}/$DB" postgres
+  run "PostgreSQL" "$(new_database "bench$$")" postgres
 fi
 for n in 2 3; do
   if [ "$WHICH" = all ] || [ "$WHICH" = "postgres-$n" ]; then
-    PG="$(bash .ci/postgres.sh 55432)"
-    DB="bench$$n$n"
-    su postgres -c "psql -h 127.0.0.1 -p 55432 -U postgres -qc 'CREATE DATABASE $DB'"
-    run_behind_balancer "$n" "${PG%/*}/$DB"
+    run_behind_balancer "$n" "$(new_database "bench$$n$n")"
   fi
 done
 if [ "$WHICH" = all ] || [ "$WHICH" = floor ]; then
@@ -160,10 +161,7 @@ if [ "$WHICH" = all ]; then
   SWEEP_ARGS=(--warmup "$WARMUP")
   for round in $(seq 2 "$ROUNDS"); do
     run "SQLite (round $round)" "" ""
-    PG="$(bash .ci/postgres.sh 55432)"
-    DB="bench$$r$round"
-    su postgres -c "psql -h 127.0.0.1 -p 55432 -U postgres -qc 'CREATE DATABASE $DB'"
-    run "PostgreSQL (round $round)" "${PG%/*}/$DB" postgres
+    run "PostgreSQL (round $round)" "$(new_database "bench$$r$round")" postgres
     run "Protocol floor (no storage, no bookkeeping; not a server to run) (round $round)" floor ""
   done
 fi
