@@ -230,8 +230,10 @@ import Testing
         }
     }
 
-    @Test func aKeyWhoseFirstRequestIsStillRunningGets409() async throws {
-        let server = try await TestServer.start()
+    /// The sheet's authorize, with the order's client secret (whose key is claimed by the
+    /// statement that checks the secret, on PostgreSQL).
+    @Test(arguments: TestDatabases.kinds) func aKeyWhoseFirstRequestIsStillRunningGets409(kind: String) async throws {
+        let server = try await TestServer.start(database: kind)
         defer { Task { await server.stop() } }
         // The gateway answers the charge only after 1.5 s: the first authorize is in flight meanwhile.
         try await server.setFaults(#"{"seed":1,"timeout":1,"timeoutSeconds":1.5}"#)
@@ -240,6 +242,7 @@ import Testing
             "currencyCode": "CNY", "countryCode": "CN", "lineItems": [["label": "Tea", "amount": "10.00"]],
         ])
         let id = try #require(order["id"]?.stringValue)
+        let secret = try #require(order["clientSecret"]?.stringValue)
         // A token for this order, made by a sheet whose authorization we do not send.
         let request = try decodeJSONValue(ApplePayPaymentRequest.self, from: order["paymentRequest"] ?? .null)
         let token = factory.makeToken(
@@ -247,17 +250,22 @@ import Testing
         )
         let body = try JSONValue.object(["payment": JSONValueEncoder().encode(ApplePayPayment(token: token))])
             .compactText
-        let first = Task { try await server.send("POST", "/v1/orders/\(id)/authorize", body, key: "pay-\(id)") }
+        let first = Task {
+            try await server.send("POST", "/v1/orders/\(id)/authorize", body, key: "pay-\(id)", auth: secret)
+        }
         try await Task.sleep(for: .milliseconds(400))
-        let (s2, e2) = try await server.send("POST", "/v1/orders/\(id)/authorize", body, key: "pay-\(id)")
+        let (s2, e2) = try await server.send("POST", "/v1/orders/\(id)/authorize", body, key: "pay-\(id)", auth: secret)
         #expect(s2 == 409)
         #expect(e2["error"]?["code"] == "idempotency_key_in_use")
         let (s1, r1) = try await first.value
         #expect(s1 == 200)
         #expect(r1["result"]?["status"] == JSONValue.number("0"))
         // Afterwards the same key and body get the stored answer.
-        let (s3, r3) = try await server.send("POST", "/v1/orders/\(id)/authorize", body, key: "pay-\(id)")
+        let (s3, r3) = try await server.send("POST", "/v1/orders/\(id)/authorize", body, key: "pay-\(id)", auth: secret)
         #expect(s3 == 200 && r3 == r1)
+        // The merchant reusing the shopper's key is another caller: 422, not the shopper's answer.
+        let (s4, e4) = try await server.send("POST", "/v1/orders/\(id)/authorize", body, key: "pay-\(id)")
+        #expect(s4 == 422 && e4["error"]?["code"] == "idempotency_key_reused")
         #expect(try await server.ledger().filter { $0["txnType"] == "01" }.count == 1)
     }
 

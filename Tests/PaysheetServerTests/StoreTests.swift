@@ -285,4 +285,57 @@ import Testing
             #expect(try await store.claimIdempotency(key: "k", fingerprint: "f9", at: Self.t0) == .claimed)
         }
     }
+
+    /// A shopper's key is claimed by the statement that reads the order, on PostgreSQL, and only
+    /// when the order's client secret is the caller's; on SQLite the caller claims it after.
+    @Test(arguments: TestDatabases.kinds) func anOrdersReadClaimsAKeyOnlyForItsSecret(kind: String) async throws {
+        try await TestDatabases.withStore(kind) { store in
+            var o = Self.order()
+            o.clientSecretHash = Secrets.hash("pcs_right")
+            try await store.insert(o)
+            func claim(_ key: String, _ fingerprint: String = "f") -> PaymentStore.IdempotencyRequest {
+                .init(key: key, fingerprint: fingerprint, at: Self.t0)
+            }
+            // Another secret, or no such order: nothing claimed, the key stays free.
+            let stranger = try #require(
+                try await store.orderAndPayments(o.id, claiming: claim("k1", "g"), ifSecretHash: Secrets.hash("pcs_x"))
+            )
+            #expect(stranger.order == o && !stranger.claimed)
+            #expect(
+                try await store.orderAndPayments(
+                    "ord_missing",
+                    claiming: claim("k2"),
+                    ifSecretHash: Secrets.hash("pcs_x")
+                )
+                    == nil
+            )
+            #expect(try await store.claimIdempotency(claim("k2")) == .claimed)
+            // The order's secret: claimed by the read on PostgreSQL (then held), by the caller on SQLite.
+            let owner = try #require(
+                try await store.orderAndPayments(o.id, claiming: claim("k1"), ifSecretHash: Secrets.hash("pcs_right"))
+            )
+            #expect(owner.order == o && owner.payments.isEmpty)
+            if kind == "postgres" {
+                #expect(owner.claimed)
+            } else {
+                #expect(!owner.claimed)
+                #expect(try await store.claimIdempotency(claim("k1")) == .claimed)
+            }
+            #expect(try await store.claimIdempotency(claim("k1")) == .inFlight)
+            #expect(try await store.claimIdempotency(claim("k1", "other")) == .mismatch)
+            // A key that exists is not claimed again by the read: the caller learns what it is.
+            try await store.finishIdempotency(key: "k1", status: 200, response: "{}")
+            let again = try #require(
+                try await store.orderAndPayments(o.id, claiming: claim("k1"), ifSecretHash: Secrets.hash("pcs_right"))
+            )
+            #expect(!again.claimed)
+            #expect(try await store.claimIdempotency(claim("k1")) == .replay(status: 200, response: "{}"))
+            // With a payment: the claim's row is not taken for a payment.
+            _ = try await store.insert(Self.payment(o, id: "pay_a"), cause: "created", order: o)
+            let paid = try #require(
+                try await store.orderAndPayments(o.id, claiming: claim("k3"), ifSecretHash: Secrets.hash("pcs_right"))
+            )
+            #expect(paid.payments.map(\.id) == ["pay_a"] && paid.claimed == (kind == "postgres"))
+        }
+    }
 }

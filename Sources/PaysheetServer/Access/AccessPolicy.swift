@@ -125,14 +125,35 @@ struct AccessPolicy: Sendable {
     /// statement; the authorization starts from them rather than reading them again).
     func orderAndPayments(_ id: String, _ request: Request) async throws -> (OrderRecord, [PaymentRecord], OrderCaller)
     {
+        let (order, payments, caller, _) = try await orderAndPayments(id, request, claiming: nil)
+        return (order, payments, caller)
+    }
+
+    /// ``orderAndPayments(_:_:)``, claiming a shopper's idempotency key `claim` in the statement
+    /// that reads the order when its client secret is the caller's (`claimed`; see
+    /// ``PaymentStore/orderAndPayments(_:claiming:ifSecretHash:)``). A merchant's key is not
+    /// claimed here (`claimed` is `false`): it is checked against another table first.
+    func orderAndPayments(
+        _ id: String,
+        _ request: Request,
+        claiming claim: PaymentStore.IdempotencyRequest?
+    ) async throws -> (OrderRecord, [PaymentRecord], OrderCaller, claimed: Bool) {
         switch Credential(request) {
         case .clientSecret(let secret):
-            guard let (order, payments) = try await store.orderAndPayments(id), let hash = order.clientSecretHash,
+            let read: (order: OrderRecord, payments: [PaymentRecord], claimed: Bool)?
+            if let claim {
+                read = try await store.orderAndPayments(id, claiming: claim, ifSecretHash: Secrets.hash(secret))
+            } else {
+                read = try await store.orderAndPayments(id).map { ($0.order, $0.payments, false) }
+            }
+            guard let (order, payments, claimed) = read, let hash = order.clientSecretHash,
                 Secrets.matches(secret, storedHash: hash)
             else {
+                // Not reached with a claim (the statement compared the same hashes); never kept for a stranger.
+                if let claim, read?.claimed == true { try? await store.releaseIdempotency(key: claim.key) }
                 throw ServiceError.notFound("order \(id)")
             }
-            return (order, payments, .shopper)
+            return (order, payments, .shopper, claimed)
         case .none:
             throw ServiceError.unauthorized(
                 "this call needs the order's client secret (or a merchant API key): Authorization: Bearer pcs_…"
@@ -142,7 +163,7 @@ struct AccessPolicy: Sendable {
             guard let (order, payments) = try await store.orderAndPayments(id) else {
                 throw ServiceError.notFound("order \(id)")
             }
-            return (order, payments, .merchant(key))
+            return (order, payments, .merchant(key), false)
         }
     }
 }

@@ -80,20 +80,22 @@ public struct APIRouter: Sendable {
     ) {
         router.post(path) { request, context -> Response in
             let caller = try await authorize(request, context)
-            let body: ByteBuffer
-            do { body = try await request.body.collect(upTo: Self.maxBody) } catch {
-                return JSONBody.error(
-                    APIError(
-                        status: 413,
-                        code: "body_too_large",
-                        message: "the request body is larger than \(Self.maxBody) bytes"
-                    )
-                )
-            }
+            guard let body = await body(of: request) else { return Self.bodyTooLarge }
             return try await idempotency.run(request, body: body, scope: scope(caller)) {
                 try await handler(body, context, caller)
             }
         }
+    }
+
+    /// `request`'s body, or `nil` when it is larger than ``maxBody`` (answered ``bodyTooLarge``).
+    func body(of request: Request) async -> ByteBuffer? {
+        try? await request.body.collect(upTo: Self.maxBody)
+    }
+
+    static var bodyTooLarge: Response {
+        JSONBody.error(
+            APIError(status: 413, code: "body_too_large", message: "the request body is larger than \(maxBody) bytes")
+        )
     }
 
     /// A sheet route of one order: the order's client secret or a merchant key.
@@ -106,6 +108,10 @@ public struct APIRouter: Sendable {
     }
 
     /// A sheet route handed the order and its payments as read to check the caller.
+    ///
+    /// A shopper's `Idempotency-Key` is claimed by the statement that reads the order and checks
+    /// its client secret (on PostgreSQL; see ``AccessPolicy/orderAndPayments(_:_:claiming:)``), so
+    /// a shopper's body is read before the check: the key's fingerprint is made from it.
     func orderRoute(
         _ router: Router<Context>,
         _ path: RouterPath,
@@ -113,16 +119,30 @@ public struct APIRouter: Sendable {
             @escaping @Sendable (ByteBuffer, String, AccessPolicy.OrderCaller, (OrderRecord, [PaymentRecord]))
             async throws -> APIAnswer
     ) {
-        mutating(
-            router,
-            path,
-            authorize: { request, context in
-                let id = try orderId(context)
-                let (order, payments, caller) = try await access.orderAndPayments(id, request)
-                return (id, caller, order, payments)
-            },
-            scope: { Self.scope($0.1) }
-        ) { body, _, c in try await handler(body, c.0, c.1, (c.2, c.3)) }
+        router.post(path) { request, context -> Response in
+            let id = try orderId(context)
+            var early: (body: ByteBuffer, key: Idempotency.Key)?
+            if case .clientSecret = Credential(request) {
+                guard let body = await body(of: request) else { return Self.bodyTooLarge }
+                early = (body, idempotency.key(request, body: body, scope: Self.scope(.shopper)))
+            }
+            let (order, payments, caller, claimed) = try await access.orderAndPayments(
+                id,
+                request,
+                claiming: early?.key.request
+            )
+            let body: ByteBuffer
+            let key: Idempotency.Key
+            if let early {
+                (body, key) = early
+            } else {
+                guard let read = await self.body(of: request) else { return Self.bodyTooLarge }
+                (body, key) = (read, idempotency.key(request, body: read, scope: Self.scope(caller)))
+            }
+            return try await idempotency.run(key, claimed: claimed) {
+                try await handler(body, id, caller, (order, payments))
+            }
+        }
     }
 
     static func scope(_ caller: AccessPolicy.OrderCaller) -> String {

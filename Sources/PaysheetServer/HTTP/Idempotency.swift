@@ -12,25 +12,55 @@ struct Idempotency: Sendable {
     let store: PaymentStore
     let now: @Sendable () -> Date
 
-    /// Runs `handler` once per key; `scope` (the caller's kind) is part of the fingerprint, so a
-    /// shopper reusing a merchant's key gets 422, never the merchant's stored answer.
+    /// A request's `Idempotency-Key`: absent, unusable (with its error answer), or the key to
+    /// claim with the request's fingerprint.
+    enum Key: Sendable {
+        case none
+        case unusable(APIAnswer)
+        case claim(PaymentStore.IdempotencyRequest)
+
+        /// The key to claim, if any.
+        var request: PaymentStore.IdempotencyRequest? {
+            if case .claim(let request) = self { return request }
+            return nil
+        }
+    }
+
+    /// `request`'s key; `scope` (the caller's kind) is part of the fingerprint, so a shopper
+    /// reusing a merchant's key gets 422, never the merchant's stored answer.
+    func key(_ request: Request, body: ByteBuffer, scope: String) -> Key {
+        guard let key = request.headers[.init("Idempotency-Key")!] else { return .none }
+        guard !key.isEmpty, key.utf8.count <= 255 else {
+            return .unusable(
+                APIAnswer(APIError.invalid("Idempotency-Key", "the Idempotency-Key header must be 1 to 255 characters"))
+            )
+        }
+        var hasher = SHA256()
+        hasher.update(data: Data("\(scope) \(request.method.rawValue) \(request.uri.path)\n".utf8))
+        hasher.update(data: Data(buffer: body))
+        return .claim(.init(key: key, fingerprint: Hex.encode(hasher.finalize()), at: now()))
+    }
+
+    /// Runs `handler` once per key.
     func run(
         _ request: Request,
         body: ByteBuffer,
         scope: String,
         _ handler: () async throws -> APIAnswer
     ) async throws -> Response {
-        guard let key = request.headers[.init("Idempotency-Key")!] else { return try await handled(handler).response }
-        guard !key.isEmpty, key.utf8.count <= 255 else {
-            return JSONBody.error(
-                APIError.invalid("Idempotency-Key", "the Idempotency-Key header must be 1 to 255 characters")
-            )
+        try await run(key(request, body: body, scope: scope), claimed: false, handler)
+    }
+
+    /// Runs `handler` once per key; `claimed` when the key was claimed already (by the statement
+    /// that checked the caller).
+    func run(_ key: Key, claimed: Bool, _ handler: () async throws -> APIAnswer) async throws -> Response {
+        let claim: PaymentStore.IdempotencyRequest
+        switch key {
+        case .none: return try await handled(handler).response
+        case .unusable(let answer): return answer.response
+        case .claim(let request): claim = request
         }
-        var hasher = SHA256()
-        hasher.update(data: Data("\(scope) \(request.method.rawValue) \(request.uri.path)\n".utf8))
-        hasher.update(data: Data(buffer: body))
-        let fingerprint = Hex.encode(hasher.finalize())
-        switch try await store.claimIdempotency(key: key, fingerprint: fingerprint, at: now()) {
+        switch claimed ? .claimed : try await store.claimIdempotency(claim) {
         case .mismatch:
             return JSONBody.error(
                 APIError(
@@ -57,13 +87,13 @@ struct Idempotency: Sendable {
             do {
                 let answer = try await handled(handler)
                 try await store.finishIdempotency(
-                    key: key,
+                    key: claim.key,
                     status: answer.status,
                     response: String(decoding: answer.body, as: UTF8.self)
                 )
                 return answer.response
             } catch {
-                try? await store.releaseIdempotency(key: key)
+                try? await store.releaseIdempotency(key: claim.key)
                 throw error
             }
         }

@@ -295,7 +295,9 @@ public struct PaymentStore: Sendable {
         """
     }
 
-    static func orderAndPayments(from rows: [SQLRow]) throws -> (order: OrderRecord, payments: [PaymentRecord])? {
+    static func orderAndPayments(
+        from rows: some Collection<SQLRow>
+    ) throws -> (order: OrderRecord, payments: [PaymentRecord])? {
         guard let first = rows.first, try first.text("part") == "0" else { return nil }
         return (
             try first.record(OrderRecord.self, "body"),
@@ -529,6 +531,31 @@ public struct PaymentStore: Sendable {
         case mismatch
         /// The first request with this key is still running.
         case inFlight
+    }
+
+    /// An idempotency key to claim: the key, the fingerprint of the request that claims it, when,
+    /// and for how many seconds it is locked (a crashed request's key can be retried after that).
+    struct IdempotencyRequest: Sendable, Equatable {
+        var key: String
+        var fingerprint: String
+        var at: Date
+        var lock: Double = 60
+
+        /// `locked_until_ms` and `created_ms` of a new claim.
+        var lockedUntilAndCreated: (Int, Int) {
+            let nowMs = PaymentStore.ms(at)
+            return (nowMs + Int(lock * 1000), nowMs)
+        }
+    }
+
+    /// Claims `request`'s key: ``claimIdempotency(key:fingerprint:at:lock:)``.
+    func claimIdempotency(_ request: IdempotencyRequest) async throws -> IdempotencyClaim {
+        try await claimIdempotency(
+            key: request.key,
+            fingerprint: request.fingerprint,
+            at: request.at,
+            lock: request.lock
+        )
     }
 
     /// Claims `key` for a request with `fingerprint`, locked for `lock` seconds (a crashed
