@@ -127,14 +127,45 @@ import Testing
     @Test(arguments: TestDatabases.kinds) func aNotificationAfterQueriesChangedThePaymentIsAppliedToTheNewest(
         kind: String
     ) async throws {
-        // On loopback: the gateway's notifications reach the server.
-        let server = try await TestServer.start(database: kind)
+        // On loopback: the gateway's notifications reach the server. Queries at about 0.3, 0.5,
+        // 0.7 and 1.1 s answer "in progress"; the notification comes at 1.4 s; the next query not
+        // before 4 s (a loaded machine delays the notification, not the outcome's source).
+        let server = try await TestServer.start(database: kind) { $0.lifecycle.backoffIntervals = [3] }
         defer { Task { await server.stop() } }
         let charge = try await Self.payOnce(server, faults: #"{"seed":11,"processingSeconds":1.4}"#)
         #expect(Self.states(charge) == ["submitting", "accepted", "succeeded"])
         #expect(charge["reason"]?.stringValue?.hasPrefix("notification") == true, "\(charge.compactText)")
         #expect(try await server.ledger().filter { $0["txnType"] == "01" }.count == 1)
         #expect(!(try await server.queries()).isEmpty, "no query changed the payment before its notification")
+    }
+
+    /// The acquirer's acceptance is stored with the change that follows it (one write fewer per
+    /// payment; `AwaitedCharges`): here with the notification, no query made. When nothing follows
+    /// in the sheet's time (the notification lost, the first query 30 s away), the authorization
+    /// stores it before it answers "still processing".
+    @Test(arguments: TestDatabases.kinds) func theAcceptanceIsStoredWithItsOutcomeOrWhenTheSheetStopsWaiting(
+        kind: String
+    ) async throws {
+        let server = try await TestServer.start(database: kind) {
+            $0.authorizeWait = 1.5
+            $0.lifecycle.resultWait = 30
+        }
+        defer { Task { await server.stop() } }
+        let paid = try await Self.payOnce(server, faults: #"{"seed":3}"#)
+        #expect(Self.states(paid) == ["submitting", "accepted", "succeeded"])
+        #expect(paid["reason"]?.stringValue?.hasPrefix("notification") == true, "\(paid.compactText)")
+        #expect(try await server.queries().isEmpty)
+
+        try await server.setFaults(#"{"seed":3,"dropNotification":1}"#)
+        let factory = try await server.tokenFactory()
+        let order = try await server.createOrder()
+        let sheet = try await server.pay(order, factory: factory)
+        #expect(await !sheet.paid)
+        let id = try #require(order["id"]?.stringValue)
+        let charge = try #require(try await server.order(id)["payments"]?.arrayValue?.first)
+        #expect(charge["state"] == "accepted")
+        #expect(Self.states(charge) == ["submitting", "accepted"])
+        #expect(try await server.queries().isEmpty)
     }
 
     /// Sets the sandbox gateway's `faults`, pays one new order through the sheet, and returns its

@@ -218,6 +218,69 @@ import Testing
         }
     }
 
+    /// An acceptance held unstored is written with the change that follows it: its history row
+    /// first, at its own time; with a stale version, neither.
+    @Test(arguments: TestDatabases.kinds) func anEarlierChangeIsStoredBeforeTheChangeItPrecedes(
+        kind: String
+    ) async throws {
+        try await TestDatabases.withStore(kind) { store in
+            let o = Self.order()
+            try await store.insert(o)
+            var p = Self.payment(o)
+            var pending = OrderSettlement.settle(o, [p])
+            pending.version = o.version
+            _ = try await store.insert(p, cause: "created", order: pending)
+            let configuration = LifecycleConfiguration()
+            let acceptedAt = Self.t0.addingTimeInterval(1)
+            guard
+                case .transition(let f0, let t0, let c0) = p.lifecycle.receive(
+                    .answer(.accepted(reference: "Q")),
+                    now: acceptedAt,
+                    configuration: configuration
+                ),
+                case .transition(let f1, let t1, let c1) = p.lifecycle.receive(
+                    .notification(.succeeded(amount: 1000, reference: "Q")),
+                    now: Self.t0.addingTimeInterval(2),
+                    configuration: configuration
+                )
+            else {
+                Issue.record("no transitions")
+                return
+            }
+            let earlier = PaymentStore.PendingTransition(from: f0.rawValue, to: t0.rawValue, cause: c0, at: acceptedAt)
+            var stale = p
+            stale.version += 5
+            #expect(
+                try await store.update(
+                    stale,
+                    transition: (f1.rawValue, t1.rawValue, c1),
+                    at: Self.t0.addingTimeInterval(2),
+                    notification: ("N-1", "body"),
+                    earlier: earlier,
+                    reprice: OrderSettlement.settle
+                ) == nil
+            )
+            #expect(try await store.events(payment: p.id).map(\.to) == ["submitting"])
+            let (saved, order) = try #require(
+                try await store.update(
+                    p,
+                    transition: (f1.rawValue, t1.rawValue, c1),
+                    at: Self.t0.addingTimeInterval(2),
+                    notification: ("N-1", "body"),
+                    earlier: earlier,
+                    reprice: OrderSettlement.settle
+                )
+            )
+            #expect(saved.lifecycle.state == .succeeded && order?.status == .paid)
+            let history = try await store.events(payment: p.id)
+            #expect(history.map(\.from) == [nil, "submitting", "accepted"])
+            #expect(history.map(\.to) == ["submitting", "accepted", "succeeded"])
+            #expect(history.map(\.sequence) == [1, 2, 3])
+            #expect(history[1].at == acceptedAt && history[1].cause == c0)
+            #expect(history[2].at == Self.t0.addingTimeInterval(2))
+        }
+    }
+
     @Test(arguments: TestDatabases.kinds) func duePaymentsAndCounts(kind: String) async throws {
         try await TestDatabases.withStore(kind) { store in
             let o = Self.order()

@@ -137,17 +137,42 @@ extension PaymentService {
                     reference: orderId
                 )
             )
-            let after: PaymentRecord
-            do {
-                after = try await advance(id, .answer(answer), loaded: record) ?? record
-            } catch {
-                await waiters.unwatch(id)
-                throw error
+            // An acceptance is not an outcome: it is stored with the change that follows (see
+            // AwaitedCharges), or below when none comes in the sheet's time. Any other answer is
+            // stored at once.
+            var after = record
+            var accepted: (answer: SubmitAnswer, at: Date)?
+            if case .accepted = answer {
+                let at = now()
+                accepted = (answer, at)
+                _ = after.lifecycle.receive(.answer(answer), now: at, configuration: lifecycle)
+            } else {
+                do {
+                    after = try await advance(id, .answer(answer), loaded: record) ?? record
+                } catch {
+                    await waiters.unwatch(id)
+                    throw error
+                }
             }
             // The notification is applied from what this request committed (see AwaitedCharges).
-            if !after.lifecycle.state.isTerminal { awaited.remember(after, order: stored, payments: payments) }
-            defer { awaited.forget(after.identity) }
-            return try await outcome(of: after, deadline: deadline, others: payments, unchangedSince: watched)
+            if !after.lifecycle.state.isTerminal {
+                awaited.remember(
+                    accepted == nil ? after : record,
+                    order: stored,
+                    payments: payments,
+                    accepted: accepted
+                )
+            }
+            defer { awaited.forget(after) }
+            let outcome = try await outcome(of: after, deadline: deadline, others: payments, unchangedSince: watched)
+            if let accepted, awaited.acceptance(id) != nil {
+                // No change of the payment here in the sheet's time: the acceptance is stored now.
+                awaited.acceptanceStored(id)
+                do { try await advance(id, .answer(accepted.answer), at: accepted.at) } catch {
+                    logger.warning("payment \(id): the acquirer's acceptance was not stored (\(error)); it is queried")
+                }
+            }
+            return outcome
         }
         throw ServiceError.conflict("order \(orderId) kept changing; try again")
     }

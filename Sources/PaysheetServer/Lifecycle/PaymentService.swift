@@ -90,24 +90,40 @@ public final class PaymentService: Sendable {
 
     /// Feeds `input` to the payment `id`, storing the result (retrying when another writer was
     /// first); wakes waiters on a state change.
-    /// A `notification` (key, raw body) is stored with the change, deduplicated.
+    /// A `notification` (key, raw body) is stored with the change, deduplicated. The acquirer's
+    /// acceptance of the payment, when this process holds it unstored (``AwaitedCharges``), is fed
+    /// first and stored with the change, with its own history row (when the payment moved on
+    /// meanwhile, the lifecycle ignores it). `time`: when `input` came, if not now.
     @discardableResult
     func advance(
         _ id: String,
         _ input: PaymentLifecycle.Input,
         loaded: PaymentRecord? = nil,
         notification: (key: String, body: String)? = nil,
-        snapshot: (OrderRecord, [PaymentRecord])? = nil
+        snapshot: (OrderRecord, [PaymentRecord])? = nil,
+        at time: Date? = nil
     ) async throws -> PaymentRecord? {
         var current = loaded
         var orderSnapshot = snapshot
         for _ in 0..<8 {
             if current == nil { current = try await store.payment(id) }
             guard var payment = current else { return nil }
-            let changedAt = now()
+            let answered = awaited.acceptance(id)
+            var earlier: PaymentStore.PendingTransition?
+            if let answered,
+                case .transition(let from, let to, let cause) = payment.lifecycle.receive(
+                    .answer(answered.answer),
+                    now: answered.at,
+                    configuration: lifecycle
+                )
+            {
+                earlier = .init(from: from.rawValue, to: to.rawValue, cause: cause, at: answered.at)
+            }
+            let changedAt = time ?? now()
             let effect = payment.lifecycle.receive(input, now: changedAt, configuration: lifecycle)
             let transition: (from: String, to: String, cause: String)?
             switch effect {
+            case .ignored where earlier != nil: transition = nil  // the answer's change is still stored
             case .ignored:
                 if let notification {
                     let fresh = try await store.recordNotification(
@@ -131,6 +147,7 @@ public final class PaymentService: Sendable {
                     transition: transition,
                     at: changedAt,
                     notification: notification,
+                    earlier: earlier,
                     reprice: settles ? OrderSettlement.settle : nil,
                     snapshot: orderSnapshot
                 )
@@ -139,6 +156,14 @@ public final class PaymentService: Sendable {
                 return current
             }
             if let (stored, order) = result {
+                if answered != nil { awaited.acceptanceStored(id) }
+                if let earlier {
+                    logger.info("payment \(id) \(earlier.from) → \(earlier.to): \(earlier.cause)")
+                    Counter(
+                        label: "paysheet_payment_transitions_total",
+                        dimensions: [("to", earlier.to), ("kind", stored.kind.rawValue)]
+                    ).increment()
+                }
                 if let transition {
                     logger.info("payment \(id) \(transition.from) → \(transition.to): \(transition.cause)")
                     Counter(

@@ -49,7 +49,7 @@ extension PaymentStore {
         }
     }
 
-    /// ``update(_:transition:at:notification:reprice:snapshot:)`` in one statement (and, when the order is
+    /// ``update(_:transition:at:notification:earlier:reprice:snapshot:)`` in one statement (and, when the order is
     /// to be repriced, one read before it of the order and its payments). The order is written
     /// whenever it is repriced, its version checked, so that two payments of one order settling at
     /// once on two servers cannot both price it from a snapshot without the other.
@@ -60,6 +60,7 @@ extension PaymentStore {
         transition: (from: String, to: String, cause: String)?,
         at now: Date,
         notification: (key: String, body: String)?,
+        earlier: PendingTransition?,
         reprice: (@Sendable (OrderRecord, [PaymentRecord]) -> OrderRecord)?,
         snapshot: (OrderRecord, [PaymentRecord])?
     ) async throws -> (PaymentRecord, OrderRecord?)? {
@@ -84,8 +85,11 @@ extension PaymentStore {
                            ON CONFLICT DO NOTHING RETURNING dedup_key),
                 p AS (UPDATE payments SET state = $5, next_query_at = $6, version = $7, body = $8
                       WHERE id = $2 AND version = $9 AND ($1 = '' OR EXISTS (SELECT 1 FROM n)) RETURNING id),
+                q AS (SELECT COALESCE(MAX(seq), 0) AS seq FROM payment_events WHERE payment_id = $2),
+                b AS (INSERT INTO payment_events (payment_id, seq, from_state, to_state, cause, at_ms)
+                      SELECT id, q.seq + 1, $20, $21, $22, $23 FROM p, q WHERE $21 <> ''),
                 e AS (INSERT INTO payment_events (payment_id, seq, from_state, to_state, cause, at_ms)
-                      SELECT id, (SELECT COALESCE(MAX(seq), 0) + 1 FROM payment_events WHERE payment_id = $2), $10, $11, $12, $4 FROM p WHERE $11 <> ''),
+                      SELECT id, q.seq + CASE WHEN $21 <> '' THEN 2 ELSE 1 END, $10, $11, $12, $4 FROM p, q WHERE $11 <> ''),
                 o AS (UPDATE orders SET status = $13, version = $14, body = $15
                       WHERE id = $16 AND version = $17 AND EXISTS (SELECT 1 FROM p) RETURNING id),
                 s AS (SELECT pg_notify($18, id || ' ' || $19) FROM p WHERE $18 <> '')
@@ -108,6 +112,8 @@ extension PaymentStore {
                     .text(try orderAfter.map { try PaymentStore.json($0) } ?? ""), .text(orderBefore?.id ?? ""),
                     .int(orderBefore?.version ?? 0),
                     .text(settled ? PaymentStore.settledChannel : ""), .text(announcer),
+                    earlier.map { .text($0.from) } ?? .null, .text(earlier?.to ?? ""), .text(earlier?.cause ?? ""),
+                    .int(earlier.map { PaymentStore.ms($0.at) } ?? 0),
                 ]
             )
             guard let row = rows.first else { return nil }
@@ -140,12 +146,13 @@ extension PaymentStore {
         let (lockedUntil, created) = claim.lockedUntilAndCreated
         let rows = try await database.write(
             """
-            WITH o AS (SELECT body FROM orders WHERE id = $1),
+            WITH caller_order AS (SELECT body FROM orders WHERE id = $1),
             c AS (INSERT INTO idempotency_keys (key, fingerprint, locked_until_ms, created_ms)
-                  SELECT $2, $3, $4, $5 FROM o WHERE CAST(o.body AS json) ->> 'clientSecretHash' = $6
+                  SELECT $2, $3, $4, $5 FROM caller_order
+                  WHERE CAST(caller_order.body AS json) ->> 'clientSecretHash' = $6
                   ON CONFLICT DO NOTHING RETURNING key)
             SELECT CAST(part AS TEXT) AS part, body FROM (
-                SELECT 0 AS part, '' AS created_at, '' AS id, body FROM o
+                SELECT 0 AS part, '' AS created_at, '' AS id, body FROM caller_order
                 UNION ALL
                 SELECT 1, created_at, id, body FROM payments WHERE order_id = $1
                 UNION ALL

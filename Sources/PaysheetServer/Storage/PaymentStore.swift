@@ -347,16 +347,27 @@ public struct PaymentStore: Sendable {
         )
     }
 
+    /// A change of a payment's state that is not stored yet: the history row it makes.
+    public struct PendingTransition: Sendable, Equatable {
+        public var from: String
+        public var to: String
+        public var cause: String
+        public var at: Date
+    }
+
     /// Writes `payment` (version-checked) with a history row when its state changed, and lets
     /// `reprice` recompute its order from all the order's payments in the same transaction.
     /// Returns the stored payment and order, or `nil` when another writer was first.
     /// `notification` (deduplication key, raw body) is stored in the same transaction; when it
     /// was stored before, nothing is written and ``DuplicateNotification`` is thrown.
+    /// `earlier`: a change made to `payment` before this one and not stored (the acquirer's
+    /// acceptance, held until its outcome), whose history row goes before `transition`'s.
     public func update(
         _ payment: PaymentRecord,
         transition: (from: String, to: String, cause: String)?,
         at now: Date,
         notification: (key: String, body: String)? = nil,
+        earlier: PendingTransition? = nil,
         reprice: (@Sendable (OrderRecord, [PaymentRecord]) -> OrderRecord)?,
         snapshot: (OrderRecord, [PaymentRecord])? = nil
     ) async throws -> (PaymentRecord, OrderRecord?)? {
@@ -372,6 +383,7 @@ public struct PaymentStore: Sendable {
                 transition: transition,
                 at: now,
                 notification: notification,
+                earlier: earlier,
                 reprice: reprice,
                 snapshot: snapshot
             )
@@ -402,6 +414,16 @@ public struct PaymentStore: Sendable {
                     ]
                 )
                 guard !rows.isEmpty else { throw VersionConflict() }  // roll back (a notification insert too)
+                if let earlier {
+                    try await PaymentStore.addEvent(
+                        next.id,
+                        from: earlier.from,
+                        to: earlier.to,
+                        cause: earlier.cause,
+                        at: earlier.at,
+                        db
+                    )
+                }
                 guard let transition else { return (next, nil) }
                 try await PaymentStore.addEvent(
                     next.id,
