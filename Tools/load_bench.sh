@@ -13,7 +13,10 @@
 #   from pg_stat_activity every 100 ms. On 2 cores more servers cannot be faster: what must stay
 #   the same is the cost per payment, which is what lets them scale on more machines.)
 #   "all" ends with the targets as ratios of this run.
-#   (PostgreSQL: started by .ci/postgres.sh; PAYSHEET_BENCH_BIN=DIR uses binaries already built there)
+#   (PostgreSQL: a fresh cluster of its own for each PostgreSQL run, started by .ci/postgres.sh on
+#   port 55439 in /tmp/paysheet-bench-pg and stopped at the end — never the tests' cluster, whose
+#   leftover databases keep autovacuum and checkpoints busy; PAYSHEET_BENCH_BIN=DIR uses binaries
+#   already built there)
 #   Environment: WARMUP=N uncounted payments before each timed run (300); SWEEP=1,2,… the saturation
 #   search's concurrencies (SWEEP= for none) and SWEEP_PAYMENTS=N at each (400); ROUNDS=N ("all":
 #   N rounds of SQLite, PostgreSQL and the floor, the targets the median of the rounds' ratios; 3).
@@ -42,13 +45,25 @@ fi
 RESULTS="$(mktemp)"
 record() { tee -a "$RESULTS"; }
 
+# The benchmark's own PostgreSQL (see above).
+PG_PORT=55439
+PG_DIR=/tmp/paysheet-bench-pg
+stop_postgres() {
+  local bin
+  bin="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)"
+  if [ -n "$bin" ] && [ -f "$PG_DIR/postmaster.pid" ]; then
+    su postgres -c "$bin/pg_ctl -D $PG_DIR -m fast -w stop" >/dev/null 2>&1 || true
+  fi
+}
+trap stop_postgres EXIT
+
 # Samples backends waiting on a lock (pg_stat_activity) every 100 ms, with one psql session (\watch),
 # until $1 (a file) appears.
 sample_locks() {
   local stop="$1" out="$2" pid
   : >"$out"
   echo "SELECT COUNT(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' \\watch 0.1" \
-    | su postgres -c "psql -h 127.0.0.1 -p 55432 -U postgres -Atq" >>"$out" 2>/dev/null &
+    | su postgres -c "psql -h 127.0.0.1 -p $PG_PORT -U postgres -Atq" >>"$out" 2>/dev/null &
   pid=$!
   while [ ! -e "$stop" ]; do sleep 0.2; done
   pkill -P "$pid" 2>/dev/null; kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true
@@ -89,9 +104,12 @@ run() {  # $1: label, $2: database URL, "floor" for the protocol floor, or empty
   local sampler=""
   if [ -n "$3" ]; then sample_locks "$dir/stop-sampling" "$dir/locks.txt" & sampler=$!; fi
   "$BIN/paysheet-bench" load --server "http://127.0.0.1:$port" --data "$dir" --payments "$PAYMENTS" --concurrency "$CONCURRENCY" \
-    --cpu-of "server=$pid" --cpu-of "gateway=$gpid" ${3:+--cpu-of "postgresql=name:postgres"} "${SWEEP_ARGS[@]}" | record
+    --cpu-of "server=$pid" --cpu-of "gateway=$gpid" ${3:+--cpu-of "postgresql=tree:$(head -1 "$PG_DIR/postmaster.pid")"} \
+    "${SWEEP_ARGS[@]}" | record
   if [ -n "$3" ]; then touch "$dir/stop-sampling"; wait "$sampler" 2>/dev/null || true; report_locks "$dir/locks.txt" | record; fi
   kill "$pid" "$gpid"; wait "$pid" "$gpid" 2>/dev/null || true
+  # PostgreSQL stopped, so that its checkpoints do not share the disk with the next run's.
+  if [ -n "$3" ]; then stop_postgres; fi
 }
 
 run_behind_balancer() {  # $1: how many servers; $2: database URL
@@ -123,11 +141,12 @@ run_behind_balancer() {  # $1: how many servers; $2: database URL
   all_pids="$(IFS=,; echo "${pids[*]}")"
   [ "$1" = 1 ] && all_pids="${pids[0]},${pids[0]}"
   "$BIN/paysheet-bench" load --server "http://127.0.0.1:$port" --data "$dir" --payments "$PAYMENTS" --concurrency "$CONCURRENCY" \
-    "${urls[@]}" --cpu-of "servers=$all_pids" --cpu-of "haproxy=$hpid" --cpu-of "gateway=$gpid" --cpu-of "postgresql=name:postgres" \
+    "${urls[@]}" --cpu-of "servers=$all_pids" --cpu-of "haproxy=$hpid" --cpu-of "gateway=$gpid" --cpu-of "postgresql=tree:$(head -1 "$PG_DIR/postmaster.pid")" \
     "${SWEEP_ARGS[@]}" | record
   touch "$dir/stop-sampling"; wait "$sampler" 2>/dev/null || true
   report_locks "$dir/locks.txt" | record
   kill "${pids[@]}" "$gpid" "$hpid" 2>/dev/null; wait "${pids[@]}" "$gpid" 2>/dev/null || true
+  stop_postgres
 }
 
 if [ "$WHICH" = all ] || [ "$WHICH" = sqlite ]; then
@@ -136,12 +155,15 @@ fi
 if [ "$WHICH" = all ] || [ "$WHICH" = sqlite-11 ]; then
   SIGN_METHOD=11 run "SQLite, signMethod 11 (secure key, no RSA)" "" ""
 fi
-# A new database $1 on the PostgreSQL of .ci/postgres.sh (started when it is not running); prints its URL.
+# A fresh PostgreSQL cluster for the benchmark with one database $1 (as each SQLite run has a new
+# file: every PostgreSQL run starts without the previous runs' tables, WAL and checkpoints); prints its URL.
 new_database() {
-  local pg
-  pg="$(bash .ci/postgres.sh 55432)"
-  su postgres -c "psql -h 127.0.0.1 -p 55432 -U postgres -qc 'CREATE DATABASE $1'"
-  echo "${pg%/*}/$1"
+  local url
+  stop_postgres
+  rm -rf "$PG_DIR" "$PG_DIR-tls"
+  url="$(bash .ci/postgres.sh "$PG_PORT" "$PG_DIR")"
+  su postgres -c "psql -h 127.0.0.1 -p $PG_PORT -U postgres -qc 'CREATE DATABASE $1'"
+  echo "${url%/*}/$1"
 }
 if [ "$WHICH" = all ] || [ "$WHICH" = postgres ]; then
   run "PostgreSQL" "$(new_database "bench$$")" postgres

@@ -44,8 +44,9 @@ struct LoadOptions {
     /// The merchant API key (orders with free-form lines, refunds); authorizations use each
     /// order's client secret. `--api-key`, else `$PAYSHEET_API_KEY`.
     var apiKey = ProcessInfo.processInfo.environment["PAYSHEET_API_KEY"] ?? ""
-    /// Processes whose CPU time is read over the timed authorizations (`LABEL=PID`, or
-    /// `LABEL=name:COMMAND` for every process of that name, such as PostgreSQL's backends).
+    /// Processes whose CPU time is read over the timed authorizations (`LABEL=PID`,
+    /// `LABEL=name:COMMAND` for every process of that name, or `LABEL=tree:PID` for a process and
+    /// its descendants, such as one PostgreSQL cluster's postmaster and backends).
     var watched: [(label: String, processes: ProcessSet)] = []
 
     init(_ args: [String]) throws {
@@ -69,18 +70,21 @@ struct LoadOptions {
             case "--cpu-of":
                 let setting = try value()
                 guard let equals = setting.firstIndex(of: "=") else {
-                    throw LoadError("--cpu-of takes LABEL=PID or LABEL=name:COMMAND")
+                    throw LoadError("--cpu-of takes LABEL=PID, LABEL=name:COMMAND or LABEL=tree:PID")
                 }
                 let target = setting[setting.index(after: equals)...]
                 if target.hasPrefix("name:") {
                     watched.append((String(setting[..<equals]), .named(String(target.dropFirst(5)))))
+                } else if target.hasPrefix("tree:") {
+                    guard let pid = Int32(target.dropFirst(5)) else { throw LoadError("--cpu-of takes LABEL=tree:PID") }
+                    watched.append((String(setting[..<equals]), .tree(pid)))
                 } else if target.contains(",") {
                     let pids = target.split(separator: ",").compactMap { Int32($0) }
                     guard !pids.isEmpty else { throw LoadError("--cpu-of takes LABEL=PID,PID,…") }
                     watched.append((String(setting[..<equals]), .pids(pids)))
                 } else {
                     guard let pid = Int32(target) else {
-                        throw LoadError("--cpu-of takes LABEL=PID or LABEL=name:COMMAND")
+                        throw LoadError("--cpu-of takes LABEL=PID, LABEL=name:COMMAND or LABEL=tree:PID")
                     }
                     watched.append((String(setting[..<equals]), .pid(pid)))
                 }
@@ -120,6 +124,9 @@ enum ProcessSet {
     case named(String)
     /// These processes (several servers under one label).
     case pids([Int32])
+    /// A process and every process it started, and they started (a PostgreSQL cluster: its
+    /// postmaster, backends and background workers, not another cluster's on the same machine).
+    case tree(Int32)
 
     /// CPU seconds each has used so far, by pid (empty off Linux).
     func cpuSeconds() -> [Int32: Double] {
@@ -141,8 +148,30 @@ enum ProcessSet {
                 out[pid] = seconds
             }
             return out
+        case .tree(let root):
+            var children: [Int32: [Int32]] = [:]
+            for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+                guard let pid = Int32(entry), let parent = parentPid(pid) else { continue }
+                children[parent, default: []].append(pid)
+            }
+            var out: [Int32: Double] = [:]
+            var pending = [root]
+            while let pid = pending.popLast() {
+                if let seconds = paysheet_bench.cpuSeconds(pid: pid) { out[pid] = seconds }
+                pending += children[pid] ?? []
+            }
+            return out
         }
     }
+}
+
+/// The parent of `pid` (field 4 of `/proc/PID/stat`).
+func parentPid(_ pid: Int32) -> Int32? {
+    guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+        let close = text.lastIndex(of: ")")
+    else { return nil }
+    let fields = text[text.index(after: close)...].split(separator: " ")
+    return fields.count > 1 ? Int32(fields[1]) : nil
 }
 
 /// Latencies, in seconds.

@@ -107,10 +107,26 @@ final class TestServer: @unchecked Sendable {
             c.databaseURL = other.databaseURL
             c.acquirer.gatewayURL = other.gatewayURL
         } else if kind == "postgres", let base = TestDatabases.postgresURL {
-            let name = "e2e" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(16).lowercased()
+            // Named with their creation time: a run drops those an earlier run left over an hour
+            // ago (servers stop in detached tasks, and a database shared by joined servers has no
+            // single last user), so a long-lived test cluster does not fill with them.
+            let now = Int(Date().timeIntervalSince1970)
+            let name = "e2e\(now)_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(12).lowercased()
             let admin = try PostgresDatabase(url: base)
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { await admin.run() }
+                let old = try await admin.read(
+                    "SELECT datname FROM pg_database WHERE datname LIKE 'e2e%'",
+                    []
+                ).compactMap { try $0.text("datname") }
+                for stale in old {
+                    let digits = stale.dropFirst(3).prefix { $0.isNumber }
+                    // Also those named before creation times were (no digits then an underscore).
+                    let created = stale.dropFirst(3 + digits.count).hasPrefix("_") ? Int(digits) : 0
+                    if let created, created < now - 3600 {
+                        try? await admin.executeOutsideTransaction("DROP DATABASE IF EXISTS \(stale) WITH (FORCE)")
+                    }
+                }
                 try await admin.executeOutsideTransaction("CREATE DATABASE \(name)")
                 group.cancelAll()
             }
