@@ -56,6 +56,42 @@ import Testing
         }
     }
 
+    /// Transactions that wait for the writer share a commit (one `fsync` for several), each
+    /// returns only once its writes are committed (a reading connection sees them), and one that
+    /// fails in the group is rolled back alone.
+    @Test func waitingTransactionsShareACommitAndReturnOnlyWhenItIsDone() async throws {
+        struct Abort: Error {}
+        try await Self.withDatabase { db in
+            let (commitsBefore, committedBefore) = (db.commits, db.committed)
+            try await withThrowingTaskGroup(of: Bool.self) { group in
+                for i in 2..<18 {
+                    group.addTask {
+                        do {
+                            try await db.transaction { tx in
+                                try await tx.execute("INSERT INTO counter (id, n) VALUES ($1, 0)", [.int(i)])
+                                try await Task.sleep(for: .milliseconds(5))  // the others queue meanwhile
+                                if i == 9 { throw Abort() }
+                            }
+                        } catch is Abort {
+                            return false
+                        }
+                        // Returned: committed, so another connection sees it.
+                        return try await db.read("SELECT id FROM counter WHERE id = $1", [.int(i)]).count == 1
+                    }
+                }
+                var seen = 0
+                for try await visible in group where visible { seen += 1 }
+                #expect(seen == 15)
+            }
+            #expect(
+                try await db.read("SELECT CAST(COUNT(*) AS TEXT) AS n FROM counter", []).map(\.values) == [["16"]]
+            )
+            #expect(try await db.read("SELECT id FROM counter WHERE id = 9", []).isEmpty)
+            #expect(db.committed - committedBefore == 15)
+            #expect(db.commits - commitsBefore < 15, "\(db.commits - commitsBefore) commits for 15 transactions")
+        }
+    }
+
     @Test func aThrowingBodyRollsBackAndTheNextTransactionRuns() async throws {
         struct Abort: Error {}
         try await Self.withDatabase { db in

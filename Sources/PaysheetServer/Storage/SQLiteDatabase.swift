@@ -7,11 +7,29 @@ import Logging
 ///
 /// Statements run on the calling task's thread with cached prepared statements (see
 /// `SQLiteConnectionHandle`); a transaction waits for its turn without blocking a thread.
+///
+/// **Group commit.** Every commit waits for one `fsync` of the log (`synchronous=FULL`). When
+/// other transactions are waiting for the writer as one ends, its writes are not committed yet:
+/// it becomes a savepoint of one open SQLite transaction, and the next waiting transaction runs
+/// in the same one; the last of such a group (no one waiting, or ``maxGroup`` reached) commits
+/// for all with one `fsync`, and only then does any of them return. A transaction that fails is
+/// rolled back to its savepoint, leaving the others; a commit that fails fails them all. Nothing
+/// returns before it is on disk, so a crash loses only transactions whose callers were never told
+/// they committed.
 public final class SQLiteDatabase: SQLDatabase, @unchecked Sendable {
     let writer: SQLiteConnectionHandle
     let readers: [SQLiteConnectionHandle]
     let gate = TransactionGate()
     let nextReader = RoundRobin()
+    /// At most this many transactions share a commit (bounding how long the first one waits).
+    static let maxGroup = 8
+    /// Whether an SQLite transaction is open on the writer, and the transactions in it waiting
+    /// for its commit (both touched only by the gate's holder).
+    private var open = false
+    private var group: [CheckedContinuation<Void, any Error>] = []
+    /// Commits made (each one `fsync`), and transactions they committed.
+    private(set) var commits = 0
+    private(set) var committed = 0
 
     public var dialect: String { "sqlite" }
 
@@ -72,24 +90,83 @@ public final class SQLiteDatabase: SQLDatabase, @unchecked Sendable {
     }
 
     public func write(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow] {
-        await gate.enter()
-        defer { gate.leave() }
-        return try writer.execute(sql, binds)  // autocommit: its own transaction
+        try await transaction { try await $0.execute(sql, binds) }
     }
 
     public func transaction<T: Sendable>(_ body: @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
         await gate.enter()
-        defer { gate.leave() }
         let executor = Executor(connection: writer)
-        _ = try await executor.execute("BEGIN IMMEDIATE", [])
+        let result: Result<T, any Error>
         do {
-            let result = try await body(executor)
-            _ = try await executor.execute("COMMIT", [])
-            return result
+            if !open {
+                _ = try writer.execute("BEGIN IMMEDIATE", [])
+                open = true
+            }
+            _ = try writer.execute("SAVEPOINT paysheet", [])
         } catch {
-            _ = try? await executor.execute("ROLLBACK", [])
+            finishGroup(committing: false, error)
+            gate.leave()
             throw error
         }
+        do {
+            let value = try await body(executor)
+            _ = try writer.execute("RELEASE paysheet", [])
+            result = .success(value)
+        } catch {
+            result = .failure(error)
+            do {
+                _ = try writer.execute("ROLLBACK TO paysheet", [])
+                _ = try writer.execute("RELEASE paysheet", [])
+            } catch {
+                // The transaction cannot be kept: neither can the group's.
+                finishGroup(committing: false, error)
+                gate.leave()
+                throw error
+            }
+        }
+        if case .success = result, gate.hasWaiters, group.count + 1 < Self.maxGroup {
+            // Another transaction is waiting: it runs in this one, and the last commits for both.
+            try await withCheckedThrowingContinuation { continuation in
+                group.append(continuation)
+                gate.leave()
+            }
+            return try result.get()
+        }
+        if case .failure = result, gate.hasWaiters {
+            gate.leave()  // the group stays open for the next one
+            return try result.get()
+        }
+        var succeeded = false
+        if case .success = result { succeeded = true }
+        let failure = finishGroup(committing: succeeded || !group.isEmpty, nil)
+        gate.leave()
+        if succeeded, let failure { throw failure }
+        return try result.get()
+    }
+
+    /// Ends the open transaction: commits it (one `fsync`) when `committing`, else rolls it back,
+    /// and resumes the group waiting for it — with `error`, or the commit's, if it did not commit.
+    /// Returns that failure, if any. Called by the gate's holder.
+    @discardableResult
+    private func finishGroup(committing: Bool, _ error: (any Error)?) -> (any Error)? {
+        var failure = error
+        if open {
+            if committing && failure == nil {
+                do {
+                    _ = try writer.execute("COMMIT", [])
+                    commits += 1
+                    committed += group.count + 1
+                } catch { failure = error }
+            }
+            if !committing || failure != nil { _ = try? writer.execute("ROLLBACK", []) }
+            open = false
+        }
+        let waiting = group
+        group = []
+        for continuation in waiting {
+            if let failure { continuation.resume(throwing: failure) } else { continuation.resume() }
+        }
+        return failure
     }
 
     public func close() async {
@@ -108,6 +185,9 @@ final class TransactionGate: @unchecked Sendable {
         if tryEnter() { return }
         await withCheckedContinuation { enterOrWait($0) }
     }
+
+    /// Whether someone is waiting to enter.
+    var hasWaiters: Bool { lock.withLock { !waiting.isEmpty } }
 
     private func tryEnter() -> Bool {
         lock.withLock {
