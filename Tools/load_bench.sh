@@ -19,7 +19,7 @@
 #   already built there)
 #   Environment: WARMUP=N uncounted payments before each timed run (300); SWEEP=1,2,… the saturation
 #   search's concurrencies (SWEEP= for none) and SWEEP_PAYMENTS=N at each (400); ROUNDS=N ("all":
-#   N rounds of SQLite, PostgreSQL and the floor, the targets the median of the rounds' ratios; 3).
+#   N rounds of SQLite, PostgreSQL and the floor, the targets the median of the rounds' ratios; 5).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PAYMENTS="${1:-3000}"
@@ -31,7 +31,7 @@ SWEEP_PAYMENTS="${SWEEP_PAYMENTS:-400}"
 # Payments authorized before each timed run and not counted (a warm server, as the sweep's always was).
 WARMUP="${WARMUP:-300}"
 # "all": rounds of SQLite, PostgreSQL and the floor for the targets (the first with the search).
-ROUNDS="${ROUNDS:-3}"
+ROUNDS="${ROUNDS:-5}"
 SWEEP_ARGS=(--warmup "$WARMUP")
 [ -n "$SWEEP" ] && SWEEP_ARGS+=(--sweep "$SWEEP" --sweep-payments "$SWEEP_PAYMENTS")
 if [ -n "${PAYSHEET_BENCH_BIN:-}" ]; then
