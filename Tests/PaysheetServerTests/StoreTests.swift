@@ -227,9 +227,7 @@ import Testing
             let o = Self.order()
             try await store.insert(o)
             var p = Self.payment(o)
-            var pending = OrderSettlement.settle(o, [p])
-            pending.version = o.version
-            _ = try await store.insert(p, cause: "created", order: pending)
+            _ = try await store.insert(p, cause: "created", order: OrderSettlement.settle(o, [p]))
             let configuration = LifecycleConfiguration()
             let acceptedAt = Self.t0.addingTimeInterval(1)
             guard

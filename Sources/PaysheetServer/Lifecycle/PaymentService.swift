@@ -157,19 +157,9 @@ public final class PaymentService: Sendable {
             }
             if let (stored, order) = result {
                 if answered != nil { awaited.acceptanceStored(id) }
-                if let earlier {
-                    logger.info("payment \(id) \(earlier.from) → \(earlier.to): \(earlier.cause)")
-                    Counter(
-                        label: "paysheet_payment_transitions_total",
-                        dimensions: [("to", earlier.to), ("kind", stored.kind.rawValue)]
-                    ).increment()
-                }
+                if let earlier { recorded(stored, earlier.from, earlier.to, earlier.cause) }
                 if let transition {
-                    logger.info("payment \(id) \(transition.from) → \(transition.to): \(transition.cause)")
-                    Counter(
-                        label: "paysheet_payment_transitions_total",
-                        dimensions: [("to", transition.to), ("kind", stored.kind.rawValue)]
-                    ).increment()
+                    recorded(stored, transition.from, transition.to, transition.cause)
                     await waiters.signal(id, stored, order: order)
                     // A canceled order's charge (or reversal) became certain: return the money.
                     if let order, order.status == .canceling, stored.lifecycle.state.isTerminal {
@@ -186,6 +176,15 @@ public final class PaymentService: Sendable {
             orderSnapshot = nil
         }
         throw StorageError("payment \(id) kept changing under eight attempts to update it")
+    }
+
+    /// Logs and counts a stored change of `payment`'s state.
+    private func recorded(_ payment: PaymentRecord, _ from: String, _ to: String, _ cause: String) {
+        logger.info("payment \(payment.id) \(from) → \(to): \(cause)")
+        Counter(
+            label: "paysheet_payment_transitions_total",
+            dimensions: [("to", to), ("kind", payment.kind.rawValue)]
+        ).increment()
     }
 
     /// Waits until `id` is terminal or `deadline` passes; returns its last state, and its order
