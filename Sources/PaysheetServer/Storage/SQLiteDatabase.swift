@@ -11,7 +11,7 @@ import Logging
 /// **Group commit.** Every commit waits for one `fsync` of the log (`synchronous=FULL`). When
 /// other transactions are waiting for the writer as one ends, its writes are not committed yet:
 /// it becomes a savepoint of one open SQLite transaction, and the next waiting transaction runs
-/// in the same one; the last of such a group (no one waiting, or ``maxGroup`` reached) commits
+/// in the same one; the last of such a group (no one waiting, or eight in it) commits
 /// for all with one `fsync`, and only then does any of them return. A transaction that fails is
 /// rolled back to its savepoint, leaving the others; a commit that fails fails them all. Nothing
 /// returns before it is on disk, so a crash loses only transactions whose callers were never told
