@@ -96,7 +96,6 @@ public final class SQLiteDatabase: SQLDatabase, @unchecked Sendable {
     public func transaction<T: Sendable>(_ body: @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
         await gate.enter()
         let executor = Executor(connection: writer)
-        let result: Result<T, any Error>
         do {
             if !open {
                 _ = try writer.execute("BEGIN IMMEDIATE", [])
@@ -104,10 +103,11 @@ public final class SQLiteDatabase: SQLDatabase, @unchecked Sendable {
             }
             _ = try writer.execute("SAVEPOINT paysheet", [])
         } catch {
-            finishGroup(committing: false, error)
+            finishGroup(committing: false, cause: error)
             gate.leave()
             throw error
         }
+        let result: Result<T, any Error>
         do {
             let value = try await body(executor)
             _ = try writer.execute("RELEASE paysheet", [])
@@ -119,43 +119,49 @@ public final class SQLiteDatabase: SQLDatabase, @unchecked Sendable {
                 _ = try writer.execute("RELEASE paysheet", [])
             } catch {
                 // The transaction cannot be kept: neither can the group's.
-                finishGroup(committing: false, error)
+                finishGroup(committing: false, cause: error)
                 gate.leave()
                 throw error
             }
         }
-        if case .success = result, gate.hasWaiters, group.count + 1 < Self.maxGroup {
-            // Another transaction is waiting: it runs in this one, and the last commits for both.
-            try await withCheckedThrowingContinuation { continuation in
-                group.append(continuation)
+        var succeeded = false
+        if case .success = result { succeeded = true }
+        if gate.hasWaiters, !succeeded || group.count + 1 < Self.maxGroup {
+            // Another transaction is waiting: it runs in this open one, and the last commits for
+            // all (a failed one leaves nothing of its own to wait for).
+            if succeeded {
+                try await withCheckedThrowingContinuation { continuation in
+                    group.append(continuation)
+                    gate.leave()
+                }
+            } else {
                 gate.leave()
             }
             return try result.get()
         }
-        if case .failure = result, gate.hasWaiters {
-            gate.leave()  // the group stays open for the next one
-            return try result.get()
-        }
-        var succeeded = false
-        if case .success = result { succeeded = true }
-        let failure = finishGroup(committing: succeeded || !group.isEmpty, nil)
+        let failure = finishGroup(committing: succeeded || !group.isEmpty, including: succeeded)
         gate.leave()
         if succeeded, let failure { throw failure }
         return try result.get()
     }
 
     /// Ends the open transaction: commits it (one `fsync`) when `committing`, else rolls it back,
-    /// and resumes the group waiting for it — with `error`, or the commit's, if it did not commit.
-    /// Returns that failure, if any. Called by the gate's holder.
+    /// and resumes the group waiting for it — with `cause`, or the commit's error, if it did not
+    /// commit; `including` the caller's own transaction in the count of those committed. Returns
+    /// the failure, if any. Called by the gate's holder.
     @discardableResult
-    private func finishGroup(committing: Bool, _ error: (any Error)?) -> (any Error)? {
-        var failure = error
+    private func finishGroup(
+        committing: Bool,
+        including own: Bool = false,
+        cause: (any Error)? = nil
+    ) -> (any Error)? {
+        var failure = cause
         if open {
             if committing && failure == nil {
                 do {
                     _ = try writer.execute("COMMIT", [])
                     commits += 1
-                    committed += group.count + 1
+                    committed += group.count + (own ? 1 : 0)
                 } catch { failure = error }
             }
             if !committing || failure != nil { _ = try? writer.execute("ROLLBACK", []) }
