@@ -127,12 +127,17 @@ import Testing
     @Test(arguments: TestDatabases.kinds) func aNotificationAfterQueriesChangedThePaymentIsAppliedToTheNewest(
         kind: String
     ) async throws {
-        // On loopback: the gateway's notifications reach the server. Queries at about 0.3, 0.5,
-        // 0.7 and 1.1 s answer "in progress"; the notification comes at 1.4 s; the next query not
-        // before 11 s (the full suite's load on two cores has delayed the notification past 4 s).
-        let server = try await TestServer.start(database: kind) { $0.lifecycle.backoffIntervals = [10] }
+        // On loopback: the gateway's notifications reach the server. Queries at about 0.3, 0.5
+        // and 0.7 s after the charge answer "in progress"; the notification comes at 2 s; the next
+        // query not before 10 s. (With a fourth query at 1.1 s and the notification at 1.4 s, a
+        // loaded machine let a query see the success first; once it delayed the notification past
+        // 4 s.)
+        let server = try await TestServer.start(database: kind) {
+            $0.lifecycle.queryIntervals = [0.2, 0.2]
+            $0.lifecycle.backoffIntervals = [10]
+        }
         defer { Task { await server.stop() } }
-        let charge = try await Self.payOnce(server, faults: #"{"seed":11,"processingSeconds":1.4}"#)
+        let charge = try await Self.payOnce(server, faults: #"{"seed":11,"processingSeconds":2}"#)
         #expect(Self.states(charge) == ["submitting", "accepted", "succeeded"])
         #expect(charge["reason"]?.stringValue?.hasPrefix("notification") == true, "\(charge.compactText)")
         #expect(try await server.ledger().filter { $0["txnType"] == "01" }.count == 1)
