@@ -68,8 +68,11 @@ struct AcquirerSandboxCommand: AsyncParsableCommand {
             encryption: try pki.encryptionCredentials(folder: folder + "/unionpay-sandbox"),
             logger: logger
         )
+        var limits = ServerConfiguration()
+        try limits.apply(environment: ProcessInfo.processInfo.environment)
         var app = Application(
             router: gateway.router(),
+            server: try .guarded(limits.connections, name: "paysheet-acquirer-sandbox", logger: logger),
             configuration: .init(
                 address: .hostname(host, port: port),
                 serverName: "paysheet-acquirer-sandbox"

@@ -51,7 +51,11 @@ public struct APIRouter: Sendable {
         self.store = store
         self.registry = registry
         self.sandboxMerchantCertificate = sandboxMerchantCertificate
-        self.idempotency = Idempotency(store: store, now: orders.now)
+        self.idempotency = Idempotency(
+            store: store,
+            now: orders.now,
+            sealingKey: payments.vault?.keyBytes ?? Data((0..<32).map { _ in UInt8.random(in: 0...255) })
+        )
         self.access = AccessPolicy(keys: APIKeys(store: store, now: orders.now), store: store)
         self.mode = mode
     }
@@ -70,7 +74,8 @@ public struct APIRouter: Sendable {
     }
 
     /// A mutating route: the caller checked by `authorize` first, then the body read and
-    /// idempotency applied (keys are scoped by the caller's kind), then `handler`.
+    /// idempotency applied (keys are scoped by the caller: the merchant's key, the order, or
+    /// `anonymous`), then `handler`.
     func mutating<Caller: Sendable>(
         _ router: Router<Context>,
         _ path: RouterPath,
@@ -124,7 +129,7 @@ public struct APIRouter: Sendable {
             var early: (body: ByteBuffer, key: Idempotency.Key)?
             if case .clientSecret = Credential(request) {
                 guard let body = await body(of: request) else { return Self.bodyTooLarge }
-                early = (body, idempotency.key(request, body: body, scope: Self.scope(.shopper)))
+                early = (body, idempotency.key(request, body: body, scope: Self.scope(.shopper, order: id)))
             }
             let (order, payments, caller, claimed) = try await access.orderAndPayments(
                 id,
@@ -137,7 +142,7 @@ public struct APIRouter: Sendable {
                 (body, key) = early
             } else {
                 guard let read = await self.body(of: request) else { return Self.bodyTooLarge }
-                (body, key) = (read, idempotency.key(request, body: read, scope: Self.scope(caller)))
+                (body, key) = (read, idempotency.key(request, body: read, scope: Self.scope(caller, order: id)))
             }
             return try await idempotency.run(key, claimed: claimed) {
                 try await handler(body, id, caller, (order, payments))
@@ -145,12 +150,17 @@ public struct APIRouter: Sendable {
         }
     }
 
-    static func scope(_ caller: AccessPolicy.OrderCaller) -> String {
+    /// The idempotency scope of `caller` acting on the order `order`: the merchant's key, or the
+    /// order (whose client secret the shopper holds).
+    static func scope(_ caller: AccessPolicy.OrderCaller, order: String) -> String {
         switch caller {
-        case .merchant: return "merchant"
-        case .shopper: return "shopper"
+        case .merchant(let key): return scope(key)
+        case .shopper: return "order:" + order
         }
     }
+
+    /// The idempotency scope of a merchant's key.
+    static func scope(_ key: APIKeyRecord) -> String { "merchant:" + key.id }
 
     static func audience(_ caller: AccessPolicy.OrderCaller) -> OrderView.Audience {
         switch caller {
@@ -225,7 +235,7 @@ public struct APIRouter: Sendable {
             router,
             "/v1/orders",
             authorize: { request, _ in try await access.optionalMerchant(request) },
-            scope: { $0 == nil ? "shopper" : "merchant" }
+            scope: { $0.map(Self.scope) ?? "anonymous" }
         ) { body, _, key in
             let request = try JSONBody.decode(CreateOrderRequest.self, from: body)
             let (order, secret) = try await orders.create(request, by: key == nil ? .shopper : .merchant)
@@ -357,16 +367,19 @@ public struct APIRouter: Sendable {
     /// A merchant key: refunds and voids.
     private func addMoneyRoutes(_ router: Router<APIRequestContext>) {
         // A merchant key: money back.
-        let merchantOrder: @Sendable (Request, Context) async throws -> String = { request, context in
+        let merchantOrder: @Sendable (Request, Context) async throws -> (id: String, scope: String) = {
+            request,
+            context in
             let id = try orderId(context)
-            _ = try await access.merchant(request)  // 401 for anything but a valid key, a client secret included
+            let key = try await access.merchant(request)  // 401 for anything but a valid key, a client secret included
             guard try await store.order(id) != nil else { throw APIError.notFound("order \(id)") }
-            return id
+            return (id, Self.scope(key))
         }
-        mutating(router, "/v1/orders/:id/refunds", authorize: merchantOrder, scope: { _ in "merchant" }) {
+        mutating(router, "/v1/orders/:id/refunds", authorize: merchantOrder, scope: { $0.scope }) {
             body,
             _,
-            id in
+            caller in
+            let id = caller.id
             let request =
                 body.readableBytes == 0 ? RefundBody(amount: nil) : try JSONBody.decode(RefundBody.self, from: body)
             var minor: Int?
@@ -383,9 +396,9 @@ public struct APIRouter: Sendable {
             _ = try await payments.refund(orderId: id, amount: minor)
             return try APIAnswer(try await view(id, for: .merchant), status: 201)
         }
-        mutating(router, "/v1/orders/:id/void", authorize: merchantOrder, scope: { _ in "merchant" }) { _, _, id in
-            _ = try await payments.void(orderId: id)
-            return try APIAnswer(try await view(id, for: .merchant))
+        mutating(router, "/v1/orders/:id/void", authorize: merchantOrder, scope: { $0.scope }) { _, _, caller in
+            _ = try await payments.void(orderId: caller.id)
+            return try APIAnswer(try await view(caller.id, for: .merchant))
         }
     }
 
@@ -403,7 +416,7 @@ public struct APIRouter: Sendable {
             authorize: { request, context in
                 try await access.agreement(context.parameters.get("id") ?? "", request)
             },
-            scope: { Self.scope($0.1) }
+            scope: { Self.scope($0.1, order: $0.0.orderId) }
         ) { _, _, caller in
             let canceled = try await payments.cancelAgreement(caller.0.id)
             return try APIAnswer(try await payments.agreementView(canceled))
@@ -413,13 +426,14 @@ public struct APIRouter: Sendable {
             router,
             "/v1/agreements/:id/charges",
             authorize: { request, context in
-                _ = try await access.merchant(request)
+                let key = try await access.merchant(request)
                 let id = context.parameters.get("id") ?? ""
                 guard try await store.agreement(id) != nil else { throw APIError.notFound("agreement \(id)") }
-                return id
+                return (id: id, scope: Self.scope(key))
             },
-            scope: { _ in "merchant" }
-        ) { _, _, id in
+            scope: { $0.scope }
+        ) { _, _, caller in
+            let id = caller.id
             let (agreement, outcome) = try await payments.chargeAgreement(id)
             let charge = try await OrderView.make(
                 outcome.order,
@@ -442,7 +456,7 @@ public struct APIRouter: Sendable {
             router,
             "/v1/reconciliations",
             authorize: { request, _ in try await access.merchant(request) },
-            scope: { _ in "merchant" }
+            scope: { Self.scope($0) }
         ) { body, _, _ in
             let request = try JSONBody.decode(ReconcileBody.self, from: body)
             guard ReconciliationService.isDay(request.day) else {

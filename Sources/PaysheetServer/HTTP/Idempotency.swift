@@ -8,26 +8,38 @@ import PaysheetTokenFormat
 /// `Idempotency-Key` on mutating calls : the same key and body get the
 /// stored answer (`Idempotent-Replayed: true`); the same key with another body gets 422;
 /// while the first request runs, 409. Keys are kept at least 24 hours.
+///
+/// Keys are the caller's own: each is stored under the SHA-256 of its scope (the merchant's API
+/// key id, the order a shopper acts on, or `anonymous` for a shopper's new order) and the key, so
+/// one caller's key neither blocks nor reveals another's, and the key itself is not stored. A
+/// stored answer is sealed (AES-256-GCM) under a key derived from the server's credential key and
+/// the caller's `Idempotency-Key`: the database holds no answer in clear (an order's client
+/// secret among them), and only a caller presenting the same key in the same scope — the caller
+/// that made the request — can have it replayed. A refused request (an error answer) stores
+/// nothing: its key is released.
 struct Idempotency: Sendable {
     let store: PaymentStore
     let now: @Sendable () -> Date
+    /// The server's credential key (shared by every server on the database), from which each
+    /// answer's sealing key is derived.
+    let sealingKey: Data
 
     /// A request's `Idempotency-Key`: absent, unusable (with its error answer), or the key to
     /// claim with the request's fingerprint.
     enum Key: Sendable {
         case none
         case unusable(APIAnswer)
-        case claim(PaymentStore.IdempotencyRequest)
+        case claim(PaymentStore.IdempotencyRequest, caller: String)
 
         /// The key to claim, if any.
         var request: PaymentStore.IdempotencyRequest? {
-            if case .claim(let request) = self { return request }
+            if case .claim(let request, _) = self { return request }
             return nil
         }
     }
 
-    /// `request`'s key; `scope` (the caller's kind) is part of the fingerprint, so a shopper
-    /// reusing a merchant's key gets 422, never the merchant's stored answer.
+    /// `request`'s key in `scope` (the caller: `merchant:key_…`, `order:…`, `anonymous`); the
+    /// scope is also part of the fingerprint.
     func key(_ request: Request, body: ByteBuffer, scope: String) -> Key {
         guard let key = request.headers[.init("Idempotency-Key")!] else { return .none }
         guard !key.isEmpty, key.utf8.count <= 255 else {
@@ -38,7 +50,40 @@ struct Idempotency: Sendable {
         var hasher = SHA256()
         hasher.update(data: Data("\(scope) \(request.method.rawValue) \(request.uri.path)\n".utf8))
         hasher.update(data: Data(buffer: body))
-        return .claim(.init(key: key, fingerprint: Hex.encode(hasher.finalize()), at: now()))
+        let stored = Hex.encode(SHA256.hash(data: Data("\(scope)\n\(key)".utf8)))
+        return .claim(.init(key: stored, fingerprint: Hex.encode(hasher.finalize()), at: now()), caller: key)
+    }
+
+    /// The sealing key of the answer stored under `storedKey` for a caller presenting `callerKey`.
+    func answerKey(callerKey: String, storedKey: String) -> SymmetricKey {
+        HKDF<SHA256>.deriveKey(
+            inputKeyMaterial: SymmetricKey(data: sealingKey),
+            salt: Data(callerKey.utf8),
+            info: Data("paysheet idempotent answer \(storedKey)".utf8),
+            outputByteCount: 32
+        )
+    }
+
+    /// `answer`'s body sealed for the key's caller, as stored.
+    func seal(_ text: Data, callerKey: String, storedKey: String) throws -> String {
+        let box = try AES.GCM.seal(
+            text,
+            using: answerKey(callerKey: callerKey, storedKey: storedKey),
+            authenticating: Data(storedKey.utf8)
+        )
+        return "sealed:" + box.combined!.base64EncodedString()
+    }
+
+    /// A stored answer opened for the caller presenting `callerKey`; `nil` when it does not open.
+    func open(_ stored: String, callerKey: String, storedKey: String) -> Data? {
+        guard stored.hasPrefix("sealed:"), let data = Data(base64Encoded: String(stored.dropFirst(7))),
+            let box = try? AES.GCM.SealedBox(combined: data)
+        else { return nil }
+        return try? AES.GCM.open(
+            box,
+            using: answerKey(callerKey: callerKey, storedKey: storedKey),
+            authenticating: Data(storedKey.utf8)
+        )
     }
 
     /// Runs `handler` once per key.
@@ -55,10 +100,11 @@ struct Idempotency: Sendable {
     /// that checked the caller).
     func run(_ key: Key, claimed: Bool, _ handler: () async throws -> APIAnswer) async throws -> Response {
         let claim: PaymentStore.IdempotencyRequest
+        let callerKey: String
         switch key {
-        case .none: return try await handled(handler).response
+        case .none: return try await handled(handler).answer.response
         case .unusable(let answer): return answer.response
-        case .claim(let request): claim = request
+        case .claim(let request, let caller): (claim, callerKey) = (request, caller)
         }
         switch claimed ? .claimed : try await store.claimIdempotency(claim) {
         case .mismatch:
@@ -80,17 +126,33 @@ struct Idempotency: Sendable {
                 )
             )
         case .replay(let status, let text):
-            var response = JSONBody.raw(Data(text.utf8), status: .init(code: status))
+            guard let body = open(text, callerKey: callerKey, storedKey: claim.key) else {
+                return JSONBody.error(
+                    APIError(
+                        status: 422,
+                        code: "idempotency_key_reused",
+                        field: "Idempotency-Key",
+                        message:
+                            "the answer stored for this Idempotency-Key cannot be opened (stored by an earlier version or under another credential key); use a new key"
+                    )
+                )
+            }
+            var response = JSONBody.raw(body, status: .init(code: status))
             response.headers[.init("Idempotent-Replayed")!] = "true"
             return response
         case .claimed:
             do {
-                let answer = try await handled(handler)
-                try await store.finishIdempotency(
-                    key: claim.key,
-                    status: answer.status,
-                    response: String(decoding: answer.body, as: UTF8.self)
-                )
+                let (answer, refused) = try await handled(handler)
+                if refused {
+                    // A refusal changed nothing: nothing of it is kept, not even the key.
+                    try await store.releaseIdempotency(key: claim.key)
+                } else {
+                    try await store.finishIdempotency(
+                        key: claim.key,
+                        status: answer.status,
+                        response: try seal(answer.body, callerKey: callerKey, storedKey: claim.key)
+                    )
+                }
                 return answer.response
             } catch {
                 try? await store.releaseIdempotency(key: claim.key)
@@ -99,13 +161,14 @@ struct Idempotency: Sendable {
         }
     }
 
-    func handled(_ handler: () async throws -> APIAnswer) async throws -> APIAnswer {
+    /// The handler's answer; `refused` when it refused the request (an error it threw).
+    func handled(_ handler: () async throws -> APIAnswer) async throws -> (answer: APIAnswer, refused: Bool) {
         do {
-            return try await handler()
+            return (try await handler(), false)
         } catch let error as APIError {
-            return APIAnswer(error)
+            return (APIAnswer(error), true)
         } catch let error as ServiceError {
-            return APIAnswer(APIError(error))
+            return (APIAnswer(APIError(error)), true)
         }
     }
 }

@@ -69,11 +69,19 @@ public struct MerchantServer: Sendable {
         let publicURL = config.publicURL ?? "http://\(host == "0.0.0.0" ? "127.0.0.1" : host):\(port)"
         if config.merchant.managementURL == nil { config.merchant.managementURL = publicURL + "/subscription.html" }
         let tokens = try TokenParts(config, data: data)
+        let connections = try ConnectionSettings.forServer(config.connections, logger: logger)
         let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: Self.httpConfiguration)
         var opened: (any SQLDatabase)?
         var validationClient: HTTPClient?
         do {
-            let acquirer = try AcquirerParts(config, data: data, publicURL: publicURL, http: http, logger: logger)
+            let acquirer = try AcquirerParts(
+                config,
+                data: data,
+                publicURL: publicURL,
+                http: http,
+                connections: connections,
+                logger: logger
+            )
             let storage = try await StorageParts(config, data: data, logger: logger)
             opened = storage.database
             let validation = try Self.merchantValidation(config)
@@ -94,6 +102,7 @@ public struct MerchantServer: Sendable {
             let ready = parts.ready
             var application = Application(
                 router: parts.router,
+                server: .guarded(connections, name: "paysheet", logger: logger),
                 configuration: .init(address: .hostname(host, port: port), serverName: "paysheet"),
                 services: acquirer.services + storage.services + parts.services,
                 logger: logger

@@ -1,0 +1,118 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import PaysheetServer
+import Testing
+
+/// Finding 1 of the audit (idle and slow connections took the server down) and finding 16 (a
+/// body over the limit from a client that does not wait for `100-continue` never got its 413),
+/// performed on loopback against a real `paysheet serve`. Other clients are other loopback
+/// addresses (127.0.0.2 …). Each bound below is a limit on waiting, never a timing asserted.
+@Suite(.serialized) struct HostileConnectionTests {
+    static func server(
+        _ configure: @escaping (inout ServerConfiguration.ConnectionLimits) -> Void
+    ) async throws
+        -> TestServer
+    {
+        try await TestServer.start { c in
+            c.connections.headerTimeout = 30
+            c.connections.idleTimeout = 30
+            configure(&c.connections)
+        }
+    }
+
+    func port(_ url: String) -> Int { Int(url.split(separator: ":").last!)! }
+
+    func health(_ server: TestServer) async throws -> UInt {
+        let response = try await server.http.get(url: server.url + "/health").get()
+        return response.status.code
+    }
+
+    @Test func aClientOverItsCapIsAnswered503AndOthersAreServed() async throws {
+        let server = try await Self.server { $0.maxConnectionsPerAddress = 4 }
+        defer { Task { await server.stop() } }
+        for target in [server.url, server.gatewayURL] {
+            var held: [RawConnection] = []
+            for _ in 0..<4 { held.append(try await RawConnection.open(from: "127.0.0.2", to: port(target))) }
+            let fifth = try await RawConnection.open(from: "127.0.0.2", to: port(target))
+            #expect(await fifth.waitFor("HTTP/1.1 503", within: 10), "\(target): \(fifth.received)")
+            #expect(fifth.received.contains("too_many_connections"))
+            #expect(await fifth.closedByServer(within: 10))
+            for connection in held { #expect(connection.channel.isActive) }
+            for connection in held { await connection.close() }
+        }
+        #expect(try await health(server) == 200)
+        let order = try await server.createOrder()
+        #expect(order["id"]?.stringValue != nil)
+        #expect(server.logs.all.contains { $0.contains("too many connections from this address") })
+    }
+
+    @Test func idleConnectionsAndSlowHeadsAreClosed() async throws {
+        let server = try await Self.server {
+            $0.headerTimeout = 1
+            $0.idleTimeout = 1
+        }
+        defer { Task { await server.stop() } }
+        // Connected, nothing sent.
+        let silent = try await RawConnection.open(from: "127.0.0.3", to: port(server.url))
+        #expect(await silent.closedByServer(within: 20))
+        // A byte every 200 ms: the head is never complete before the header time runs out.
+        let slow = try await RawConnection.open(from: "127.0.0.3", to: port(server.url))
+        let head = Array(
+            "GET /health HTTP/1.1\r\nHost: localhost\r\nX-Padding: \(String(repeating: "a", count: 200))\r\n\r\n".utf8
+        )
+        var sent = 0
+        while sent < head.count - 4, slow.channel.isActive {
+            try? await slow.send(bytes: [head[sent]])
+            sent += 1
+            try await Task.sleep(for: .milliseconds(200))
+        }
+        #expect(!slow.channel.isActive, "a byte-a-second head was kept open for \(sent) bytes")
+        #expect(!slow.received.contains("200 OK"))
+        // A keep-alive connection after its answer.
+        let keepAlive = try await RawConnection.open(from: "127.0.0.3", to: port(server.url))
+        try await keepAlive.send("GET /health HTTP/1.1\r\nHost: localhost\r\n\r\n")
+        #expect(await keepAlive.waitFor("200 OK", within: 10))
+        #expect(await keepAlive.closedByServer(within: 20))
+    }
+
+    @Test func atTheCapANewClientClosesTheLongestIdleConnection() async throws {
+        let server = try await Self.server {
+            $0.maxConnections = 12
+            $0.maxConnectionsPerAddress = 4
+        }
+        defer { Task { await server.stop() } }
+        var held: [RawConnection] = []
+        for address in ["127.0.0.4", "127.0.0.5", "127.0.0.6"] {
+            for _ in 0..<4 { held.append(try await RawConnection.open(from: address, to: port(server.url))) }
+        }
+        // HTTPClient's pool may open a connection or two of its own; each new one evicts an idle one.
+        #expect(try await health(server) == 200)
+        let order = try await server.createOrder()
+        #expect(order["id"]?.stringValue != nil)
+        var closed = 0
+        for connection in held where await connection.closedByServer(within: 0.5) { closed += 1 }
+        #expect(closed >= 1)
+    }
+
+    @Test(arguments: ["Connection: close\r\n", ""])
+    func aBodyOverTheLimitIsAnsweredToAClientThatWritesBeforeItReads(_ connection: String) async throws {
+        let server = try await Self.server { _ in }
+        defer { Task { await server.stop() } }
+        // 24 MB: more than loopback's socket buffers hold, so a server that stops reading blocks
+        // the writer forever, as Python's urllib was.
+        let size = 24 << 20
+        let client = try await RawConnection.open(from: "127.0.0.7", to: port(server.url), readsWhileWriting: false)
+        try await client.send(
+            "POST /v1/orders HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+                + "Content-Length: \(size)\r\n\(connection)\r\n"
+        )
+        #expect(await client.sendCompletes(count: size, within: 60), "the server stopped reading the body")
+        await client.startReading()
+        #expect(await client.waitFor("HTTP/1.1 413", within: 10), "\(client.received.prefix(200))")
+        #expect(client.received.lowercased().contains("connection: close"))
+        #expect(await client.closedByServer(within: 10))
+        // The server is still there for everyone else.
+        #expect(try await health(server) == 200)
+    }
+}
