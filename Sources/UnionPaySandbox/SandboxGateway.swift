@@ -12,6 +12,8 @@ import PaysheetModel
 /// It is a real server for merchants' tests; it is not China UnionPay and moves no money.
 public actor SandboxGateway {
     let signer: ACPSigner
+    /// The same key and certificate, signing as 5.0.0 answers are signed (the refusal of a 5.0.0 request).
+    let version500Signer: ACPVersion500Signer
     let verifier: ACPVerifier
     let secureKeySigners: [String: ACPSecureKeySigner]
     /// The encryption key merchants encrypt card data to (`encryptCertId`); `nil` accepts clear card data.
@@ -41,10 +43,11 @@ public actor SandboxGateway {
     /// A gateway signing with `pki`'s gateway credentials and trusting the merchant certificates
     /// `merchants`; `secureKeys` (by `merId`) are the keys of merchants who sign with
     /// `signMethod=11`, whose answers and notifications are then signed with the same key.
+    /// Notifications are posted with `http`.
     public init(
         pki: UnionPaySandboxPKI,
         merchants: [ACPCredentials],
-        http: HTTPClient,
+        http: HTTPClient = .shared,
         faults: SandboxFaults = SandboxFaults(),
         paymentDataField: String = "cardTransData",
         secureKeys: [String: String] = [:],
@@ -54,6 +57,7 @@ public actor SandboxGateway {
         self.decryptor = try encryption.map { try SensitiveDataDecryptor(credentials: $0) }
         self.encryptionCertificatePEM = try encryption?.certificate.serializeAsPEM().pemString
         self.signer = try pki.gateway.signer(includesCertificate: true)
+        self.version500Signer = ACPVersion500Signer(signer)
         self.verifier = ACPVerifier(roots: [pki.root], certificates: merchants.map(\.certificate))
         self.secureKeySigners = try secureKeys.mapValues { try ACPSecureKeySigner(secureKey: $0) }
         self.http = http
@@ -111,7 +115,8 @@ public actor SandboxGateway {
     }
 
     /// A synchronous answer to `request`, signed as the request was (RSA with the gateway's
-    /// certificate, or the merchant's secure key), in UnionPay's raw `key=value&…` form.
+    /// certificate, the 5.0.0 way when the request was 5.0.0, or the merchant's secure key), in
+    /// UnionPay's raw `key=value&…` form.
     func answer(_ request: ACPMessage, _ fields: [String: String]) -> String {
         var message = ACPMessage(fields)
         for field in [
@@ -122,13 +127,17 @@ public actor SandboxGateway {
         if message["respMsg"] == nil, let code = message["respCode"] {
             message["respMsg"] = ResponseCode.unionPayMessage(code)
         }
-        messageSigner(request["signMethod"], merId: request["merId"]).sign(&message)
+        messageSigner(request["signMethod"], merId: request["merId"], version: request["version"]).sign(&message)
         return message.rawEncoded
     }
 
-    /// The signer for a merchant that signed with `signMethod`.
-    func messageSigner(_ signMethod: String?, merId: String?) -> any ACPMessageSigning {
+    /// The signer for a merchant that signed with `signMethod` a message of `version`: its secure
+    /// key (`11`, whatever the version, as the SDKs' `validate` decides), else the gateway's
+    /// certificate, the 5.0.0 way for a 5.0.0 message (which an SDK speaking 5.0.0 validates by
+    /// `certId`, SHA1withRSA), the 5.1.0 way otherwise.
+    func messageSigner(_ signMethod: String?, merId: String?, version: String? = "5.1.0") -> any ACPMessageSigning {
         if signMethod == "11", let merId, let keySigner = secureKeySigners[merId] { return keySigner }
+        if version == "5.0.0" { return version500Signer }
         return signer
     }
 
@@ -316,8 +325,9 @@ public actor SandboxGateway {
     }
 
     /// A card payment: the card data (encrypted to this gateway's encryption certificate, when it
-    /// has one) with an account number and a cryptogram or EMV data. The synchronous answer's
-    /// code; the entry gets the final one.
+    /// has one) with an account number and a cryptogram or EMV data, `{key=value&…}` as it is or
+    /// Base64 (a value that is neither is refused `10`, saying what is wrong with it). The
+    /// synchronous answer's code; the entry gets the final one.
     func cardConsume(
         _ request: ACPMessage,
         amount: Int,
@@ -325,7 +335,12 @@ public actor SandboxGateway {
         entry: inout SandboxLedgerEntry
     ) -> Result<String, Refusal> {
         var field: PaymentDataField?
-        if let raw = request[paymentDataField] { field = try? PaymentDataField(encoded: raw) }
+        if let raw = request[paymentDataField] {
+            // As the SDKs send it: `{…}` (Java) or its Base64 (PHP's composite fields, Paysheet).
+            do { field = try PaymentDataField(received: raw, name: paymentDataField) } catch {
+                return .failure(refusal(request, "10", "报文格式错误 (\(error.message))"))
+            }
+        }
         if let decryptor, let sent = field {
             guard request["encryptCertId"] == decryptor.certId else {
                 let message =

@@ -26,8 +26,9 @@ public struct UnionPaySandboxPKI: Sendable {
     /// The gateway's signing credentials.
     public let gateway: ACPCredentials
 
-    /// The owner field of the gateway's CN (UnionPay's test environment writes the same).
-    public static let gatewayOwner = "00040000:SIGN"
+    /// The owner field of the gateway's CN (UnionPay's test environment writes the same:
+    /// ``ACPGatewayOwners/testEnvironment``).
+    public static let gatewayOwner = ACPGatewayOwners.testEnvironment
 
     /// A new PKI.
     public static func generate(now: Date = Date()) throws -> UnionPaySandboxPKI {

@@ -50,7 +50,14 @@ extension MerchantServer {
         /// The sandbox gateway's HTTP server, when it runs here.
         let services: [any Service]
 
-        init(_ config: ServerConfiguration, data: String, publicURL: String, http: HTTPClient, logger: Logger) throws {
+        init(
+            _ config: ServerConfiguration,
+            data: String,
+            publicURL: String,
+            http: HTTPClient,
+            connections: ConnectionSettings,
+            logger: Logger
+        ) throws {
             guard config.acquirer.signMethod == "01" || config.acquirer.signMethod == "11" else {
                 throw ConfigurationError(
                     "acquirer.signMethod \(config.acquirer.signMethod) is neither 01 (RSA certificate) nor 11 (secure key)"
@@ -99,11 +106,11 @@ extension MerchantServer {
             } else {
                 throw ConfigurationError("acquirer.encryptionCertificateFile is needed with an external gateway")
             }
-            let gatewayOwners = Set(
-                config.acquirer.gatewayOwners ?? [
-                    config.mode == .production ? ACPVerifier.unionPayOwner : UnionPaySandboxPKI.gatewayOwner
-                ]
-            )
+            // As UnionPay's SDKs' ifValidateCNName: UnionPay's name only in production; in sandbox
+            // mode, UnionPay's test environment's owners too.
+            let gatewayOwners =
+                config.acquirer.gatewayOwners.map { Set($0) }
+                ?? ACPGatewayOwners.defaults(forProduction: config.mode == .production)
 
             if let external = config.acquirer.gatewayURL {
                 gatewayURL = external
@@ -129,6 +136,7 @@ extension MerchantServer {
                 services = [
                     Application(
                         router: gateway.router(),
+                        server: .guarded(connections, name: "paysheet-acquirer-sandbox", logger: logger),
                         configuration: .init(
                             address: .hostname(host, port: port),
                             serverName: "paysheet-acquirer-sandbox"

@@ -45,8 +45,10 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
         /// `acp_…_middle.cer`); by default the sandbox's. `PAYSHEET_ACQUIRER_INTERMEDIATES`.
         public var intermediateFiles: [String]?
         /// The owner fields (third `@` part of the CN) a gateway signing certificate may have; by
-        /// default `中国银联股份有限公司` in production mode and `00040000:SIGN` (UnionPay's test
-        /// environment, Paysheet's sandbox) in sandbox mode. `PAYSHEET_ACQUIRER_OWNERS`.
+        /// default, as UnionPay's SDKs' `ifValidateCNName`, `中国银联股份有限公司` only in production
+        /// mode, and in sandbox mode that or `00040000:SIGN` (UnionPay's test environment, whose
+        /// current gateway certificate names `中国银联股份有限公司`; Paysheet's sandbox).
+        /// `PAYSHEET_ACQUIRER_OWNERS`.
         public var gatewayOwners: [String]?
         /// `signMethod`: `01` (SHA256withRSA with the signing certificate) or `11` (SHA-256 with
         /// the secure key shared with UnionPay: no RSA). `PAYSHEET_ACQUIRER_SIGN_METHOD`.
@@ -121,6 +123,37 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
     /// Log level (`info`, `debug`, …). `PAYSHEET_LOG_LEVEL`.
     public var logLevel: String = "info"
 
+    /// What one client may hold of the server: connections and how long each may take. The same
+    /// caps and deadlines guard the built-in sandbox gateway. docs/server.md ("Connections") says
+    /// what to set on a proxy in front.
+    public struct ConnectionLimits: Sendable, Codable, Equatable {
+        /// Open connections at most (lowered to what the process's file limit allows). At the cap a
+        /// new connection closes the one that has waited longest with no request in progress, or is
+        /// answered 503 when every connection is in a request. `PAYSHEET_MAX_CONNECTIONS`.
+        public var maxConnections: Int = 4096
+        /// Open connections from one client address at most; more are answered 503. Behind a proxy
+        /// every connection comes from the proxy: set this to at least its connections to this
+        /// server. `PAYSHEET_MAX_CONNECTIONS_PER_ADDRESS`.
+        public var maxConnectionsPerAddress: Int = 128
+        /// Seconds a keep-alive connection may wait for its next request. `PAYSHEET_IDLE_TIMEOUT`.
+        public var idleTimeout: Double = 60
+        /// Seconds from a connection's opening (or a request's first byte) to its complete head.
+        /// `PAYSHEET_HEADER_TIMEOUT`.
+        public var headerTimeout: Double = 10
+        /// Seconds from a request's head to the end of its body. `PAYSHEET_BODY_TIMEOUT`.
+        public var bodyTimeout: Double = 30
+        /// Seconds the rest of a body is read and thrown away after an answer that did not wait for
+        /// it (a 413), so that a client that sends its whole body before reading gets the answer.
+        /// `PAYSHEET_DRAIN_TIMEOUT`.
+        public var drainTimeout: Double = 2
+
+        /// The defaults.
+        public init() {}
+    }
+
+    /// Connection caps and deadlines.
+    public var connections = ConnectionLimits()
+
     /// The defaults.
     public init() {}
 
@@ -139,6 +172,28 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
             mode = chosen
         }
         if let value = environment["PAYSHEET_SANDBOX_TOOLS"] { sandboxTools = bool(value) }
+        func count(_ name: String) throws -> Int? {
+            guard let value = environment[name] else { return nil }
+            guard let number = Int(value), number > 0 else {
+                throw ConfigurationError("\(name)=\(value) is not a positive whole number")
+            }
+            return number
+        }
+        func seconds(_ name: String) throws -> Double? {
+            guard let number = try double(name) else { return nil }
+            guard number > 0, number.isFinite else {
+                throw ConfigurationError("\(name)=\(number) is not a positive number of seconds")
+            }
+            return number
+        }
+        if let value = try count("PAYSHEET_MAX_CONNECTIONS") { connections.maxConnections = value }
+        if let value = try count("PAYSHEET_MAX_CONNECTIONS_PER_ADDRESS") {
+            connections.maxConnectionsPerAddress = value
+        }
+        if let value = try seconds("PAYSHEET_IDLE_TIMEOUT") { connections.idleTimeout = value }
+        if let value = try seconds("PAYSHEET_HEADER_TIMEOUT") { connections.headerTimeout = value }
+        if let value = try seconds("PAYSHEET_BODY_TIMEOUT") { connections.bodyTimeout = value }
+        if let value = try seconds("PAYSHEET_DRAIN_TIMEOUT") { connections.drainTimeout = value }
         if let value = environment["PAYSHEET_LISTEN"] { listen = value }
         if let value = environment["PAYSHEET_PUBLIC_URL"] { publicURL = value }
         if let value = environment["PAYSHEET_CREDENTIAL_KEY"] { credentialKeyFile = value }

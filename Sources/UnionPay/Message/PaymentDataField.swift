@@ -1,7 +1,8 @@
 import Foundation
 
 /// The decrypted token's payment data as the merchant forwards it to the gateway: UnionPay's
-/// `{key=value&key=value}` field syntax, Base64-encoded (as its other composite fields are).
+/// `{key=value&key=value}` field syntax, Base64-encoded (as its other composite fields are; the
+/// Java SDK writes `cardTransData` without Base64, which ``init(received:name:)`` reads too).
 ///
 /// Keys: `accNo` (the DPAN), `expired` (`YYMM`), and either `cryptogram` + `eci` (3-D Secure
 /// data) or `emvData` + `pinBlock` (EMV data, China). The value holds a DPAN and a cryptogram:
@@ -29,16 +30,43 @@ public struct PaymentDataField: Sendable, Equatable {
         try self.init(braced: text, name: "the payment data field")
     }
 
+    /// Reads a field as UnionPay's SDKs send it: `{key=value&…}` as it is (the Java SDK's
+    /// `AcpService.getCardTransData`), or the Base64 of it (the PHP SDK's composite fields,
+    /// ``encoded``). `name` says which field in an error, which names what is wrong and never
+    /// repeats the value.
+    public init(received text: String, name: String) throws(ACPError) {
+        if text.hasPrefix("{") {
+            try self.init(braced: text, name: name)
+            return
+        }
+        guard let data = Data(base64Encoded: text) else {
+            throw ACPError(
+                .malformed,
+                "\(name) is neither {key=value&…} (as the Java SDK sends it) nor Base64 of it (as the PHP SDK does)"
+            )
+        }
+        guard let decoded = String(data: data, encoding: .utf8) else {
+            throw ACPError(.malformed, "\(name) is Base64 of bytes that are not UTF-8 text")
+        }
+        guard decoded.hasPrefix("{") else {
+            throw ACPError(.malformed, "\(name) is Base64 of something other than {key=value&…}")
+        }
+        try self.init(braced: decoded, name: name + " (Base64)")
+    }
+
     /// Reads UnionPay's `{key=value&…}` syntax as written in a field (as `tokenPayData` is);
     /// `name` says which field in an error.
     public init(braced text: String, name: String) throws(ACPError) {
-        guard text.hasPrefix("{"), text.hasSuffix("}") else {
-            throw ACPError(.malformed, "\(name) is not {key=value&…}")
+        guard text.hasPrefix("{") else {
+            throw ACPError(.malformed, "\(name) is not {key=value&…}: it does not start with '{'")
+        }
+        guard text.hasSuffix("}"), text.count > 1 else {
+            throw ACPError(.malformed, "\(name) starts with '{' but does not end with '}'")
         }
         var values: [String: String] = [:]
-        for pair in text.dropFirst().dropLast().split(separator: "&") {
+        for (n, pair) in text.dropFirst().dropLast().split(separator: "&").enumerated() {
             guard let equals = pair.firstIndex(of: "=") else {
-                throw ACPError(.malformed, "\(name) has a pair without '='")
+                throw ACPError(.malformed, "\(name) has a pair without '=' (pair \(n + 1))")
             }
             values[String(pair[..<equals])] = String(pair[pair.index(after: equals)...])
         }

@@ -9,8 +9,9 @@ import SwiftASN1
 /// Gateway messages (5.1.0) carry their signing certificate in `signPubKeyCert`, identified as
 /// UnionPay's SDKs identify it: valid now, issued by one of the configured middle certificates,
 /// itself issued by one of the trusted roots, and with the owner field of its CN (the third
-/// `@`-separated part) one of `owners` (`中国银联股份有限公司` for UnionPay's production
-/// gateway; `00040000:SIGN` in its test environment and Paysheet's sandbox). A certificate under
+/// `@`-separated part) one of `owners` (``ACPGatewayOwners``: `中国银联股份有限公司` for UnionPay's
+/// production gateway; that or `00040000:SIGN` in its test environment — whose current gateway
+/// certificate names `中国银联股份有限公司` — and Paysheet's sandbox). A certificate under
 /// the same root that is not the gateway's — a merchant's own — never passes. Merchant messages
 /// carry only `certId`, looked up among the known merchant certificates.
 public final class ACPVerifier: @unchecked Sendable {
@@ -22,8 +23,8 @@ public final class ACPVerifier: @unchecked Sendable {
     private let lock = NSLock()
     private var accepted: [String: (key: _RSA.Signing.PublicKey, notAfter: Date)] = [:]
 
-    /// The owner field of UnionPay's production signing certificates.
-    public static let unionPayOwner = "中国银联股份有限公司"
+    /// The owner field of UnionPay's production signing certificates (``ACPGatewayOwners/unionPay``).
+    public static let unionPayOwner = ACPGatewayOwners.unionPay
 
     /// A verifier trusting gateway certificates issued through `intermediates` (UnionPay's
     /// "middle" certificates) under `roots` whose CN's owner field is one of `owners`, and the
@@ -144,11 +145,18 @@ extension ACPVerifier {
         else {
             throw ACPError(
                 .signature,
-                "the certificate (\(certificate.subject)) is not issued by a trusted UnionPay middle certificate under a trusted root"
+                "the certificate (\(CertificateNameText.describe(certificate.subject))) is not issued by a trusted UnionPay middle certificate under a trusted root"
             )
         }
         let owner = Self.owner(of: certificate)
         guard owners.contains(owner) else {
+            let readable = Self.owner(of: certificate, reading: CertificateNameText.readableText)
+            guard readable == owner else {
+                throw ACPError(
+                    .signature,
+                    "the certificate's owner is written in UTF-8 (\(readable)) in a T61String, which UnionPay's SDKs read byte by byte as ISO 8859-1: not the gateway's (cer owner is not CUP)"
+                )
+            }
             throw ACPError(
                 .signature,
                 "the certificate's owner is \(owner.isEmpty ? "(none)" : owner), not the gateway's (cer owner is not CUP)"
@@ -158,31 +166,19 @@ extension ACPVerifier {
     }
 
     /// The owner field of `certificate`'s CN: its third `@`-separated part, as UnionPay's SDKs
-    /// read it (`041@Z12@00040000:SIGN@00000062` → `00040000:SIGN`); empty when there is none.
+    /// read it (`041@Z12@00040000:SIGN@00000062` → `00040000:SIGN`; a T61String byte by byte, as
+    /// ISO 8859-1); empty when there is none.
     public static func owner(of certificate: Certificate) -> String {
-        let commonName = certificate.subject.flatMap { $0 }.first { $0.type == .RDNAttributeType.commonName }
-        guard let commonName, let text = String(commonName.value) ?? otherString(commonName) else { return "" }
-        let parts = text.split(separator: "@", omittingEmptySubsequences: false)
-        return parts.count > 2 ? String(parts[2]) : ""
+        owner(of: certificate, reading: CertificateNameText.sdkText)
     }
 
-    /// The text of a CN in a string type swift-certificates leaves undecoded: UnionPay's test
-    /// certificates (CFCA's) write it as a T61String (read as ISO 8859-1, as OpenSSL does), and
-    /// BMPString (UTF-16) is decoded too.
-    static func otherString(_ attribute: RelativeDistinguishedName.Attribute) -> String? {
-        var serializer = DER.Serializer()
-        guard (try? serializer.serialize(attribute)) != nil, let root = try? DER.parse(serializer.serializedBytes),
-            case .constructed(let nodes) = root.content
-        else { return nil }
-        var children = nodes.makeIterator()
-        _ = children.next()
-        guard let value = children.next(), case .primitive(let bytes) = value.content,
-            value.identifier.tagClass == .universal
-        else { return nil }
-        switch value.identifier.tagNumber {
-        case 20: return String(bytes.map { Character(Unicode.Scalar($0)) })  // T61String
-        case 30: return String(bytes: Array(bytes), encoding: .utf16BigEndian)  // BMPString
-        default: return nil
-        }
+    static func owner(
+        of certificate: Certificate,
+        reading text: (RelativeDistinguishedName.Attribute.Value) -> String?
+    ) -> String {
+        let commonName = certificate.subject.flatMap { $0 }.first { $0.type == .RDNAttributeType.commonName }
+        guard let commonName, let name = text(commonName.value) else { return "" }
+        let parts = name.split(separator: "@", omittingEmptySubsequences: false)
+        return parts.count > 2 ? String(parts[2]) : ""
     }
 }
