@@ -59,7 +59,14 @@ public struct UnionPayAcquirer: Acquirer {
         }
     }
 
+    /// The answer to a transaction of `amount` minor units that is not sent: only positive amounts
+    /// reach the gateway (a consume of 0 is never sent, whatever asked for it).
+    static func notSent(_ amount: Int) -> SubmitAnswer? {
+        amount > 0 ? nil : .declined(code: "NS", message: "not sent: an amount of \(amount) is not above zero")
+    }
+
     public func charge(_ request: ChargeRequest) async -> SubmitAnswer {
+        if let refused = Self.notSent(request.amount) { return refused }
         if let stored = request.merchantToken {
             return submitAnswer(
                 await client.consumeWithToken(
@@ -91,7 +98,8 @@ public struct UnionPayAcquirer: Acquirer {
         currencyNumeric: String,
         originalReference: String
     ) async -> SubmitAnswer {
-        submitAnswer(
+        if let refused = Self.notSent(amount) { return refused }
+        return submitAnswer(
             await client.reverse(
                 .refund,
                 orderId: identity.orderId,
@@ -109,7 +117,8 @@ public struct UnionPayAcquirer: Acquirer {
         currencyNumeric: String,
         originalReference: String
     ) async -> SubmitAnswer {
-        submitAnswer(
+        if let refused = Self.notSent(amount) { return refused }
+        return submitAnswer(
             await client.reverse(
                 .void,
                 orderId: identity.orderId,

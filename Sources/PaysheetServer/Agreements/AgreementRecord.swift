@@ -31,8 +31,11 @@ public struct AgreementRecord: Sendable, Codable, Equatable {
     public var lastChargePeriod: Int?
     /// The orders of its merchant-initiated charges, oldest first.
     public var chargeOrderIds: [String] = []
-    /// When it was canceled (by the shopper's management page or the merchant).
+    /// When it was canceled (by the shopper's management page or the merchant), or ended with its
+    /// first payment (voided, refunded in full, or its order canceled).
     public var canceledAt: Date?
+    /// Why it ended, when it ended by itself rather than by a cancel request: "its first payment was voided", …
+    public var canceledBecause: String?
     /// Optimistic-concurrency version.
     public var version: Int = 0
 

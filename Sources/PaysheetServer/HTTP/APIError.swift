@@ -9,18 +9,27 @@ public struct APIError: Error, Sendable, Equatable, CustomStringConvertible {
     public var field: String?
     /// The message.
     public var message: String
+    /// `Retry-After` (seconds), if any.
+    public var retryAfter: Int?
 
     /// An error.
-    public init(status: Int, code: String, field: String? = nil, message: String) {
+    public init(status: Int, code: String, field: String? = nil, message: String, retryAfter: Int? = nil) {
         self.status = status
         self.code = code
         self.field = field
         self.message = message
+        self.retryAfter = retryAfter
     }
 
     /// The answer to a ``ServiceError``: its kind mapped to an HTTP status, the rest as it is.
     public init(_ error: ServiceError) {
-        self.init(status: Self.status(of: error.kind), code: error.code, field: error.field, message: error.message)
+        self.init(
+            status: Self.status(of: error.kind),
+            code: error.code,
+            field: error.field,
+            message: error.message,
+            retryAfter: error.retryAfter
+        )
     }
 
     /// The HTTP status of each kind of ``ServiceError``.
@@ -31,6 +40,7 @@ public struct APIError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notFound: return 404
         case .conflict: return 409
         case .tooLarge: return 413
+        case .gone: return 410
         case .unprocessable: return 422
         case .tooManyRequests: return 429
         case .internalFailure: return 500

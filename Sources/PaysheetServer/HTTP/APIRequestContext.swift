@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import NIOCore
 
@@ -15,4 +16,15 @@ public struct APIRequestContext: RequestContext, RemoteAddressRequestContext {
 
     /// The peer's IP address as text (`127.0.0.1`), or `unknown`.
     var clientAddress: String { remoteAddress?.ipAddress ?? "unknown" }
+
+    /// The client's address: the peer's, or, when the peer is one of `trustedProxies`, the last
+    /// address of the request's `X-Forwarded-For` (the one that proxy saw).
+    func client(of request: Request, trustedProxies: [String]) -> String {
+        let peer = clientAddress
+        guard trustedProxies.contains(peer),
+            let forwarded = request.headers[values: .init("X-Forwarded-For")!].last?.split(separator: ",").last
+        else { return peer }
+        let address = forwarded.trimmingCharacters(in: .whitespaces)
+        return address.isEmpty ? peer : address
+    }
 }

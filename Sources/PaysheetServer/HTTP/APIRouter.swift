@@ -26,6 +26,10 @@ public struct APIRouter: Sendable {
     let draining: Flag
     /// The daily reconciliation, run on demand by `POST /v1/reconciliations`.
     let reconciliation: ReconciliationService?
+    /// Anonymous orders and coupon attempts per client.
+    let limiter: RequestLimiter
+    /// Proxies whose `X-Forwarded-For` names the client.
+    let trustedProxies: [String]
 
     /// A router over the services; `registry` serves `/metrics`; `sandboxMerchantCertificate`
     /// (PEM) is published at `/v1/sandbox/merchant` for `paysheet pay`; `sheets` (when given)
@@ -40,8 +44,11 @@ public struct APIRouter: Sendable {
         sheets: SheetHub? = nil,
         mode: ServerMode = .sandbox,
         draining: Flag = Flag(),
-        reconciliation: ReconciliationService? = nil
+        reconciliation: ReconciliationService? = nil,
+        limits: ServerConfiguration.RequestLimits = .init()
     ) {
+        self.limiter = RequestLimiter(limits)
+        self.trustedProxies = limits.trustedProxies
         self.draining = draining
         self.reconciliation = reconciliation
         self.sheets = sheets
@@ -107,9 +114,10 @@ public struct APIRouter: Sendable {
     func orderRoute(
         _ router: Router<Context>,
         _ path: RouterPath,
+        limitedAs limit: RequestLimiter.Kind? = nil,
         _ handler: @escaping @Sendable (ByteBuffer, String, AccessPolicy.OrderCaller) async throws -> APIAnswer
     ) {
-        orderRoute(router, path) { body, id, caller, _ in try await handler(body, id, caller) }
+        orderRoute(router, path, limitedAs: limit) { body, id, caller, _ in try await handler(body, id, caller) }
     }
 
     /// A sheet route handed the order and its payments as read to check the caller.
@@ -120,12 +128,20 @@ public struct APIRouter: Sendable {
     func orderRoute(
         _ router: Router<Context>,
         _ path: RouterPath,
+        limitedAs limit: RequestLimiter.Kind? = nil,
         _ handler:
             @escaping @Sendable (ByteBuffer, String, AccessPolicy.OrderCaller, (OrderRecord, [PaymentRecord]))
             async throws -> APIAnswer
     ) {
         router.post(path) { request, context -> Response in
             let id = try orderId(context)
+            if let limit {
+                try limiter.take(
+                    limit,
+                    client: context.client(of: request, trustedProxies: trustedProxies),
+                    now: orders.now()
+                )
+            }
             var early: (body: ByteBuffer, key: Idempotency.Key)?
             if case .clientSecret = Credential(request) {
                 guard let body = await body(of: request) else { return Self.bodyTooLarge }
@@ -234,7 +250,17 @@ public struct APIRouter: Sendable {
         mutating(
             router,
             "/v1/orders",
-            authorize: { request, _ in try await access.optionalMerchant(request) },
+            authorize: { request, context in
+                let key = try await access.optionalMerchant(request)
+                if key == nil {
+                    try limiter.take(
+                        .anonymousOrder,
+                        client: context.client(of: request, trustedProxies: trustedProxies),
+                        now: orders.now()
+                    )
+                }
+                return key
+            },
             scope: { $0.map(Self.scope) ?? "anonymous" }
         ) { body, _, key in
             let request = try JSONBody.decode(CreateOrderRequest.self, from: body)
@@ -326,11 +352,12 @@ public struct APIRouter: Sendable {
             let request = try JSONBody.decode(PaymentMethodBody.self, from: body)
             return try APIAnswer(try await orders.paymentMethodSelected(id, type: request.paymentMethod.type))
         }
-        orderRoute(router, "/v1/orders/:id/coupon-code") { body, id, _ in
+        orderRoute(router, "/v1/orders/:id/coupon-code", limitedAs: .couponAttempt) { body, id, _ in
             let request = try JSONBody.decode(CouponCodeBody.self, from: body)
             return try APIAnswer(try await orders.couponCodeChanged(id, code: request.couponCode))
         }
         orderRoute(router, "/v1/orders/:id/authorize") { body, id, caller, snapshot in
+            if orders.isExpired(snapshot.0) { throw OrderService.expired(id) }
             let request = try JSONBody.decode(AuthorizeBody.self, from: body)
             let outcome = try await payments.authorize(orderId: id, payment: request.payment, preloaded: snapshot)
             return try APIAnswer(

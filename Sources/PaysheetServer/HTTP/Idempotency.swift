@@ -177,10 +177,13 @@ struct Idempotency: Sendable {
 struct APIAnswer: Sendable {
     var status: Int
     var body: Data
+    /// `Retry-After` (seconds), if any.
+    var retryAfter: Int?
 
-    init(status: Int = 200, body: Data) {
+    init(status: Int = 200, body: Data, retryAfter: Int? = nil) {
         self.status = status
         self.body = body
+        self.retryAfter = retryAfter
     }
 
     init<T: Encodable>(_ value: T, status: Int = 200) throws {
@@ -192,8 +195,12 @@ struct APIAnswer: Sendable {
             (try? JSONBody.encoder.encode(
                 JSONBody.ErrorBody(error: .init(code: error.code, message: error.message, field: error.field))
             )) ?? Data()
-        self.init(status: error.status, body: body)
+        self.init(status: error.status, body: body, retryAfter: error.retryAfter)
     }
 
-    var response: Response { JSONBody.raw(body, status: .init(code: status)) }
+    var response: Response {
+        var response = JSONBody.raw(body, status: .init(code: status))
+        if let retryAfter { response.headers[.retryAfter] = String(retryAfter) }
+        return response
+    }
 }

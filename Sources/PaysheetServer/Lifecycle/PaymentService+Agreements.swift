@@ -25,7 +25,7 @@ struct AgreementView: Encodable {
     var currencyCode: String
     var interval: String?
     /// `pending` (its first payment is not certain yet), `active`, `incomplete` (its first payment
-    /// failed: nothing to charge) or `canceled`.
+    /// failed: nothing to charge) or `canceled` (canceled, or ended with its first payment).
     var status: String
     var card: Card
     var startedAt: Date
@@ -33,6 +33,8 @@ struct AgreementView: Encodable {
     var nextChargeDue: Date?
     var charges: [Charge]
     var canceledAt: Date?
+    /// Why it ended, when its first payment ended it: "its first payment was voided", …
+    var canceledBecause: String?
 }
 
 /// `POST /v1/agreements/{id}/charges` answer: the agreement after the charge, and the charge's order.
@@ -92,9 +94,9 @@ extension PaymentService {
 
     /// The agreement `id` as its owners see it.
     func agreementView(_ agreement: AgreementRecord) async throws -> AgreementView {
-        let first = try await store.payment(agreement.firstPaymentId)
+        let (first, ended) = try await firstPayment(of: agreement)
         let status: String
-        if agreement.canceledAt != nil {
+        if agreement.canceledAt != nil || ended != nil {
             status = "canceled"
         } else {
             switch first?.lifecycle.state {
@@ -132,8 +134,51 @@ extension PaymentService {
             startedAt: agreement.startedAt,
             nextChargeDue: due,
             charges: charges,
-            canceledAt: agreement.canceledAt
+            canceledAt: agreement.canceledAt,
+            canceledBecause: agreement.canceledBecause ?? ended
         )
+    }
+
+    /// The agreement's first payment, and why it ended the agreement, if it did: the agreement
+    /// lives only as long as the payment that made it (docs/agreements.md). A void of it, refunds
+    /// that reach its whole amount (those in flight count, as for any refund) or a cancel of its
+    /// order end the agreement; a partial refund does not.
+    func firstPayment(of agreement: AgreementRecord) async throws -> (payment: PaymentRecord?, ended: String?) {
+        guard let (order, payments) = try await store.orderAndPayments(agreement.orderId) else { return (nil, nil) }
+        let first = payments.first { $0.id == agreement.firstPaymentId }
+        if order.canceledAt != nil { return (first, "the order of its first payment was canceled") }
+        guard let first else { return (nil, nil) }
+        let reversals = payments.filter { $0.originalPaymentId == first.id && $0.lifecycle.state != .failed }
+        if reversals.contains(where: { $0.kind == .void }) { return (first, "its first payment was voided") }
+        let refunded = try MinorUnits.sum(reversals.filter { $0.kind == .refund }.map(\.amount))
+        if refunded >= first.amount { return (first, "its first payment was refunded in full") }
+        return (first, nil)
+    }
+
+    /// Ends the agreement whose first payment is `order`'s (a plan's order; not a merchant-initiated
+    /// charge's) `because` that payment is being given back: no charge after it. Called when the
+    /// order's cancel or the reversal is stored, before anything is sent; a failure here is logged
+    /// and the charge route still refuses (``firstPayment(of:)`` is checked on every charge).
+    func endAgreement(startedBy order: OrderRecord, because reason: String) async {
+        guard order.planId != nil, order.agreementId == nil else { return }
+        let id = AgreementRecord.id(forOrder: order.id)
+        do {
+            for _ in 0..<4 {
+                guard var agreement = try await store.agreement(id), agreement.orderId == order.id,
+                    agreement.canceledAt == nil
+                else { return }
+                agreement.canceledAt = now()
+                agreement.canceledBecause = reason
+                if try await store.update(agreement) != nil {
+                    logger.info("agreement \(id) ended: \(reason)")
+                    Counter(label: "paysheet_agreements_ended_total").increment()
+                    return
+                }
+            }
+            logger.error("agreement \(id) kept changing; not marked ended (\(reason)); its charges are refused")
+        } catch {
+            logger.error("agreement \(id) not marked ended (\(reason)): \(error); its charges are refused")
+        }
     }
 
     /// What the agreement's next charge is.
@@ -248,13 +293,24 @@ extension PaymentService {
         let id = agreement.id
         if let canceledAt = agreement.canceledAt {
             Counter(label: "paysheet_agreement_charges_total", dimensions: [("result", "refused")]).increment()
+            let why = agreement.canceledBecause.map { " (\($0))" } ?? ""
             throw ServiceError(
                 .conflict,
                 code: "agreement_canceled",
-                message: "agreement \(id) was canceled at \(PaymentStore.timestamp(canceledAt)); it takes no charge"
+                message:
+                    "agreement \(id) was canceled at \(PaymentStore.timestamp(canceledAt))\(why); it takes no charge"
             )
         }
-        guard let first = try await store.payment(agreement.firstPaymentId), first.lifecycle.state == .succeeded else {
+        let (loaded, ended) = try await firstPayment(of: agreement)
+        if let ended {
+            Counter(label: "paysheet_agreement_charges_total", dimensions: [("result", "refused")]).increment()
+            throw ServiceError(
+                .conflict,
+                code: "agreement_canceled",
+                message: "agreement \(id) ended: \(ended); it takes no charge"
+            )
+        }
+        guard let first = loaded, first.lifecycle.state == .succeeded else {
             throw ServiceError(
                 .conflict,
                 code: "agreement_not_active",

@@ -79,6 +79,11 @@ extension PaymentService {
                 throw ServiceError.conflict("order \(orderId) is already \(order.status.rawValue)")
             }
 
+            // Every update keeps the total above zero; an order stored otherwise is never charged.
+            guard order.amount > 0 else {
+                logger.error("order \(orderId): its total is \(order.amount); nothing charged")
+                return failure("This order has nothing to pay; nothing was charged", order)
+            }
             let errors = shippingContactErrors(order, payment)
             if !errors.isEmpty { return failure("", order, errors: errors) }
             let token: AcceptedToken

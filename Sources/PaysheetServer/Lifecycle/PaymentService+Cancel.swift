@@ -40,6 +40,7 @@ extension PaymentService {
                 "order \(orderId) canceled by the \(byMerchant ? "merchant" : "shopper") (was \(order.status.rawValue))"
             )
             Counter(label: "paysheet_orders_canceled_total").increment()
+            await endAgreement(startedBy: canceled, because: "the order of its first payment was canceled")
             try await unwind(orderId)
             return try await store.order(orderId) ?? canceled
         }

@@ -75,6 +75,13 @@ extension PaymentService {
                     order: order
                 )
             else { continue }
+            // The whole of a plan's first payment given back: its agreement ends before the money moves.
+            if kind == .void || value == charge.amount - committed {
+                await endAgreement(
+                    startedBy: order,
+                    because: kind == .void ? "its first payment was voided" : "its first payment was refunded in full"
+                )
+            }
             let answer =
                 kind == .void
                 ? await acquirer.void(

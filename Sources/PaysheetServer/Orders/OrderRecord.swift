@@ -19,6 +19,9 @@ public struct OrderRecord: Sendable, Codable, Equatable {
     public var shippingMethod: String?
     /// The applied coupon code (upper-cased).
     public var couponCode: String?
+    /// Coupon codes sent for this order that were not valid (a guesser is stopped at
+    /// ``ServerConfiguration/RequestLimits/couponAttemptsPerOrder``).
+    public var couponAttempts: Int?
     /// The shipping region (`US-CA`) that sets the tax, from the sheet's redacted contact.
     public var taxRegion: String?
     /// The card type the shopper chose (`credit`, `debit`, …), for surcharges.

@@ -50,14 +50,45 @@ public struct OrderService: Sendable {
     let store: PaymentStore
     let settings: MerchantSettings
     let now: @Sendable () -> Date
+    /// What an order may hold and how long one with no payment lives.
+    let limits: ServerConfiguration.RequestLimits
 
     /// A service.
-    public init(store: PaymentStore, settings: MerchantSettings, now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(
+        store: PaymentStore,
+        settings: MerchantSettings,
+        limits: ServerConfiguration.RequestLimits = .init(),
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
         self.store = store
         self.settings = settings
+        self.limits = limits
         self.now = now
     }
 
+    /// Whether `order` has outlived ``ServerConfiguration/RequestLimits/orderLifetime`` with no
+    /// payment: it takes none (410 `order_expired`) and is deleted by ``purgeExpired()``.
+    func isExpired(_ order: OrderRecord) -> Bool {
+        order.status == .created && now().timeIntervalSince(order.createdAt) > limits.orderLifetime
+    }
+
+    /// Deletes the orders that expired with no payment; returns how many.
+    @discardableResult
+    public func purgeExpired() async throws -> Int {
+        try await store.deleteOrdersWithoutPayments(createdBefore: now().addingTimeInterval(-limits.orderLifetime))
+    }
+
+    /// 410 `order_expired` for an expired order.
+    static func expired(_ id: String) -> ServiceError {
+        ServiceError(
+            .gone,
+            code: "order_expired",
+            message: "order \(id) was not paid in time and has expired; create a new order"
+        )
+    }
+
+    /// Most lines of an order made without a merchant key (each catalog line carries a quantity).
+    static let maxShopperLines = 20
     /// Most shipping methods an order may offer.
     static let maxShippingMethods = 20
     /// Most bytes (UTF-8) of a label, a detail or an identifier.
@@ -95,6 +126,12 @@ public struct OrderService: Sendable {
     /// What a shopper's page may not ask for: prices (shipping methods with amounts, lines with
     /// a label and an amount). A shopper names catalog items and a delivery choice.
     static func checkShopperAsks(_ request: CreateOrderRequest) throws {
+        if let lines = request.lineItems, lines.count > maxShopperLines {
+            throw ServiceError.invalid(
+                "lineItems",
+                "a shopper's order names at most \(maxShopperLines) lines (quantities make the rest)"
+            )
+        }
         if request.shippingMethods != nil {
             throw ServiceError.unauthorized(
                 "shippingMethods with amounts need a merchant API key; a shopper's page sends \"delivery\": \"ship\""
@@ -253,7 +290,7 @@ public struct OrderService: Sendable {
         let pricing = try Pricing.price(order, settings: settings)
         guard pricing.amount > 0 else { throw ifZero }
         order.amount = pricing.amount
-        try await store.insert(order)
+        try await store.insert(order, maxBytes: limits.maxOrderBytes)
         return (order, secret)
     }
 
@@ -394,6 +431,7 @@ public struct OrderService: Sendable {
     /// Loads `id` for an update: it must exist and not be paid or in payment.
     func editable(_ id: String) async throws -> OrderRecord {
         guard let order = try await store.order(id) else { throw ServiceError.notFound("order \(id)") }
+        if isExpired(order) { throw Self.expired(id) }
         guard order.status == .created || order.status == .failed else {
             throw ServiceError.conflict("order \(id) is \(order.status.rawValue); its summary can no longer change")
         }
@@ -411,7 +449,28 @@ public struct OrderService: Sendable {
         for _ in 0..<4 {
             var order = try await editable(id)
             try change(&order)
-            let pricing = try Pricing.price(order, settings: settings)
+            var errors = errors
+            var pricing = try Pricing.price(order, settings: settings)
+            // The total stays above zero, so no charge of zero (or less) can follow: a coupon that
+            // would take it there is not applied, with the sheet's coupon error; any other change
+            // that would is refused.
+            if pricing.amount <= 0, let code = order.couponCode {
+                order.couponCode = nil
+                let without = try Pricing.price(order, settings: settings)
+                if without.amount > 0 {
+                    errors =
+                        (errors ?? []) + [couponMakesItFree(code, total: pricing, currencyCode: order.currencyCode)]
+                }
+                pricing = without
+            }
+            guard pricing.amount > 0 else {
+                throw ServiceError(
+                    .unprocessable,
+                    code: "total_not_positive",
+                    message:
+                        "order \(id): the total would be \(pricing.total.amount) \(order.currencyCode); an order's total stays above zero"
+                )
+            }
             order.amount = pricing.amount
             if try await store.update(order) != nil {
                 let methods =
@@ -421,6 +480,15 @@ public struct OrderService: Sendable {
             }
         }
         throw ServiceError.conflict("order \(id) kept changing; try again")
+    }
+
+    /// The sheet's coupon error for a coupon `code` that would take the total to `total`.
+    func couponMakesItFree(_ code: String, total: Pricing, currencyCode: String) -> ApplePayError {
+        ApplePayError(
+            .couponCodeInvalid,
+            message:
+                "Coupon \(code) would bring the total to \(total.total.amount) \(currencyCode); it cannot be used on this order"
+        )
     }
 
     /// `onshippingcontactselected`: validates the redacted contact; sets the tax region.
@@ -465,16 +533,48 @@ public struct OrderService: Sendable {
     }
 
     /// `oncouponcodechanged`: applies a known code, clears on an empty one, or answers `couponCodeInvalid`.
+    /// Codes that are not valid count against the order (``ServerConfiguration/RequestLimits/couponAttemptsPerOrder``):
+    /// past the limit the order takes no more codes (429 `coupon_attempts_exceeded`), so a code
+    /// cannot be guessed through one order; the route also limits attempts per client address.
     public func couponCodeChanged(_ id: String, code: String) async throws -> ApplePayCouponCodeUpdate {
+        let order = try await editable(id)
+        // A plan's first payment is the plan's price: its sheet offers no coupon field.
+        if order.planId != nil, !code.isEmpty {
+            throw ServiceError(
+                .unprocessable,
+                code: "coupon_not_applicable",
+                field: "couponCode",
+                message: "order \(id) pays a plan; coupon codes do not apply to plans"
+            )
+        }
+        let attempts = order.couponAttempts ?? 0
+        guard attempts < limits.couponAttemptsPerOrder else {
+            throw ServiceError(
+                .tooManyRequests,
+                code: "coupon_attempts_exceeded",
+                message:
+                    "order \(id) was sent \(attempts) coupon codes that are not valid; it takes no more (pay without one, or start a new order)"
+            )
+        }
+        let invalid: @Sendable (inout OrderRecord) -> Void = {
+            $0.couponCode = nil
+            $0.couponAttempts = ($0.couponAttempts ?? 0) + 1
+        }
         guard code.utf8.count <= 64 else {
-            return try await edit(id, errors: [ApplePayError(.couponCodeInvalid, message: "Coupon code is not valid")])
-            { $0.couponCode = nil }
+            return try await edit(
+                id,
+                errors: [ApplePayError(.couponCodeInvalid, message: "Coupon code is not valid")],
+                invalid
+            )
         }
         let normalized = code.trimmingCharacters(in: .whitespaces).uppercased()
         if normalized.isEmpty { return try await edit(id) { $0.couponCode = nil } }
         guard settings.coupons[normalized] != nil else {
-            return try await edit(id, errors: [ApplePayError(.couponCodeInvalid, message: "Coupon code is not valid")])
-            { $0.couponCode = nil }
+            return try await edit(
+                id,
+                errors: [ApplePayError(.couponCodeInvalid, message: "Coupon code is not valid")],
+                invalid
+            )
         }
         return try await edit(id) { $0.couponCode = normalized }
     }

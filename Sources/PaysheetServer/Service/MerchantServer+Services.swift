@@ -33,7 +33,7 @@ extension MerchantServer {
         ) throws {
             var services: [any Service] = []
 
-            let orders = OrderService(store: store, settings: config.merchant, now: clock)
+            let orders = OrderService(store: store, settings: config.merchant, limits: config.limits, now: clock)
             let reconciliation = ReconciliationService(
                 store: store,
                 acquirer: acquirer.acquirer,
@@ -80,7 +80,8 @@ extension MerchantServer {
                     ) : nil,
                 mode: config.mode,
                 draining: draining,
-                reconciliation: reconciliation
+                reconciliation: reconciliation,
+                limits: config.limits
             )
 
             // Beside the HTTP server: the query poller, the certificate refresher, the reconciliation
@@ -92,6 +93,8 @@ extension MerchantServer {
                     payments: payments,
                     store: store,
                     interval: config.pollInterval,
+                    orders: orders,
+                    purgeInterval: config.limits.purgeInterval,
                     ready: ready,
                     logger: logger
                 )

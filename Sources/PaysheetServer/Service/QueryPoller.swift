@@ -3,11 +3,15 @@ import Logging
 import ServiceLifecycle
 
 /// Runs due queries (docs/payment-rules.md R4) and resumes unfinished payments after a restart (R7): scans the store
-/// every `interval` seconds, from start to shutdown. Also prunes old idempotency keys.
+/// every `interval` seconds, from start to shutdown. Also prunes old idempotency keys and
+/// deletes expired orders that took no payment.
 struct QueryPoller: Service {
     let payments: PaymentService
     let store: PaymentStore
     let interval: Double
+    /// Deletes expired orders every `purgeInterval` seconds (with old idempotency keys).
+    let orders: OrderService
+    let purgeInterval: Double
     let ready: Readiness
     let logger: Logger
 
@@ -17,8 +21,10 @@ struct QueryPoller: Service {
                 let n = try await payments.runDueQueries()
                 if n > 0 { logger.debug("queried \(n) payments") }
                 try await payments.runCancellations()
-                if Date().timeIntervalSince(lastPrune) > 3600 {
+                if Date().timeIntervalSince(lastPrune) >= purgeInterval {
                     try await store.pruneIdempotency(now: Date())
+                    let purged = try await orders.purgeExpired()
+                    if purged > 0 { logger.info("deleted \(purged) expired orders that took no payment") }
                     lastPrune = Date()
                 }
             } catch {

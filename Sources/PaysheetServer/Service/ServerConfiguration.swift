@@ -154,6 +154,36 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
     /// Connection caps and deadlines.
     public var connections = ConnectionLimits()
 
+    /// What callers without a merchant key may make the server keep, and how fast.
+    public struct RequestLimits: Sendable, Codable, Equatable {
+        /// Orders one client address may create without a merchant key, a minute (429 with
+        /// `Retry-After` above). `PAYSHEET_ANONYMOUS_ORDERS_PER_MINUTE`.
+        public var anonymousOrdersPerMinute: Int = 30
+        /// Coupon codes one client address may try, a minute. `PAYSHEET_COUPON_ATTEMPTS_PER_MINUTE`.
+        public var couponAttemptsPerMinute: Int = 20
+        /// Codes that are not valid one order may be sent; then its coupon route answers 429 for good.
+        /// `PAYSHEET_COUPON_ATTEMPTS_PER_ORDER`.
+        public var couponAttemptsPerOrder: Int = 10
+        /// Seconds an order with no payment is kept: then it takes none and is deleted.
+        /// `PAYSHEET_ORDER_LIFETIME`.
+        public var orderLifetime: Double = 86_400
+        /// Seconds between deletions of expired orders (and of old idempotency keys).
+        /// `PAYSHEET_PURGE_INTERVAL`.
+        public var purgeInterval: Double = 3_600
+        /// Stored bytes of one order at most (its lines, methods and request); larger orders are
+        /// refused (413 `order_too_large`). `PAYSHEET_MAX_ORDER_BYTES`.
+        public var maxOrderBytes: Int = 32_768
+        /// Proxies whose `X-Forwarded-For` names the client (its last address): behind one, every
+        /// caller would otherwise be the proxy. `PAYSHEET_TRUSTED_PROXIES` (comma-separated).
+        public var trustedProxies: [String] = []
+
+        /// The defaults.
+        public init() {}
+    }
+
+    /// Request limits.
+    public var limits = RequestLimits()
+
     /// The defaults.
     public init() {}
 
@@ -194,6 +224,20 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
         if let value = try seconds("PAYSHEET_HEADER_TIMEOUT") { connections.headerTimeout = value }
         if let value = try seconds("PAYSHEET_BODY_TIMEOUT") { connections.bodyTimeout = value }
         if let value = try seconds("PAYSHEET_DRAIN_TIMEOUT") { connections.drainTimeout = value }
+        if let value = environment["PAYSHEET_ANONYMOUS_ORDERS_PER_MINUTE"] {
+            guard let number = Int(value), number >= 0 else {
+                throw ConfigurationError("PAYSHEET_ANONYMOUS_ORDERS_PER_MINUTE=\(value) is not a whole number")
+            }
+            limits.anonymousOrdersPerMinute = number
+        }
+        if let value = try count("PAYSHEET_COUPON_ATTEMPTS_PER_MINUTE") { limits.couponAttemptsPerMinute = value }
+        if let value = try count("PAYSHEET_COUPON_ATTEMPTS_PER_ORDER") { limits.couponAttemptsPerOrder = value }
+        if let value = try seconds("PAYSHEET_ORDER_LIFETIME") { limits.orderLifetime = value }
+        if let value = try seconds("PAYSHEET_PURGE_INTERVAL") { limits.purgeInterval = value }
+        if let value = try count("PAYSHEET_MAX_ORDER_BYTES") { limits.maxOrderBytes = value }
+        if let value = environment["PAYSHEET_TRUSTED_PROXIES"] {
+            limits.trustedProxies = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        }
         if let value = environment["PAYSHEET_LISTEN"] { listen = value }
         if let value = environment["PAYSHEET_PUBLIC_URL"] { publicURL = value }
         if let value = environment["PAYSHEET_CREDENTIAL_KEY"] { credentialKeyFile = value }

@@ -15,8 +15,10 @@ public struct ServiceError: Error, Sendable, Equatable, CustomStringConvertible 
         case notFound
         /// The request conflicts with the state of what it names.
         case conflict
-        /// The request body is too large.
+        /// The request body (or what it would make) is too large.
         case tooLarge
+        /// What the request names existed but is gone for good (an expired order).
+        case gone
         /// The request is well formed but cannot be carried out as asked.
         case unprocessable
         /// Too many requests from this caller.
@@ -37,13 +39,16 @@ public struct ServiceError: Error, Sendable, Equatable, CustomStringConvertible 
     public var field: String?
     /// The message.
     public var message: String
+    /// Seconds after which the same request may succeed (``Kind/tooManyRequests``: `Retry-After`).
+    public var retryAfter: Int?
 
     /// An error.
-    public init(_ kind: Kind, code: String, field: String? = nil, message: String) {
+    public init(_ kind: Kind, code: String, field: String? = nil, message: String, retryAfter: Int? = nil) {
         self.kind = kind
         self.code = code
         self.field = field
         self.message = message
+        self.retryAfter = retryAfter
     }
 
     /// ``Kind/invalid`` `invalid_request` about `field`.

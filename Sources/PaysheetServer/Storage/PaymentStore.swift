@@ -93,8 +93,15 @@ public struct PaymentStore: Sendable {
     // MARK: Orders
 
     /// Inserts a new order.
-    public func insert(_ order: OrderRecord) async throws {
+    public func insert(_ order: OrderRecord, maxBytes: Int = .max) async throws {
         let body = try PaymentStore.json(order)
+        guard body.utf8.count <= maxBytes else {
+            throw ServiceError(
+                .tooLarge,
+                code: "order_too_large",
+                message: "the order would take \(body.utf8.count) bytes; an order takes at most \(maxBytes)"
+            )
+        }
         try await database.write(
             "INSERT INTO orders (id, status, version, body, created_at) VALUES ($1, $2, $3, $4, $5)",
             [
@@ -102,6 +109,18 @@ public struct PaymentStore: Sendable {
                 .text(PaymentStore.timestamp(order.createdAt)),
             ]
         )
+    }
+
+    /// Deletes the orders created before `date` that never had a payment (status `created`);
+    /// returns how many. Their idempotency keys expire on their own.
+    func deleteOrdersWithoutPayments(createdBefore date: Date) async throws -> Int {
+        try await database.write(
+            """
+            DELETE FROM orders WHERE status = 'created' AND created_at < $1
+            AND NOT EXISTS (SELECT 1 FROM payments WHERE payments.order_id = orders.id) RETURNING id
+            """,
+            [.text(PaymentStore.timestamp(date))]
+        ).count
     }
 
     /// The order `id`.
