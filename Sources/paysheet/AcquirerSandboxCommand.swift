@@ -75,7 +75,8 @@ struct AcquirerSandboxCommand: AsyncParsableCommand {
             server: try .guarded(limits.connections, name: "paysheet-acquirer-sandbox", logger: logger),
             configuration: .init(
                 address: .hostname(host, port: port),
-                serverName: "paysheet-acquirer-sandbox"
+                serverName: "paysheet-acquirer-sandbox",
+                backlog: limits.connections.backlog
             ),
             logger: logger
         )

@@ -139,7 +139,8 @@ extension MerchantServer {
                         server: .guarded(connections, name: "paysheet-acquirer-sandbox", logger: logger),
                         configuration: .init(
                             address: .hostname(host, port: port),
-                            serverName: "paysheet-acquirer-sandbox"
+                            serverName: "paysheet-acquirer-sandbox",
+                            backlog: config.connections.backlog
                         ),
                         logger: logger
                     )

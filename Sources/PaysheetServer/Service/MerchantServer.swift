@@ -103,7 +103,11 @@ public struct MerchantServer: Sendable {
             var application = Application(
                 router: parts.router,
                 server: .guarded(connections, name: "paysheet", logger: logger),
-                configuration: .init(address: .hostname(host, port: port), serverName: "paysheet"),
+                configuration: .init(
+                    address: .hostname(host, port: port),
+                    serverName: "paysheet",
+                    backlog: config.connections.backlog
+                ),
                 services: acquirer.services + storage.services + parts.services,
                 logger: logger
             )

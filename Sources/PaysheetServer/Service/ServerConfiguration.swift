@@ -146,6 +146,10 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
         /// it (a 413), so that a client that sends its whole body before reading gets the answer.
         /// `PAYSHEET_DRAIN_TIMEOUT`.
         public var drainTimeout: Double = 2
+        /// Connections the kernel may hold before the server accepts them (the listen backlog; the
+        /// system caps it, `net.core.somaxconn` on Linux). A flood must not fill it: a connection
+        /// that waits there is not yet under the caps and deadlines above. `PAYSHEET_BACKLOG`.
+        public var backlog: Int = 4096
 
         /// The defaults.
         public init() {}
@@ -224,6 +228,7 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
         if let value = try seconds("PAYSHEET_HEADER_TIMEOUT") { connections.headerTimeout = value }
         if let value = try seconds("PAYSHEET_BODY_TIMEOUT") { connections.bodyTimeout = value }
         if let value = try seconds("PAYSHEET_DRAIN_TIMEOUT") { connections.drainTimeout = value }
+        if let value = try count("PAYSHEET_BACKLOG") { connections.backlog = value }
         if let value = environment["PAYSHEET_ANONYMOUS_ORDERS_PER_MINUTE"] {
             guard let number = Int(value), number >= 0 else {
                 throw ConfigurationError("PAYSHEET_ANONYMOUS_ORDERS_PER_MINUTE=\(value) is not a whole number")
