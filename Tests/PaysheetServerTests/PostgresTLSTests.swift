@@ -69,6 +69,71 @@ struct PostgresTLSTests {
         }
     }
 
+    /// Whether a statement is answered on `url` within ten seconds (false: refused, or no connection).
+    func answers(_ url: String) async throws -> Bool {
+        let db = try PostgresDatabase(url: url)
+        do {
+            return try await withThrowingTaskGroup(of: Bool.self) { group in
+                group.addTask {
+                    await db.run()
+                    return false
+                }
+                group.addTask {
+                    _ = try await db.read("SELECT 1", [])
+                    return true
+                }
+                group.addTask {
+                    try await Task.sleep(for: .seconds(10))
+                    return false
+                }
+                defer { group.cancelAll() }
+                return try await group.next() ?? false
+            }
+        } catch {
+            return false
+        }
+    }
+
+    /// Another CA's certificate in a file: the sandbox token PKI's root, which never signed the server's.
+    static func otherCA() throws -> String {
+        let folder = NSTemporaryDirectory() + "paysheet-tls-" + UUID().uuidString
+        let pki = try SandboxMerchant.pki(dataFolder: folder)
+        let other = folder + "/other-ca.pem"
+        try pki.root.serializeAsPEM().pemString.write(toFile: other, atomically: true, encoding: .utf8)
+        return other
+    }
+
+    /// verify-full without sslrootcert used the system's roots without saying so (libpq refuses:
+    /// "root certificate file … does not exist"). Now it is refused when the database is opened,
+    /// naming both fixes; `sslrootcert=system` asks for the system's roots in so many words.
+    @Test func verifyFullWithoutARootCertificateIsRefusedClearly() throws {
+        for mode in ["verify-full", "verify-ca"] {
+            let error = #expect(throws: StorageError.self) {
+                _ = try PostgresDatabase(url: Self.base + "?sslmode=" + mode)
+            }
+            #expect(error?.message.contains("sslrootcert=") == true, "\(String(describing: error))")
+            #expect(error?.message.contains("sslrootcert=system") == true, "\(String(describing: error))")
+        }
+        _ = try PostgresDatabase(url: Self.base + "?sslmode=verify-full&sslrootcert=system")
+        // As libpq: the system's roots only with verify-full.
+        #expect(throws: StorageError.self) {
+            _ = try PostgresDatabase(url: Self.base + "?sslmode=require&sslrootcert=system")
+        }
+    }
+
+    /// The system's roots did not sign CI's certificate: verify-full with them is refused.
+    @Test func verifyFullWithTheSystemRootsRefusesCIsCertificate() async throws {
+        #expect(try await !answers(Self.base + "?sslmode=verify-full&sslrootcert=system"))
+    }
+
+    /// libpq: "if a root CA file exists, the behavior of sslmode=require will be the same as that
+    /// of verify-ca". Paysheet connected unverified with the CA named.
+    @Test func requireWithARootCertificateVerifiesTheChainAsLibpqDoes() async throws {
+        let other = try Self.otherCA()
+        #expect(try await !answers(Self.base + "?sslmode=require&sslrootcert=" + other))
+        #expect(try await answers(Self.base + "?sslmode=require&sslrootcert=" + Self.ca))
+    }
+
     @Test func anUnknownSSLModeIsRefused() {
         #expect(throws: StorageError.self) { _ = try PostgresDatabase(url: Self.base + "?sslmode=sometimes") }
     }

@@ -28,16 +28,16 @@ import UnionPaySandbox
         c.sandboxTools = false
         c.tokens.trustSandbox = false
         c.merchant.merchantIdentifier = "merchant.example.shop"
-        // The payment processing key: issued here by a CA of the test's own, standing in for Apple's.
-        let tokenCA = try SandboxPKI.loadOrCreate(folder: folder + "/apple-stand-in")
-        let credentials = try MerchantCredentials.create(
-            merchantIdentifier: c.merchant.merchantIdentifier,
-            pki: tokenCA
+        // The payment processing key: issued here by a CA of the test's own, standing in for
+        // Apple's (not by the sandbox's PKI, whose certificates production refuses by content).
+        let paths = try StandIn.paymentProcessing(
+            folder: folder + "/payment-processing",
+            merchantIdentifier: c.merchant.merchantIdentifier
         )
-        let paths = try credentials.save(folder: folder + "/payment-processing")
         c.tokens.certificateFile = paths.certificate
         c.tokens.keyFile = paths.privateKey
-        // The acquirer's PKI: the merchant's ACP credentials and the acquirer's root.
+        // The acquirer's PKI (`StandIn.acquirer`, made in `folder`): the merchant's ACP
+        // credentials and the acquirer's root.
         let acp = try acquirer.merchantCredentials(folder: folder + "/acp", merchantId: "898110248990001")
         c.acquirer.merchantId = "898110248990001"
         c.acquirer.signingKeyFile = folder + "/acp/key.pem"
@@ -75,7 +75,7 @@ import UnionPaySandbox
         let c = try Self.goodConfiguration(
             folder: f,
             gatewayURL: "https://gateway.example/gateway/api",
-            acquirer: try UnionPaySandboxPKI.loadOrCreate(folder: f + "/acquirer")
+            acquirer: try StandIn.acquirer(folder: f)
         )
         #expect(ProductionCheck.problems(c) == [])
     }
@@ -104,7 +104,7 @@ import UnionPaySandbox
         var c = try Self.goodConfiguration(
             folder: f,
             gatewayURL: "https://gateway.example/gateway/api",
-            acquirer: try UnionPaySandboxPKI.loadOrCreate(folder: f + "/acquirer")
+            acquirer: try StandIn.acquirer(folder: f)
         )
         let sandbox = ServerConfiguration()
         switch rule {
@@ -138,6 +138,39 @@ import UnionPaySandbox
         }
     }
 
+    /// Production connects to PostgreSQL with the server verified: `verify-full` and a named CA
+    /// (or `sslrootcert=system`). Every other mode is one problem that names the fix.
+    @Test(arguments: [
+        ("", "prefer"),
+        ("?sslmode=disable", "disable"),
+        ("?sslmode=prefer", "prefer"),
+        ("?sslmode=allow", "allow"),
+        ("?sslmode=require", "require"),
+        ("?sslmode=require&sslrootcert=/etc/paysheet/db-ca.pem", "require"),
+        ("?sslmode=verify-ca&sslrootcert=/etc/paysheet/db-ca.pem", "verify-ca"),
+        ("?sslmode=verify-full", "sslrootcert"),
+        ("?sslmode=sometimes", "sometimes"),
+    ])
+    func productionAcceptsOnlyAVerifiedDatabaseConnection(query: String, named: String) throws {
+        let f = Self.folder()
+        var c = try Self.goodConfiguration(
+            folder: f,
+            gatewayURL: "https://gateway.example/gateway/api",
+            acquirer: try StandIn.acquirer(folder: f)
+        )
+        c.databaseURL = "postgres://paysheet:secret@db.example:5432/paysheet" + query
+        let problems = ProductionCheck.problems(c)
+        #expect(problems.count == 1, "\(query): \(problems)")
+        #expect(problems.first?.contains(named) == true, "\(query): \(problems)")
+        #expect(problems.first?.contains("sslmode=verify-full") == true, "\(query): \(problems)")
+        for good in [
+            "?sslmode=verify-full&sslrootcert=/etc/paysheet/db-ca.pem", "?sslmode=verify-full&sslrootcert=system",
+        ] {
+            c.databaseURL = "postgres://paysheet:secret@db.example:5432/paysheet" + good
+            #expect(ProductionCheck.problems(c) == [], "\(good)")
+        }
+    }
+
     @Test func noAPIKeyIsAProblem() {
         #expect(ProductionCheck.problems(activeAPIKeys: 0).first?.contains("api-key create") == true)
         #expect(ProductionCheck.problems(activeAPIKeys: 1) == [])
@@ -160,7 +193,7 @@ import UnionPaySandbox
         let f = Self.folder()
         let port = Int.random(in: 40_001...50_000)
         // The acquirer: a gateway of its own PKI, on loopback.
-        let acquirer = try UnionPaySandboxPKI.loadOrCreate(folder: f + "/acquirer")
+        let acquirer = try StandIn.acquirer(folder: f)
         var c = try Self.goodConfiguration(folder: f, gatewayURL: "http://127.0.0.1:\(port + 1)", acquirer: acquirer)
         c.listen = "127.0.0.1:\(port)"
         let http = HTTPClient(eventLoopGroupProvider: .singleton)

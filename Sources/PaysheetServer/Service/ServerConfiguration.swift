@@ -142,10 +142,10 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
         public var headerTimeout: Double = 10
         /// Seconds from a request's head to the end of its body. `PAYSHEET_BODY_TIMEOUT`.
         public var bodyTimeout: Double = 30
-        /// Seconds the rest of a body is read and thrown away after an answer that did not wait for
-        /// it (a 413), so that a client that sends its whole body before reading gets the answer.
-        /// `PAYSHEET_DRAIN_TIMEOUT`.
-        public var drainTimeout: Double = 2
+        /// Seconds at most the rest of a body is read and thrown away after an answer that did not
+        /// wait for it (a 413), so that a client that sends its whole body before reading gets the
+        /// answer; a pause of a second ends it sooner (nginx's lingering close). `PAYSHEET_DRAIN_TIMEOUT`.
+        public var drainTimeout: Double = 10
         /// Connections the kernel may hold before the server accepts them (the listen backlog; the
         /// system caps it, `net.core.somaxconn` on Linux). A flood must not fill it: a connection
         /// that waits there is not yet under the caps and deadlines above. `PAYSHEET_BACKLOG`.

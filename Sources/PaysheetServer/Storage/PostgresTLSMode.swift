@@ -22,16 +22,34 @@ public enum PostgresTLSMode: String, Sendable, Equatable {
         self = value.map { PostgresTLSMode(rawValue: $0) ?? .unknown } ?? .prefer
     }
 
-    /// The CA file `url` names (`sslrootcert`).
+    /// The CA file `url` names (`sslrootcert`), or `system` (libpq's word for the system's
+    /// trusted roots).
     static func rootCertificate(url: String) -> String? {
         URLComponents(string: url)?.queryItems?.first(where: { $0.name == "sslrootcert" })?.value
     }
 
-    /// The TLS configuration for `url` (nil for `disable`).
+    /// The TLS configuration for `url` (nil for `disable`), as libpq reads `sslmode` and
+    /// `sslrootcert`:
+    /// - `verify-ca` and `verify-full` need `sslrootcert`: a CA file, or `system` for the
+    ///   system's trusted roots (with `verify-full` only, as libpq). Without it libpq refuses
+    ///   ("root certificate file … does not exist"); Paysheet used the system's roots unsaid and
+    ///   now refuses too, naming both. (libpq's fallback, `~/.postgresql/root.crt`, is not read:
+    ///   name it in `sslrootcert`.)
+    /// - `require` with a CA file named verifies the chain as `verify-ca` does (libpq: "if a root
+    ///   CA file exists, the behavior of sslmode=require will be the same as that of verify-ca").
+    /// - `prefer` and `require` without a CA file encrypt without verifying the server.
     static func configuration(url: String) throws -> (mode: PostgresTLSMode, tls: TLSConfiguration?) {
         let mode = PostgresTLSMode(url: url)
         var tls = TLSConfiguration.makeClientConfiguration()
-        if let ca = rootCertificate(url: url) {
+        let root = rootCertificate(url: url)
+        if root == "system" {
+            guard mode == .verifyFull else {
+                throw StorageError(
+                    "sslrootcert=system (the system's trusted roots) needs sslmode=verify-full, as libpq does; the URL has sslmode=\(mode.rawValue)"
+                )
+            }
+            tls.trustRoots = .default
+        } else if let ca = root {
             guard FileManager.default.isReadableFile(atPath: ca) else {
                 throw StorageError("sslrootcert \(ca) cannot be read")
             }
@@ -39,9 +57,15 @@ public enum PostgresTLSMode: String, Sendable, Equatable {
         }
         switch mode {
         case .disable: return (mode, nil)
-        case .prefer, .require: tls.certificateVerification = .none
-        case .verifyCA: tls.certificateVerification = .noHostnameVerification
-        case .verifyFull: tls.certificateVerification = .fullVerification
+        case .prefer: tls.certificateVerification = .none
+        case .require: tls.certificateVerification = root == nil ? .none : .noHostnameVerification
+        case .verifyCA, .verifyFull:
+            guard root != nil else {
+                throw StorageError(
+                    "sslmode=\(mode.rawValue) without sslrootcert: name the CA of the database's certificate (sslrootcert=/path/ca.pem), or sslrootcert=system for the system's trusted roots"
+                )
+            }
+            tls.certificateVerification = mode == .verifyFull ? .fullVerification : .noHostnameVerification
         case .unknown:
             throw StorageError(
                 "sslmode in the database URL is not one of disable, prefer, require, verify-ca, verify-full"

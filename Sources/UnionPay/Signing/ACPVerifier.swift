@@ -12,7 +12,9 @@ import SwiftASN1
 /// `@`-separated part) one of `owners` (``ACPGatewayOwners``: `中国银联股份有限公司` for UnionPay's
 /// production gateway; that or `00040000:SIGN` in its test environment — whose current gateway
 /// certificate names `中国银联股份有限公司` — and Paysheet's sandbox). A certificate under
-/// the same root that is not the gateway's — a merchant's own — never passes. Merchant messages
+/// the same root that is not the gateway's — a merchant's own — never passes, nor does a
+/// certificate of the gateway's that may not sign (its encryption certificate, a CA:
+/// ``ACPSigningUsage``). Merchant messages
 /// carry only `certId`, looked up among the known merchant certificates.
 public final class ACPVerifier: @unchecked Sendable {
     private let roots: [Certificate]
@@ -110,6 +112,10 @@ public final class ACPVerifier: @unchecked Sendable {
         }
         lock.unlock()
         let certificate = try gatewayCertificate(pem, now: now)
+        // The gateway's certificate that signs: not its encryption certificate, not a CA.
+        if let problem = ACPSigningUsage.problem(certificate) {
+            throw ACPError(.signature, problem)
+        }
         guard let key = _RSA.Signing.PublicKey(certificate.publicKey) else {
             throw ACPError(.signature, "signPubKeyCert does not hold an RSA key")
         }

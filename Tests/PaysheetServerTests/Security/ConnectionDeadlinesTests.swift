@@ -10,7 +10,8 @@ import Testing
         header: .seconds(10),
         body: .seconds(30),
         drain: .seconds(2),
-        drainBytes: 1000
+        drainBytes: 1000,
+        drainQuiet: .seconds(1)
     )
     func at(_ seconds: Int64) -> NIODeadline { .uptimeNanoseconds(UInt64(1_000_000_000 + seconds * 1_000_000_000)) }
 
@@ -58,8 +59,8 @@ import Testing
         _ = machine.headRead(now: at(1))
         let marked1 = machine.responseHeadWritten(saysClose: false)
         #expect(marked1)  // mark it Connection: close
-        #expect(machine.responseEnded(now: at(2)) == .startDraining(until: at(4)))
-        #expect(machine.bytesRead(600, now: at(2)) == .wait(until: at(4)))
+        #expect(machine.responseEnded(now: at(2)) == .startDraining(until: at(3)))  // a second of quiet
+        #expect(machine.bytesRead(600, now: at(2)) == .wait(until: at(3)))
         // More than drainBytes: closed at once.
         #expect(machine.bytesRead(600, now: at(3)) == .close(.drained))
 
@@ -73,7 +74,7 @@ import Testing
         _ = late.headRead(now: at(1))
         _ = late.responseHeadWritten(saysClose: false)
         _ = late.responseEnded(now: at(2))
-        #expect(late.timerFired(now: at(4)) == .close(.drained))
+        #expect(late.timerFired(now: at(3)) == .close(.drained))  // the client went quiet
     }
 
     @Test func aRequestReadWholeIsAnsweredAsItAskedAndAClientThatNeverClosesIsNotKept() {
@@ -89,8 +90,8 @@ import Testing
         _ = closing.endRead(now: at(1))
         let marked3 = closing.responseHeadWritten(saysClose: true)
         #expect(!marked3)  // already says it
-        #expect(closing.responseEnded(now: at(2)) == .startDraining(until: at(4)))
-        #expect(closing.timerFired(now: at(4)) == .close(.drained))
+        #expect(closing.responseEnded(now: at(2)) == .startDraining(until: at(3)))
+        #expect(closing.timerFired(now: at(3)) == .close(.drained))
     }
 
     @Test func aPipelinedRequestKeepsItsBodyDeadline() {
@@ -112,5 +113,19 @@ extension ConnectionDeadlinesTests {
         let marked4 = machine.responseHeadWritten(saysClose: false)
         #expect(!marked4)
         #expect(machine.responseEnded(now: at(3)) == .wait(until: at(32)))
+    }
+}
+
+extension ConnectionDeadlinesTests {
+    @Test func aClientStillSendingIsDrainedNoLongerThanTheDrainTime() {
+        var machine = ConnectionDeadlines(limits: limits, openedAt: at(0))
+        _ = machine.headRead(now: at(1))
+        _ = machine.responseHeadWritten(saysClose: false)
+        _ = machine.responseEnded(now: at(10))
+        // Bytes keep coming, each within the quiet time: the drain time still ends it.
+        #expect(machine.bytesRead(10, now: at(11)) == .wait(until: at(12)))
+        #expect(machine.timerFired(now: at(11)) == .wait(until: at(12)))
+        #expect(machine.bytesRead(10, now: at(12)) == .wait(until: at(12)))
+        #expect(machine.timerFired(now: at(12)) == .close(.drained))
     }
 }

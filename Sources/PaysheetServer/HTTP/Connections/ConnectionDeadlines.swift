@@ -17,8 +17,9 @@ import NIOCore
 /// A byte-a-second client never completes its head within `header`; an idle keep-alive
 /// connection is closed after `idle`; a slow body after `body`. A response written while its
 /// request's body is still arriving says `Connection: close`; then the rest of the body is read
-/// and thrown away for at most `drain` (so a client that sends its whole body before it reads,
-/// as Python's urllib does, gets the answer), and the connection closes.
+/// and thrown away for at most `drain`, or until the client pauses for `drainQuiet` (so a client
+/// that sends its whole body before it reads, as Python's urllib does, gets the answer; nginx's
+/// lingering close), and the connection closes.
 struct ConnectionDeadlines {
     /// The limits, each a duration from the phase's start.
     struct Limits: Sendable, Equatable {
@@ -28,6 +29,9 @@ struct ConnectionDeadlines {
         var drain: TimeAmount
         /// Bytes thrown away while draining before the connection is closed anyway.
         var drainBytes: Int
+        /// While draining, a pause this long means the client has sent all it will: the connection
+        /// closes (nginx's `lingering_timeout` beside `lingering_time`).
+        var drainQuiet: TimeAmount = .seconds(1)
     }
 
     enum Phase: Equatable {
@@ -35,7 +39,7 @@ struct ConnectionDeadlines {
         case readingHead(since: NIODeadline)
         case readingBody(since: NIODeadline)
         case responding
-        case draining(since: NIODeadline, discarded: Int)
+        case draining(since: NIODeadline, discarded: Int, lastByte: NIODeadline)
         case closed
     }
 
@@ -76,7 +80,7 @@ struct ConnectionDeadlines {
         case .waiting(let since): return since + limits.idle
         case .readingHead(let since): return since + limits.header
         case .readingBody(let since): return since + limits.body
-        case .draining(let since, _): return since + limits.drain
+        case .draining(let since, _, let lastByte): return min(since + limits.drain, lastByte + limits.drainQuiet)
         case .responding, .closed: return nil
         }
     }
@@ -86,13 +90,13 @@ struct ConnectionDeadlines {
         switch phase {
         case .waiting:
             phase = .readingHead(since: now)
-        case .draining(let since, let discarded):
+        case .draining(let since, let discarded, _):
             let total = discarded + count
             if total > limits.drainBytes {
                 phase = .closed
                 return .close(.drained)
             }
-            phase = .draining(since: since, discarded: total)
+            phase = .draining(since: since, discarded: total, lastByte: now)
         case .readingHead, .readingBody, .responding, .closed:
             break
         }
@@ -133,14 +137,14 @@ struct ConnectionDeadlines {
         case .closed, .draining:
             return .wait(until: deadline)
         case .readingBody where closeAfterResponse && requestsInFlight == 0:
-            phase = .draining(since: now, discarded: 0)
-            return .startDraining(until: now + limits.drain)
+            phase = .draining(since: now, discarded: 0, lastByte: now)
+            return .startDraining(until: deadline ?? now)
         case .responding where requestsInFlight == 0:
             if closeAfterResponse {
                 // The connection ends here: whatever else the client sends is thrown away until it
                 // closes its side or the drain time is up (a client that never closes is not kept).
-                phase = .draining(since: now, discarded: 0)
-                return .startDraining(until: now + limits.drain)
+                phase = .draining(since: now, discarded: 0, lastByte: now)
+                return .startDraining(until: deadline ?? now)
             }
             phase = .waiting(since: now)
         case .readingHead, .readingBody, .responding, .waiting:
