@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "UnionPay", targets: ["UnionPay"]),
         .library(name: "UnionPaySandbox", targets: ["UnionPaySandbox"]),
         .library(name: "PaysheetServer", targets: ["PaysheetServer"]),
+        .library(name: "PaysheetPassKit", targets: ["PaysheetPassKit"]),
         .executable(name: "paysheet", targets: ["paysheet"]),
     ],
     dependencies: [
@@ -47,6 +48,13 @@ let package = Package(
         .target(
             name: "PaysheetSheetTokens",
             dependencies: ["PaysheetSheet", "PaysheetModel", "PaysheetToken", "PaysheetTokenFormat"]
+        ),
+        // PassKit's payment API (and the Contacts types it uses) with Apple's names, over the sheet
+        // engine: in-app checkout code runs here unchanged. Swift 5 mode, as app code is written.
+        .target(
+            name: "PaysheetPassKit",
+            dependencies: ["PaysheetSheet", "PaysheetModel", "PaysheetSheetTokens", "PaysheetToken"],
+            swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         .target(
             name: "PaysheetScenario",
@@ -177,6 +185,11 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
             ]
+        ),
+        .testTarget(
+            name: "PaysheetPassKitTests",
+            dependencies: ["PaysheetPassKit", "PaysheetModel", "PaysheetSheet", "PaysheetToken", "PaysheetSheetTokens"],
+            swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         .testTarget(name: "PaysheetContactTests", dependencies: ["PaysheetContact", "PaysheetModel"]),
         .testTarget(name: "PaysheetModelTests", dependencies: ["PaysheetModel"]),

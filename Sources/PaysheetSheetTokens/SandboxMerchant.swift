@@ -6,8 +6,14 @@ import PaysheetToken
 public enum SandboxMerchant {
     /// The merchant key of `merchantIdentifier` under `dataFolder`, created (and issued by the
     /// folder's sandbox PKI) when missing.
-    public static func loadOrCreate(dataFolder: String, merchantIdentifier: String) throws -> MerchantKey {
-        let folder = dataFolder + "/merchants/" + merchantIdentifier
+    /// `keyType` `.rsa` is the merchant's RSA-2048 certificate for RSA_v1 tokens, kept beside the
+    /// EC one (`merchants/ID-rsa/`).
+    public static func loadOrCreate(
+        dataFolder: String,
+        merchantIdentifier: String,
+        keyType: MerchantCredentials.KeyType = .ec
+    ) throws -> MerchantKey {
+        let folder = dataFolder + "/merchants/" + merchantIdentifier + (keyType == .ec ? "" : "-" + keyType.rawValue)
         if FileManager.default.fileExists(atPath: folder + "/certificate.pem") {
             return try MerchantKey(
                 certificateFile: folder + "/certificate.pem",
@@ -19,6 +25,7 @@ public enum SandboxMerchant {
         // data folder agree on one key (each used to keep the one it made, and decrypt only its own tokens).
         let credentials = try MerchantCredentials.create(
             merchantIdentifier: merchantIdentifier,
+            keyType: keyType,
             pki: pki(dataFolder: dataFolder)
         )
         let staging = folder + ".new-" + UUID().uuidString
