@@ -95,7 +95,9 @@ final class ModernCheckout: NSObject, PKPaymentAuthorizationControllerDelegate, 
         calls.append("coupon \(couponCode)")
         if couponCode == "WELCOME10" {
             let discount = PKPaymentSummaryItem(label: "Coupon", amount: NSDecimalNumber(string: "-1.00"))
-            items = [items[0], discount, PKPaymentSummaryItem(label: "Tea Shop", amount: NSDecimalNumber(string: "9.00"))]
+            items = [
+                items[0], discount, PKPaymentSummaryItem(label: "Tea Shop", amount: NSDecimalNumber(string: "9.00")),
+            ]
             completion(PKPaymentRequestCouponCodeUpdate(errors: nil, paymentSummaryItems: items, shippingMethods: []))
         } else {
             completion(
@@ -161,7 +163,9 @@ final class ModernCheckout: NSObject, PKPaymentAuthorizationControllerDelegate, 
 
     @Test func seedFoursStorePaysWithARealTokenThroughTheDeprecatedCompletions() async throws {
         #expect(PKPaymentAuthorizationViewController.canMakePayments())
-        #expect(PKPaymentAuthorizationViewController.canMakePayments(usingNetworks: [.chinaUnionPay, .visa, .masterCard]))
+        #expect(
+            PKPaymentAuthorizationViewController.canMakePayments(usingNetworks: [.chinaUnionPay, .visa, .masterCard])
+        )
         let (request, items, methods) = Self.seedRequest()
         PaysheetSimulator.shared.shopper = [.selectShippingMethod("shunfengkuaidi"), .authorize]
         let checkout = SeedStoreCheckout(items: items, methods: methods)
@@ -209,7 +213,9 @@ final class ModernCheckout: NSObject, PKPaymentAuthorizationControllerDelegate, 
         request.requiredShippingContactFields = [.postalAddress, .name]
         request.supportsCouponCode = true
         let tea = PKPaymentSummaryItem(label: "Tea", amount: NSDecimalNumber(string: "10.00"))
-        request.paymentSummaryItems = [tea, PKPaymentSummaryItem(label: "Tea Shop", amount: NSDecimalNumber(string: "10.00"))]
+        request.paymentSummaryItems = [
+            tea, PKPaymentSummaryItem(label: "Tea Shop", amount: NSDecimalNumber(string: "10.00")),
+        ]
         let checkout = ModernCheckout(items: request.paymentSummaryItems)
         checkout.shippingError = PKPaymentRequest.paymentShippingAddressInvalidError(
             withKey: CNPostalAddressPostalCodeKey,
@@ -231,7 +237,10 @@ final class ModernCheckout: NSObject, PKPaymentAuthorizationControllerDelegate, 
         #expect(error.code == .shippingContactInvalidError)
         #expect(error.errorCode == 1)
         #expect(type(of: error).errorDomain == PKPaymentErrorDomain)
-        #expect(error.userInfo[PKPaymentErrorKey.postalAddressUserInfoKey.rawValue] as? String == CNPostalAddressPostalCodeKey)
+        #expect(
+            error.userInfo[PKPaymentErrorKey.postalAddressUserInfoKey.rawValue] as? String
+                == CNPostalAddressPostalCodeKey
+        )
     }
 
     @Test func aHandlerNeverCalledFailsTheSheetAtItsDeadline() async throws {
@@ -275,13 +284,89 @@ final class ModernCheckout: NSObject, PKPaymentAuthorizationControllerDelegate, 
         #expect(PaysheetSimulator.shared.log.last?.contains("not valid") == true, "\(PaysheetSimulator.shared.log)")
 
         // Seed 004's "set up" path: no card of these networks.
-        PaysheetSimulator.shared.wallet = Wallet(cards: [WalletCard(network: "amex", type: .credit, displayName: "Amex 1005")])
-        #expect(!PKPaymentAuthorizationViewController.canMakePayments(usingNetworks: [.chinaUnionPay, .visa, .masterCard]))
+        PaysheetSimulator.shared.wallet = Wallet(cards: [
+            WalletCard(network: "amex", type: .credit, displayName: "Amex 1005")
+        ])
+        #expect(
+            !PKPaymentAuthorizationViewController.canMakePayments(usingNetworks: [.chinaUnionPay, .visa, .masterCard])
+        )
         #expect(PKPaymentAuthorizationController.canMakePayments(usingNetworks: [.amex]))
-        #expect(!PKPaymentAuthorizationController.canMakePayments(usingNetworks: [.amex], capabilities: .capabilityDebit))
+        #expect(
+            !PKPaymentAuthorizationController.canMakePayments(usingNetworks: [.amex], capabilities: .capabilityDebit)
+        )
         let button = PKPaymentButton(paymentButtonType: .setUp, paymentButtonStyle: .whiteOutline)
         #expect(button.paymentButtonType == .setUp)
         PKPassLibrary().openPaymentSetup()
         #expect(PaysheetSimulator.shared.events == ["PKPassLibrary.openPaymentSetup"])
+    }
+}
+
+/// The deprecated completions' statuses, shown as seed 000's table says.
+final class LegacyStatusCheckout: NSObject, PKPaymentAuthorizationControllerDelegate, @unchecked Sendable {
+    let contactStatus: PKPaymentAuthorizationStatus
+    let paymentStatus: PKPaymentAuthorizationStatus
+    var contactCalls = 0
+
+    init(contactStatus: PKPaymentAuthorizationStatus, paymentStatus: PKPaymentAuthorizationStatus) {
+        self.contactStatus = contactStatus
+        self.paymentStatus = paymentStatus
+    }
+
+    func paymentAuthorizationController(
+        _ controller: PKPaymentAuthorizationController,
+        didSelectShippingContact contact: PKContact,
+        completion: @escaping (PKPaymentAuthorizationStatus, [PKShippingMethod], [PKPaymentSummaryItem]) -> Void
+    ) {
+        contactCalls += 1
+        completion(contactStatus, [], controller.session?.request.paymentSummaryItems ?? [])
+    }
+
+    func paymentAuthorizationController(
+        _ controller: PKPaymentAuthorizationController,
+        didAuthorizePayment payment: PKPayment,
+        completion: @escaping (PKPaymentAuthorizationStatus) -> Void
+    ) {
+        completion(paymentStatus)
+    }
+
+    func paymentAuthorizationControllerDidFinish(_ controller: PKPaymentAuthorizationController) {}
+}
+
+extension PassKitCheckoutTests {
+    func legacyRequest() -> PKPaymentRequest {
+        let request = PKPaymentRequest()
+        request.merchantIdentifier = "merchant.dev.paysheet.sandbox"
+        request.countryCode = "US"
+        request.currencyCode = "USD"
+        request.supportedNetworks = [.visa]
+        request.merchantCapabilities = .capability3DS
+        request.requiredShippingContactFields = [.postalAddress]
+        request.paymentSummaryItems = [PKPaymentSummaryItem(label: "Tea Shop", amount: NSDecimalNumber(string: "5.00"))]
+        return request
+    }
+
+    @Test func aDeprecatedStatusInAShippingContactCompletionIsAnErrorOnTheSheet() async throws {
+        PaysheetSimulator.shared.shopper = [.cancel]
+        let checkout = LegacyStatusCheckout(contactStatus: .invalidShippingPostalAddress, paymentStatus: .success)
+        let controller = PKPaymentAuthorizationController(paymentRequest: legacyRequest())
+        controller.delegate = checkout
+        #expect(await controller.present())
+        let session = try #require(await PaysheetSimulator.shared.finishedSession())
+        let shown = session.shown.map(\.compactText).joined(separator: "\n")
+        #expect(checkout.contactCalls == 1)
+        // The sheet engine maps a status as WebKit maps the legacy completions (status 3 is a
+        // shippingContactInvalid error on the postal address, which the sheet shows as
+        // "Verify Contact Information"); authorizing waits for a new contact.
+        #expect(shown.contains("Verify Contact Information"), "\(session.delegateCalls) \(session.log)")
+        #expect(shown.contains("\"canAuthorize\":false"))
+    }
+
+    @Test func aDeprecatedFailureStatusOfTheAuthorizationIsNotAPayment() async throws {
+        let checkout = LegacyStatusCheckout(contactStatus: .success, paymentStatus: .failure)
+        let controller = PKPaymentAuthorizationController(paymentRequest: legacyRequest())
+        controller.delegate = checkout
+        #expect(await controller.present())
+        let session = try #require(await PaysheetSimulator.shared.finishedSession())
+        #expect(session.outcome == .failed, "\(session.snapshot.compactText)")
     }
 }

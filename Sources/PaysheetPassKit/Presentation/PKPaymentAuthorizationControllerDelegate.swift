@@ -29,7 +29,7 @@ public protocol PKPaymentAuthorizationControllerDelegate: NSObjectProtocol {
     func paymentAuthorizationController(
         _ controller: PKPaymentAuthorizationController,
         didAuthorizePayment payment: PKPayment,
-        completion: @escaping (PKPaymentAuthorizationStatus) -> Void
+        completion: @escaping @Sendable (PKPaymentAuthorizationStatus) -> Void
     )
 
     /// The shopper chose a shipping method.
@@ -48,7 +48,7 @@ public protocol PKPaymentAuthorizationControllerDelegate: NSObjectProtocol {
     func paymentAuthorizationController(
         _ controller: PKPaymentAuthorizationController,
         didSelectShippingMethod shippingMethod: PKShippingMethod,
-        completion: @escaping (PKPaymentAuthorizationStatus, [PKPaymentSummaryItem]) -> Void
+        completion: @escaping @Sendable (PKPaymentAuthorizationStatus, [PKPaymentSummaryItem]) -> Void
     )
 
     /// The shopper chose a shipping contact (redacted until authorization).
@@ -67,7 +67,8 @@ public protocol PKPaymentAuthorizationControllerDelegate: NSObjectProtocol {
     func paymentAuthorizationController(
         _ controller: PKPaymentAuthorizationController,
         didSelectShippingContact contact: PKContact,
-        completion: @escaping (PKPaymentAuthorizationStatus, [PKShippingMethod], [PKPaymentSummaryItem]) -> Void
+        completion:
+            @escaping @Sendable (PKPaymentAuthorizationStatus, [PKShippingMethod], [PKPaymentSummaryItem]) -> Void
     )
 
     /// The shopper chose a card.
@@ -86,7 +87,7 @@ public protocol PKPaymentAuthorizationControllerDelegate: NSObjectProtocol {
     func paymentAuthorizationController(
         _ controller: PKPaymentAuthorizationController,
         didSelectPaymentMethod paymentMethod: PKPaymentMethod,
-        completion: @escaping ([PKPaymentSummaryItem]) -> Void
+        completion: @escaping @Sendable ([PKPaymentSummaryItem]) -> Void
     )
 
     /// The shopper entered a coupon code (iOS 15 and later).
@@ -125,7 +126,7 @@ extension PKPaymentAuthorizationControllerDelegate {
     public func paymentAuthorizationController(
         _ controller: PKPaymentAuthorizationController,
         didAuthorizePayment payment: PKPayment,
-        completion: @escaping (PKPaymentAuthorizationStatus) -> Void
+        completion: @escaping @Sendable (PKPaymentAuthorizationStatus) -> Void
     ) {
         // None of the three forms: nothing completes the authorization, as on iOS.
         controller.session?.note(
@@ -154,7 +155,7 @@ extension PKPaymentAuthorizationControllerDelegate {
     public func paymentAuthorizationController(
         _ controller: PKPaymentAuthorizationController,
         didSelectShippingMethod shippingMethod: PKShippingMethod,
-        completion: @escaping (PKPaymentAuthorizationStatus, [PKPaymentSummaryItem]) -> Void
+        completion: @escaping @Sendable (PKPaymentAuthorizationStatus, [PKPaymentSummaryItem]) -> Void
     ) {
         completion(.success, controller.currentSummaryItems)
     }
@@ -180,7 +181,8 @@ extension PKPaymentAuthorizationControllerDelegate {
     public func paymentAuthorizationController(
         _ controller: PKPaymentAuthorizationController,
         didSelectShippingContact contact: PKContact,
-        completion: @escaping (PKPaymentAuthorizationStatus, [PKShippingMethod], [PKPaymentSummaryItem]) -> Void
+        completion:
+            @escaping @Sendable (PKPaymentAuthorizationStatus, [PKShippingMethod], [PKPaymentSummaryItem]) -> Void
     ) {
         completion(.success, controller.currentShippingMethods, controller.currentSummaryItems)
     }
@@ -199,13 +201,14 @@ extension PKPaymentAuthorizationControllerDelegate {
         handler completion: @escaping (PKPaymentRequestPaymentMethodUpdate) -> Void
     ) {
         paymentAuthorizationController(controller, didSelectPaymentMethod: paymentMethod) {
-            (items: [PKPaymentSummaryItem]) in completion(PKPaymentRequestPaymentMethodUpdate(paymentSummaryItems: items))
+            (items: [PKPaymentSummaryItem]) in
+            completion(PKPaymentRequestPaymentMethodUpdate(paymentSummaryItems: items))
         }
     }
     public func paymentAuthorizationController(
         _ controller: PKPaymentAuthorizationController,
         didSelectPaymentMethod paymentMethod: PKPaymentMethod,
-        completion: @escaping ([PKPaymentSummaryItem]) -> Void
+        completion: @escaping @Sendable ([PKPaymentSummaryItem]) -> Void
     ) {
         completion(controller.currentSummaryItems)
     }

@@ -22,14 +22,14 @@ public protocol PKPaymentAuthorizationViewControllerDelegate: NSObjectProtocol {
     func paymentAuthorizationViewController(
         _ controller: PKPaymentAuthorizationViewController,
         didAuthorizePayment payment: PKPayment,
-        handler completion: @escaping (PKPaymentAuthorizationResult) -> Void
+        handler completion: @escaping @Sendable (PKPaymentAuthorizationResult) -> Void
     )
     /// The shopper authorized (iOS 8–10).
     @available(iOS, deprecated: 11.0)
     func paymentAuthorizationViewController(
         _ controller: PKPaymentAuthorizationViewController,
         didAuthorizePayment payment: PKPayment,
-        completion: @escaping (PKPaymentAuthorizationStatus) -> Void
+        completion: @escaping @Sendable (PKPaymentAuthorizationStatus) -> Void
     )
 
     /// The shopper chose a shipping method.
@@ -41,14 +41,14 @@ public protocol PKPaymentAuthorizationViewControllerDelegate: NSObjectProtocol {
     func paymentAuthorizationViewController(
         _ controller: PKPaymentAuthorizationViewController,
         didSelect shippingMethod: PKShippingMethod,
-        handler completion: @escaping (PKPaymentRequestShippingMethodUpdate) -> Void
+        handler completion: @escaping @Sendable (PKPaymentRequestShippingMethodUpdate) -> Void
     )
     /// The shopper chose a shipping method (iOS 8–10).
     @available(iOS, deprecated: 11.0)
     func paymentAuthorizationViewController(
         _ controller: PKPaymentAuthorizationViewController,
         didSelect shippingMethod: PKShippingMethod,
-        completion: @escaping (PKPaymentAuthorizationStatus, [PKPaymentSummaryItem]) -> Void
+        completion: @escaping @Sendable (PKPaymentAuthorizationStatus, [PKPaymentSummaryItem]) -> Void
     )
 
     /// The shopper chose a shipping contact (redacted until authorization).
@@ -60,14 +60,15 @@ public protocol PKPaymentAuthorizationViewControllerDelegate: NSObjectProtocol {
     func paymentAuthorizationViewController(
         _ controller: PKPaymentAuthorizationViewController,
         didSelectShippingContact contact: PKContact,
-        handler completion: @escaping (PKPaymentRequestShippingContactUpdate) -> Void
+        handler completion: @escaping @Sendable (PKPaymentRequestShippingContactUpdate) -> Void
     )
     /// The shopper chose a shipping contact (iOS 8–10).
     @available(iOS, deprecated: 11.0)
     func paymentAuthorizationViewController(
         _ controller: PKPaymentAuthorizationViewController,
         didSelectShippingContact contact: PKContact,
-        completion: @escaping (PKPaymentAuthorizationStatus, [PKShippingMethod], [PKPaymentSummaryItem]) -> Void
+        completion:
+            @escaping @Sendable (PKPaymentAuthorizationStatus, [PKShippingMethod], [PKPaymentSummaryItem]) -> Void
     )
 
     /// The shopper chose a card.
@@ -79,14 +80,14 @@ public protocol PKPaymentAuthorizationViewControllerDelegate: NSObjectProtocol {
     func paymentAuthorizationViewController(
         _ controller: PKPaymentAuthorizationViewController,
         didSelect paymentMethod: PKPaymentMethod,
-        handler completion: @escaping (PKPaymentRequestPaymentMethodUpdate) -> Void
+        handler completion: @escaping @Sendable (PKPaymentRequestPaymentMethodUpdate) -> Void
     )
     /// The shopper chose a card (iOS 8–10).
     @available(iOS, deprecated: 11.0)
     func paymentAuthorizationViewController(
         _ controller: PKPaymentAuthorizationViewController,
         didSelect paymentMethod: PKPaymentMethod,
-        completion: @escaping ([PKPaymentSummaryItem]) -> Void
+        completion: @escaping @Sendable ([PKPaymentSummaryItem]) -> Void
     )
 
     /// The shopper entered a coupon code (iOS 15 and later).
@@ -98,12 +99,14 @@ public protocol PKPaymentAuthorizationViewControllerDelegate: NSObjectProtocol {
     func paymentAuthorizationViewController(
         _ controller: PKPaymentAuthorizationViewController,
         didChangeCouponCode couponCode: String,
-        handler completion: @escaping (PKPaymentRequestCouponCodeUpdate) -> Void
+        handler completion: @escaping @Sendable (PKPaymentRequestCouponCodeUpdate) -> Void
     )
 }
 
 extension PKPaymentAuthorizationViewControllerDelegate {
-    public func paymentAuthorizationViewControllerWillAuthorizePayment(_ controller: PKPaymentAuthorizationViewController) {}
+    public func paymentAuthorizationViewControllerWillAuthorizePayment(
+        _ controller: PKPaymentAuthorizationViewController
+    ) {}
 
     public func paymentAuthorizationViewController(
         _ controller: PKPaymentAuthorizationViewController,
@@ -116,7 +119,7 @@ extension PKPaymentAuthorizationViewControllerDelegate {
     public func paymentAuthorizationViewController(
         _ controller: PKPaymentAuthorizationViewController,
         didAuthorizePayment payment: PKPayment,
-        handler completion: @escaping (PKPaymentAuthorizationResult) -> Void
+        handler completion: @escaping @Sendable (PKPaymentAuthorizationResult) -> Void
     ) {
         paymentAuthorizationViewController(controller, didAuthorizePayment: payment) {
             (status: PKPaymentAuthorizationStatus) in completion(.legacy(status))
@@ -125,7 +128,7 @@ extension PKPaymentAuthorizationViewControllerDelegate {
     public func paymentAuthorizationViewController(
         _ controller: PKPaymentAuthorizationViewController,
         didAuthorizePayment payment: PKPayment,
-        completion: @escaping (PKPaymentAuthorizationStatus) -> Void
+        completion: @escaping @Sendable (PKPaymentAuthorizationStatus) -> Void
     ) {
         // None of the three forms: nothing completes the authorization, as on iOS.
         controller.session?.note(
@@ -144,7 +147,7 @@ extension PKPaymentAuthorizationViewControllerDelegate {
     public func paymentAuthorizationViewController(
         _ controller: PKPaymentAuthorizationViewController,
         didSelect shippingMethod: PKShippingMethod,
-        handler completion: @escaping (PKPaymentRequestShippingMethodUpdate) -> Void
+        handler completion: @escaping @Sendable (PKPaymentRequestShippingMethodUpdate) -> Void
     ) {
         paymentAuthorizationViewController(controller, didSelect: shippingMethod) {
             (status: PKPaymentAuthorizationStatus, items: [PKPaymentSummaryItem]) in
@@ -154,7 +157,7 @@ extension PKPaymentAuthorizationViewControllerDelegate {
     public func paymentAuthorizationViewController(
         _ controller: PKPaymentAuthorizationViewController,
         didSelect shippingMethod: PKShippingMethod,
-        completion: @escaping (PKPaymentAuthorizationStatus, [PKPaymentSummaryItem]) -> Void
+        completion: @escaping @Sendable (PKPaymentAuthorizationStatus, [PKPaymentSummaryItem]) -> Void
     ) {
         completion(.success, controller.currentSummaryItems)
     }
@@ -170,7 +173,7 @@ extension PKPaymentAuthorizationViewControllerDelegate {
     public func paymentAuthorizationViewController(
         _ controller: PKPaymentAuthorizationViewController,
         didSelectShippingContact contact: PKContact,
-        handler completion: @escaping (PKPaymentRequestShippingContactUpdate) -> Void
+        handler completion: @escaping @Sendable (PKPaymentRequestShippingContactUpdate) -> Void
     ) {
         paymentAuthorizationViewController(controller, didSelectShippingContact: contact) {
             (status: PKPaymentAuthorizationStatus, methods: [PKShippingMethod], items: [PKPaymentSummaryItem]) in
@@ -180,7 +183,8 @@ extension PKPaymentAuthorizationViewControllerDelegate {
     public func paymentAuthorizationViewController(
         _ controller: PKPaymentAuthorizationViewController,
         didSelectShippingContact contact: PKContact,
-        completion: @escaping (PKPaymentAuthorizationStatus, [PKShippingMethod], [PKPaymentSummaryItem]) -> Void
+        completion:
+            @escaping @Sendable (PKPaymentAuthorizationStatus, [PKShippingMethod], [PKPaymentSummaryItem]) -> Void
     ) {
         completion(.success, controller.currentShippingMethods, controller.currentSummaryItems)
     }
@@ -196,16 +200,17 @@ extension PKPaymentAuthorizationViewControllerDelegate {
     public func paymentAuthorizationViewController(
         _ controller: PKPaymentAuthorizationViewController,
         didSelect paymentMethod: PKPaymentMethod,
-        handler completion: @escaping (PKPaymentRequestPaymentMethodUpdate) -> Void
+        handler completion: @escaping @Sendable (PKPaymentRequestPaymentMethodUpdate) -> Void
     ) {
         paymentAuthorizationViewController(controller, didSelect: paymentMethod) {
-            (items: [PKPaymentSummaryItem]) in completion(PKPaymentRequestPaymentMethodUpdate(paymentSummaryItems: items))
+            (items: [PKPaymentSummaryItem]) in
+            completion(PKPaymentRequestPaymentMethodUpdate(paymentSummaryItems: items))
         }
     }
     public func paymentAuthorizationViewController(
         _ controller: PKPaymentAuthorizationViewController,
         didSelect paymentMethod: PKPaymentMethod,
-        completion: @escaping ([PKPaymentSummaryItem]) -> Void
+        completion: @escaping @Sendable ([PKPaymentSummaryItem]) -> Void
     ) {
         completion(controller.currentSummaryItems)
     }
@@ -221,7 +226,7 @@ extension PKPaymentAuthorizationViewControllerDelegate {
     public func paymentAuthorizationViewController(
         _ controller: PKPaymentAuthorizationViewController,
         didChangeCouponCode couponCode: String,
-        handler completion: @escaping (PKPaymentRequestCouponCodeUpdate) -> Void
+        handler completion: @escaping @Sendable (PKPaymentRequestCouponCodeUpdate) -> Void
     ) {
         completion(
             PKPaymentRequestCouponCodeUpdate(

@@ -23,7 +23,9 @@ open class PKContact: NSObject, @unchecked Sendable {
 
     open override var description: String {
         var parts: [String] = []
-        if let name { parts.append("name=\([name.givenName, name.familyName].compactMap { $0 }.joined(separator: " "))") }
+        if let name {
+            parts.append("name=\([name.givenName, name.familyName].compactMap { $0 }.joined(separator: " "))")
+        }
         if let postalAddress { parts.append("postalAddress=\(postalAddress.city), \(postalAddress.isoCountryCode)") }
         if let emailAddress { parts.append("email=\(emailAddress)") }
         if let phoneNumber { parts.append("phone=\(phoneNumber.stringValue)") }

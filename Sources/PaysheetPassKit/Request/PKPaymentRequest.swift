@@ -114,7 +114,9 @@ open class PKPaymentRequest: NSObject, @unchecked Sendable {
     }
 
     /// An address the merchant does not ship to.
-    open class func paymentShippingAddressUnserviceableError(withLocalizedDescription localizedDescription: String?)
+    open class func paymentShippingAddressUnserviceableError(
+        withLocalizedDescription localizedDescription: String?
+    )
         -> Error
     {
         PKPaymentError(.shippingAddressUnserviceableError, userInfo: [:], localizedDescription: localizedDescription)

@@ -67,7 +67,12 @@ open class PKPayment: NSObject, @unchecked Sendable {
     /// The shipping method chosen.
     open internal(set) var shippingMethod: PKShippingMethod?
 
-    init(token: PKPaymentToken, billingContact: PKContact?, shippingContact: PKContact?, shippingMethod: PKShippingMethod?) {
+    init(
+        token: PKPaymentToken,
+        billingContact: PKContact?,
+        shippingContact: PKContact?,
+        shippingMethod: PKShippingMethod?
+    ) {
         self.token = token
         self.billingContact = billingContact
         self.shippingContact = shippingContact

@@ -16,7 +16,8 @@ enum PassKitBridge {
         // Written with the currency's digits (9 → 9.00), as the sheet shows it; an amount with more
         // digits than the currency has is left as it is, for the sheet's validation to refuse.
         if let digits = minorDigits, digits > 0, !text.contains("e") {
-            let fraction = text.split(separator: ".", omittingEmptySubsequences: false).dropFirst().first.map(String.init) ?? ""
+            let fraction =
+                text.split(separator: ".", omittingEmptySubsequences: false).dropFirst().first.map(String.init) ?? ""
             if fraction.count < digits {
                 text = (fraction.isEmpty ? text + "." : text) + String(repeating: "0", count: digits - fraction.count)
             }
@@ -48,7 +49,9 @@ enum PassKitBridge {
         ]
         if let recurring = item as? PKRecurringPaymentSummaryItem {
             members.append(("paymentTiming", "recurring"))
-            if let start = recurring.startDate { members.append(("recurringPaymentStartDate", .string(isoDate(start)))) }
+            if let start = recurring.startDate {
+                members.append(("recurringPaymentStartDate", .string(isoDate(start))))
+            }
             members.append(("recurringPaymentIntervalUnit", .string(unitName(recurring.intervalUnit))))
             members.append(("recurringPaymentIntervalCount", .number(String(recurring.intervalCount))))
             if let end = recurring.endDate { members.append(("recurringPaymentEndDate", .string(isoDate(end)))) }
@@ -103,9 +106,12 @@ enum PassKitBridge {
         if let email = contact.emailAddress { members.append(("emailAddress", .string(email))) }
         if let phone = contact.phoneNumber { members.append(("phoneNumber", .string(phone.stringValue))) }
         if let address = contact.postalAddress {
-            let lines = address.street.split(separator: "\n", omittingEmptySubsequences: false).map { JSONValue.string(String($0)) }
+            let lines = address.street.split(separator: "\n", omittingEmptySubsequences: false).map {
+                JSONValue.string(String($0))
+            }
             members += [
-                ("addressLines", .array(address.street.isEmpty ? [] : lines)), ("subLocality", .string(address.subLocality)),
+                ("addressLines", .array(address.street.isEmpty ? [] : lines)),
+                ("subLocality", .string(address.subLocality)),
                 ("locality", .string(address.city)), ("subAdministrativeArea", .string(address.subAdministrativeArea)),
                 ("administrativeArea", .string(address.state)), ("postalCode", .string(address.postalCode)),
                 ("country", .string(address.country)), ("countryCode", .string(address.isoCountryCode)),
@@ -132,7 +138,9 @@ enum PassKitBridge {
         }
         result.emailAddress = contact.emailAddress
         result.phoneNumber = contact.phoneNumber.map { CNPhoneNumber(stringValue: $0) }
-        if contact.hasPostalAddress || contact.locality != nil || contact.postalCode != nil || contact.countryCode != nil {
+        if contact.hasPostalAddress || contact.locality != nil || contact.postalCode != nil
+            || contact.countryCode != nil
+        {
             let address = CNMutablePostalAddress()
             address.street = (contact.addressLines ?? []).joined(separator: "\n")
             address.subLocality = contact.subLocality ?? ""
@@ -191,7 +199,9 @@ enum PassKitBridge {
             members.append(("shippingMethods", .array(methods.map(method))))
         }
         members.append(("shippingType", .string(request.shippingType.pageName)))
-        if let data = request.applicationData { members.append(("applicationData", .string(data.base64EncodedString()))) }
+        if let data = request.applicationData {
+            members.append(("applicationData", .string(data.base64EncodedString())))
+        }
         if let countries = request.supportedCountries {
             members.append(("supportedCountries", .array(countries.sorted().map { .string($0) })))
         }
@@ -302,7 +312,9 @@ enum PassKitBridge {
         if let key = error.postalAddressField {
             members.append(("contactField", .string(postalKeys[key] ?? "postalAddress")))
         } else if let field = error.contactField {
-            members.append(("contactField", .string(field == .postalAddress ? "postalAddress" : contactErrorField(field))))
+            members.append(
+                ("contactField", .string(field == .postalAddress ? "postalAddress" : contactErrorField(field)))
+            )
         }
         members.append(("message", .string(error.localizedDescription ?? "")))
         return .object(JSONObject(members))

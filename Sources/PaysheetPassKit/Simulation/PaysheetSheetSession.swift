@@ -34,6 +34,7 @@ public final class PaysheetSheetSession: @unchecked Sendable {
     private var _calls: [String] = []
     private var _log: [String] = []
     private var _payment: PKPayment?
+    private var _shown: [JSONValue] = []
     private var _finished = false
     private var finishWaiters: [CheckedContinuation<Void, Never>] = []
     /// The summary the sheet shows now (what a delegate's default answer keeps).
@@ -62,6 +63,9 @@ public final class PaysheetSheetSession: @unchecked Sendable {
 
     /// The sheet as it shows now (the snapshot of docs/scenario-format.md: modules, texts, errors).
     public var snapshot: JSONValue { locked { machine.snapshot() } }
+    /// What the sheet showed after each answer of the delegate and each step of the shopper, in
+    /// order (``snapshot`` is the last).
+    public var shown: [JSONValue] { locked { _shown } }
     /// The delegate methods the sheet called, in order (`didSelectShippingContact`, …).
     public var delegateCalls: [String] { locked { _calls } }
     /// What the simulator noticed (a handler never called, an answer the sheet refused, …).
@@ -113,7 +117,9 @@ public final class PaysheetSheetSession: @unchecked Sendable {
         do {
             factory = try tokenFactory(for: request, simulator: simulator)
         } catch {
-            return .failure(PresentationRefusal("no sandbox token can be made for \(request.merchantIdentifier): \(error)"))
+            return .failure(
+                PresentationRefusal("no sandbox token can be made for \(request.merchantIdentifier): \(error)")
+            )
         }
         var configuration = SheetConfiguration(wallet: simulator.wallet, tokenFactory: factory)
         configuration.pageDomain = "app"
@@ -136,13 +142,15 @@ public final class PaysheetSheetSession: @unchecked Sendable {
             return "merchantCapabilities must include capability3DS"
         }
         if request.supportedNetworks.isEmpty { return "supportedNetworks is empty" }
-        if let total = request.paymentSummaryItems.last, total.amount.compare(NSDecimalNumber.zero) == .orderedAscending {
+        if let total = request.paymentSummaryItems.last, total.amount.compare(NSDecimalNumber.zero) == .orderedAscending
+        {
             return "the total (the last summary item) is negative"
         }
         return nil
     }
 
-    static func tokenFactory(for request: PKPaymentRequest, simulator: PaysheetSimulator) throws -> SandboxTokenFactory {
+    static func tokenFactory(for request: PKPaymentRequest, simulator: PaysheetSimulator) throws -> SandboxTokenFactory
+    {
         let folder = simulator.dataFolder
         let key: MerchantKey
         switch simulator.tokenFormat {
@@ -197,6 +205,7 @@ public final class PaysheetSheetSession: @unchecked Sendable {
             return
         }
         let dispatched = locked { machine.perform(action) }
+        locked { _shown.append(machine.snapshot()) }
         if let first = dispatched.first, case .ignored(let name, let reason) = first.event {
             note("\(name) ignored: \(reason)")
         }
@@ -344,6 +353,7 @@ public final class PaysheetSheetSession: @unchecked Sendable {
             guard let call else { continue }
             let result = locked { machine.call(call, session: 1) }
             if let error = result.threw { note("the sheet refused the delegate's answer: \(error)") }
+            locked { _shown.append(machine.snapshot()) }
             queue += result.events
         }
     }
@@ -384,12 +394,18 @@ public final class PaysheetSheetSession: @unchecked Sendable {
         switch host {
         case .controller(let c):
             guard let d = c.delegate else { return .init(paymentSummaryItems: summaryItems) }
-            return await ask("didSelectPaymentMethod", { await d.paymentAuthorizationController(c, didSelectPaymentMethod: method) }) {
+            return await ask(
+                "didSelectPaymentMethod",
+                { await d.paymentAuthorizationController(c, didSelectPaymentMethod: method) }
+            ) {
                 $0.neverCompleted
             }
         case .viewController(let c):
             guard let d = c.delegate else { return .init(paymentSummaryItems: summaryItems) }
-            return await ask("didSelectPaymentMethod", { await d.paymentAuthorizationViewController(c, didSelect: method) }) {
+            return await ask(
+                "didSelectPaymentMethod",
+                { await d.paymentAuthorizationViewController(c, didSelect: method) }
+            ) {
                 $0.neverCompleted
             }
         }
@@ -422,7 +438,10 @@ public final class PaysheetSheetSession: @unchecked Sendable {
             ) { $0.neverCompleted }
         case .viewController(let c):
             guard let d = c.delegate else { return .init(paymentSummaryItems: summaryItems) }
-            return await ask("didSelectShippingMethod", { await d.paymentAuthorizationViewController(c, didSelect: method) }) {
+            return await ask(
+                "didSelectShippingMethod",
+                { await d.paymentAuthorizationViewController(c, didSelect: method) }
+            ) {
                 $0.neverCompleted
             }
         }
@@ -432,7 +451,10 @@ public final class PaysheetSheetSession: @unchecked Sendable {
         switch host {
         case .controller(let c):
             guard let d = c.delegate else { return .init(paymentSummaryItems: summaryItems) }
-            return await ask("didChangeCouponCode", { await d.paymentAuthorizationController(c, didChangeCouponCode: code) }) {
+            return await ask(
+                "didChangeCouponCode",
+                { await d.paymentAuthorizationController(c, didChangeCouponCode: code) }
+            ) {
                 $0.neverCompleted
             }
         case .viewController(let c):
@@ -448,7 +470,10 @@ public final class PaysheetSheetSession: @unchecked Sendable {
         switch host {
         case .controller(let c):
             guard let d = c.delegate else { return nil }
-            return await ask("didAuthorizePayment", { await d.paymentAuthorizationController(c, didAuthorizePayment: payment) }) {
+            return await ask(
+                "didAuthorizePayment",
+                { await d.paymentAuthorizationController(c, didAuthorizePayment: payment) }
+            ) {
                 $0.neverCompleted
             }
         case .viewController(let c):
