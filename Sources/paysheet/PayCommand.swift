@@ -17,6 +17,8 @@ struct PayCommand: AsyncParsableCommand {
         abstract:
             "Pay an order on a running merchant server as a shopper would: merchant validation, the update endpoints, a sandbox token, authorization.",
         discussion: """
+            Without --order it orders from the server's catalog as a shopper's page does (no key; the first products of one
+            currency, shipped) and pays that order: its client secret stays in this process, never printed.
             The token is encrypted to the server's payment processing certificate (GET /v1/sandbox/merchant) and signed by the
             sandbox CA of --data, which the server must trust (it does when both use the same data folder).
             Prints what the sheet showed and the order's outcome. Exit 0 only when the order ends paid (with --cancel-after:
@@ -26,13 +28,14 @@ struct PayCommand: AsyncParsableCommand {
 
     @Option(name: .customLong("server"), help: "The merchant server's URL.")
     var server: String
-    @Option(name: .customLong("order"), help: "The order id.")
-    var order: String
+    @Option(name: .customLong("order"), help: "The order id (default: a new order from the catalog).")
+    var order: String?
     @Option(
         name: .customLong("client-secret"),
-        help: "The order's client secret (from the answer that created it), or a merchant API key."
+        help:
+            "With --order: the order's client secret (from the answer that created it), or a merchant API key; default: $PAYSHEET_CLIENT_SECRET."
     )
-    var clientSecret: String
+    var clientSecret: String?
     @Option(
         name: .customLong("wallet"),
         help: "A wallet JSON file (the scenario format's wallet); default: one Visa card."
@@ -64,8 +67,41 @@ struct PayCommand: AsyncParsableCommand {
         }
     }
 
+    /// The order to pay and its credential: `--order` with its secret, or a new order from the catalog.
+    func orderToPay(_ http: HTTPClient) async throws -> (order: String, credential: String) {
+        if let order {
+            guard let credential = clientSecret ?? ProcessInfo.processInfo.environment["PAYSHEET_CLIENT_SECRET"],
+                !credential.isEmpty
+            else {
+                throw ValidationError(
+                    "--order \(order) needs its client secret: --client-secret or PAYSHEET_CLIENT_SECRET"
+                )
+            }
+            return (order, credential)
+        }
+        let shopper = RemoteCheckout(http: http, server: server, order: "", credential: nil)
+        let products = try await shopper.get("/v1/catalog")["products"]?.arrayValue ?? []
+        guard let currency = products.first?["currencyCode"]?.stringValue else {
+            throw ValidationError("the server's catalog has no products to order (GET /v1/catalog)")
+        }
+        let lines = products.filter { $0["currencyCode"]?.stringValue == currency }.prefix(2).compactMap {
+            product -> JSONValue? in
+            product["sku"].map { ["sku": $0, "quantity": 1] }
+        }
+        let created = try await shopper.post(
+            "/v1/orders",
+            ["currencyCode": .string(currency), "lineItems": .array(Array(lines)), "delivery": "ship"]
+        )
+        guard let id = created["id"]?.stringValue, let secret = created["clientSecret"]?.stringValue else {
+            throw ValidationError("the server's new order has no id or client secret")
+        }
+        print("order \(id) created from the catalog (its client secret is kept in this process)")
+        return (id, secret)
+    }
+
     func pay(_ http: HTTPClient) async throws -> Bool {
-        let api = RemoteCheckout(http: http, server: server, order: order, credential: clientSecret)
+        let (order, credential) = try await orderToPay(http)
+        let api = RemoteCheckout(http: http, server: server, order: order, credential: credential)
         let orderJSON = try await api.get("/v1/orders/\(order)")
         guard let requestJSON = orderJSON["paymentRequest"] else {
             throw ValidationError("the server's order has no paymentRequest")
@@ -128,9 +164,10 @@ struct PayCommand: AsyncParsableCommand {
             "order \(order): \(status) (\(final["amount"]?.stringValue ?? "") \(final["currencyCode"]?.stringValue ?? ""))"
         )
         for p in payments {
-            print(
-                "  \(p["kind"]?.stringValue ?? "") \(p["id"]?.stringValue ?? ""): \(p["state"]?.stringValue ?? "") — \(p["reason"]?.stringValue ?? "")"
-            )
+            // The shopper's view has no payment ids or reasons; a merchant key's has both.
+            let name = [p["kind"]?.stringValue, p["id"]?.stringValue].compactMap { $0 }.joined(separator: " ")
+            let reason = p["reason"]?.stringValue.map { " — " + $0 } ?? ""
+            print("  \(name): \(p["state"]?.stringValue ?? "")\(reason)")
         }
         print(sheetPaid ? "sheet: payment completed" : "sheet: payment not completed")
         return cancelAfter == nil ? status == "paid" : status == "canceled"

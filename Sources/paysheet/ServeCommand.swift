@@ -32,7 +32,10 @@ struct ServeCommand: AsyncParsableCommand {
         help: "sandbox (the default) or production, which refuses to start with any sandbox part."
     )
     var mode: String?
-    @Flag(name: .customLong("no-demo-order"), help: "Do not create the demo order at start.")
+    @Flag(
+        name: .customLong("no-demo-order"),
+        help: "Do not print the paysheet pay command that orders and pays a demo order."
+    )
     var noDemoOrder = false
 
     func run() async throws {
@@ -86,32 +89,22 @@ struct ServeCommand: AsyncParsableCommand {
         }
     }
 
-    /// Creates a demo order once the server answers, and prints the command that pays it.
+    /// Once the server answers, prints the command that orders and pays a demo order. It carries
+    /// no secret: `paysheet pay` without `--order` makes the order itself, from the catalog, as a
+    /// shopper's page does, and keeps its client secret to itself (nothing secret is printed or logged).
     static func demoOrder(_ started: MerchantServer.Started) async {
         let client = HTTPClient(eventLoopGroupProvider: .singleton)
-        for _ in 0..<50 {
-            var request = HTTPClientRequest(url: started.url + "/v1/orders")
-            request.method = .POST
-            request.headers.add(name: "Content-Type", value: "application/json")
-            // As a shopper's page orders: catalog lines and a delivery choice, no key, no amounts.
-            request.body = .bytes(
-                ByteBuffer(
-                    string: """
-                        {"currencyCode":"CNY","lineItems":[{"sku":"tea-set","quantity":1},{"sku":"green-tea","quantity":1}],"delivery":"ship"}
-                        """
-                )
-            )
-            if let response = try? await client.execute(request, timeout: .seconds(5)), response.status == .created,
-                let body = try? await response.body.collect(upTo: 1 << 20),
-                let json = try? JSONSerialization.jsonObject(with: Data(buffer: body)) as? [String: Any],
-                let id = json["id"] as? String,
-                let secret = json["clientSecret"] as? String
+        for _ in 0..<100 {
+            if let response = try? await client.execute(
+                HTTPClientRequest(url: started.url + "/health"),
+                timeout: .seconds(5)
+            ),
+                response.status == .ok
             {
                 say(
                     """
-                      demo order        \(id)
-                    Pay it as a shopper would (the sheet engine, a sandbox token, the sandbox acquirer):
-                      swift run paysheet pay --server \(started.url) --order \(id) --client-secret \(secret) --data \(started.dataFolder)
+                    Order and pay a demo order as a shopper would (the catalog, the sheet engine, a sandbox token, the sandbox acquirer):
+                      swift run paysheet pay --server \(started.url) --data \(started.dataFolder)
                     """
                 )
                 try? await client.shutdown()

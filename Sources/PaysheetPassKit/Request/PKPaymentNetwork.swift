@@ -74,24 +74,35 @@ public struct PKMerchantCapability: OptionSet, Hashable, Sendable {
     public init(rawValue: UInt) { self.rawValue = rawValue }
 
     /// 3-D Secure (required).
-    public static let capability3DS = PKMerchantCapability(rawValue: 1 << 0)
+    public static let threeDSecure = PKMerchantCapability(rawValue: 1 << 0)
     /// EMV.
-    public static let capabilityEMV = PKMerchantCapability(rawValue: 1 << 1)
+    public static let emv = PKMerchantCapability(rawValue: 1 << 1)
     /// Credit cards.
-    public static let capabilityCredit = PKMerchantCapability(rawValue: 1 << 2)
+    public static let credit = PKMerchantCapability(rawValue: 1 << 2)
     /// Debit cards.
-    public static let capabilityDebit = PKMerchantCapability(rawValue: 1 << 3)
+    public static let debit = PKMerchantCapability(rawValue: 1 << 3)
     /// Instant funds out (disbursements).
-    public static let capabilityInstantFundsOut = PKMerchantCapability(rawValue: 1 << 7)
+    public static let instantFundsOut = PKMerchantCapability(rawValue: 1 << 7)
+    /// The names before iOS 17 (seed 004's).
+    @available(iOS, deprecated: 17.0, renamed: "threeDSecure")
+    public static var capability3DS: PKMerchantCapability { .threeDSecure }
+    @available(iOS, deprecated: 17.0, renamed: "emv")
+    public static var capabilityEMV: PKMerchantCapability { .emv }
+    @available(iOS, deprecated: 17.0, renamed: "credit")
+    public static var capabilityCredit: PKMerchantCapability { .credit }
+    @available(iOS, deprecated: 17.0, renamed: "debit")
+    public static var capabilityDebit: PKMerchantCapability { .debit }
+    @available(iOS, deprecated: 17.0, renamed: "instantFundsOut")
+    public static var capabilityInstantFundsOut: PKMerchantCapability { .instantFundsOut }
 
     /// The engine's names (`supports3DS`, …).
     var pageNames: [String] {
         var names: [String] = []
-        if contains(.capability3DS) { names.append("supports3DS") }
-        if contains(.capabilityEMV) { names.append("supportsEMV") }
-        if contains(.capabilityCredit) { names.append("supportsCredit") }
-        if contains(.capabilityDebit) { names.append("supportsDebit") }
-        if contains(.capabilityInstantFundsOut) { names.append("supportsInstantFundsOut") }
+        if contains(.threeDSecure) { names.append("supports3DS") }
+        if contains(.emv) { names.append("supportsEMV") }
+        if contains(.credit) { names.append("supportsCredit") }
+        if contains(.debit) { names.append("supportsDebit") }
+        if contains(.instantFundsOut) { names.append("supportsInstantFundsOut") }
         return names
     }
 }
@@ -182,15 +193,3 @@ public enum PKPaymentSummaryItemType: UInt, Sendable {
     case final = 0
     case pending = 1
 }
-
-/// Whether Apple Pay Later is offered for this payment (`PKApplePayLaterAvailability`).
-public enum PKApplePayLaterAvailability: Int, Sendable {
-    case available = 0
-    case unavailableItemIneligible = 1
-    case unavailableRecurringTransaction = 2
-}
-
-/// A merchant category code (ISO 18245), `PKMerchantCategoryCode`.
-public typealias PKMerchantCategoryCode = Int16
-/// No merchant category code.
-public let PKMerchantCategoryCodeNone: PKMerchantCategoryCode = -1

@@ -9,7 +9,7 @@ open class PKPaymentRequest: NSObject, @unchecked Sendable {
     open var countryCode: String = ""
     /// The networks accepted.
     open var supportedNetworks: [PKPaymentNetwork] = []
-    /// What the payment processor supports; must include ``PKMerchantCapability/capability3DS``.
+    /// What the payment processor supports; must include ``PKMerchantCapability/threeDSecure``.
     open var merchantCapabilities: PKMerchantCapability = []
     /// The summary; the last item is the total.
     open var paymentSummaryItems: [PKPaymentSummaryItem] = []
@@ -58,9 +58,27 @@ open class PKPaymentRequest: NSObject, @unchecked Sendable {
     /// A multi-merchant payment's parts.
     open var multiTokenContexts: [PKPaymentTokenContext] = []
     /// Whether Apple Pay Later is offered.
-    open var applePayLaterAvailability: PKApplePayLaterAvailability = .available
-    /// The merchant category code.
-    open var merchantCategoryCode: PKMerchantCategoryCode = PKMerchantCategoryCodeNone
+    open var applePayLaterAvailability: ApplePayLaterAvailability = .available
+    /// The merchant category code (ISO 18245).
+    open var merchantCategoryCode: MerchantCategoryCode?
+
+    /// Whether Apple Pay Later is offered for this payment.
+    public enum ApplePayLaterAvailability: Hashable, Sendable {
+        case available
+        case unavailable(Reason)
+
+        /// Why it is not.
+        public enum Reason: Hashable, Sendable {
+            case itemIneligible
+            case recurringTransaction
+        }
+    }
+
+    /// A merchant category code (ISO 18245).
+    public struct MerchantCategoryCode: RawRepresentable, Hashable, Sendable {
+        public let rawValue: Int16
+        public init(rawValue: Int16) { self.rawValue = rawValue }
+    }
 
     public override init() { super.init() }
 

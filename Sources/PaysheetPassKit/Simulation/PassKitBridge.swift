@@ -207,6 +207,17 @@ enum PassKitBridge {
         }
         if request.supportsCouponCode { members.append(("supportsCouponCode", true)) }
         if let code = request.couponCode { members.append(("couponCode", .string(code))) }
+        if case .unavailable(let reason) = request.applePayLaterAvailability {
+            members.append(
+                (
+                    "applePayLaterAvailability",
+                    reason == .itemIneligible ? "unavailableItemIneligible" : "unavailableRecurringTransaction"
+                )
+            )
+        }
+        if let code = request.merchantCategoryCode {
+            members.append(("merchantCategoryCode", .string(String(format: "%04d", Int(code.rawValue)))))
+        }
         if request.shippingContactEditingMode == .storePickup {
             members.append(("shippingContactEditingMode", "storePickup"))
         }

@@ -138,8 +138,8 @@ public final class PaysheetSheetSession: @unchecked Sendable {
     static func iOSRefusal(of request: PKPaymentRequest) -> String? {
         if request.merchantIdentifier.isEmpty { return "merchantIdentifier is empty" }
         if request.paymentSummaryItems.isEmpty { return "paymentSummaryItems is empty (the last item is the total)" }
-        if !request.merchantCapabilities.contains(.capability3DS) {
-            return "merchantCapabilities must include capability3DS"
+        if !request.merchantCapabilities.contains(.threeDSecure) {
+            return "merchantCapabilities must include threeDSecure (capability3DS)"
         }
         if request.supportedNetworks.isEmpty { return "supportedNetworks is empty" }
         if let total = request.paymentSummaryItems.last, total.amount.compare(NSDecimalNumber.zero) == .orderedAscending

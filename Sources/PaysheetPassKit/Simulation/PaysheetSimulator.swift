@@ -116,12 +116,12 @@ public final class PaysheetSimulator: @unchecked Sendable {
     /// Whether the wallet has a card of one of `networks` with `capabilities`.
     func hasCard(of networks: [PKPaymentNetwork]?, capabilities: PKMerchantCapability = []) -> Bool {
         let cards = wallet.cards.filter { card in
-            if capabilities.contains(.capabilityCredit) && !capabilities.contains(.capabilityDebit)
+            if capabilities.contains(.credit) && !capabilities.contains(.debit)
                 && card.type == .debit
             {
                 return false
             }
-            if capabilities.contains(.capabilityDebit) && !capabilities.contains(.capabilityCredit)
+            if capabilities.contains(.debit) && !capabilities.contains(.credit)
                 && card.type == .credit
             {
                 return false

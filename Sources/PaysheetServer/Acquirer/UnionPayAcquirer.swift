@@ -13,11 +13,16 @@ public struct UnionPayAcquirer: Acquirer {
 
     public var name: String { "unionpay" }
 
+    /// A new identity: `orderId` is 128 random bits (32 hexadecimal digits: UnionPay takes 8–40
+    /// letters and digits, no `-` or `_`), made from nothing the shopper sees (not `paymentId`,
+    /// which the identity is stored with); `txnTime` is `now` in Beijing time, as UnionPay requires.
     public func newIdentity(paymentId: String, now: Date) -> TransactionIdentity {
-        // orderId: 8–32 letters and digits, no '-' or '_' (UnionPay's field rules).
-        let id = String(paymentId.filter { $0.isLetter || $0.isNumber }.prefix(32))
-        return TransactionIdentity(orderId: id, txnTime: TransactionTime.format(now))
+        TransactionIdentity(orderId: Self.newOrderId(), txnTime: TransactionTime.format(now))
     }
+
+    /// A new acquirer `orderId`: 32 random hexadecimal digits (unique with overwhelming probability;
+    /// the store's unique index on the identity refuses a repeat rather than mixing two transactions).
+    static func newOrderId() -> String { Secrets.hex(32) }
 
     public func paymentData(
         accountNumber: String,

@@ -16,26 +16,64 @@ struct BrowserPage: Sendable {
     /// The wall-clock time of the last operation (seconds).
     var lastWall: Double
     /// Every event dispatched to the page and every ignored user action, oldest first (at most
-    /// ``logLimit``), for the scripting API's `events()`.
+    /// ``logLimit`` entries and ``logByteLimit`` bytes of JSON; the oldest go first), for the
+    /// scripting API's `events()`.
     var log: [JSONValue] = []
     static let logLimit = 200
+    static let logByteLimit = 32 * 1024
+    /// The JSON size of each entry of ``log``.
+    private var logSizes: [Int] = []
     /// Events of a page that left (`navigate`, sent as a beacon whose answer nobody reads): the
-    /// page gets them with its next operation, when it is restored from the back/forward cache.
+    /// page gets them with its next operation, when it is restored from the back/forward cache
+    /// (at most ``logLimit`` entries and ``logByteLimit`` bytes; the oldest go first).
     var held: [JSONValue] = []
+    private var heldSizes: [Int] = []
+
+    /// Bytes one operation's body may have (the route answers 413 `body_too_large` above).
+    static let operationLimit = 64 * 1024
+    /// Bytes of JSON one page keeps at most from its operations (see ``kept``); an operation that
+    /// would make it keep more is refused (413 `page_full`) and leaves the page as it was.
+    static let keptLimit = 256 * 1024
+    /// What the operations that add to the page gave it: every session, `PaymentRequest` (and the
+    /// session it shows) and setup feature, each counted by the JSON size of its operation.
+    private(set) var grown = 0
+    /// The size of the last operation of each kind: what an operation replaces (the sheet's
+    /// update, the page's frame and domain, the setup configuration, the errors shown) is at most it.
+    private var lastOfKind: [String: Int] = [:]
+    /// The JSON size of each `PaymentRequest`'s operation, by its number less one.
+    private var requestSizes: [Int] = []
+    /// What the page keeps, in bytes of JSON: ``grown`` and the last operation of each kind. With
+    /// the two logs, a page keeps at most ``keptLimit`` + 2 × ``logByteLimit``.
+    var kept: Int { grown + lastOfKind.values.reduce(0, +) }
 
     init(configuration: SheetConfiguration, wall: Double) {
         machine = SheetMachine(configuration: configuration)
         lastWall = wall
     }
 
-    /// A bridge error: the operation itself was malformed (not an exception the page would see).
+    /// A bridge error: the operation itself was malformed (not an exception the page would see),
+    /// or the page would keep too much.
     struct BridgeError: Error {
+        enum Kind: Sendable { case invalid, pageFull }
+        var kind = Kind.invalid
         var field: String?
         var message: String
+
+        init(field: String?, message: String) {
+            self.field = field
+            self.message = message
+        }
+
+        init(pageFull message: String) {
+            kind = .pageFull
+            self.message = message
+        }
     }
 
-    /// Runs one operation `op` at wall-clock time `wall` and returns the answer.
+    /// Runs one operation `op` at wall-clock time `wall` and returns the answer. A page that throws
+    /// is to be dropped by the caller for the page as it was before (the hub keeps the copy it had).
     mutating func handle(_ operation: JSONObject, wall: Double) throws(BridgeError) -> JSONObject {
+        let size = JSONValue.object(operation).compactText.utf8.count
         var events: [DispatchedEvent] = []
         if !virtualClock {
             events += machine.advance(by: max(0, wall - lastWall))
@@ -46,9 +84,51 @@ struct BrowserPage: Sendable {
         guard let name = operation["op"]?.stringValue else {
             throw BridgeError(field: "op", message: "required: the operation's name")
         }
+        let sessionsBefore = machine.sessionCount
         try perform(name, operation, answer: &answer, events: &events)
+        try account(name, operation, size: size, answer: answer, sessionsBefore: sessionsBefore)
         report(events, of: name, into: &answer)
         return answer
+    }
+
+    /// Counts the `configure` operation (of `size` bytes) that made this page: its wallet and settings are kept.
+    mutating func configured(size: Int) { lastOfKind["configure"] = size }
+
+    /// Counts what operation `name` (of `size` bytes) left in the page; throws when the page would
+    /// keep more than ``keptLimit``.
+    private mutating func account(
+        _ name: String,
+        _ operation: JSONObject,
+        size: Int,
+        answer: JSONObject,
+        sessionsBefore: Int
+    ) throws(BridgeError) {
+        let succeeded = answer["threw"] == nil
+        switch name {
+        case "construct" where machine.sessionCount > sessionsBefore:
+            grown += size
+        case "paymentRequest" where succeeded:
+            grown += size
+            requestSizes.append(size)
+        case "paymentRequestCall" where machine.sessionCount > sessionsBefore:
+            // `show()`: a session of the request's own (its size again).
+            if case .number(let number)? = operation["request"], let request = Int(number),
+                requestSizes.indices.contains(request - 1)
+            {
+                grown += requestSizes[request - 1]
+            }
+        case "static" where succeeded && operation["method"]?.stringValue == "addSetupFeature":
+            grown += size
+        default:
+            break
+        }
+        lastOfKind[name] = size
+        if kept > Self.keptLimit {
+            throw BridgeError(
+                pageFull:
+                    "this simulated page keeps at most \(Self.keptLimit / 1024) KiB of sessions, payment requests and updates, and this \(name) would make it \(kept / 1024) KiB: open a new page (reload it) or send configure to start it afresh"
+            )
+        }
     }
 
     /// What the page tells with its operations: the events it listens to, whether it runs under
@@ -240,21 +320,28 @@ struct BrowserPage: Sendable {
     private mutating func report(_ events: [DispatchedEvent], of name: String, into answer: inout JSONObject) {
         // Each event as JSON once: all go to the log, all but ignored actions to the page.
         var toPage: [JSONValue] = []
+        var toPageSizes: [Int] = []
         for dispatched in events {
             var object = dispatched.event.json.objectValue ?? JSONObject()
             object["session"] = .number(String(dispatched.session))
+            let size = JSONValue.object(object).compactText.utf8.count
             log.append(.object(object))
+            logSizes.append(size)
             if case .ignored = dispatched.event { continue }
             toPage.append(.object(object))
+            toPageSizes.append(size)
         }
-        if log.count > Self.logLimit { log.removeFirst(log.count - Self.logLimit) }
+        Self.trim(&log, sizes: &logSizes)
         if name == "navigate" {
             // Nobody reads a beacon's answer: the page gets these when it comes back.
             held += toPage
+            heldSizes += toPageSizes
+            Self.trim(&held, sizes: &heldSizes)
             toPage = []
         } else {
             toPage = held + toPage
             held = []
+            heldSizes = []
         }
         answer["events"] = .array(toPage)
         if name == "state" {
@@ -271,6 +358,21 @@ struct BrowserPage: Sendable {
             (0..<machine.sessionCount).map { .string(machine.state(of: $0 + 1)?.pageVisible ?? "idle") }
         )
         answer["paid"] = .bool(machine.paid)
+    }
+
+    /// Drops the oldest of `entries` (whose JSON sizes are `sizes`) until at most ``logLimit``
+    /// entries of ``logByteLimit`` bytes together are left.
+    private static func trim(_ entries: inout [JSONValue], sizes: inout [Int]) {
+        var total = sizes.reduce(0, +)
+        var drop = 0
+        while drop < entries.count && (entries.count - drop > logLimit || total > logByteLimit) {
+            total -= sizes[drop]
+            drop += 1
+        }
+        if drop > 0 {
+            entries.removeFirst(drop)
+            sizes.removeFirst(drop)
+        }
     }
 
     /// `events`, after putting the reason of an ignored user action (the last, if several) in `answer`.

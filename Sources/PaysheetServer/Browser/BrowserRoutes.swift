@@ -35,8 +35,10 @@ enum BrowserRoutes {
         return ByteBuffer(data: try Data(contentsOf: url))
     }
 
-    /// Adds the routes to `router`.
-    static func add(to router: Router<APIRequestContext>, hub: SheetHub) throws {
+    /// Adds the routes to `router`. Pages are counted per client: the peer's address, or the one
+    /// a proxy of `trustedProxies` names in `X-Forwarded-For` (behind a proxy, every page would
+    /// otherwise be the proxy's).
+    static func add(to router: Router<APIRequestContext>, hub: SheetHub, trustedProxies: [String] = []) throws {
         for asset in assets {
             let body = try load(asset.file)
             router.get(RouterPath(stringLiteral: asset.path)) { _, _ -> Response in
@@ -48,8 +50,11 @@ enum BrowserRoutes {
             }
         }
         // Anyone (sandbox only): a new page; its id is the page's only credential.
-        router.post("/paysheet/v1/pages") { _, context -> Response in
-            let id = try await hub.create(client: context.clientAddress, wall: Date().timeIntervalSince1970)
+        router.post("/paysheet/v1/pages") { request, context -> Response in
+            let id = await hub.create(
+                client: context.client(of: request, trustedProxies: trustedProxies),
+                wall: Date().timeIntervalSince1970
+            )
             return Response(
                 status: .created,
                 headers: [.contentType: "application/json", .cacheControl: "no-store", .accessControlAllowOrigin: "*"],
@@ -60,8 +65,12 @@ enum BrowserRoutes {
         router.post("/paysheet/v1/pages/:id") { request, context -> Response in
             let id = context.parameters.get("id") ?? ""
             let buffer: ByteBuffer
-            do { buffer = try await request.body.collect(upTo: 1024 * 1024) } catch {
-                throw ServiceError(.tooLarge, code: "body_too_large", message: "a bridge operation is at most 1 MiB")
+            do { buffer = try await request.body.collect(upTo: BrowserPage.operationLimit) } catch {
+                throw ServiceError(
+                    .tooLarge,
+                    code: "body_too_large",
+                    message: "a bridge operation is at most \(BrowserPage.operationLimit / 1024) KiB"
+                )
             }
             let json: JSONValue
             do throws(JSONParser.SyntaxError) {

@@ -7,15 +7,23 @@ import X509
 
 /// The sheet engines of the browser pages using `paysheet.js`, one per page, keyed by an id the
 /// server issues (`pg_` and 128 random bits): a page is reached only by whoever was given its id.
-/// Pages idle for ``idleSeconds`` are dropped. One client address keeps at most
-/// ``pagesPerClient`` (a new page replaces that client's own least recently used one); all
-/// clients together at most ``capacity`` (a new page is then refused, and no one else's page is
-/// dropped). Each operation's body is bounded by the route, each page's event log by
-/// `BrowserPage/logLimit`.
+/// Pages idle for ``idleSeconds`` are dropped.
+///
+/// Bounds, so that no client takes the bridge from another: one client (an IPv4 address, or an
+/// IPv6 /64, which one host may hold whole) keeps at most ``pagesPerClient`` pages, a new one
+/// replacing that client's own least recently used. All clients together keep at most
+/// ``capacity``; when the hub is full, a new page takes the place of a page of the client with the
+/// most pages (of those, the page idle longest), which is the asking client itself when no other
+/// has more. So a new page is never refused, a client's page is never dropped for a client with as
+/// many pages or more, and a flood from some addresses is served from their own pages: an address
+/// with fewer pages than the heaviest keeps them all. (Only when every client holds a single page,
+/// as many clients as the capacity, does a newcomer take the longest idle of them.) What one page
+/// keeps is bounded by ``BrowserPage`` (``BrowserPage/keptLimit``, its logs), each operation's body
+/// by the route (``BrowserPage/operationLimit``).
 public actor SheetHub {
     /// Most pages kept at once.
     public let capacity: Int
-    /// Most pages one client address keeps.
+    /// Most pages one client keeps.
     public let pagesPerClient: Int
     /// Seconds after which an idle page is dropped.
     public let idleSeconds: Double
@@ -23,7 +31,15 @@ public actor SheetHub {
     let defaultRecipient: TokenRecipient
     /// Tells the sandbox's merchant sessions from others (pages that check sessions).
     let merchantSessions: SandboxMerchantSessions
-    var pages: [String: (page: BrowserPage, used: Double, client: String)] = [:]
+    /// A kept page: its engine, when it was last used (wall-clock seconds) and its client.
+    struct Entry {
+        var page: BrowserPage
+        var used: Double
+        var client: String
+    }
+    var pages: [String: Entry] = [:]
+    /// The ids of each client's pages.
+    var byClient: [String: Set<String>] = [:]
 
     /// A hub whose pages' tokens are issued by `pki` and encrypted to `recipient` (the merchant
     /// server's own payment processing certificate), unless a page configures another certificate.
@@ -38,33 +54,115 @@ public actor SheetHub {
         self.pki = pki
         self.merchantSessions = merchantSessions
         self.defaultRecipient = recipient
-        self.capacity = capacity
-        self.pagesPerClient = pagesPerClient
+        self.capacity = max(1, capacity)
+        self.pagesPerClient = max(1, pagesPerClient)
         self.idleSeconds = idleSeconds
     }
 
-    /// A new page for `client` (its address) at wall-clock time `wall`; returns its id.
-    func create(client: String, wall: Double) throws(ServiceError) -> String {
+    /// A new page for the client at `address` at wall-clock time `wall`; returns its id. Never
+    /// refused: it takes the place of another page when the client or the hub is full (see above).
+    func create(client address: String, wall: Double) -> String {
         expire(now: wall)
-        let own = pages.filter { $0.value.client == client }
-        if own.count >= pagesPerClient, let oldest = own.min(by: { $0.value.used < $1.value.used }) {
-            pages[oldest.key] = nil
-        }
-        guard pages.count < capacity else {
-            throw ServiceError(
-                .tooManyRequests,
-                code: "too_many_pages",
-                message: "the sandbox keeps \(capacity) simulated pages at most; try again later"
-            )
+        let client = Self.client(address)
+        let own = byClient[client] ?? []
+        if own.count >= pagesPerClient {
+            drop(leastRecentlyUsed(of: own))
+        } else if pages.count >= capacity, let victim = victim(for: client, owning: own.count) {
+            drop(victim)
         }
         let id = "pg_" + Secrets.hex(32)
-        pages[id] = (
-            BrowserPage(
+        pages[id] = Entry(
+            page: BrowserPage(
                 configuration: pageConfiguration(SheetConfiguration(tokenFactory: defaultFactory), wall: wall),
                 wall: wall
-            ), wall, client
+            ),
+            used: wall,
+            client: client
         )
+        byClient[client, default: []].insert(id)
         return id
+    }
+
+    /// The page to drop for a new page of `client`, which has `owned` pages, in a full hub: the
+    /// least recently used page of the client with the most pages (ties: the one whose page has
+    /// been idle longest); `client`'s own when no other client has more than it.
+    private func victim(for client: String, owning owned: Int) -> String? {
+        var best: (id: String, count: Int, used: Double)?
+        for (other, ids) in byClient where other != client && ids.count > owned {
+            let id = leastRecentlyUsed(of: ids)
+            let used = pages[id]?.used ?? 0
+            if let current = best, current.count > ids.count || (current.count == ids.count && current.used <= used) {
+                continue
+            }
+            best = (id, ids.count, used)
+        }
+        if let best { return best.id }
+        if let own = byClient[client], !own.isEmpty { return leastRecentlyUsed(of: own) }
+        // Every page is another client's, each with no more pages than this one (none): the longest idle.
+        return pages.min { $0.value.used < $1.value.used }?.key
+    }
+
+    /// The least recently used of `ids` (not empty).
+    private func leastRecentlyUsed(of ids: Set<String>) -> String {
+        ids.min { (pages[$0]?.used ?? 0, $0) < (pages[$1]?.used ?? 0, $1) }!
+    }
+
+    private func drop(_ id: String) {
+        guard let entry = pages.removeValue(forKey: id) else { return }
+        byClient[entry.client]?.remove(id)
+        if byClient[entry.client]?.isEmpty == true { byClient[entry.client] = nil }
+    }
+
+    /// The client an address counts as: an IPv4 address itself (also written as IPv6,
+    /// `::ffff:a.b.c.d`); an IPv6 address's /64, which one host or customer is usually given whole.
+    static func client(_ address: String) -> String {
+        guard address.contains(":"), let bytes = ipv6Bytes(address) else { return address }
+        if bytes[0..<10].allSatisfy({ $0 == 0 }), bytes[10] == 0xFF, bytes[11] == 0xFF {
+            return bytes[12..<16].map(String.init).joined(separator: ".")
+        }
+        return stride(from: 0, to: 8, by: 2).map { String(UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]), radix: 16) }
+            .joined(separator: ":") + "::/64"
+    }
+
+    /// The 16 bytes of IPv6 address `text` (with an embedded IPv4 tail, `::ffff:10.0.0.1`), or `nil`.
+    static func ipv6Bytes(_ text: String) -> [UInt8]? {
+        var address = Substring(text)
+        if let zone = address.firstIndex(of: "%") { address = address[..<zone] }
+        var tail: [UInt8] = []
+        if let lastColon = address.lastIndex(of: ":"), address[lastColon...].contains(".") {
+            let parts = address[address.index(after: lastColon)...].split(
+                separator: ".",
+                omittingEmptySubsequences: false
+            )
+            guard parts.count == 4 else { return nil }
+            for part in parts {
+                guard let byte = UInt8(part) else { return nil }
+                tail.append(byte)
+            }
+            address = address[...lastColon]
+            if address.hasSuffix("::") == false { address = address.dropLast() }
+        }
+        func groups(_ text: Substring) -> [UInt16]? {
+            if text.isEmpty { return [] }
+            var out: [UInt16] = []
+            for group in text.split(separator: ":", omittingEmptySubsequences: false) {
+                guard (1...4).contains(group.count), let value = UInt16(group, radix: 16) else { return nil }
+                out.append(value)
+            }
+            return out
+        }
+        let wanted = 8 - tail.count / 2
+        var words: [UInt16]
+        if let gap = address.range(of: "::") {
+            guard let head = groups(address[..<gap.lowerBound]), let rest = groups(address[gap.upperBound...]),
+                head.count + rest.count < wanted
+            else { return nil }
+            words = head + Array(repeating: 0, count: wanted - head.count - rest.count) + rest
+        } else {
+            guard let all = groups(address), all.count == wanted else { return nil }
+            words = all
+        }
+        return words.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] } + tail
     }
 
     /// How many pages are kept (tests).
@@ -100,6 +198,7 @@ public actor SheetHub {
         var page: BrowserPage
         if operation["op"]?.stringValue == "configure" {
             page = try configured(operation, wall: wall)
+            page.configured(size: body.compactText.utf8.count)
             return try run(&page, id: id, client: entry.client, ["op": "state"], wall: wall)
         }
         page = entry.page
@@ -115,10 +214,13 @@ public actor SheetHub {
     ) throws(ServiceError) -> JSONValue {
         do throws(BrowserPage.BridgeError) {
             let answer = try page.handle(op, wall: wall)
-            pages[id] = (page, wall, client)
+            pages[id] = Entry(page: page, used: wall, client: client)
             return .object(answer)
         } catch {
-            throw ServiceError.invalid(error.field, error.message)
+            switch error.kind {
+            case .invalid: throw ServiceError.invalid(error.field, error.message)
+            case .pageFull: throw ServiceError(.tooLarge, code: "page_full", message: error.message)
+            }
         }
     }
 
@@ -176,8 +278,6 @@ public actor SheetHub {
 
     /// Drops idle pages.
     private func expire(now: Double) {
-        if pages.contains(where: { now - $0.value.used > idleSeconds }) {
-            pages = pages.filter { now - $0.value.used <= idleSeconds }
-        }
+        for (id, entry) in pages where now - entry.used > idleSeconds { drop(id) }
     }
 }

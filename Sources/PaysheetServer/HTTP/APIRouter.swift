@@ -190,7 +190,7 @@ public struct APIRouter: Sendable {
         let router = Router(context: APIRequestContext.self)
         router.middlewares.add(ModeMiddleware(mode: mode))
         router.middlewares.add(ErrorMiddleware())
-        if let sheets { try BrowserRoutes.add(to: router, hub: sheets) }
+        if let sheets { try BrowserRoutes.add(to: router, hub: sheets, trustedProxies: trustedProxies) }
         addOperationRoutes(router)
         addOrderRoutes(router)
         addSheetRoutes(router)

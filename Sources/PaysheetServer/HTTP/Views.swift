@@ -2,10 +2,13 @@ import Foundation
 import PaysheetModel
 import PaysheetToken
 
-/// A payment as the API shows it: to the merchant with the acquirer's identifiers and its
-/// history; to the shopper only its kind, state, amount and masked card.
+/// A payment as the API shows it: to the merchant with its id, the acquirer's identifiers, its
+/// time and its history; to the shopper only its kind, state, amount and masked card. Nothing the
+/// shopper sees tells the acquirer's identity of the transaction: its `orderId` is random, and its
+/// `txnTime` is the payment's creation to the second, which the payment id (a time prefix in
+/// milliseconds) and `createdAt` would tell, so the shopper is shown neither.
 struct PaymentView: Encodable {
-    var id: String
+    var id: String?
     var kind: String
     var state: String
     var amount: String
@@ -16,12 +19,14 @@ struct PaymentView: Encodable {
     var resultCode: String?
     var reason: String?
     var originalPaymentId: String?
-    var createdAt: Date
+    var createdAt: Date?
     var history: [PaymentEvent]?
 
     /// The merchant's view of `p`.
     init(_ p: PaymentRecord, currency: Currency?, history: [PaymentEvent]) {
         self.init(shopper: p, currency: currency)
+        id = p.id
+        createdAt = p.createdAt
         acquirerOrderId = p.identity.orderId
         acquirerTxnTime = p.identity.txnTime
         acquirerReference = p.lifecycle.reference
@@ -33,12 +38,10 @@ struct PaymentView: Encodable {
 
     /// The shopper's view of `p`.
     init(shopper p: PaymentRecord, currency: Currency?) {
-        id = p.id
         kind = p.kind.rawValue
         state = p.lifecycle.state.rawValue
         amount = currency?.format(p.amount) ?? String(p.amount)
         card = p.card
-        createdAt = p.createdAt
     }
 }
 
