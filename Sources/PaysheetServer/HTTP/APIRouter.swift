@@ -434,8 +434,8 @@ public struct APIRouter: Sendable {
         // The first order's client secret or a merchant key: an agreement, and its cancel (the
         // shopper's subscription page; the merchant's back office).
         router.get("/v1/agreements/:id") { request, context -> Response in
-            let (agreement, _) = try await access.agreement(context.parameters.get("id") ?? "", request)
-            return try JSONBody.response(try await payments.agreementView(agreement))
+            let (agreement, caller) = try await access.agreement(context.parameters.get("id") ?? "", request)
+            return try JSONBody.response(try await payments.agreementView(agreement, for: Self.audience(caller)))
         }
         mutating(
             router,
@@ -446,7 +446,7 @@ public struct APIRouter: Sendable {
             scope: { Self.scope($0.1, order: $0.0.orderId) }
         ) { _, _, caller in
             let canceled = try await payments.cancelAgreement(caller.0.id)
-            return try APIAnswer(try await payments.agreementView(canceled))
+            return try APIAnswer(try await payments.agreementView(canceled, for: Self.audience(caller.1)))
         }
         // A merchant key: a merchant-initiated charge of the agreement's plan.
         mutating(

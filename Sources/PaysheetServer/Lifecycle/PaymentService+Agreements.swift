@@ -13,7 +13,8 @@ struct AgreementView: Encodable {
     }
     /// One merchant-initiated charge.
     struct Charge: Encodable {
-        var orderId: String
+        /// The charge's order (the merchant's view only: its id's time prefix is the charge's time).
+        var orderId: String?
         var status: String
     }
     var id: String
@@ -93,7 +94,12 @@ extension PaymentService {
     }
 
     /// The agreement `id` as its owners see it.
-    func agreementView(_ agreement: AgreementRecord) async throws -> AgreementView {
+    /// The agreement as `audience` sees it. The shopper's view (the first order's client secret)
+    /// gives its dates to the day and its charges without their order ids: to the second, they
+    /// are the acquirer's transaction times (audit finding 13).
+    func agreementView(_ agreement: AgreementRecord, for audience: OrderView.Audience = .merchant) async throws
+        -> AgreementView
+    {
         let (first, ended) = try await firstPayment(of: agreement)
         let status: String
         if agreement.canceledAt != nil || ended != nil {
@@ -108,7 +114,9 @@ extension PaymentService {
         var charges: [AgreementView.Charge] = []
         for orderId in agreement.chargeOrderIds {
             if let order = try await store.order(orderId) {
-                charges.append(AgreementView.Charge(orderId: order.id, status: order.status.rawValue))
+                charges.append(
+                    AgreementView.Charge(orderId: audience == .merchant ? order.id : nil, status: order.status.rawValue)
+                )
             }
         }
         var due: Date?
@@ -131,12 +139,17 @@ extension PaymentService {
                 tokenSuffix: agreement.tokenSuffix,
                 cardSuffix: agreement.cardSuffix
             ),
-            startedAt: agreement.startedAt,
-            nextChargeDue: due,
+            startedAt: audience == .merchant ? agreement.startedAt : Self.day(of: agreement.startedAt),
+            nextChargeDue: audience == .merchant ? due : due.map(Self.day(of:)),
             charges: charges,
             canceledAt: agreement.canceledAt,
             canceledBecause: agreement.canceledBecause ?? ended
         )
+    }
+
+    /// The start (UTC) of `date`'s day.
+    static func day(of date: Date) -> Date {
+        Date(timeIntervalSince1970: (date.timeIntervalSince1970 / 86_400).rounded(.down) * 86_400)
     }
 
     /// The agreement's first payment, and why it ended the agreement, if it did: the agreement
