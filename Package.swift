@@ -188,7 +188,9 @@ let package = Package(
         ),
         .testTarget(
             name: "PaysheetPassKitTests",
-            dependencies: ["PaysheetPassKit", "PaysheetModel", "PaysheetSheet", "PaysheetToken", "PaysheetSheetTokens"],
+            dependencies: [
+                "PaysheetPassKit", "PaysheetModel", "PaysheetSheet", "PaysheetToken", "PaysheetSheetTokens",
+            ],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         .testTarget(name: "PaysheetContactTests", dependencies: ["PaysheetContact", "PaysheetModel"]),

@@ -6,27 +6,21 @@ import Foundation
 open class PKPaymentAuthorizationController: NSObject, @unchecked Sendable {
     /// The delegate (held weakly, as PassKit holds it).
     open weak var delegate: (any PKPaymentAuthorizationControllerDelegate)?
-    let request: PKPaymentRequest
-    let simulator: PaysheetSimulator
-    private let lock = NSLock()
-    private var _session: PaysheetSheetSession?
+    let presentation: SheetPresentation
+    var request: PKPaymentRequest { presentation.request }
+    var simulator: PaysheetSimulator { presentation.simulator }
 
     /// A controller for `request`.
     public init(paymentRequest request: PKPaymentRequest) {
-        self.request = request
-        self.simulator = .shared
+        self.presentation = SheetPresentation(request: request, simulator: .shared)
         super.init()
     }
 
     /// The sheet, once presented.
-    public var session: PaysheetSheetSession? {
-        lock.lock()
-        defer { lock.unlock() }
-        return _session
-    }
+    public var session: PaysheetSheetSession? { presentation.session }
 
-    var currentSummaryItems: [PKPaymentSummaryItem] { session?.summaryItems ?? request.paymentSummaryItems }
-    var currentShippingMethods: [PKShippingMethod] { session?.shippingMethods ?? request.shippingMethods ?? [] }
+    var currentSummaryItems: [PKPaymentSummaryItem] { presentation.currentSummaryItems }
+    var currentShippingMethods: [PKShippingMethod] { presentation.currentShippingMethods }
 
     /// Presents the sheet; `completion` says whether it was (false for a request iOS refuses,
     /// with the reason in ``PaysheetSimulator/log``).
@@ -40,23 +34,7 @@ open class PKPaymentAuthorizationController: NSObject, @unchecked Sendable {
 
     /// Makes the session and starts it (the shopper acts in a task of its own).
     func beginPresentation() -> Bool {
-        let made: Result<PaysheetSheetSession, PresentationRefusal> = {
-            lock.lock()
-            defer { lock.unlock() }
-            guard _session == nil else { return .failure(PresentationRefusal("this controller was presented already")) }
-            let made = PaysheetSheetSession.make(request: request, host: .controller(self), simulator: simulator)
-            if case .success(let session) = made { _session = session }
-            return made
-        }()
-        switch made {
-        case .failure(let refusal):
-            simulator.note("PKPaymentAuthorizationController.present: not presented: \(refusal)")
-            return false
-        case .success(let session):
-            simulator.add(session)
-            Task { await session.run() }
-            return true
-        }
+        presentation.begin(host: .controller(self), who: "PKPaymentAuthorizationController.present")
     }
 
     /// Dismisses the sheet (after `…DidFinish`).

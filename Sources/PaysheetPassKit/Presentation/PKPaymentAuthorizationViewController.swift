@@ -7,16 +7,14 @@ import Foundation
 open class PKPaymentAuthorizationViewController: NSObject, @unchecked Sendable {
     /// The delegate.
     open weak var delegate: (any PKPaymentAuthorizationViewControllerDelegate)?
-    let request: PKPaymentRequest
-    let simulator: PaysheetSimulator
-    private let lock = NSLock()
-    private var _session: PaysheetSheetSession?
+    let presentation: SheetPresentation
+    var request: PKPaymentRequest { presentation.request }
+    var simulator: PaysheetSimulator { presentation.simulator }
 
     /// A sheet for `request`; `nil` where iOS gives none: the device cannot make payments, or the
     /// request is not valid (the reason is in ``PaysheetSimulator/log``).
     public init?(paymentRequest request: PKPaymentRequest) {
-        self.request = request
-        self.simulator = .shared
+        self.presentation = SheetPresentation(request: request, simulator: .shared)
         super.init()
         guard Self.canMakePayments() else {
             simulator.note("PKPaymentAuthorizationViewController(paymentRequest:) is nil: the wallet has no card")
@@ -33,14 +31,10 @@ open class PKPaymentAuthorizationViewController: NSObject, @unchecked Sendable {
     }
 
     /// The sheet, once presented.
-    public var session: PaysheetSheetSession? {
-        lock.lock()
-        defer { lock.unlock() }
-        return _session
-    }
+    public var session: PaysheetSheetSession? { presentation.session }
 
-    var currentSummaryItems: [PKPaymentSummaryItem] { session?.summaryItems ?? request.paymentSummaryItems }
-    var currentShippingMethods: [PKShippingMethod] { session?.shippingMethods ?? request.shippingMethods ?? [] }
+    var currentSummaryItems: [PKPaymentSummaryItem] { presentation.currentSummaryItems }
+    var currentShippingMethods: [PKShippingMethod] { presentation.currentShippingMethods }
 
     /// Shows the simulated sheet (what `present(_:animated:completion:)` does on iOS); whether it was.
     @discardableResult
@@ -48,23 +42,7 @@ open class PKPaymentAuthorizationViewController: NSObject, @unchecked Sendable {
 
     /// Makes the session and starts it (the shopper acts in a task of its own).
     func beginPresentation() -> Bool {
-        let made: Result<PaysheetSheetSession, PresentationRefusal> = {
-            lock.lock()
-            defer { lock.unlock() }
-            guard _session == nil else { return .failure(PresentationRefusal("this sheet was presented already")) }
-            let made = PaysheetSheetSession.make(request: request, host: .viewController(self), simulator: simulator)
-            if case .success(let session) = made { _session = session }
-            return made
-        }()
-        switch made {
-        case .failure(let refusal):
-            simulator.note("PKPaymentAuthorizationViewController: not presented: \(refusal)")
-            return false
-        case .success(let session):
-            simulator.add(session)
-            Task { await session.run() }
-            return true
-        }
+        presentation.begin(host: .viewController(self), who: "PKPaymentAuthorizationViewController")
     }
 
     /// Whether the device can take payments at all.

@@ -97,7 +97,10 @@ extension PaymentService {
     /// The agreement as `audience` sees it. The shopper's view (the first order's client secret)
     /// gives its dates to the day and its charges without their order ids: to the second, they
     /// are the acquirer's transaction times (audit finding 13).
-    func agreementView(_ agreement: AgreementRecord, for audience: OrderView.Audience = .merchant) async throws
+    func agreementView(
+        _ agreement: AgreementRecord,
+        for audience: OrderView.Audience = .merchant
+    ) async throws
         -> AgreementView
     {
         let (first, ended) = try await firstPayment(of: agreement)
