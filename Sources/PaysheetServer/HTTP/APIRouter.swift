@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import Metrics
+import NIOConcurrencyHelpers
 import NIOCore
 import PaysheetModel
 import PaysheetToken
@@ -28,6 +29,8 @@ public struct APIRouter: Sendable {
     let reconciliation: ReconciliationService?
     /// Anonymous orders and coupon attempts per client.
     let limiter: RequestLimiter
+    /// When a write last found the disk full.
+    let storageFull = StorageAlarm()
     /// Proxies whose `X-Forwarded-For` names the client.
     let trustedProxies: [String]
 
@@ -189,7 +192,7 @@ public struct APIRouter: Sendable {
     public func router() throws -> Router<APIRequestContext> {
         let router = Router(context: APIRequestContext.self)
         router.middlewares.add(ModeMiddleware(mode: mode))
-        router.middlewares.add(ErrorMiddleware())
+        router.middlewares.add(ErrorMiddleware(storageFull: storageFull))
         if let sheets { try BrowserRoutes.add(to: router, hub: sheets, trustedProxies: trustedProxies) }
         addOperationRoutes(router)
         addOrderRoutes(router)
@@ -205,6 +208,12 @@ public struct APIRouter: Sendable {
     private func addOperationRoutes(_ router: Router<APIRequestContext>) {
         // Anyone: the load balancer's probe. 503 while draining or when the database does not answer.
         router.get("/health") { _, context -> Response in
+            if storageFull.isRaised(at: Date(), within: 30) {
+                return try JSONBody.response(
+                    ["status": "storage_full", "database": store.database.dialect],
+                    status: .serviceUnavailable
+                )
+            }
             if draining.value {
                 return try JSONBody.response(
                     ["status": "draining", "database": store.database.dialect],
@@ -587,6 +596,32 @@ struct ModeMiddleware: RouterMiddleware {
 /// JSON; never a stack trace.
 struct ErrorMiddleware: RouterMiddleware {
     typealias Context = APIRequestContext
+    /// Raised when a write found the disk full (`/health` then answers 503 for a while).
+    let storageFull: StorageAlarm
+
+    /// 503 for a database out of reach or a full disk: the request may be retried (with the same
+    /// `Idempotency-Key`); a write in flight when the database went away may or may not have
+    /// been committed, which the retry's answer settles.
+    static func answer(to error: StorageError) -> APIError {
+        switch error.kind {
+        case .full:
+            return APIError(
+                status: 503,
+                code: "storage_full",
+                message: "the server's storage is full: nothing more can be stored now; retry later",
+                retryAfter: 30
+            )
+        case .unavailable, .failed:
+            return APIError(
+                status: 503,
+                code: "database_unavailable",
+                message:
+                    "the database is out of reach; retry with the same Idempotency-Key (a write in flight may or may not have been stored)",
+                retryAfter: 1
+            )
+        }
+    }
+
     func handle(
         _ request: Request,
         context: Context,
@@ -598,6 +633,10 @@ struct ErrorMiddleware: RouterMiddleware {
             return JSONBody.error(error)
         } catch let error as ServiceError {
             return JSONBody.error(APIError(error))
+        } catch let error as StorageError where error.kind != .failed {
+            context.logger.warning("\(request.method.rawValue) \(request.uri.path): \(error)")
+            if error.kind == .full { storageFull.raise(at: Date()) }
+            return JSONBody.error(Self.answer(to: error))
         } catch let error as HTTPError {
             return JSONBody.error(
                 APIError(
@@ -617,5 +656,17 @@ struct ErrorMiddleware: RouterMiddleware {
                 )
             )
         }
+    }
+}
+
+/// When something last went wrong with the storage, for `/health`.
+final class StorageAlarm: Sendable {
+    private let raisedAt = NIOLockedValueBox<Date?>(nil)
+
+    func raise(at date: Date) { raisedAt.withLockedValue { $0 = date } }
+
+    /// Whether it was raised less than `seconds` before `date`.
+    func isRaised(at date: Date, within seconds: Double) -> Bool {
+        raisedAt.withLockedValue { $0.map { date.timeIntervalSince($0) < seconds } ?? false }
     }
 }

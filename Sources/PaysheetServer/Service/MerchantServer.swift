@@ -156,13 +156,16 @@ public struct MerchantServer: Sendable {
         let started = started
         application.beforeServerStarts { await onStarted(started) }
         // The drainer is last, so that it is the first to stop (a group stops in reverse order).
-        let group = ServiceGroup(
-            configuration: .init(
-                services: [.init(service: application), .init(service: drainer)],
-                gracefulShutdownSignals: [.sigterm, .sigint],
-                logger: application.logger
-            )
+        var configuration = ServiceGroupConfiguration(
+            services: [.init(service: application), .init(service: drainer)],
+            gracefulShutdownSignals: [.sigterm, .sigint],
+            logger: application.logger
         )
+        // A request that never ends (its database call lost) must not keep the server from
+        // stopping: after the drain and 30 s more, what is left is cancelled, then given 5 s.
+        configuration.maximumGracefulShutdownDuration = .seconds(drainer.seconds + 30)
+        configuration.maximumCancellationDuration = .seconds(5)
+        let group = ServiceGroup(configuration: configuration)
         do {
             try await group.run()
         } catch {

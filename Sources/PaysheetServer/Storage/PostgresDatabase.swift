@@ -93,6 +93,39 @@ public final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
         func execute(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow] {
             PostgresDatabase.roundTrips.increment()
             PostgresDatabase.statementCounter(sql).increment()
+            // A statement whose answer never comes (postgres-nio can lose a query written as its
+            // connection closes) is given up after callTimeout, and its connection closed so that
+            // the pool does not lend it again.
+            let connection = connection
+            let statements = statements
+            let logger = logger
+            let rows: [SQLRow]?
+            do {
+                rows = try await FirstOf.value(within: PostgresDatabase.callTimeout) {
+                    try await Self.run(sql, binds, on: connection, statements: statements, logger: logger)
+                }
+            } catch let error as SQLStatementAborted {
+                throw error
+            } catch {
+                throw PostgresDatabase.classified(error)
+            }
+            guard let rows else {
+                connection.close().whenComplete { _ in }
+                throw StorageError(
+                    "PostgreSQL did not answer \(PostgresDatabase.statementKind(sql)) within \(Int(PostgresDatabase.callTimeout)) s",
+                    kind: .unavailable
+                )
+            }
+            return rows
+        }
+
+        static func run(
+            _ sql: String,
+            _ binds: [SQLValue],
+            on connection: PostgresConnection,
+            statements: PostgresPreparedStatements,
+            logger: Logger
+        ) async throws -> [SQLRow] {
             do {
                 let rows: [PostgresRow]
                 if let statement = try await statements.statement(sql, on: connection) {
@@ -124,6 +157,14 @@ public final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
     }
 
     public func transaction<T: Sendable>(_ body: @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
+        do {
+            return try await transactionOnce(body)
+        } catch {
+            throw Self.classified(error)
+        }
+    }
+
+    private func transactionOnce<T: Sendable>(_ body: @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
         try await client.withConnection { connection in
             let executor = Executor(connection: connection, statements: statements, logger: logger)
             _ = try await executor.execute("BEGIN", [])
@@ -138,6 +179,45 @@ public final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
         }
     }
 
+    /// Seconds a statement may take before the database is taken to be out of reach.
+    static let callTimeout: Double = 15
+
+    /// `error` as a ``StorageError``: ``StorageError/Kind/unavailable`` when it says the server or
+    /// the connection is gone (closed connections, SQLSTATE classes 08 and 53, 57P01–57P03, 25006),
+    /// else as it is.
+    static func classified(_ error: any Error) -> any Error {
+        if error is StorageError || error is SQLStatementAborted { return error }
+        if let error = error as? PSQLError {
+            let gone: [PSQLError.Code] = [
+                .serverClosedConnection, .clientClosedConnection, .connectionError, .uncleanShutdown, .poolClosed,
+            ]
+            if gone.contains(error.code) {
+                return StorageError("PostgreSQL connection lost (\(error.code))", kind: .unavailable)
+            }
+            if let state = error.serverInfo?[.sqlState], isUnavailable(sqlState: state) {
+                return StorageError(
+                    "PostgreSQL is not available (SQLSTATE \(state): \(error.serverInfo?[.message] ?? ""))",
+                    kind: .unavailable
+                )
+            }
+        }
+        if let error = error as? PostgresError {
+            if case .connectionClosed = error {
+                return StorageError("PostgreSQL connection closed", kind: .unavailable)
+            }
+            if isUnavailable(sqlState: error.code.raw) {
+                return StorageError("PostgreSQL is not available (SQLSTATE \(error.code.raw))", kind: .unavailable)
+            }
+        }
+        return error
+    }
+
+    /// Connection exceptions (08), insufficient resources (53), the server shutting down
+    /// (57P01–57P03) and a read-only transaction on a standby (25006).
+    static func isUnavailable(sqlState: String) -> Bool {
+        sqlState.hasPrefix("08") || sqlState.hasPrefix("53") || ["57P01", "57P02", "57P03", "25006"].contains(sqlState)
+    }
+
     public func read(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow] { try await alone(sql, binds) }
 
     public func write(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow] { try await alone(sql, binds) }
@@ -145,8 +225,12 @@ public final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
     /// One statement on a pooled connection, outside `BEGIN … COMMIT`: PostgreSQL runs and
     /// commits it on its own.
     private func alone(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow] {
-        try await client.withConnection { connection in
-            try await Executor(connection: connection, statements: statements, logger: logger).execute(sql, binds)
+        do {
+            return try await client.withConnection { connection in
+                try await Executor(connection: connection, statements: statements, logger: logger).execute(sql, binds)
+            }
+        } catch {
+            throw Self.classified(error)
         }
     }
 

@@ -96,9 +96,26 @@ struct StatementAlone: SQLExecutor {
 
 /// A storage failure, with the statement's purpose.
 public struct StorageError: Error, Sendable, CustomStringConvertible {
+    /// What kind of failure: the edge answers ``Kind/unavailable`` and ``Kind/full`` with 503
+    /// (the request may be retried), anything else with 500.
+    public enum Kind: String, Sendable {
+        /// A statement failed.
+        case failed
+        /// The database is out of reach (gone, restarting, failed over, not answering): whether
+        /// a write in flight was committed is not known.
+        case unavailable
+        /// The disk is full: nothing more can be stored (what was committed is kept).
+        case full
+    }
+
     /// What failed.
     public var message: String
+    /// The kind of failure.
+    public var kind: Kind
     /// An error.
-    public init(_ message: String) { self.message = message }
+    public init(_ message: String, kind: Kind = .failed) {
+        self.message = message
+        self.kind = kind
+    }
     public var description: String { "storage: \(message)" }
 }

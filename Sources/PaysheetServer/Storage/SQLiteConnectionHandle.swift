@@ -127,7 +127,21 @@ final class SQLiteConnectionHandle: @unchecked Sendable {
     }
 
     private func error(_ db: OpaquePointer, _ context: String) -> StorageError {
-        StorageError("\(context): \(String(cString: sqlite_nio_sqlite3_errmsg(db)))")
+        StorageError(
+            "\(context): \(String(cString: sqlite_nio_sqlite3_errmsg(db)))",
+            kind: Self.kind(ofCode: sqlite_nio_sqlite3_errcode(db))
+        )
+    }
+
+    /// What a primary SQLite result code means to a caller: the disk full, the file out of reach
+    /// (I/O, cannot open, read-only, locked), or a statement that failed.
+    static func kind(ofCode code: Int32) -> StorageError.Kind {
+        switch code & 0xFF {
+        case SQLITE_FULL: return .full
+        case SQLITE_IOERR, SQLITE_CANTOPEN, SQLITE_READONLY, SQLITE_BUSY, SQLITE_LOCKED, SQLITE_NOTADB:
+            return .unavailable
+        default: return .failed
+        }
     }
 
     static func summary(_ sql: String) -> String {

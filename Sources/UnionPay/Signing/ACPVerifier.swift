@@ -14,7 +14,7 @@ import SwiftASN1
 /// certificate names `中国银联股份有限公司` — and Paysheet's sandbox). A certificate under
 /// the same root that is not the gateway's — a merchant's own — never passes, nor does a
 /// certificate of the gateway's that may not sign (its encryption certificate, a CA:
-/// ``ACPSigningUsage``). Merchant messages
+/// `ACPSigningUsage`). Merchant messages
 /// carry only `certId`, looked up among the known merchant certificates.
 public final class ACPVerifier: @unchecked Sendable {
     private let roots: [Certificate]
