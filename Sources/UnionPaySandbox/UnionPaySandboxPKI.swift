@@ -27,7 +27,7 @@ public struct UnionPaySandboxPKI: Sendable {
     public let gateway: ACPCredentials
 
     /// The owner field of the gateway's CN (UnionPay's test environment writes the same:
-    /// ``ACPGatewayOwners/testEnvironment``).
+    /// `ACPGatewayOwners.testEnvironment`).
     public static let gatewayOwner = ACPGatewayOwners.testEnvironment
 
     /// A new PKI.

@@ -18,8 +18,8 @@ import X509
 /// many pages or more, and a flood from some addresses is served from their own pages: an address
 /// with fewer pages than the heaviest keeps them all. (Only when every client holds a single page,
 /// as many clients as the capacity, does a newcomer take the longest idle of them.) What one page
-/// keeps is bounded by ``BrowserPage`` (``BrowserPage/keptLimit``, its logs), each operation's body
-/// by the route (``BrowserPage/operationLimit``).
+/// keeps is bounded by `BrowserPage` (`BrowserPage.keptLimit`, its logs), each operation's body
+/// by the route (`BrowserPage.operationLimit`).
 public actor SheetHub {
     /// Most pages kept at once.
     public let capacity: Int
