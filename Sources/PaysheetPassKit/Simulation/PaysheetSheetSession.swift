@@ -34,7 +34,7 @@ public final class PaysheetSheetSession: @unchecked Sendable {
     private var _calls: [String] = []
     private var _log: [String] = []
     private var _payment: PKPayment?
-    private var _shown: [JSONValue] = []
+    private var _shown: [(cause: String, sheet: JSONValue)] = []
     private var _finished = false
     private var finishWaiters: [CheckedContinuation<Void, Never>] = []
     /// The summary the sheet shows now (what a delegate's default answer keeps).
@@ -65,7 +65,10 @@ public final class PaysheetSheetSession: @unchecked Sendable {
     public var snapshot: JSONValue { locked { machine.snapshot() } }
     /// What the sheet showed after each answer of the delegate and each step of the shopper, in
     /// order (``snapshot`` is the last).
-    public var shown: [JSONValue] { locked { _shown } }
+    public var shown: [JSONValue] { locked { _shown.map(\.sheet) } }
+    /// The same, each with what it followed: the page call the delegate's answer became
+    /// (`completePayment`, `completeShippingContactSelection`, …) or the shopper's step (`authorize`, …).
+    public var shownAfter: [(cause: String, sheet: JSONValue)] { locked { _shown } }
     /// The delegate methods the sheet called, in order (`didSelectShippingContact`, …).
     public var delegateCalls: [String] { locked { _calls } }
     /// What the simulator noticed (a handler never called, an answer the sheet refused, …).
@@ -205,7 +208,7 @@ public final class PaysheetSheetSession: @unchecked Sendable {
             return
         }
         let dispatched = locked { machine.perform(action) }
-        locked { _shown.append(machine.snapshot()) }
+        locked { _shown.append((action.name, machine.snapshot())) }
         if let first = dispatched.first, case .ignored(let name, let reason) = first.event {
             note("\(name) ignored: \(reason)")
         }
@@ -353,7 +356,7 @@ public final class PaysheetSheetSession: @unchecked Sendable {
             guard let call else { continue }
             let result = locked { machine.call(call, session: 1) }
             if let error = result.threw { note("the sheet refused the delegate's answer: \(error)") }
-            locked { _shown.append(machine.snapshot()) }
+            locked { _shown.append((call.method.rawValue, machine.snapshot())) }
             queue += result.events
         }
     }
