@@ -7,8 +7,9 @@ import Testing
 /// Seed 000's table of `completePayment` results (its 21 rows, the conformance files
 /// `Conformance/generated/complete-payment-row-NN.json`, which the web API runs) run again through
 /// PassKit: the row's result built as app code builds it (`PKPaymentAuthorizationResult` with
-/// `PKPaymentError`s) must show on the sheet what the row says.
-@Suite(.serialized) struct SeedTableThroughPassKitTests {
+/// `PKPaymentError`s) must show on the sheet what the row says. (In the serialized suite of the
+/// other PassKit tests: they share the simulator.)
+enum SeedTableRows {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Conformance/generated")
 
@@ -71,12 +72,15 @@ import Testing
         return members.members.allSatisfy { contains(actual?[$0.key], $0.value) }
     }
 
+}
+
+extension PassKitCheckoutTests {
     @Test func everyRowOfSeedZerosTableShowsTheSameThroughPassKit() async throws {
-        #expect(Self.rows.count == 21)
-        PaysheetSimulator.shared.reset()
-        PaysheetSimulator.shared.dataFolder = NSTemporaryDirectory() + "paysheet-rows-" + UUID().uuidString
-        for row in Self.rows {
-            let json = try JSONParser.parse(Array(try Data(contentsOf: Self.folder.appendingPathComponent(row))))
+        #expect(SeedTableRows.rows.count == 21)
+        for row in SeedTableRows.rows {
+            let json = try JSONParser.parse(
+                Array(try Data(contentsOf: SeedTableRows.folder.appendingPathComponent(row)))
+            )
             let steps = json["steps"]?.arrayValue ?? []
             guard let index = steps.firstIndex(where: { $0["page"]?.stringValue == "completePayment" }),
                 let result = steps[index]["result"], let expected = steps.dropFirst(index + 1).first?["expect"]
@@ -110,17 +114,17 @@ import Testing
             let status = PKPaymentAuthorizationStatus(rawValue: Int(result["status"]?.doubleValue ?? 1)) ?? .failure
             let answer = PKPaymentAuthorizationResult(
                 status: status,
-                errors: (result["errors"]?.arrayValue ?? []).map(Self.error)
+                errors: (result["errors"]?.arrayValue ?? []).map(SeedTableRows.error)
             )
             let controller = PKPaymentAuthorizationController(paymentRequest: request)
-            let checkout = RowCheckout(result: answer)
+            let checkout = SeedTableRows.RowCheckout(result: answer)
             controller.delegate = checkout
             #expect(await controller.present(), "\(row)")
             let session = try #require(await PaysheetSimulator.shared.finishedSession())
             let shown = session.shownAfter.last { $0.cause == "completePayment" }?.sheet
             if let sheet = expected["sheet"] {
                 #expect(
-                    Self.contains(shown, sheet),
+                    SeedTableRows.contains(shown, sheet),
                     "\(row): \(shown?.compactText ?? "nothing shown") is not \(sheet.compactText)"
                 )
             }
