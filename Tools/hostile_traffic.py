@@ -3,8 +3,8 @@
 
     python3 Tools/hostile_traffic.py BIN_DIR [--idle 3000] [--slow 300] [--seconds 25]
 
-Starts the server in a fresh data folder with an open-file limit of 4096 (so its connection cap,
-4096 less 256, is below what the attack opens), then, from other loopback addresses (127.0.1.x,
+Starts the server in a fresh data folder with an open-file limit of 2048 (so its connection cap,
+2048 less 256, is far below what the attack opens: a server without caps runs out of files), then, from other loopback addresses (127.0.1.x,
 127.0.2.x, ...): thousands of idle connections, byte-a-second heads, slow bodies, and one
 address opening far more than its cap. Meanwhile a new client (127.0.0.1) must keep getting
 `/health` and a new order, and the sandbox gateway must keep answering. Then a body over the
@@ -39,7 +39,7 @@ port, gateway = free_port(), free_port()
 data = tempfile.mkdtemp(prefix="paysheet-hostile-")
 log = open(os.path.join(data, "serve.log"), "w")
 def limit_files():
-    resource.setrlimit(resource.RLIMIT_NOFILE, (4096, 4096))
+    resource.setrlimit(resource.RLIMIT_NOFILE, (2048, 2048))
 server = subprocess.Popen(
     [os.path.join(args.bin, "paysheet"), "serve", "--data", data, "--listen", f"127.0.0.1:{port}", "--no-demo-order"],
     stdout=log, stderr=subprocess.STDOUT, preexec_fn=limit_files,
@@ -92,6 +92,7 @@ try:
         try: s.send(b"POST /v1/orders HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{")
         except OSError: pass
     print(f"opened {len(opened)} attack connections in {time.time() - t0:.1f} s", flush=True)
+    time.sleep(3)  # the server has accepted what it will
 
     # While they are held: a new client's health and order, and the gateway, every second.
     worst, answered, rounds, sent = 0.0, 0, 0, 0

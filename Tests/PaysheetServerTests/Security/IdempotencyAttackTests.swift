@@ -34,6 +34,12 @@ import Testing
             let (created, first) = try await server.send("POST", "/v1/orders", Self.catalogOrder, key: key, auth: "")
             #expect(created == 201)
             let secret = try #require(first["clientSecret"]?.stringValue)
+            // Stored: neither the secret nor the key in clear.
+            let storedFirst = try await storedKeys(server).joined(separator: "\n")
+            #expect(!storedFirst.isEmpty)
+            #expect(
+                !storedFirst.contains(secret) && !storedFirst.contains(key) && !storedFirst.contains("clientSecret")
+            )
             let (merchantCreated, merchantOrder) = try await server.send(
                 "POST",
                 "/v1/orders",

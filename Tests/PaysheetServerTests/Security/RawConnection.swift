@@ -65,8 +65,9 @@ final class RawConnection: Sendable {
         try await channel.writeAndFlush(channel.allocator.buffer(bytes: bytes)).get()
     }
 
-    /// Writes `count` bytes in chunks and reports whether the writes completed within `seconds`
-    /// (they do not while the server reads nothing and the socket buffers are full).
+    /// Writes `count` bytes in chunks and reports whether the writes succeeded within `seconds`
+    /// (they do not while the server reads nothing and the socket buffers are full, nor when it
+    /// closes the connection instead).
     func sendCompletes(count: Int, within seconds: Double) async -> Bool {
         let done = NIOLockedValueBox(false)
         let chunk = channel.allocator.buffer(repeating: UInt8(ascii: "x"), count: 64 * 1024)
@@ -78,7 +79,9 @@ final class RawConnection: Sendable {
             left -= piece.readableBytes
             last = channel.writeAndFlush(piece)
         }
-        last?.whenComplete { _ in done.withLockedValue { $0 = true } }
+        // Only writes that succeed count: a server that closes instead of reading the body (and
+        // so loses the answer it wrote) has not let the client finish.
+        last?.whenSuccess { done.withLockedValue { $0 = true } }
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             if done.withLockedValue({ $0 }) { return true }
