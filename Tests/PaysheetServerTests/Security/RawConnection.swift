@@ -18,9 +18,11 @@ final class RawConnection: Sendable {
             bytes.withLockedValue { $0.append(contentsOf: buffer.readableBytesView) }
         }
 
-        /// The server closed its side: all it sent has been read; the connection is done.
+        /// Whether the server closed its side (all it sent has been read); the client may still write.
+        let inputClosed = NIOLockedValueBox(false)
+
         func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-            if case ChannelEvent.inputClosed = event { context.close(promise: nil) }
+            if case ChannelEvent.inputClosed = event { inputClosed.withLockedValue { $0 = true } }
             context.fireUserInboundEventTriggered(event)
         }
 
@@ -97,17 +99,21 @@ final class RawConnection: Sendable {
         channel.read()
     }
 
+    /// Whether the server has closed the connection (or its side of it).
+    var serverClosed: Bool { !channel.isActive || collected.inputClosed.withLockedValue { $0 } }
+
     /// What the server sent so far, as text.
     var received: String { String(decoding: collected.bytes.withLockedValue { $0 }, as: UTF8.self) }
 
     /// Whether the server closed the connection within `seconds` (polled: a bound, not a timing).
     func closedByServer(within seconds: Double) async -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
+        func closed() -> Bool { serverClosed }
         while Date() < deadline {
-            if !channel.isActive { return true }
+            if closed() { return true }
             try? await Task.sleep(for: .milliseconds(20))
         }
-        return !channel.isActive
+        return closed()
     }
 
     /// Waits (at most `seconds`) until the server's answer contains `text`.
