@@ -370,3 +370,108 @@ extension PassKitCheckoutTests {
         #expect(session.outcome == .failed, "\(session.snapshot.compactText)")
     }
 }
+
+/// Today's Swift: the `async` forms.
+final class AsyncCheckout: NSObject, PKPaymentAuthorizationControllerDelegate, @unchecked Sendable {
+    var seen: [String] = []
+    func paymentAuthorizationController(
+        _ controller: PKPaymentAuthorizationController,
+        didSelectShippingContact contact: PKContact
+    ) async -> PKPaymentRequestShippingContactUpdate {
+        seen.append("contact")
+        return PKPaymentRequestShippingContactUpdate(
+            errors: [
+                PKPaymentRequest.paymentContactInvalidError(
+                    withContactField: .phoneNumber,
+                    localizedDescription: "Call us?"
+                )
+            ],
+            paymentSummaryItems: controller.session?.request.paymentSummaryItems ?? [],
+            shippingMethods: []
+        )
+    }
+    func paymentAuthorizationController(
+        _ controller: PKPaymentAuthorizationController,
+        didAuthorizePayment payment: PKPayment
+    ) async -> PKPaymentAuthorizationResult {
+        seen.append("authorize")
+        return PKPaymentAuthorizationResult(status: .success, errors: nil)
+    }
+    func paymentAuthorizationControllerDidFinish(_ controller: PKPaymentAuthorizationController) {
+        seen.append("finish")
+    }
+}
+
+/// The view controller's handler forms of iOS 11 and later.
+final class HandlerViewCheckout: NSObject, PKPaymentAuthorizationViewControllerDelegate, @unchecked Sendable {
+    var seen: [String] = []
+    func paymentAuthorizationViewController(
+        _ controller: PKPaymentAuthorizationViewController,
+        didSelect paymentMethod: PKPaymentMethod,
+        handler completion: @escaping (PKPaymentRequestPaymentMethodUpdate) -> Void
+    ) {
+        seen.append("method \(paymentMethod.type == .credit ? "credit" : "other")")
+        completion(
+            PKPaymentRequestPaymentMethodUpdate(
+                errors: nil,
+                paymentSummaryItems: controller.session?.request.paymentSummaryItems ?? []
+            )
+        )
+    }
+    func paymentAuthorizationViewController(
+        _ controller: PKPaymentAuthorizationViewController,
+        didAuthorizePayment payment: PKPayment,
+        handler completion: @escaping (PKPaymentAuthorizationResult) -> Void
+    ) {
+        seen.append("authorize")
+        completion(PKPaymentAuthorizationResult(status: .success, errors: nil))
+    }
+    func paymentAuthorizationViewControllerDidFinish(_ controller: PKPaymentAuthorizationViewController) {
+        seen.append("finish")
+    }
+}
+
+extension PassKitCheckoutTests {
+    @Test func theAsyncFormsAreCalledAndAContactErrorShows() async throws {
+        let request = legacyRequest()
+        request.requiredShippingContactFields = [.postalAddress, .phoneNumber]
+        PaysheetSimulator.shared.shopper = [.editShippingContact(Wallet.default.shippingContacts[0]), .cancel]
+        let checkout = AsyncCheckout()
+        let controller = PKPaymentAuthorizationController(paymentRequest: request)
+        controller.delegate = checkout
+        #expect(await controller.present())
+        let session = try #require(await PaysheetSimulator.shared.finishedSession())
+        #expect(checkout.seen.first == "contact")
+        #expect(checkout.seen.last == "finish")
+        #expect(
+            session.shown.contains { $0.compactText.contains("Call us?") },
+            "\(session.shown.last?.compactText ?? "")"
+        )
+    }
+
+    @Test func theViewControllersHandlerFormsPayWithAnRSAToken() async throws {
+        PaysheetSimulator.shared.tokenFormat = .rsaV1
+        let request = legacyRequest()
+        let checkout = HandlerViewCheckout()
+        let avc = try #require(PKPaymentAuthorizationViewController(paymentRequest: request))
+        avc.delegate = checkout
+        #expect(await avc.paysheetPresent())
+        let session = try #require(await PaysheetSimulator.shared.finishedSession())
+        #expect(session.outcome == .paid)
+        #expect(checkout.seen == ["method credit", "authorize", "finish"])
+        let payment = try #require(session.payment)
+        #expect(String(decoding: payment.token.paymentData, as: UTF8.self).contains("RSA_v1"))
+        let key = try SandboxMerchant.loadOrCreate(
+            dataFolder: folder,
+            merchantIdentifier: request.merchantIdentifier,
+            keyType: .rsa
+        )
+        let decryptor = PaymentTokenDecryptor(
+            keys: MerchantKeyring([key]),
+            verifier: PaymentTokenVerifier(trust: try SandboxMerchant.pki(dataFolder: folder).trustAnchors),
+            replayGuard: nil
+        )
+        let decrypted = try await decryptor.decrypt(json: Array(payment.token.paymentData))
+        #expect(decrypted.paymentData.transactionAmount == 500)
+    }
+}
