@@ -162,9 +162,9 @@ public struct MerchantServer: Sendable {
             logger: application.logger
         )
         // A request that never ends (its database call lost) must not keep the server from
-        // stopping: after the drain and 30 s more, what is left is cancelled, then given 5 s.
+        // stopping: after the drain and 30 s more, what is left is cancelled. (No maximum for the
+        // cancellation itself: swift-service-lifecycle ends the process with a fatal error then.)
         configuration.maximumGracefulShutdownDuration = .seconds(drainer.seconds + 30)
-        configuration.maximumCancellationDuration = .seconds(5)
         let group = ServiceGroup(configuration: configuration)
         do {
             try await group.run()
