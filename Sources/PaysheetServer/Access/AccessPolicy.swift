@@ -13,6 +13,12 @@ enum Credential: Sendable, Equatable {
     /// Something else: never valid.
     case unusable
 
+    /// Whether it names a merchant API key (valid or not: the key is checked after).
+    var isMerchantKey: Bool {
+        if case .merchantKey = self { return true }
+        return false
+    }
+
     init(_ request: Request) {
         guard let header = request.headers[.authorization] else {
             self = .none

@@ -138,7 +138,8 @@ public struct APIRouter: Sendable {
     ) {
         router.post(path) { request, context -> Response in
             let id = try orderId(context)
-            if let limit {
+            // The shopper's page is limited per client; the merchant's back end (its key) is not.
+            if let limit, !Credential(request).isMerchantKey {
                 try limiter.take(
                     limit,
                     client: context.client(of: request, trustedProxies: trustedProxies),
