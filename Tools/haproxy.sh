@@ -29,7 +29,9 @@ backend servers
   balance roundrobin
   option httpchk GET /health
   http-check expect status 200
-  default-server inter 500ms fall 2 rise 2
+  # At most 100 connections to a server, below its per-address cap (128: every connection comes
+  # from the proxy); more requests wait in the proxy's queue. docs/server.md "Under hostile traffic".
+  default-server inter 500ms fall 2 rise 2 maxconn 100
 CFG
   n=0
   for port in "$@"; do
