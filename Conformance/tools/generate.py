@@ -111,7 +111,7 @@ for (row, status, code, field, fp, contact, shipping, closes, popup, paid) in ro
                   {"page": "completePayment", "result": {"status": 0}},
                   {"expect": {"threw": "InvalidAccessError"}}]
     add(f"complete-payment-row-{row:02d}", f"completePayment row {row}: status {status}, {code or 'no error'}"
-        f"{', with contactField' if field else ''}", 3, shipping_request(), steps)
+        f"{', with contactField' if field else ''}", 3, shipping_request(), steps, surfaces=["web", "passkit"])
 
 # --- docs/payment-sheet.md §3: completeShippingContactSelection with errors --------------------------
 for code, fp, ship, popup in [

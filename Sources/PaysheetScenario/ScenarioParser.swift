@@ -3,7 +3,12 @@ import PaysheetSheet
 
 /// Reads scenario files, strictly: an unknown key, step kind or value is a ``ScenarioError``.
 public enum ScenarioParser {
-    static let topKeys: Set<String> = ["name", "description", "version", "request", "wallet", "options", "steps"]
+    static let topKeys: Set<String> = [
+        "name", "description", "version", "request", "wallet", "options", "steps", "surfaces",
+    ]
+    /// The APIs a scenario may name in `surfaces`: the web's (`ApplePaySession`, what this runner
+    /// runs) and PassKit's (`PaysheetPassKit`'s tests run those scenarios through it too).
+    static let surfaceNames: Set<String> = ["web", "passkit"]
     static let expectKeys: Set<String> = ["threw", "events", "session", "sheet", "paid", "returned"]
     static let sessionStates: Set<String> = ["idle", "active", "completed", "aborted", "canceled"]
     static let exceptionNames: Set<String> = Set(ScriptError.Name.allCases.map(\.rawValue))
@@ -31,6 +36,13 @@ public enum ScenarioParser {
             throw fail(key, "unknown key (known: \(topKeys.sorted().joined(separator: ", ")))")
         }
         guard case .string(let name)? = top["name"] else { throw fail("name", "required: a string") }
+        if let surfaces = top["surfaces"] {
+            guard case .array(let names) = surfaces, !names.isEmpty,
+                names.allSatisfy({ $0.stringValue.map(surfaceNames.contains) == true })
+            else {
+                throw fail("surfaces", "a non-empty array of \(surfaceNames.sorted().joined(separator: ", "))")
+            }
+        }
         guard case .number(let vText)? = top["version"], let version = Int(vText), version >= 0 else {
             throw fail("version", "required: the API version, a whole number")
         }

@@ -199,6 +199,7 @@ public final class PaysheetSheetSession: @unchecked Sendable {
         case .selectCard(let index): action = .selectPaymentMethod(index: index)
         case .selectShippingContact(let index): action = .selectShippingContact(index: index)
         case .editShippingContact(let contact): action = .editShippingContact(contact)
+        case .editContact(let email, let phone): action = .editContact(email: email, phone: phone)
         case .selectShippingMethod(let identifier): action = .selectShippingMethod(identifier: identifier)
         case .enterCouponCode(let code): action = .enterCouponCode(code)
         case .authorize: action = .authorize

@@ -151,6 +151,8 @@ public enum PaysheetShopperStep: Sendable, Hashable {
     case selectShippingContact(Int)
     /// Edits the shipping contact.
     case editShippingContact(ApplePayPaymentContact)
+    /// Edits the email or phone of the CONTACT module (the sheet fires no event for it).
+    case editContact(email: String?, phone: String?)
     /// Chooses a shipping method by identifier.
     case selectShippingMethod(String)
     /// Enters a coupon code.
