@@ -90,6 +90,16 @@ public protocol PKPaymentAuthorizationControllerDelegate: NSObjectProtocol {
         completion: @escaping @Sendable ([PKPaymentSummaryItem]) -> Void
     )
 
+    /// The sheet needs a new merchant session (iOS 14). The simulated in-app sheet never asks.
+    func paymentAuthorizationController(
+        _ controller: PKPaymentAuthorizationController,
+        didRequestMerchantSessionUpdate handler: @escaping (PKPaymentRequestMerchantSessionUpdate) -> Void
+    )
+    /// The same, as Swift imports its `async` form (its name differs, as in PassKit).
+    func paymentAuthorizationControllerDidRequestMerchantSessionUpdate(
+        controller: PKPaymentAuthorizationController
+    ) async -> PKPaymentRequestMerchantSessionUpdate
+
     /// The shopper entered a coupon code (iOS 15 and later).
     func paymentAuthorizationController(
         _ controller: PKPaymentAuthorizationController,
@@ -105,6 +115,23 @@ public protocol PKPaymentAuthorizationControllerDelegate: NSObjectProtocol {
 
 extension PKPaymentAuthorizationControllerDelegate {
     public func paymentAuthorizationControllerWillAuthorizePayment(_ controller: PKPaymentAuthorizationController) {}
+
+    public func paymentAuthorizationController(
+        _ controller: PKPaymentAuthorizationController,
+        didRequestMerchantSessionUpdate handler: @escaping (PKPaymentRequestMerchantSessionUpdate) -> Void
+    ) {
+        handler(PKPaymentRequestMerchantSessionUpdate(status: .failure, merchantSession: nil))
+    }
+
+    public func paymentAuthorizationControllerDidRequestMerchantSessionUpdate(
+        controller: PKPaymentAuthorizationController
+    ) async -> PKPaymentRequestMerchantSessionUpdate {
+        await Completion.awaitHandler(
+            never: PKPaymentRequestMerchantSessionUpdate(status: .failure, merchantSession: nil)
+        ) {
+            handler in self.paymentAuthorizationController(controller, didRequestMerchantSessionUpdate: handler)
+        }
+    }
 
     public func paymentAuthorizationController(
         _ controller: PKPaymentAuthorizationController,

@@ -90,6 +90,16 @@ public protocol PKPaymentAuthorizationViewControllerDelegate: NSObjectProtocol {
         completion: @escaping @Sendable ([PKPaymentSummaryItem]) -> Void
     )
 
+    /// The sheet needs a new merchant session (iOS 14). The simulated in-app sheet never asks.
+    func paymentAuthorizationViewController(
+        _ controller: PKPaymentAuthorizationViewController,
+        didRequestMerchantSessionUpdate handler: @escaping @Sendable (PKPaymentRequestMerchantSessionUpdate) -> Void
+    )
+    /// The same, as Swift imports its `async` form.
+    func paymentAuthorizationViewControllerDidRequestMerchantSessionUpdate(
+        controller: PKPaymentAuthorizationViewController
+    ) async -> PKPaymentRequestMerchantSessionUpdate
+
     /// The shopper entered a coupon code (iOS 15 and later).
     func paymentAuthorizationViewController(
         _ controller: PKPaymentAuthorizationViewController,
@@ -107,6 +117,23 @@ extension PKPaymentAuthorizationViewControllerDelegate {
     public func paymentAuthorizationViewControllerWillAuthorizePayment(
         _ controller: PKPaymentAuthorizationViewController
     ) {}
+
+    public func paymentAuthorizationViewController(
+        _ controller: PKPaymentAuthorizationViewController,
+        didRequestMerchantSessionUpdate handler: @escaping @Sendable (PKPaymentRequestMerchantSessionUpdate) -> Void
+    ) {
+        handler(PKPaymentRequestMerchantSessionUpdate(status: .failure, merchantSession: nil))
+    }
+
+    public func paymentAuthorizationViewControllerDidRequestMerchantSessionUpdate(
+        controller: PKPaymentAuthorizationViewController
+    ) async -> PKPaymentRequestMerchantSessionUpdate {
+        await Completion.awaitHandler(
+            never: PKPaymentRequestMerchantSessionUpdate(status: .failure, merchantSession: nil)
+        ) {
+            handler in self.paymentAuthorizationViewController(controller, didRequestMerchantSessionUpdate: handler)
+        }
+    }
 
     public func paymentAuthorizationViewController(
         _ controller: PKPaymentAuthorizationViewController,

@@ -61,6 +61,10 @@ open class PKPaymentRequest: NSObject, @unchecked Sendable {
     open var applePayLaterAvailability: ApplePayLaterAvailability = .available
     /// The merchant category code (ISO 18245).
     open var merchantCategoryCode: MerchantCategoryCode?
+    /// An identifier for attributing the payment (iOS 26); not shown on the sheet.
+    open var attributionIdentifier: String?
+    /// Whether the request is made on behalf of another merchant (iOS 26); not simulated.
+    open var isDelegatedRequest: Bool = false
 
     /// Whether Apple Pay Later is offered for this payment.
     public enum ApplePayLaterAvailability: Hashable, Sendable {
