@@ -67,12 +67,18 @@ extension PaymentService {
             }
             let tried = payments.contains { $0.kind != .charge }
             let kind: PaymentKind = !tried && TransactionTime.sameClearingDay(charge.createdAt, now()) ? .void : .refund
-            _ = try await reverse(
-                orderId: orderId,
-                kind: kind,
-                amount: kind == .void ? nil : left,
-                cause: "the order was canceled"
-            )
+            do {
+                _ = try await reverse(
+                    orderId: orderId,
+                    kind: kind,
+                    amount: kind == .void ? nil : left,
+                    cause: "the order was canceled"
+                )
+            } catch let error as ServiceError where error.kind == .conflict {
+                // Another unwind of the same cancel (the poller's, another server's) reversed it
+                // first: look again (its reversal is now in flight, and this one returns).
+                continue
+            }
             return
         }
     }
