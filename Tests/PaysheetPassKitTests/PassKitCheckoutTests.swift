@@ -475,3 +475,20 @@ extension PassKitCheckoutTests {
         #expect(decrypted.paymentData.transactionAmount == 500)
     }
 }
+
+extension PassKitCheckoutTests {
+    @Test(arguments: [
+        (PKPaymentAuthorizationStatus.pinRequired, "PIN Required"), (.pinIncorrect, "Incorrect PIN"),
+        (.pinLockout, "PIN Locked"),
+    ])
+    func thePINStatusesShowAsTheSheetShowsThem(status: PKPaymentAuthorizationStatus, shown: String) async throws {
+        let checkout = LegacyStatusCheckout(contactStatus: .success, paymentStatus: status)
+        let controller = PKPaymentAuthorizationController(paymentRequest: legacyRequest())
+        controller.delegate = checkout
+        #expect(await controller.present())
+        let session = try #require(await PaysheetSimulator.shared.finishedSession())
+        let after = session.shownAfter.last { $0.cause == "completePayment" }?.sheet
+        #expect(after?["status"]?.stringValue == shown, "\(after?.compactText ?? "")")
+        #expect(session.outcome != .paid)
+    }
+}
