@@ -35,41 +35,6 @@ enum Completion {
     }
 }
 
-/// The first of several answers.
-final class FirstAnswer<T>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: T??
-    private var waiter: CheckedContinuation<T?, Never>?
-
-    /// Offers `answer` (`nil`: none came in time); only the first counts.
-    func offer(_ answer: T?) {
-        lock.lock()
-        if value != nil {
-            lock.unlock()
-            return
-        }
-        value = .some(answer)
-        let waiting = waiter
-        waiter = nil
-        lock.unlock()
-        waiting?.resume(returning: answer)
-    }
-
-    /// The first answer offered.
-    func wait() async -> T? {
-        await withCheckedContinuation { continuation in
-            lock.lock()
-            if let value {
-                lock.unlock()
-                continuation.resume(returning: value)
-            } else {
-                waiter = continuation
-                lock.unlock()
-            }
-        }
-    }
-}
-
 extension PKPaymentAuthorizationResult {
     /// A deprecated completion's status as a result.
     static func legacy(_ status: PKPaymentAuthorizationStatus) -> PKPaymentAuthorizationResult {

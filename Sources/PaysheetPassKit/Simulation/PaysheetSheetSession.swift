@@ -236,16 +236,16 @@ public final class PaysheetSheetSession: @unchecked Sendable {
     }
 
     /// Asks the delegate, racing its answer against the completion deadline (real time).
-    private func ask<T>(_ name: String, _ question: @escaping () async -> T, never: (T) -> Bool) async -> T? {
+    private func ask<T: Sendable>(
+        _ name: String,
+        _ question: @escaping @Sendable () async -> T,
+        never: (T) -> Bool
+    ) async
+        -> T?
+    {
         called(name)
-        let first = FirstAnswer<T>()
-        let seconds = simulator.completionTimeout
-        Task { first.offer(await question()) }
-        Task {
-            try? await Task.sleep(nanoseconds: UInt64(max(0, seconds) * 1_000_000_000))
-            first.offer(nil)
-        }
-        guard let answer = await first.wait(), !never(answer) else {
+        let answer = try? await FirstOf.value(within: simulator.completionTimeout) { await question() }
+        guard let answer, !never(answer) else {
             note("\(name): the completion was never called; the sheet fails at its deadline")
             return nil
         }

@@ -139,13 +139,7 @@ public struct APIRouter: Sendable {
         router.post(path) { request, context -> Response in
             let id = try orderId(context)
             // The shopper's page is limited per client; the merchant's back end (its key) is not.
-            if let limit, !Credential(request).isMerchantKey {
-                try limiter.take(
-                    limit,
-                    client: context.client(of: request, trustedProxies: trustedProxies),
-                    now: orders.now()
-                )
-            }
+            if let limit, !Credential(request).isMerchantKey { try take(limit, request, context) }
             var early: (body: ByteBuffer, key: Idempotency.Key)?
             if case .clientSecret = Credential(request) {
                 guard let body = await body(of: request) else { return Self.bodyTooLarge }
@@ -172,6 +166,11 @@ public struct APIRouter: Sendable {
 
     /// The idempotency scope of `caller` acting on the order `order`: the merchant's key, or the
     /// order (whose client secret the shopper holds).
+    /// One `kind` of request from the request's client (429 over its rate).
+    func take(_ kind: RequestLimiter.Kind, _ request: Request, _ context: Context) throws {
+        try limiter.take(kind, client: context.client(of: request, trustedProxies: trustedProxies), now: orders.now())
+    }
+
     static func scope(_ caller: AccessPolicy.OrderCaller, order: String) -> String {
         switch caller {
         case .merchant(let key): return scope(key)
@@ -262,13 +261,7 @@ public struct APIRouter: Sendable {
             "/v1/orders",
             authorize: { request, context in
                 let key = try await access.optionalMerchant(request)
-                if key == nil {
-                    try limiter.take(
-                        .anonymousOrder,
-                        client: context.client(of: request, trustedProxies: trustedProxies),
-                        now: orders.now()
-                    )
-                }
+                if key == nil { try take(.anonymousOrder, request, context) }
                 return key
             },
             scope: { $0.map(Self.scope) ?? "anonymous" }

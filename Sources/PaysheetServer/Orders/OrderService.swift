@@ -537,45 +537,40 @@ public struct OrderService: Sendable {
     /// past the limit the order takes no more codes (429 `coupon_attempts_exceeded`), so a code
     /// cannot be guessed through one order; the route also limits attempts per client address.
     public func couponCodeChanged(_ id: String, code: String) async throws -> ApplePayCouponCodeUpdate {
-        let order = try await editable(id)
-        // A plan's first payment is the plan's price: its sheet offers no coupon field.
-        if order.planId != nil, !code.isEmpty {
-            throw ServiceError(
-                .unprocessable,
-                code: "coupon_not_applicable",
-                field: "couponCode",
-                message: "order \(id) pays a plan; coupon codes do not apply to plans"
-            )
-        }
-        let attempts = order.couponAttempts ?? 0
-        guard attempts < limits.couponAttemptsPerOrder else {
-            throw ServiceError(
-                .tooManyRequests,
-                code: "coupon_attempts_exceeded",
-                message:
-                    "order \(id) was sent \(attempts) coupon codes that are not valid; it takes no more (pay without one, or start a new order)"
-            )
-        }
-        let invalid: @Sendable (inout OrderRecord) -> Void = {
-            $0.couponCode = nil
-            $0.couponAttempts = ($0.couponAttempts ?? 0) + 1
-        }
-        guard code.utf8.count <= 64 else {
-            return try await edit(
-                id,
-                errors: [ApplePayError(.couponCodeInvalid, message: "Coupon code is not valid")],
-                invalid
-            )
+        let limit = limits.couponAttemptsPerOrder
+        // Checked on the order the edit reads and writes (no read of its own).
+        let admit: @Sendable (OrderRecord) throws -> Void = { order in
+            // A plan's first payment is the plan's price: its sheet offers no coupon field.
+            if order.planId != nil, !code.isEmpty {
+                throw ServiceError(
+                    .unprocessable,
+                    code: "coupon_not_applicable",
+                    field: "couponCode",
+                    message: "order \(id) pays a plan; coupon codes do not apply to plans"
+                )
+            }
+            let attempts = order.couponAttempts ?? 0
+            guard attempts < limit else {
+                throw ServiceError(
+                    .tooManyRequests,
+                    code: "coupon_attempts_exceeded",
+                    message:
+                        "order \(id) was sent \(attempts) coupon codes that are not valid; it takes no more (pay without one, or start a new order)"
+                )
+            }
         }
         let normalized = code.trimmingCharacters(in: .whitespaces).uppercased()
-        if normalized.isEmpty { return try await edit(id) { $0.couponCode = nil } }
-        guard settings.coupons[normalized] != nil else {
-            return try await edit(
-                id,
-                errors: [ApplePayError(.couponCodeInvalid, message: "Coupon code is not valid")],
-                invalid
-            )
+        guard code.utf8.count <= 64, normalized.isEmpty || settings.coupons[normalized] != nil else {
+            return try await edit(id, errors: [ApplePayError(.couponCodeInvalid, message: "Coupon code is not valid")])
+            {
+                try admit($0)
+                $0.couponCode = nil
+                $0.couponAttempts = ($0.couponAttempts ?? 0) + 1
+            }
         }
-        return try await edit(id) { $0.couponCode = normalized }
+        return try await edit(id) {
+            try admit($0)
+            $0.couponCode = normalized.isEmpty ? nil : normalized
+        }
     }
 }

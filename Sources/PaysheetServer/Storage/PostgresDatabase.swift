@@ -1,4 +1,5 @@
 import Foundation
+import PaysheetModel
 import Logging
 import Metrics
 import NIOSSL
