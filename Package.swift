@@ -43,6 +43,13 @@ let package = Package(
         // zlib (the system's): UnionPay's file transfers are zlib-compressed ZIP archives.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .target(name: "PaysheetSheet", dependencies: ["PaysheetModel"]),
+        // The payment core: an order and its payments as pure state machines (no I/O, no clock).
+        .target(name: "PaysheetPayments", dependencies: ["PaysheetModel"]),
+        // The core under deterministic simulation: an in-memory store, a simulated acquirer and
+        // clock, seeded schedules, the invariants and the broken variants that prove they bite.
+        // Not a product: tests and `paysheet-sim` use it.
+        .target(name: "PaysheetSimulation", dependencies: ["PaysheetPayments", "PaysheetModel"]),
+        .executableTarget(name: "paysheet-sim", dependencies: ["PaysheetSimulation", "PaysheetPayments"]),
         // Real sandbox tokens for the simulated sheet (the sheet engine and the token library
         // meet here, so that neither depends on the other).
         .target(
@@ -107,8 +114,8 @@ let package = Package(
         .target(
             name: "PaysheetServer",
             dependencies: [
-                "PaysheetModel", "PaysheetSheet", "PaysheetSheetTokens", "PaysheetToken", "PaysheetTokenFormat",
-                "PaysheetContact", "UnionPay", "UnionPaySandbox",
+                "PaysheetModel", "PaysheetPayments", "PaysheetSheet", "PaysheetSheetTokens", "PaysheetToken",
+                "PaysheetTokenFormat", "PaysheetContact", "UnionPay", "UnionPaySandbox",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -173,7 +180,7 @@ let package = Package(
         .testTarget(
             name: "PaysheetServerTests",
             dependencies: [
-                "PaysheetServer", "UnionPay", "UnionPaySandbox", "PaysheetModel", "PaysheetSheet",
+                "PaysheetServer", "PaysheetPayments", "UnionPay", "UnionPaySandbox", "PaysheetModel", "PaysheetSheet",
                 "PaysheetSheetTokens", "PaysheetToken", "PaysheetTokenFormat",
                 "PaysheetScenario",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -196,6 +203,10 @@ let package = Package(
         ),
         .testTarget(name: "PaysheetContactTests", dependencies: ["PaysheetContact", "PaysheetModel"]),
         .testTarget(name: "PaysheetModelTests", dependencies: ["PaysheetModel"]),
+        .testTarget(
+            name: "PaysheetPaymentsTests",
+            dependencies: ["PaysheetPayments", "PaysheetSimulation", "PaysheetModel"]
+        ),
         .testTarget(name: "PaysheetTokenFormatTests", dependencies: ["PaysheetTokenFormat", "PaysheetModel"]),
         // Runs the built `paysheet` binary as a user does (its exit codes and output).
         .testTarget(name: "PaysheetCLITests", dependencies: ["paysheet"]),

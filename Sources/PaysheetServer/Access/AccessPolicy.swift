@@ -1,3 +1,4 @@
+import PaysheetPayments
 import Foundation
 import HTTPTypes
 import Hummingbird

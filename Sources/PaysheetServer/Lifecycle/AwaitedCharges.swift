@@ -1,3 +1,4 @@
+import PaysheetPayments
 import Foundation
 
 /// The charges this process has sent to the acquirer and is waiting to hear about, each with its

@@ -1,3 +1,4 @@
+import PaysheetPayments
 import Crypto
 import Foundation
 import Logging

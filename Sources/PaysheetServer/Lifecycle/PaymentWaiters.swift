@@ -1,3 +1,4 @@
+import PaysheetPayments
 import Foundation
 
 /// Wakes the requests waiting for a payment (an `authorize` that answers the sheet) when this

@@ -1,3 +1,4 @@
+import PaysheetPayments
 import Foundation
 
 /// What one day's reconciliation found: the acquirer's settlement file compared with the ledger.

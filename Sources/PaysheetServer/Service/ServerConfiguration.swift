@@ -1,3 +1,4 @@
+import PaysheetPayments
 import Foundation
 
 /// Every setting of `paysheet serve`. Embedded defaults need nothing; a JSON file (`--config`)

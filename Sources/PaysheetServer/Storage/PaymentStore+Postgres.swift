@@ -1,3 +1,4 @@
+import PaysheetPayments
 import Foundation
 
 /// PostgreSQL's forms of the writes that SQLite does as small transactions: each one statement of

@@ -1,3 +1,4 @@
+import PaysheetPayments
 import Foundation
 
 /// Orders, payments and their history, notifications, token uses and idempotency keys over

@@ -48,4 +48,51 @@ public struct OrderRecord: Sendable, Codable, Equatable {
     public var agreementId: String?
     /// Optimistic-concurrency version.
     public var version: Int = 0
+
+    /// An order (the shape of the memberwise initializer, for the package's own targets).
+    package init(
+        id: String,
+        status: OrderStatus,
+        currencyCode: String,
+        countryCode: String,
+        lineItems: [ApplePayLineItem],
+        shippingMethods: [ApplePayShippingMethod],
+        shippingMethod: String? = nil,
+        couponCode: String? = nil,
+        couponAttempts: Int? = nil,
+        taxRegion: String? = nil,
+        cardType: String? = nil,
+        amount: Int,
+        applicationData: String,
+        paid: Int = 0,
+        refunded: Int = 0,
+        createdAt: Date,
+        canceledAt: Date? = nil,
+        clientSecretHash: String? = nil,
+        planId: String? = nil,
+        agreementId: String? = nil,
+        version: Int = 0
+    ) {
+        self.id = id
+        self.status = status
+        self.currencyCode = currencyCode
+        self.countryCode = countryCode
+        self.lineItems = lineItems
+        self.shippingMethods = shippingMethods
+        self.shippingMethod = shippingMethod
+        self.couponCode = couponCode
+        self.couponAttempts = couponAttempts
+        self.taxRegion = taxRegion
+        self.cardType = cardType
+        self.amount = amount
+        self.applicationData = applicationData
+        self.paid = paid
+        self.refunded = refunded
+        self.createdAt = createdAt
+        self.canceledAt = canceledAt
+        self.clientSecretHash = clientSecretHash
+        self.planId = planId
+        self.agreementId = agreementId
+        self.version = version
+    }
 }

@@ -21,6 +21,14 @@ public struct CardSummary: Sendable, Codable, Equatable {
     public var displayName: String?
     /// Last four digits of the DPAN.
     public var suffix: String
+
+    /// A summary.
+    public init(network: String?, type: String?, displayName: String?, suffix: String) {
+        self.network = network
+        self.type = type
+        self.displayName = displayName
+        self.suffix = suffix
+    }
 }
 
 /// One money transaction of an order, as stored.
@@ -49,6 +57,35 @@ public struct PaymentRecord: Sendable, Codable, Equatable {
     public var createdAt: Date
     /// Optimistic-concurrency version.
     public var version: Int = 0
+
+    /// A payment (the shape of the memberwise initializer, for the package's own targets).
+    package init(
+        id: String,
+        orderId: String,
+        kind: PaymentKind,
+        identity: TransactionIdentity,
+        amount: Int,
+        currencyNumeric: String,
+        lifecycle: PaymentLifecycle,
+        originalReference: String? = nil,
+        originalPaymentId: String? = nil,
+        card: CardSummary? = nil,
+        createdAt: Date,
+        version: Int = 0
+    ) {
+        self.id = id
+        self.orderId = orderId
+        self.kind = kind
+        self.identity = identity
+        self.amount = amount
+        self.currencyNumeric = currencyNumeric
+        self.lifecycle = lifecycle
+        self.originalReference = originalReference
+        self.originalPaymentId = originalPaymentId
+        self.card = card
+        self.createdAt = createdAt
+        self.version = version
+    }
 }
 
 /// One recorded transition of a payment.
@@ -63,4 +100,13 @@ public struct PaymentEvent: Sendable, Codable, Equatable {
     public var cause: String
     /// When.
     public var at: Date
+
+    /// A history row.
+    package init(sequence: Int, from: String?, to: String, cause: String, at: Date) {
+        self.sequence = sequence
+        self.from = from
+        self.to = to
+        self.cause = cause
+        self.at = at
+    }
 }

@@ -1,6 +1,6 @@
 /// An order's status and paid/refunded sums, derived from its payments (pure).
-enum OrderSettlement {
-    static func settle(_ order: OrderRecord, _ payments: [PaymentRecord]) -> OrderRecord {
+package enum OrderSettlement {
+    package static func settle(_ order: OrderRecord, _ payments: [PaymentRecord]) -> OrderRecord {
         var o = order
         let charges = payments.filter { $0.kind == .charge }
         let paid = charges.filter { $0.lifecycle.state == .succeeded }.reduce(0) { $0 + $1.amount }
