@@ -166,6 +166,14 @@ import Testing
             defer { recorder.stop() }
             let client = try Self.client(try await recorder.start(), encrypting: encrypting)
             let answer = await Self.consume(client, instrument, order: "BAD" + Self.orderSuffix())
+            if encrypting {
+                for body in recorder.posted.map(\.text) {
+                    #expect(!Self.carries(body, card.accountNumber), "the account number was posted in clear")
+                    if case .threeDSecure(let cryptogram, _) = card.authentication {
+                        #expect(!Self.carries(body, cryptogram), "the cryptogram was posted in clear")
+                    }
+                }
+            }
             guard case .notSent(let why) = answer else {
                 Issue.record("a consume whose card data cannot be carried was answered \(answer)")
                 continue
