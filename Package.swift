@@ -175,6 +175,9 @@ let package = Package(
                 "UnionPay", "UnionPaySandbox", "PaysheetModel", "PaysheetToken",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
+                // A loopback gateway that records what the client posts.
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
         .testTarget(

@@ -17,33 +17,49 @@ public enum SandboxDeclineRules {
     /// The decision for one consume.
     public struct Decision: Sendable, Equatable {
         /// The synchronous `respCode`.
-        public var synchronous: String
+        public var synchronous: ResponseCode
         /// The final `respCode` (notification, query).
-        public var final: String
+        public var final: ResponseCode
+
+        /// A decision.
+        public init(synchronous: ResponseCode, final: ResponseCode) {
+            self.synchronous = synchronous
+            self.final = final
+        }
+
+        /// Declined with `code`, at once and for good.
+        static func declined(_ code: ResponseCode) -> Decision { Decision(synchronous: code, final: code) }
+
+        /// Accepted, and succeeded.
+        static let approved = Decision(synchronous: .success, final: .success)
     }
 
     /// Codes declined synchronously.
-    static let synchronousDeclines: Set<String> = ["61", "63", "65", "67", "73"]
+    static let synchronousDeclines: Set<ResponseCode> = [
+        .invalidCardNumber, .cardStatusIncorrect, .wrongCardDetails, .pinTriesExceeded, .cardExpired,
+    ]
     /// Codes accepted then declined.
-    static let asynchronousDeclines: Set<String> = ["60", "64", "78"]
+    static let asynchronousDeclines: Set<ResponseCode> = [.issuerDeclined, .insufficientFunds, .issuerRestricted]
+    /// Codes answered synchronously before a success (query, and the notification, say `00`).
+    static let answeredThenSucceeded: Set<ResponseCode> = [.timeout, .processing]
 
     /// The decision for `accountNumber` (may be `nil` when the field is missing), `expiry` and `amount`.
     public static func decide(accountNumber: String?, expiry: String?, amount: Int, now: Date) -> Decision {
-        if let acc = accountNumber, !Luhn.isValid(acc) { return Decision(synchronous: "61", final: "61") }
+        if let acc = accountNumber, !Luhn.isValid(acc) { return .declined(.invalidCardNumber) }
         if let e = expiry, e.count == 4, let yymm = Int(e) {
             let current = Int(TransactionTime.format(now).dropFirst(2).prefix(4))!
-            if yymm < current { return Decision(synchronous: "73", final: "73") }
+            if yymm < current { return .declined(.cardExpired) }
         }
-        var code: String?
+        var code: ResponseCode?
         if let acc = accountNumber, acc.count >= 4 {
             let suffix = acc.suffix(4)
-            if suffix.hasPrefix("00") { code = String(suffix.dropFirst(2)) }
+            if suffix.hasPrefix("00") { code = ResponseCode(String(suffix.dropFirst(2))) }
         }
-        if (6600...6699).contains(amount) { code = String(format: "%02d", amount - 6600) }
-        guard let code else { return Decision(synchronous: "00", final: "00") }
-        if synchronousDeclines.contains(code) { return Decision(synchronous: code, final: code) }
-        if asynchronousDeclines.contains(code) { return Decision(synchronous: "00", final: code) }
-        if code == "03" || code == "05" { return Decision(synchronous: code, final: "00") }
-        return Decision(synchronous: "00", final: "00")
+        if (6600...6699).contains(amount) { code = ResponseCode(String(format: "%02d", amount - 6600)) }
+        guard let code else { return .approved }
+        if synchronousDeclines.contains(code) { return .declined(code) }
+        if asynchronousDeclines.contains(code) { return Decision(synchronous: .success, final: code) }
+        if answeredThenSucceeded.contains(code) { return Decision(synchronous: code, final: .success) }
+        return .approved
     }
 }

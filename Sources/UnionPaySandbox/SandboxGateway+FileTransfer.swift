@@ -24,15 +24,17 @@ extension SandboxGateway {
             settleDate.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }),
             let txnTime = request["txnTime"], let sent = TransactionTime.parse(txnTime)
         else {
-            return refusal(request, "13", "报文交易要素缺失 (txnType 76 needs merId, settleDate MMDD and txnTime)").reply
+            return refusal(request, .missingElement, "报文交易要素缺失 (txnType 76 needs merId, settleDate MMDD and txnTime)")
+                .reply
         }
         guard request["fileType"] == "00" else {
-            return refusal(request, "13", "报文交易要素缺失 (fileType must be 00, the merchant reconciliation file)").reply
+            return refusal(request, .missingElement, "报文交易要素缺失 (fileType must be 00, the merchant reconciliation file)")
+                .reply
         }
         let today = TransactionTime.format(now)
         let day = TransactionTime.day(monthAndDay: settleDate, before: sent)
         guard day < String(today.prefix(8)) else {
-            return refusal(request, "98", "文件不存在 (the clearing day \(day) has not ended)").reply
+            return refusal(request, .fileNotFound, "文件不存在 (the clearing day \(day) has not ended)").reply
         }
         let records = entries().filter { entry in
             entry.merchantId == merId && entry.status(at: now) == "success"
@@ -70,7 +72,8 @@ extension SandboxGateway {
             body: answer(
                 request,
                 [
-                    "respCode": "00", "fileType": "00", "settleDate": settleDate, "fileName": "\(merId)_\(day).zip",
+                    "respCode": ResponseCode.success.rawValue, "fileType": "00", "settleDate": settleDate,
+                    "fileName": "\(merId)_\(day).zip",
                     "fileContent": content,
                 ]
             )

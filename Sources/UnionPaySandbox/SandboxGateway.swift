@@ -124,8 +124,8 @@ public actor SandboxGateway {
         ] where message[field] == nil {
             message[field] = request[field]
         }
-        if message["respMsg"] == nil, let code = message["respCode"] {
-            message["respMsg"] = ResponseCode.unionPayMessage(code)
+        if message["respMsg"] == nil, let code = message.responseCode {
+            message["respMsg"] = code.unionPayMessage
         }
         messageSigner(request["signMethod"], merId: request["merId"], version: request["version"]).sign(&message)
         return message.rawEncoded
@@ -169,15 +169,19 @@ public actor SandboxGateway {
     func verifiedRequest(_ body: String, now: Date) -> Result<ACPMessage, Refusal> {
         let request: ACPMessage
         do { request = try ACPMessage(formEncoded: body) } catch {
-            return .failure(refusal(ACPMessage(), "10", "报文格式错误 (\(error.message))"))
+            return .failure(refusal(ACPMessage(), .formatError, "报文格式错误 (\(error.message))"))
         }
         if request["version"] != "5.1.0" {
             return .failure(
-                refusal(request, "10", "报文格式错误 (version \(request["version"] ?? "(none)"): this gateway speaks 5.1.0)")
+                refusal(
+                    request,
+                    .formatError,
+                    "报文格式错误 (version \(request["version"] ?? "(none)"): this gateway speaks 5.1.0)"
+                )
             )
         }
         do { try verify(request, now: now) } catch {
-            return .failure(refusal(request, "11", "验证签名失败 (\(error.message))"))
+            return .failure(refusal(request, .signatureFailure, "验证签名失败 (\(error.message))"))
         }
         return .success(request)
     }
@@ -202,7 +206,7 @@ public actor SandboxGateway {
         case .success(let elements): (amount, type) = elements
         }
         let ledgerKey = key(request["orderId"]!, request["txnTime"]!)
-        if ledger[ledgerKey] != nil { return refusal(request, "12").reply }
+        if ledger[ledgerKey] != nil { return refusal(request, .duplicate).reply }
 
         var entry = SandboxLedgerEntry(
             orderId: request["orderId"]!,
@@ -212,7 +216,7 @@ public actor SandboxGateway {
             currencyCode: request["currencyCode"]!,
             queryId: nextQueryId(now),
             originalQueryId: request["origQryId"],
-            respCode: "00",
+            respCode: .success,
             finalAt: now.addingTimeInterval(faults.processingSeconds),
             maskedAccount: nil,
             notificationURL: request["backUrl"],
@@ -220,7 +224,7 @@ public actor SandboxGateway {
             signMethod: request["signMethod"]
         )
         entry.reserved = request["reqReserved"]
-        var synchronous = "00"
+        var synchronous = ResponseCode.success
         switch type {
         case .consume:
             let decided =
@@ -239,12 +243,12 @@ public actor SandboxGateway {
         ledger[ledgerKey] = entry
         byQueryId[entry.queryId] = ledgerKey
         order.append(ledgerKey)
-        if ResponseCode.classify(synchronous) != .failure { scheduleNotification(for: ledgerKey, now: now) }
+        if synchronous.kind != .failure { scheduleNotification(for: ledgerKey, now: now) }
 
         let reply = answer(
             request,
             [
-                "respCode": synchronous, "queryId": entry.queryId, "txnAmt": String(amount),
+                "respCode": synchronous.rawValue, "queryId": entry.queryId, "txnAmt": String(amount),
                 "currencyCode": entry.currencyCode,
             ]
         )
@@ -256,8 +260,8 @@ public actor SandboxGateway {
     }
 
     /// A synchronous refusal of `request` with `code` and, when given, UnionPay's message.
-    func refusal(_ request: ACPMessage, _ code: String, _ message: String? = nil) -> Refusal {
-        var fields = ["respCode": code]
+    func refusal(_ request: ACPMessage, _ code: ResponseCode, _ message: String? = nil) -> Refusal {
+        var fields = ["respCode": code.rawValue]
         if let message { fields["respMsg"] = message }
         return Refusal(reply: Reply(status: 200, body: answer(request, fields)))
     }
@@ -265,11 +269,14 @@ public actor SandboxGateway {
     /// `txnType` 95: this gateway's encryption certificate (type 01, the only one it has).
     func encryptionCertificateReply(_ request: ACPMessage) -> Reply {
         guard let pem = encryptionCertificatePEM, request["certType"] == "01" else {
-            return refusal(request, "13", "报文交易要素缺失 (certType 01: this gateway has no other)").reply
+            return refusal(request, .missingElement, "报文交易要素缺失 (certType 01: this gateway has no other)").reply
         }
         return Reply(
             status: 200,
-            body: answer(request, ["respCode": "00", "certType": "01", "encryptPubKeyCert": pem])
+            body: answer(
+                request,
+                ["respCode": ResponseCode.success.rawValue, "certType": "01", "encryptPubKeyCert": pem]
+            )
         )
     }
 
@@ -288,7 +295,7 @@ public actor SandboxGateway {
             type != .encryptionCertificate
         else {
             let what = missing.isEmpty ? "txnAmt/txnType" : missing.joined(separator: ",")
-            return .failure(refusal(request, "13", "missing or invalid: \(what)"))
+            return .failure(refusal(request, .missingElement, "missing or invalid: \(what)"))
         }
         return .success((amount, type))
     }
@@ -300,27 +307,29 @@ public actor SandboxGateway {
         amount: Int,
         now: Date,
         entry: inout SandboxLedgerEntry
-    ) -> Result<String, Refusal> {
+    ) -> Result<ResponseCode, Refusal> {
         guard let data = request["tokenPayData"],
             let values = try? PaymentDataField(braced: data, name: "tokenPayData").values
         else {
-            return .failure(refusal(request, "13", "报文交易要素缺失 (bizType 000902 needs tokenPayData {token=…&trId=…})"))
+            return .failure(
+                refusal(request, .missingElement, "报文交易要素缺失 (bizType 000902 needs tokenPayData {token=…&trId=…})")
+            )
         }
         guard let token = values["token"], values["trId"]?.isEmpty == false else {
-            return .failure(refusal(request, "13", "报文交易要素缺失 (tokenPayData needs token and trId)"))
+            return .failure(refusal(request, .missingElement, "报文交易要素缺失 (tokenPayData needs token and trId)"))
         }
         entry.maskedAccount = PaymentDataField(["accNo": token]).maskedAccount
         var decision = SandboxDeclineRules.decide(accountNumber: token, expiry: nil, amount: amount, now: now)
         if let end = values["tokenEnd"], end.count == 14, let txnTime = request["txnTime"], end < txnTime {
-            decision = SandboxDeclineRules.Decision(synchronous: "73", final: "73")
+            decision = .declined(.cardExpired)
         }
         switch tokenStates[String(token.suffix(4))] {
-        case "deleted"?: decision = SandboxDeclineRules.Decision(synchronous: "63", final: "63")
-        case "expired"?: decision = SandboxDeclineRules.Decision(synchronous: "73", final: "73")
+        case "deleted"?: decision = .declined(.cardStatusIncorrect)
+        case "expired"?: decision = .declined(.cardExpired)
         default: break
         }
         entry.respCode = decision.final
-        if ResponseCode.classify(decision.synchronous) == .failure { entry.finalAt = now }
+        if decision.synchronous.kind == .failure { entry.finalAt = now }
         return .success(decision.synchronous)
     }
 
@@ -333,12 +342,12 @@ public actor SandboxGateway {
         amount: Int,
         now: Date,
         entry: inout SandboxLedgerEntry
-    ) -> Result<String, Refusal> {
+    ) -> Result<ResponseCode, Refusal> {
         var field: PaymentDataField?
         if let raw = request[paymentDataField] {
             // As the SDKs send it: `{…}` (Java) or its Base64 (PHP's composite fields, Paysheet).
             do { field = try PaymentDataField(received: raw, name: paymentDataField) } catch {
-                return .failure(refusal(request, "10", "报文格式错误 (\(error.message))"))
+                return .failure(refusal(request, .formatError, "报文格式错误 (\(error.message))"))
             }
         }
         if let decryptor, let sent = field {
@@ -347,16 +356,18 @@ public actor SandboxGateway {
                     request["encryptCertId"] == nil
                     ? "报文格式错误 (card data must be encrypted to the encryption certificate \(decryptor.certId) and encryptCertId sent)"
                     : "报文格式错误 (encryptCertId \(request["encryptCertId"]!) is not the encryption certificate \(decryptor.certId); ask with txnType 95)"
-                return .failure(refusal(request, "10", message))
+                return .failure(refusal(request, .formatError, message))
             }
             do { field = try sent.decrypted(with: decryptor) } catch {
-                return .failure(refusal(request, "10", "报文格式错误 (\(error.message))"))
+                return .failure(refusal(request, .formatError, "报文格式错误 (\(error.message))"))
             }
         }
         guard let field, field.values["accNo"] != nil,
             field.values["cryptogram"] != nil || field.values["emvData"] != nil
         else {
-            return .failure(refusal(request, "13", "\(paymentDataField) must carry accNo and cryptogram or emvData"))
+            return .failure(
+                refusal(request, .missingElement, "\(paymentDataField) must carry accNo and cryptogram or emvData")
+            )
         }
         entry.maskedAccount = field.maskedAccount
         let decision = SandboxDeclineRules.decide(
@@ -366,7 +377,7 @@ public actor SandboxGateway {
             now: now
         )
         entry.respCode = decision.final
-        if ResponseCode.classify(decision.synchronous) == .failure { entry.finalAt = now }
+        if decision.synchronous.kind == .failure { entry.finalAt = now }
         return .success(decision.synchronous)
     }
 
@@ -377,21 +388,30 @@ public actor SandboxGateway {
         guard let originalQueryId = request["origQryId"], let originalKey = byQueryId[originalQueryId],
             var original = ledger[originalKey], original.txnType == .consume, original.status(at: now) == "success"
         else {
-            return refusal(request, "35").reply
+            return refusal(request, .originalNotFound).reply
         }
         let remaining = original.amount - original.reversed
-        if remaining == 0 { return refusal(request, "45").reply }
+        if remaining == 0 { return refusal(request, .alreadyReversed).reply }
         if type == .void {
             guard amount == original.amount, original.reversed == 0 else {
-                return refusal(request, "36", "a void must be for the full amount of an unrefunded consume").reply
+                return refusal(
+                    request,
+                    .originalMismatch,
+                    "a void must be for the full amount of an unrefunded consume"
+                ).reply
             }
             guard let charged = TransactionTime.parse(original.txnTime), TransactionTime.sameClearingDay(charged, now)
             else {
-                return refusal(request, "35", "a void is possible on the consume's clearing day only; refund instead")
-                    .reply
+                return refusal(
+                    request,
+                    .originalNotFound,
+                    "a void is possible on the consume's clearing day only; refund instead"
+                )
+                .reply
             }
         } else if amount > remaining {
-            return refusal(request, "36", "refund of \(amount) exceeds the \(remaining) not yet refunded").reply
+            return refusal(request, .originalMismatch, "refund of \(amount) exceeds the \(remaining) not yet refunded")
+                .reply
         }
         original.reversed += amount
         ledger[originalKey] = original
@@ -411,26 +431,31 @@ public actor SandboxGateway {
             queries.append((key(orderId, txnTime), now, now.addingTimeInterval(delay)))
         }
         if random.chance(faults.queryTimeoutCode) {
-            return Reply(status: 200, body: answer(request, ["respCode": "03"]), delay: delay)
+            return Reply(status: 200, body: answer(request, ["respCode": ResponseCode.timeout.rawValue]), delay: delay)
         }
         guard let orderId = request["orderId"], let txnTime = request["txnTime"],
             let entry = ledger[key(orderId, txnTime)]
         else {
-            return Reply(status: 200, body: answer(request, ["respCode": "34"]), delay: delay)
+            return Reply(
+                status: 200,
+                body: answer(request, ["respCode": ResponseCode.noSuchTransaction.rawValue]),
+                delay: delay
+            )
         }
-        let orig = now < entry.finalAt ? "05" : entry.respCode
+        let orig = now < entry.finalAt ? ResponseCode.processing : entry.respCode
         return Reply(status: 200, body: answer(request, result(entry, orig)), delay: delay)
     }
 
-    func result(_ entry: SandboxLedgerEntry, _ orig: String) -> [String: String] {
+    func result(_ entry: SandboxLedgerEntry, _ orig: ResponseCode) -> [String: String] {
         var fields = [
-            "respCode": "00", "origRespCode": orig, "origRespMsg": ResponseCode.unionPayMessage(orig),
+            "respCode": ResponseCode.success.rawValue, "origRespCode": orig.rawValue,
+            "origRespMsg": orig.unionPayMessage,
             "queryId": entry.queryId,
             "txnAmt": String(entry.amount), "currencyCode": entry.currencyCode, "orderId": entry.orderId,
             "txnTime": entry.txnTime,
             "txnType": entry.txnType.rawValue, "merId": entry.merchantId,
         ]
-        if orig == "00" {
+        if orig == .success {
             fields["settleAmt"] = String(entry.amount)
             fields["settleCurrencyCode"] = entry.currencyCode
             fields["settleDate"] = TransactionTime.clearingDay(entry.finalAt)
@@ -447,8 +472,8 @@ public actor SandboxGateway {
         let extra = random.chance(faults.delayNotification) ? random.unit() * faults.notificationDelaySeconds : 0
         let wait = max(0, entry.finalAt.timeIntervalSince(now)) + extra
         var fields = result(entry, entry.respCode)
-        fields["respCode"] = entry.respCode
-        fields["respMsg"] = ResponseCode.unionPayMessage(entry.respCode)
+        fields["respCode"] = entry.respCode.rawValue
+        fields["respMsg"] = entry.respCode.unionPayMessage
         fields.removeValue(forKey: "origRespCode")
         fields.removeValue(forKey: "origRespMsg")
         var request = ACPMessage([

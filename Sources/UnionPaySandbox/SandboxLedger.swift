@@ -19,7 +19,7 @@ public struct SandboxLedgerEntry: Sendable, Codable, Equatable {
     /// `origQryId` of a refund or void.
     public var originalQueryId: String?
     /// The final `respCode`.
-    public var respCode: String
+    public var respCode: ResponseCode
     /// When the result becomes final (queries answer `05` before).
     public var finalAt: Date
     /// The masked account number.
@@ -38,6 +38,6 @@ public struct SandboxLedgerEntry: Sendable, Codable, Equatable {
     /// `success`, `failed` or `processing` at `now`.
     public func status(at now: Date) -> String {
         if now < finalAt { return "processing" }
-        return ResponseCode.classify(respCode) == .success ? "success" : "failed"
+        return respCode.kind == .success ? "success" : "failed"
     }
 }

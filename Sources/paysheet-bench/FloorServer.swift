@@ -172,23 +172,26 @@ func floorServer(data: String, listen: String, gateway: String) async throws {
         guard case .threeDSecure(let cryptogram, let eci) = card.details else {
             return json(.ok, ["result": ["status": 1]])
         }
-        let field = PaymentDataField([
-            "accNo": card.applicationPrimaryAccountNumber, "expired": String(card.applicationExpirationDate.prefix(4)),
-            "cryptogram": cryptogram, "eci": eci ?? "",
-        ]).encoded
+        let instrument = PaymentInstrument.card(
+            CardData(
+                accountNumber: card.applicationPrimaryAccountNumber,
+                expiration: card.applicationExpirationDate,
+                authentication: .threeDSecure(cryptogram: cryptogram, eci: eci)
+            )
+        )
         let acpOrderId = "pay" + id.dropFirst(3) + String(repeating: "0", count: 8)
         let answer = await client.consume(
             orderId: acpOrderId,
             txnTime: TransactionTime.format(Date()),
             amount: order.amount,
             currencyCode: "156",
-            paymentData: field
+            instrument: instrument
         )
-        guard case .message(let message) = answer, message["respCode"] == "00" else {
+        guard case .message(let message) = answer, message.responseCode == .success else {
             return json(.ok, ["result": ["status": 1]])
         }
         let code = await waiters.wait(acpOrderId)
-        return json(.ok, ["result": ["status": code == "00" ? 0 : 1]])
+        return json(.ok, ["result": ["status": ResponseCode(code) == .success ? 0 : 1]])
     }
     router.post("/v1/notifications/unionpay") { request, _ in
         let body = String(buffer: try await request.body.collect(upTo: 1 << 20))

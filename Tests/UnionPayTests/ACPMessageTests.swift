@@ -73,14 +73,14 @@ import Testing
     }
 
     @Test func responseCodesClassifyAsResearchSection19() {
-        #expect(ResponseCode.classify("00") == .success)
-        #expect(ResponseCode.classify("A6") == .success)
-        for c in ["03", "04", "05", "06"] { #expect(ResponseCode.classify(c) == .unknown) }
-        #expect(ResponseCode.classify("12") == .duplicate)
-        #expect(ResponseCode.classify("34") == .notFound)
-        #expect(ResponseCode.classify("37") == .throttled)
-        for c in ["42", "74", "75"] { #expect(ResponseCode.classify(c) == .moneyTaken) }
-        for c in ["01", "11", "63", "64", "65", "67", "73", "78"] { #expect(ResponseCode.classify(c) == .failure) }
+        #expect(ResponseCode("00").kind == .success)
+        #expect(ResponseCode("A6").kind == .success)
+        for c in ["03", "04", "05", "06"] { #expect(ResponseCode(c).kind == .unknown) }
+        #expect(ResponseCode("12").kind == .duplicate)
+        #expect(ResponseCode("34").kind == .notFound)
+        #expect(ResponseCode("37").kind == .throttled)
+        for c in ["42", "74", "75"] { #expect(ResponseCode(c).kind == .moneyTaken) }
+        for c in ["01", "11", "63", "64", "65", "67", "73", "78"] { #expect(ResponseCode(c).kind == .failure) }
     }
 
     @Test func transactionTimeIsBeijingTime() {

@@ -1,5 +1,6 @@
 import PaysheetPayments
 import Foundation
+import UnionPay
 
 /// A verified notification from the acquirer.
 public struct AcquirerNotification: Sendable, Equatable {
@@ -15,35 +16,35 @@ public struct AcquirerNotification: Sendable, Equatable {
 
 /// What we ask the acquirer to charge.
 public struct ChargeRequest: Sendable {
+    /// What a charge is paid with: a card from a decrypted token (DPAN, expiry, cryptogram/ECI or
+    /// EMV data/PIN block) or a stored merchant token (MPAN and expiry, `YYMMDD`). Never stored or
+    /// logged; its descriptions show the last four digits only.
+    public typealias Instrument = PaymentInstrument
+
     /// Our identity of the transaction.
     public var identity: TransactionIdentity
     /// Amount in minor units (always the order's).
     public var amount: Int
     /// ISO 4217 numeric currency code.
     public var currencyNumeric: String
-    /// The decrypted payment data, ready for the acquirer's field. Never stored or logged.
-    public var paymentData: String
+    /// What is charged. Never stored or logged.
+    public var instrument: Instrument
     /// Our order id, echoed back (`reqReserved`).
     public var reference: String
-    /// For a merchant-initiated charge of a stored merchant token: the token (MPAN) and its
-    /// expiry (`YYMMDD`); ``paymentData`` is then empty. Never stored or logged.
-    public var merchantToken: (token: String, expiration: String)?
 
     /// A request.
     public init(
         identity: TransactionIdentity,
         amount: Int,
         currencyNumeric: String,
-        paymentData: String,
-        reference: String,
-        merchantToken: (token: String, expiration: String)? = nil
+        instrument: Instrument,
+        reference: String
     ) {
         self.identity = identity
         self.amount = amount
         self.currencyNumeric = currencyNumeric
-        self.paymentData = paymentData
+        self.instrument = instrument
         self.reference = reference
-        self.merchantToken = merchantToken
     }
 }
 
@@ -93,15 +94,6 @@ public protocol Acquirer: Sendable {
     ) async -> SubmitAnswer
     /// Verifies and reads a notification body.
     func parseNotification(_ body: String) throws -> AcquirerNotification
-    /// Encodes the decrypted payment data for ``ChargeRequest/paymentData``.
-    func paymentData(
-        accountNumber: String,
-        expiration: String,
-        cryptogram: String?,
-        eci: String?,
-        emvData: String?,
-        pinData: String?
-    ) -> String
     /// A new transaction identity at `now` for our payment `paymentId`.
     func newIdentity(paymentId: String, now: Date) -> TransactionIdentity
     /// The settlement (reconciliation) file of the clearing day `day` (`YYYYMMDD`).

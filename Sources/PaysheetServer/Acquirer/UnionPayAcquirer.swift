@@ -25,20 +25,6 @@ public struct UnionPayAcquirer: Acquirer {
     /// the store's unique index on the identity refuses a repeat rather than mixing two transactions).
     static func newOrderId() -> String { Secrets.hex(32) }
 
-    public func paymentData(
-        accountNumber: String,
-        expiration: String,
-        cryptogram: String?,
-        eci: String?,
-        emvData: String?,
-        pinData: String?
-    ) -> String {
-        PaymentDataField([
-            "accNo": accountNumber, "expired": String(expiration.prefix(4)), "cryptogram": cryptogram ?? "",
-            "eci": eci ?? "", "emvData": emvData ?? "", "pinBlock": pinData ?? "",
-        ]).encoded
-    }
-
     public func settlementFile(day: String, now: Date) async -> SettlementFile {
         let mmdd = String(day.dropFirst(4))
         switch await client.reconciliation(settleDate: mmdd, txnTime: TransactionTime.format(now)) {
@@ -68,31 +54,22 @@ public struct UnionPayAcquirer: Acquirer {
     /// The answer to a transaction of `amount` minor units that is not sent: only positive amounts
     /// reach the gateway (a consume of 0 is never sent, whatever asked for it).
     static func notSent(_ amount: Int) -> SubmitAnswer? {
-        amount > 0 ? nil : .declined(code: "NS", message: "not sent: an amount of \(amount) is not above zero")
+        amount > 0 ? nil : .declined(code: notSentCode, message: "not sent: an amount of \(amount) is not above zero")
     }
+
+    /// The code of a transaction that was never sent (`NS`: not one of UnionPay's codes): an amount
+    /// not above zero, or card data that could not be encrypted to the configured certificate.
+    static let notSentCode = "NS"
 
     public func charge(_ request: ChargeRequest) async -> SubmitAnswer {
         if let refused = Self.notSent(request.amount) { return refused }
-        if let stored = request.merchantToken {
-            return submitAnswer(
-                await client.consumeWithToken(
-                    orderId: request.identity.orderId,
-                    txnTime: request.identity.txnTime,
-                    amount: request.amount,
-                    currencyCode: request.currencyNumeric,
-                    token: stored.token,
-                    expiration: stored.expiration,
-                    reserved: request.reference
-                )
-            )
-        }
         return submitAnswer(
             await client.consume(
                 orderId: request.identity.orderId,
                 txnTime: request.identity.txnTime,
                 amount: request.amount,
                 currencyCode: request.currencyNumeric,
-                paymentData: request.paymentData,
+                instrument: request.instrument,
                 reserved: request.reference
             )
         )
@@ -139,52 +116,55 @@ public struct UnionPayAcquirer: Acquirer {
     func submitAnswer(_ answer: UnionPayClient.Answer) -> SubmitAnswer {
         switch answer {
         case .noAnswer(let reason): return .unknown(reason: reason)
+        // Nothing reached the gateway (card data that could not be encrypted): failed for good.
+        case .notSent(let reason): return .declined(code: Self.notSentCode, message: "not sent: \(reason)")
         case .message(let message):
-            let code = message["respCode"] ?? ""
-            switch ResponseCode.classify(code) {
+            let code = message.responseCode ?? ""
+            switch code.kind {
             case .success: return .accepted(reference: message["queryId"])
             case .duplicate: return .duplicate
             case .unknown, .notFound, .throttled, .moneyTaken:
-                return .unknown(reason: "respCode \(code): \(ResponseCode.message(code))")
-            case .failure: return .declined(code: code, message: message["respMsg"] ?? ResponseCode.message(code))
+                return .unknown(reason: "respCode \(code): \(code.meaning)")
+            case .failure: return .declined(code: code.rawValue, message: message["respMsg"] ?? code.meaning)
             }
         }
     }
 
     public func query(_ identity: TransactionIdentity) async -> TransactionStatus {
         switch await client.query(orderId: identity.orderId, txnTime: identity.txnTime) {
-        case .noAnswer(let reason): return .unknown(reason: reason, throttled: false)
+        case .noAnswer(let reason), .notSent(let reason): return .unknown(reason: reason, throttled: false)
         case .message(let message):
-            let code = message["respCode"] ?? ""
-            switch ResponseCode.classify(code) {
-            case .success: return status(code: message["origRespCode"] ?? "", message, message: message["origRespMsg"])
+            let code = message.responseCode ?? ""
+            switch code.kind {
+            case .success:
+                return status(code: message.originalResponseCode ?? "", message, message: message["origRespMsg"])
             case .notFound: return .notFound
-            case .throttled: return .unknown(reason: "respCode 37: too many queries", throttled: true)
+            case .throttled: return .unknown(reason: "respCode \(code): \(code.meaning)", throttled: true)
             default:
-                return .unknown(
-                    reason: "query answered respCode \(code): \(ResponseCode.message(code))",
-                    throttled: false
-                )
+                return .unknown(reason: "query answered respCode \(code): \(code.meaning)", throttled: false)
             }
         }
     }
 
-    func status(code: String, _ m: ACPMessage, message: String?) -> TransactionStatus {
-        switch ResponseCode.classify(code) {
+    func status(code: ResponseCode, _ m: ACPMessage, message: String?) -> TransactionStatus {
+        switch code.kind {
         case .success:
             // Fen, by the one amount grammar (no sign, no exponent, no other text).
             guard let amount = m["txnAmt"].flatMap({ try? MinorUnits.parse($0, digits: 0) }) else {
                 return .unknown(reason: "success without a txnAmt in fen", throttled: false)
             }
             if let text = m["settleAmt"], (try? MinorUnits.parse(text, digits: 0)) != amount {
-                return .moneyTaken(code: code, message: "settleAmt \(text.prefix(32)) differs from txnAmt \(amount)")
+                return .moneyTaken(
+                    code: code.rawValue,
+                    message: "settleAmt \(text.prefix(32)) differs from txnAmt \(amount)"
+                )
             }
             return .succeeded(amount: amount, reference: m["queryId"])
-        case .unknown: return .pending(reason: "origRespCode \(code): \(ResponseCode.message(code))")
+        case .unknown: return .pending(reason: "origRespCode \(code): \(code.meaning)")
         case .notFound: return .notFound
-        case .moneyTaken: return .moneyTaken(code: code, message: ResponseCode.message(code))
+        case .moneyTaken: return .moneyTaken(code: code.rawValue, message: code.meaning)
         case .duplicate, .throttled, .failure:
-            return .failed(code: code, message: message ?? ResponseCode.message(code))
+            return .failed(code: code.rawValue, message: message ?? code.meaning)
         }
     }
 
@@ -194,8 +174,8 @@ public struct UnionPayAcquirer: Acquirer {
             orderId: try message.required("orderId"),
             txnTime: try message.required("txnTime")
         )
-        let code = try message.required("respCode")
-        let key = [identity.orderId, identity.txnTime, message["txnType"] ?? "", code].joined(separator: "|")
+        let code = ResponseCode(try message.required("respCode"))
+        let key = [identity.orderId, identity.txnTime, message["txnType"] ?? "", code.rawValue].joined(separator: "|")
         return AcquirerNotification(
             identity: identity,
             deduplicationKey: key,

@@ -285,9 +285,8 @@ extension PaymentService {
                     identity: record.identity,
                     amount: amount,
                     currencyNumeric: currency.numeric,
-                    paymentData: "",
-                    reference: order.id,
-                    merchantToken: (credential.accountNumber, credential.expiration)
+                    instrument: .merchantToken(token: credential.accountNumber, expiration: credential.expiration),
+                    reference: order.id
                 )
             )
             let after = try await advance(paymentId, .answer(answer), loaded: record) ?? record

@@ -139,7 +139,7 @@ extension PaymentService {
                     identity: record.identity,
                     amount: record.amount,
                     currencyNumeric: record.currencyNumeric,
-                    paymentData: paymentData,
+                    instrument: paymentData,
                     reference: orderId
                 )
             )
@@ -265,28 +265,21 @@ extension PaymentService {
         return .accepted(AcceptedToken(decrypted: decrypted, currency: currency, plan: plan))
     }
 
-    /// The card data the acquirer is sent for a decrypted token: the account number and expiry
-    /// with the 3-D Secure cryptogram and ECI, or with the EMV data and PIN.
-    func acquirerPaymentData(_ data: DecryptedPaymentData) -> String {
-        switch data.details {
+    /// The card the acquirer is sent for a decrypted token: the account number and expiry with the
+    /// 3-D Secure cryptogram and ECI, or with the EMV data and PIN.
+    func acquirerPaymentData(_ data: DecryptedPaymentData) -> ChargeRequest.Instrument {
+        let (number, expiry) = (data.applicationPrimaryAccountNumber, data.applicationExpirationDate)
+        return switch data.details {
         case .threeDSecure(let cryptogram, let eci):
-            acquirer.paymentData(
-                accountNumber: data.applicationPrimaryAccountNumber,
-                expiration: data.applicationExpirationDate,
-                cryptogram: cryptogram,
-                eci: eci,
-                emvData: nil,
-                pinData: nil
+            .card(
+                .init(
+                    accountNumber: number,
+                    expiration: expiry,
+                    authentication: .threeDSecure(cryptogram: cryptogram, eci: eci)
+                )
             )
         case .emv(let emv, let pin):
-            acquirer.paymentData(
-                accountNumber: data.applicationPrimaryAccountNumber,
-                expiration: data.applicationExpirationDate,
-                cryptogram: nil,
-                eci: nil,
-                emvData: emv,
-                pinData: pin
-            )
+            .card(.init(accountNumber: number, expiration: expiry, authentication: .emv(data: emv, pinBlock: pin)))
         }
     }
 

@@ -13,6 +13,11 @@ public struct UnionPayClient: Sendable {
         /// No trustworthy answer (timeout, connection error, HTTP status, bad signature): the
         /// outcome is unknown and must be found by query.
         case noAnswer(String)
+        /// The request was not sent (card data that could not be encrypted to the configured
+        /// encryption certificate, or a value UnionPay's syntax cannot carry), for the reason
+        /// given: nothing reached the gateway, so the transaction failed for good and need not
+        /// be queried.
+        case notSent(String)
     }
 
     /// The configuration.
@@ -49,51 +54,76 @@ public struct UnionPayClient: Sendable {
         ])
     }
 
-    /// Consume (`txnType=01`) of `amount` minor units, carrying `paymentData` in the configured field.
+    /// Consume (`txnType=01`) of `amount` minor units of `instrument`.
+    ///
+    /// - A card: its data in the configured payment data field
+    ///   (``UnionPayConfiguration/paymentDataField``, ``PaymentDataField``), encrypted to UnionPay's
+    ///   encryption certificate with `encryptCertId` when the client has one, in clear when it has
+    ///   none (UnionPay's old specification, sandboxes that do not encrypt).
+    /// - A merchant token: a merchant-initiated consume of a token stored under an agreement the
+    ///   shopper made; UnionPay's token payment product, `bizType` `000902`, the token in
+    ///   `tokenPayData` (`{token=…&trId=…&tokenType=01&tokenEnd=…}`, as UnionPay's SDK demos send
+    ///   it) with its expiry, and no cryptogram: the shopper is not present.
+    ///
+    /// Card data is never sent in clear when an encryption certificate is configured: a consume
+    /// whose card data cannot be encrypted, or holds a value UnionPay's `{key=value&…}` syntax
+    /// cannot carry, is not sent, and the answer is ``Answer/notSent(_:)``.
     public func consume(
         orderId: String,
         txnTime: String,
         amount: Int,
         currencyCode: String,
-        paymentData: String,
+        instrument: PaymentInstrument,
         reserved: String? = nil
     ) async -> Answer {
-        var message = base(.consume, subType: "01", orderId: orderId, txnTime: txnTime)
-        message["txnAmt"] = String(amount)
-        message["currencyCode"] = currencyCode
-        message["backUrl"] = configuration.notificationURL
-        if let encryptor = encryption.current, let field = try? PaymentDataField(encoded: paymentData) {
-            message[configuration.paymentDataField] = field.encrypted(with: encryptor).encoded
-            message["encryptCertId"] = encryptor.certId
-        } else {
-            message[configuration.paymentDataField] = paymentData
+        let message: ACPMessage
+        do {
+            message = try consumeMessage(
+                orderId: orderId,
+                txnTime: txnTime,
+                amount: amount,
+                currencyCode: currencyCode,
+                instrument: instrument,
+                reserved: reserved
+            )
+        } catch {
+            return .notSent(error.message)
         }
-        message["reqReserved"] = reserved
         return await post(ACPPath.backTransaction, message)
     }
 
-    /// A merchant-initiated consume of a stored token (a merchant token kept under an agreement
-    /// the shopper made): UnionPay's token payment product, `bizType` `000902`, the token in
-    /// `tokenPayData` (`{token=…&trId=…&tokenType=01}`, as UnionPay's SDK demos send it) with its
-    /// expiry as `tokenEnd`, and no cryptogram: the shopper is not present.
-    public func consumeWithToken(
+    /// The unsigned consume message of ``consume(orderId:txnTime:amount:currencyCode:instrument:reserved:)``,
+    /// or why it may not be sent.
+    func consumeMessage(
         orderId: String,
         txnTime: String,
         amount: Int,
         currencyCode: String,
-        token: String,
-        expiration: String,
-        reserved: String? = nil
-    ) async -> Answer {
+        instrument: PaymentInstrument,
+        reserved: String?
+    ) throws(ACPError) -> ACPMessage {
         var message = base(.consume, subType: "01", orderId: orderId, txnTime: txnTime)
-        message["bizType"] = "000902"
         message["txnAmt"] = String(amount)
         message["currencyCode"] = currencyCode
         message["backUrl"] = configuration.notificationURL
-        message["tokenPayData"] =
-            "{token=\(token)&trId=\(configuration.tokenRequestorId)&tokenType=01&tokenEnd=20\(expiration)235959}"
+        switch instrument {
+        case .card(let card):
+            let field = try card.field()
+            if let encryptor = encryption.current {
+                message[configuration.paymentDataField] = try field.sealed(with: encryptor).encoded
+                message["encryptCertId"] = encryptor.certId
+            } else {
+                message[configuration.paymentDataField] = field.encoded
+            }
+        case .merchantToken(let token, let expiration):
+            let tokenEnd = "20\(expiration)235959"
+            try PaymentDataField(["token": token, "tokenEnd": tokenEnd]).checkCarriable()
+            message["bizType"] = "000902"
+            message["tokenPayData"] =
+                "{token=\(token)&trId=\(configuration.tokenRequestorId)&tokenType=01&tokenEnd=\(tokenEnd)}"
+        }
         message["reqReserved"] = reserved
-        return await post(ACPPath.backTransaction, message)
+        return message
     }
 
     /// Refund (`04`) or void (`31`) of the consume `originalQueryId`.
@@ -128,9 +158,9 @@ public struct UnionPayClient: Sendable {
         message["bizType"] = "000000"
         message["certType"] = "01"
         switch await post(ACPPath.backTransaction, message) {
-        case .noAnswer(let why): throw ACPError(.transport, why)
+        case .noAnswer(let why), .notSent(let why): throw ACPError(.transport, why)
         case .message(let answer):
-            guard answer["respCode"] == "00", let pem = answer["encryptPubKeyCert"] else {
+            guard answer.responseCode == .success, let pem = answer["encryptPubKeyCert"] else {
                 throw ACPError(
                     .malformed,
                     "the encryption certificate update was answered \(answer["respCode"] ?? "(none)"): \(answer["respMsg"] ?? "")"
@@ -164,12 +194,14 @@ public struct UnionPayClient: Sendable {
         ])
         // A busy merchant's day is megabytes; other answers are small.
         switch await post(ACPPath.fileTransfer, message, to: configuration.fileDownloadURL, upTo: 96 << 20) {
-        case .noAnswer(let why): return .failed(why)
+        case .noAnswer(let why), .notSent(let why): return .failed(why)
         case .message(let answer):
-            let code = answer["respCode"] ?? "(none)"
-            if code == "98" { return .noFile }
-            guard code == "00" else {
-                return .failed("respCode \(code): \(answer["respMsg"] ?? ResponseCode.unionPayMessage(code))")
+            let code = answer.responseCode
+            if code == .fileNotFound { return .noFile }
+            guard code == .success else {
+                return .failed(
+                    "respCode \(code?.rawValue ?? "(none)"): \(answer["respMsg"] ?? code?.unionPayMessage ?? "")"
+                )
             }
             guard let content = answer["fileContent"], !content.isEmpty else {
                 return .failed("the answer carries no fileContent")

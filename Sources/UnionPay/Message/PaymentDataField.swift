@@ -73,6 +73,28 @@ public struct PaymentDataField: Sendable, Equatable {
         self.values = values
     }
 
+    /// What a key or value of UnionPay's `{key=value&…}` syntax cannot hold: `&` separates the
+    /// pairs and `{`, `}` delimit the field (and `=` ends a key; a value may hold it, as Base64 does).
+    static let reservedCharacters: Set<Character> = ["&", "{", "}"]
+
+    /// Throws when a key or value holds a character the `{key=value&…}` syntax cannot carry
+    /// (`&`, `{`, `}`, or `=` in a key), or a key is empty: such a field would be read back as
+    /// other pairs than were meant, by the gateway and by ``init(encoded:)``. The error names the
+    /// key, never the value.
+    public func checkCarriable() throws(ACPError) {
+        for key in values.keys.sorted() {
+            guard !key.isEmpty, !key.contains(where: { Self.reservedCharacters.contains($0) || $0 == "=" }) else {
+                throw ACPError(.malformed, "the payment data has a key UnionPay's {key=value&…} syntax cannot carry")
+            }
+            guard !values[key]!.contains(where: Self.reservedCharacters.contains) else {
+                throw ACPError(
+                    .malformed,
+                    "the payment data's \(key) holds '&', '{' or '}', which UnionPay's {key=value&…} syntax cannot carry"
+                )
+            }
+        }
+    }
+
     /// The values UnionPay's SDKs move into `encryptedInfo` (as `customerInfo`'s `expired`, `cvn2`, `phoneNo`).
     static let encryptedInfoKeys = ["cryptogram", "emvData", "expired", "pinBlock"]
 
@@ -89,6 +111,22 @@ public struct PaymentDataField: Sendable, Equatable {
             for key in hidden { out.removeValue(forKey: key) }
         }
         return PaymentDataField(out)
+    }
+
+    /// The field encrypted with `encryptor` (``encrypted(with:)``), or an error when it cannot be
+    /// sent encrypted: a key or value the syntax cannot carry (``checkCarriable()``), or a
+    /// sensitive value (`accNo`, the cryptogram, EMV data, PIN block, expiry) left in clear.
+    public func sealed(with encryptor: SensitiveDataEncryptor) throws(ACPError) -> PaymentDataField {
+        try checkCarriable()
+        let sealed = encrypted(with: encryptor)
+        let clear = (["accNo"] + Self.encryptedInfoKeys).filter { key in
+            guard let value = values[key] else { return false }
+            return sealed.values[key] == value || sealed.values[key] != nil && key != "accNo"
+        }
+        guard clear.isEmpty else {
+            throw ACPError(.malformed, "the payment data's \(clear.joined(separator: ", ")) would be sent in clear")
+        }
+        return sealed
     }
 
     /// The field as sent before ``encrypted(with:)``.

@@ -136,7 +136,13 @@ import UnionPay
                         identity: identity,
                         amount: amount,
                         currencyNumeric: "156",
-                        paymentData: "",
+                        instrument: .card(
+                            CardData(
+                                accountNumber: "6200000000000000",
+                                expiration: "3012",
+                                authentication: .threeDSecure(cryptogram: "AgAAAAAAAIaqGQuS8xjzvM0AAAAAAAA=", eci: "07")
+                            )
+                        ),
                         reference: "o"
                     )
                 )
@@ -150,9 +156,8 @@ import UnionPay
                         identity: identity,
                         amount: amount,
                         currencyNumeric: "156",
-                        paymentData: "",
-                        reference: "o",
-                        merchantToken: ("6200000000000000", "301231")
+                        instrument: .merchantToken(token: "6200000000000000", expiration: "301231"),
+                        reference: "o"
                     )
                 )
                 #expect(token == .declined(code: "NS", message: message), "\(token)")

@@ -56,14 +56,6 @@ final class FileOnlyAcquirer: Acquirer, @unchecked Sendable {
     func parseNotification(_ body: String) throws -> AcquirerNotification {
         throw ServiceError.invalid(nil, "no notifications here")
     }
-    func paymentData(
-        accountNumber: String,
-        expiration: String,
-        cryptogram: String?,
-        eci: String?,
-        emvData: String?,
-        pinData: String?
-    ) -> String { "" }
     func newIdentity(paymentId: String, now: Date) -> TransactionIdentity {
         TransactionIdentity(orderId: paymentId, txnTime: TransactionTime.format(now))
     }
