@@ -9,6 +9,11 @@ import PaysheetModel
 import PaysheetToken
 import Prometheus
 
+/// Routes added to the merchant server's router, after its middlewares and before its own
+/// routes; `trustedProxies` are those whose `X-Forwarded-For` names the client.
+package typealias ExtraRoutes =
+    @Sendable (_ router: Router<APIRequestContext>, _ trustedProxies: [String]) throws -> Void
+
 /// The merchant server's HTTP API (`/v1/…`), `/health` and `/metrics`. `docs/openapi.yaml`
 /// describes it; CI checks the two against each other. Every route names its owner (see
 /// `AccessPolicy`); the credential is checked before the body is read or anything is written.
@@ -20,7 +25,8 @@ public struct APIRouter: Sendable {
     let registry: PrometheusCollectorRegistry?
     let sandboxMerchantCertificate: String?
     let idempotency: Idempotency
-    let sheets: SheetHub?
+    /// The browser's tools (`paysheet.js`, its bridge, the demo store), when served.
+    let browser: ExtraRoutes?
     let access: AccessPolicy
     let mode: ServerMode
     /// Raised while the server drains (shutting down).
@@ -35,8 +41,8 @@ public struct APIRouter: Sendable {
     let trustedProxies: [String]
 
     /// A router over the services; `registry` serves `/metrics`; `sandboxMerchantCertificate`
-    /// (PEM) is published at `/v1/sandbox/merchant` for `paysheet pay`; `sheets` (when given)
-    /// serves `paysheet.js`, its bridge and the demo store at `/`.
+    /// (PEM) is published at `/v1/sandbox/merchant` for `paysheet pay`; `browser` (when given)
+    /// adds `paysheet.js`, its bridge and the demo store at `/`.
     init(
         orders: OrderService,
         payments: PaymentService,
@@ -44,7 +50,7 @@ public struct APIRouter: Sendable {
         store: PaymentStore,
         registry: PrometheusCollectorRegistry?,
         sandboxMerchantCertificate: String?,
-        sheets: SheetHub? = nil,
+        browser: ExtraRoutes? = nil,
         mode: ServerMode = .sandbox,
         draining: Flag = Flag(),
         reconciliation: ReconciliationService? = nil,
@@ -54,7 +60,7 @@ public struct APIRouter: Sendable {
         self.trustedProxies = limits.trustedProxies
         self.draining = draining
         self.reconciliation = reconciliation
-        self.sheets = sheets
+        self.browser = browser
         self.orders = orders
         self.payments = payments
         self.validator = validator
@@ -193,7 +199,7 @@ public struct APIRouter: Sendable {
         let router = Router(context: APIRequestContext.self)
         router.middlewares.add(ModeMiddleware(mode: mode))
         router.middlewares.add(ErrorMiddleware(storageFull: storageFull))
-        if let sheets { try BrowserRoutes.add(to: router, hub: sheets, trustedProxies: trustedProxies) }
+        if let browser { try browser(router, trustedProxies) }
         addOperationRoutes(router)
         addOrderRoutes(router)
         addSheetRoutes(router)
