@@ -4,7 +4,7 @@ import PaysheetServer
 import Prometheus
 
 /// `paysheet serve` as a library: the merchant server with Paysheet's sandbox composed in
-/// (``BuiltInSandbox``) for whatever its configuration leaves unset, so that it runs with nothing
+/// (`BuiltInSandbox`) for whatever its configuration leaves unset, so that it runs with nothing
 /// configured. A production configuration names every part itself and is checked before anything
 /// of the sandbox is made (`ProductionCheck`).
 public enum SandboxServer {
