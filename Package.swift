@@ -15,6 +15,8 @@ let package = Package(
         .library(name: "UnionPay", targets: ["UnionPay"]),
         .library(name: "UnionPaySandbox", targets: ["UnionPaySandbox"]),
         .library(name: "PaysheetServer", targets: ["PaysheetServer"]),
+        .library(name: "PaysheetBrowserBridge", targets: ["PaysheetBrowserBridge"]),
+        .library(name: "PaysheetSandboxServer", targets: ["PaysheetSandboxServer"]),
         .library(name: "PaysheetPassKit", targets: ["PaysheetPassKit"]),
         .executable(name: "paysheet", targets: ["paysheet"]),
     ],
@@ -111,11 +113,13 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
+        // The merchant server (production): no sandbox gateway, simulated sheet or sandbox tokens
+        // linked; `ServerSandbox` is what a composition gives it for what is left unconfigured.
         .target(
             name: "PaysheetServer",
             dependencies: [
-                "PaysheetModel", "PaysheetPayments", "PaysheetSheet", "PaysheetSheetTokens", "PaysheetToken",
-                "PaysheetTokenFormat", "PaysheetContact", "UnionPay", "UnionPaySandbox",
+                "PaysheetModel", "PaysheetPayments", "PaysheetToken", "PaysheetTokenFormat", "PaysheetContact",
+                "UnionPay",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -132,8 +136,38 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
+        // The simulated sheet's bridges to the merchant server: the browser's (`paysheet.js`, its
+        // pages' sheet engines, the demo store) and the remote checkout's (`paysheet pay`), with
+        // the sandbox's merchant sessions they check.
+        .target(
+            name: "PaysheetBrowserBridge",
+            dependencies: [
+                "PaysheetServer", "PaysheetSheet", "PaysheetSheetTokens", "PaysheetModel", "PaysheetToken",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
-            resources: [.copy("Browser/Assets")]
+            resources: [.copy("Assets")]
+        ),
+        // `paysheet serve`'s sandbox composed into the merchant server: the sandbox gateway, keys
+        // and certificates, merchant sessions and the browser's tools.
+        .target(
+            name: "PaysheetSandboxServer",
+            dependencies: [
+                "PaysheetServer", "PaysheetBrowserBridge", "PaysheetSheetTokens", "PaysheetToken", "UnionPay",
+                "UnionPaySandbox",
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ]
         ),
         .executableTarget(
             name: "paysheet",
@@ -141,7 +175,7 @@ let package = Package(
                 "PaysheetModel", "PaysheetSheet", "PaysheetSheetTokens", "PaysheetScenario", "PaysheetToken",
                 "PaysheetTokenFormat",
                 "PaysheetContact",
-                "PaysheetServer", "UnionPay", "UnionPaySandbox",
+                "PaysheetServer", "PaysheetBrowserBridge", "PaysheetSandboxServer", "UnionPay", "UnionPaySandbox",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -183,8 +217,9 @@ let package = Package(
         .testTarget(
             name: "PaysheetServerTests",
             dependencies: [
-                "PaysheetServer", "PaysheetPayments", "UnionPay", "UnionPaySandbox", "PaysheetModel", "PaysheetSheet",
-                "PaysheetSheetTokens", "PaysheetToken", "PaysheetTokenFormat",
+                "PaysheetServer", "PaysheetPayments", "PaysheetBrowserBridge", "PaysheetSandboxServer", "UnionPay",
+                "UnionPaySandbox", "PaysheetModel", "PaysheetSheet", "PaysheetSheetTokens", "PaysheetToken",
+                "PaysheetTokenFormat",
                 "PaysheetScenario",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "X509", package: "swift-certificates"),

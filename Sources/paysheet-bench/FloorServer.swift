@@ -5,6 +5,7 @@ import Hummingbird
 import NIOCore
 import PaysheetModel
 import PaysheetServer
+import PaysheetSheetTokens
 import PaysheetToken
 import PaysheetTokenFormat
 import Synchronization

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PaysheetServer
+import PaysheetSheetTokens
 import PaysheetToken
 
 /// Where Paysheet keeps what it creates on first use: the sandbox CA and merchant keys.

@@ -2,6 +2,7 @@ import ArgumentParser
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import PaysheetBrowserBridge
 import PaysheetModel
 import PaysheetScenario
 import PaysheetServer

@@ -4,6 +4,7 @@ import Foundation
 import Logging
 import Metrics
 import NIOCore
+import PaysheetSandboxServer
 import PaysheetServer
 import Prometheus
 
@@ -56,10 +57,13 @@ struct ServeCommand: AsyncParsableCommand {
         let metrics = PrometheusCollectorRegistry()
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: metrics))
         do {
+            // The executable composes the sandbox (its gateway, keys, merchant sessions, browser
+            // tools) in sandbox mode; a production server runs the library alone.
             try await MerchantServer.run(
                 configuration,
                 logger: logger,
                 metrics: metrics,
+                sandbox: configuration.mode == .sandbox ? BuiltInSandbox() : nil,
                 onStarted: { started in
                     let tools =
                         started.sandboxTools

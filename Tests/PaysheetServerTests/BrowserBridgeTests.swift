@@ -4,6 +4,7 @@ import PaysheetModel
 import PaysheetSheet
 import PaysheetToken
 import Testing
+@testable import PaysheetBrowserBridge
 @testable import PaysheetServer
 
 /// The bridge behind `paysheet.js`: one engine per page, time as an input.

@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import PaysheetModel
 import PaysheetSheet
+import PaysheetSheetTokens
 import PaysheetToken
 import PaysheetTokenFormat
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+import PaysheetSheetTokens
 import Testing
 @testable import PaysheetServer
 

@@ -176,6 +176,19 @@ import UnionPaySandbox
         #expect(ProductionCheck.problems(activeAPIKeys: 1) == [])
     }
 
+    @Test func theLibraryAloneHasNoSandboxToTakeUnsetPartsFrom() async throws {
+        // Sandbox mode with nothing configured: only a composed sandbox (paysheet serve's) stands in.
+        var c = ServerConfiguration()
+        c.dataFolder = Self.folder()
+        let configuration = c
+        let error = await #expect(throws: ConfigurationError.self) {
+            _ = try await MerchantServer(configuration, logger: Logger(label: "test"))
+        }
+        #expect(error?.description.contains("no sandbox") == true, "\(String(describing: error))")
+        #expect(!FileManager.default.fileExists(atPath: c.dataFolder + "/unionpay-sandbox"))
+        #expect(!FileManager.default.fileExists(atPath: c.dataFolder + "/sandbox-ca"))
+    }
+
     @Test func theDefaultsRefuseToStartInProductionWithEveryProblem() async throws {
         var c = ServerConfiguration()
         c.mode = .production

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import NIOCore
 import PaysheetModel
+import PaysheetSandboxServer
 import Testing
 import UnionPay
 @testable import PaysheetServer
@@ -125,7 +126,7 @@ import UnionPay
         c.acquirer.reconcileHour = 30
         let configuration = c
         await #expect(throws: ConfigurationError.self) {
-            try await MerchantServer.run(configuration, logger: Logger(label: "test"))
+            try await MerchantServer.run(configuration, logger: Logger(label: "test"), sandbox: BuiltInSandbox())
         }
     }
 

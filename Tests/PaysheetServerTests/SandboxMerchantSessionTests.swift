@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PaysheetModel
+@testable import PaysheetBrowserBridge
 @testable import PaysheetServer
 
 /// The sandbox's merchant sessions: signed over every member, checked in constant time by the
@@ -8,7 +9,7 @@ import Testing
 @Suite struct SandboxMerchantSessionTests {
     @Test func theSandboxSessionIsSignedAndAnyChangedMemberBreaksTheSignature() async throws {
         let sessions = SandboxMerchantSessions()
-        let validator = MerchantValidator(mode: .sandbox, settings: MerchantSettings(), sandboxSessions: sessions)
+        let validator = MerchantValidator(mode: .sandbox(sessions), settings: MerchantSettings())
         let session = try await validator.session(
             validationURL: "https://apple-pay-gateway.apple.com/paymentservices/startSession"
         )

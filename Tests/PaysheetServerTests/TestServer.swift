@@ -4,7 +4,9 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import NIOCore
+import PaysheetBrowserBridge
 import PaysheetModel
+import PaysheetSandboxServer
 import PaysheetScenario
 import PaysheetServer
 import PaysheetSheet
@@ -159,7 +161,8 @@ final class TestServer: @unchecked Sendable {
         let merchant = try await MerchantServer(
             configuration,
             logger: server.logs.logger,
-            clock: { [server] in server.clockNow }
+            clock: { [server] in server.clockNow },
+            sandbox: BuiltInSandbox()
         )
         do {
             let result = try await merchant.application.test(.router) { client in
@@ -187,7 +190,12 @@ final class TestServer: @unchecked Sendable {
             let logger = server.logs.logger
             let configuration = c
             server.task = Task {
-                try await MerchantServer.run(configuration, logger: logger, clock: { [server] in server.clockNow })
+                try await MerchantServer.run(
+                    configuration,
+                    logger: logger,
+                    clock: { [server] in server.clockNow },
+                    sandbox: BuiltInSandbox()
+                )
             }
             for _ in 0..<300 {
                 if let r = try? await server.http.execute(

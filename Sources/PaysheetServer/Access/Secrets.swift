@@ -9,7 +9,7 @@ import PaysheetTokenFormat
 /// A secret is 32 random bytes from the system's generator (256 bits), written as unpadded
 /// Base64url after a prefix that says what it is. Only its SHA-256 is stored; since the secret
 /// itself carries 256 bits, a fast hash is enough (nothing to guess from the hash).
-enum Secrets {
+package enum Secrets {
     /// `prefix` followed by `bytes` random bytes in unpadded Base64url.
     static func make(_ prefix: String, bytes: Int = 32) -> String {
         var generator = SystemRandomNumberGenerator()
@@ -18,7 +18,7 @@ enum Secrets {
     }
 
     /// `count` random hexadecimal digits.
-    static func hex(_ count: Int) -> String {
+    package static func hex(_ count: Int) -> String {
         var generator = SystemRandomNumberGenerator()
         let raw = (0..<((count + 1) / 2)).map { _ in UInt8.random(in: 0...255, using: &generator) }
         return String(Hex.encode(raw).prefix(count))

@@ -19,7 +19,7 @@ public struct APIRequestContext: RequestContext, RemoteAddressRequestContext {
 
     /// The client's address: the peer's, or, when the peer is one of `trustedProxies`, the last
     /// address of the request's `X-Forwarded-For` (the one that proxy saw).
-    func client(of request: Request, trustedProxies: [String]) -> String {
+    package func client(of request: Request, trustedProxies: [String]) -> String {
         let peer = clientAddress
         guard trustedProxies.contains(peer),
             let forwarded = request.headers[values: .init("X-Forwarded-For")!].last?.split(separator: ",").last

@@ -10,6 +10,11 @@ import PaysheetModel
 import PaysheetToken
 import Prometheus
 
+/// Routes added to the merchant server's router, after its middlewares and before its own
+/// routes; `trustedProxies` are those whose `X-Forwarded-For` names the client.
+package typealias ExtraRoutes =
+    @Sendable (_ router: Router<APIRequestContext>, _ trustedProxies: [String]) throws -> Void
+
 /// The merchant server's HTTP API (`/v1/…`), `/health` and `/metrics`. `docs/openapi.yaml`
 /// describes it; CI checks the two against each other. Every route names its owner (see
 /// `AccessPolicy`); the credential is checked before the body is read or anything is written.
@@ -21,7 +26,8 @@ public struct APIRouter: Sendable {
     let registry: PrometheusCollectorRegistry?
     let sandboxMerchantCertificate: String?
     let idempotency: Idempotency
-    let sheets: SheetHub?
+    /// The browser's tools (`paysheet.js`, its bridge, the demo store), when served.
+    let browser: ExtraRoutes?
     let access: AccessPolicy
     let mode: ServerMode
     /// Raised while the server drains (shutting down).
@@ -36,8 +42,8 @@ public struct APIRouter: Sendable {
     let trustedProxies: [String]
 
     /// A router over the services; `registry` serves `/metrics`; `sandboxMerchantCertificate`
-    /// (PEM) is published at `/v1/sandbox/merchant` for `paysheet pay`; `sheets` (when given)
-    /// serves `paysheet.js`, its bridge and the demo store at `/`.
+    /// (PEM) is published at `/v1/sandbox/merchant` for `paysheet pay`; `browser` (when given)
+    /// adds `paysheet.js`, its bridge and the demo store at `/`.
     init(
         orders: OrderService,
         payments: PaymentService,
@@ -45,7 +51,7 @@ public struct APIRouter: Sendable {
         store: PaymentStore,
         registry: PrometheusCollectorRegistry?,
         sandboxMerchantCertificate: String?,
-        sheets: SheetHub? = nil,
+        browser: ExtraRoutes? = nil,
         mode: ServerMode = .sandbox,
         draining: Flag = Flag(),
         reconciliation: ReconciliationService? = nil,
@@ -55,7 +61,7 @@ public struct APIRouter: Sendable {
         self.trustedProxies = limits.trustedProxies
         self.draining = draining
         self.reconciliation = reconciliation
-        self.sheets = sheets
+        self.browser = browser
         self.orders = orders
         self.payments = payments
         self.validator = validator
@@ -194,7 +200,7 @@ public struct APIRouter: Sendable {
         let router = Router(context: APIRequestContext.self)
         router.middlewares.add(ModeMiddleware(mode: mode))
         router.middlewares.add(ErrorMiddleware(storageFull: storageFull))
-        if let sheets { try BrowserRoutes.add(to: router, hub: sheets, trustedProxies: trustedProxies) }
+        if let browser { try browser(router, trustedProxies) }
         addOperationRoutes(router)
         addOrderRoutes(router)
         addSheetRoutes(router)

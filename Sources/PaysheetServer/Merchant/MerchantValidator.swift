@@ -1,15 +1,14 @@
 import AsyncHTTPClient
-import Crypto
 import Foundation
 import NIOCore
 import NIOSSL
 import PaysheetModel
-import PaysheetTokenFormat
 
 /// Merchant validation (`onvalidatemerchant`): the server, never the browser, obtains the
 /// opaque merchant session.
 ///
-/// - `sandbox`: issues a session object shaped like Apple's, marked as a sandbox session.
+/// - `sandbox`: a ``MerchantSessionIssuer`` makes it (the sandbox's: a session object shaped like
+///   Apple's, marked as a sandbox session; this library has none, `PaysheetBrowserBridge` does).
 /// - `apple`: posts to Apple's payment session endpoint with mutual TLS and the merchant
 ///   identity certificate.
 ///
@@ -17,26 +16,19 @@ import PaysheetTokenFormat
 public struct MerchantValidator: Sendable {
     /// How sessions are obtained.
     public enum Mode: Sendable {
-        /// Sandbox sessions, no network.
-        case sandbox
+        /// Sessions made by `issuer` (the sandbox's), no network.
+        case sandbox(any MerchantSessionIssuer)
         /// Apple's endpoint, through `client` configured with the merchant identity certificate.
         case apple(client: HTTPClient)
     }
 
     let mode: Mode
     let settings: MerchantSettings
-    /// Signs the sandbox's sessions (the simulated wallet checks the signature).
-    let sandboxSessions: SandboxMerchantSessions
 
     /// A validator.
-    public init(
-        mode: Mode,
-        settings: MerchantSettings,
-        sandboxSessions: SandboxMerchantSessions = SandboxMerchantSessions()
-    ) {
+    public init(mode: Mode, settings: MerchantSettings) {
         self.mode = mode
         self.settings = settings
-        self.sandboxSessions = sandboxSessions
     }
 
     /// Apple's validation hosts.
@@ -70,18 +62,9 @@ public struct MerchantValidator: Sendable {
                 "\(validationURL) is not an https URL on one of Apple's payment gateway hosts"
             )
         }
-        let identifierHash = Hex.encode(SHA256.hash(data: Data(settings.merchantIdentifier.utf8))).uppercased()
         switch mode {
-        case .sandbox:
-            let milliseconds = Int(now.timeIntervalSince1970 * 1000)
-            let nonce = (0..<4).map { _ in String(format: "%08x", UInt32.random(in: 0...UInt32.max)) }.joined()
-            // Apple's members; the signature is the sandbox issuer's (not Apple's).
-            return sandboxSessions.signed([
-                "epochTimestamp": .number(String(milliseconds)), "expiresAt": .number(String(milliseconds + 300_000)),
-                "merchantSessionIdentifier": .string("PAYSHEET_SANDBOX_SESSION_" + nonce.uppercased()),
-                "nonce": .string(String(nonce.prefix(8))), "merchantIdentifier": .string(identifierHash),
-                "domainName": .string(settings.domain), "displayName": .string(settings.displayName),
-            ])
+        case .sandbox(let issuer):
+            return issuer.session(for: settings, now: now)
         case .apple(let client):
             var request = HTTPClientRequest(url: "https://\(host)/paymentservices/paymentSession")
             request.method = .POST
@@ -122,4 +105,11 @@ public struct MerchantValidator: Sendable {
         configuration.redirectConfiguration = .disallow
         return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }
+}
+
+/// Makes merchant sessions without Apple's gateway: the sandbox's (`PaysheetBrowserBridge`'s
+/// `SandboxMerchantSessions`, which the simulated sheet can tell from hand-made objects).
+public protocol MerchantSessionIssuer: Sendable {
+    /// A merchant session for the merchant of `settings`, made at `now`.
+    func session(for settings: MerchantSettings, now: Date) -> JSONValue
 }

@@ -6,7 +6,6 @@ import PaysheetModel
 import PaysheetToken
 import ServiceLifecycle
 import UnionPay
-import UnionPaySandbox
 import X509
 
 extension MerchantServer {
@@ -17,20 +16,23 @@ extension MerchantServer {
         let paymentCertificate: String
         let decryptor: PaymentTokenDecryptor
 
-        init(_ config: ServerConfiguration, data: String) throws {
+        init(_ config: ServerConfiguration, data: String, sandbox: (any ServerSandbox)?) throws {
             if let cert = config.tokens.certificateFile, let key = config.tokens.keyFile {
                 merchantKey = try MerchantKey(certificateFile: cert, privateKeyFile: key, permissions: .refuse)
                 paymentCertificate = cert
             } else {
-                merchantKey = try SandboxMerchant.loadOrCreate(
-                    dataFolder: data,
-                    merchantIdentifier: config.merchant.merchantIdentifier
-                )
-                paymentCertificate = data + "/merchants/" + config.merchant.merchantIdentifier + "/certificate.pem"
+                (merchantKey, paymentCertificate) = try MerchantServer.sandbox(
+                    sandbox,
+                    for: "tokens.certificateFile and tokens.keyFile are not set"
+                ).merchantKey(dataFolder: data, merchantIdentifier: config.merchant.merchantIdentifier)
             }
             var roots: [Certificate] = []
             if config.tokens.trustApple { roots += TrustAnchors.apple.roots }
-            if config.tokens.trustSandbox { roots.append(try SandboxMerchant.pki(dataFolder: data).root) }
+            if config.tokens.trustSandbox {
+                roots.append(
+                    try MerchantServer.sandbox(sandbox, for: "tokens.trustSandbox is on").tokenRoot(dataFolder: data)
+                )
+            }
             decryptor = PaymentTokenDecryptor(
                 keys: MerchantKeyring([merchantKey]),
                 verifier: PaymentTokenVerifier(trust: TrustAnchors(roots)),
@@ -40,7 +42,7 @@ extension MerchantServer {
     }
 
     /// The UnionPay client, its credentials and trust, and (unless an external gateway is
-    /// configured) the sandbox gateway it talks to.
+    /// configured) the sandbox gateway it talks to; `sandbox` stands in for what is not configured.
     struct AcquirerParts {
         let client: UnionPayClient
         let acquirer: UnionPayAcquirer
@@ -56,6 +58,7 @@ extension MerchantServer {
             publicURL: String,
             http: HTTPClient,
             connections: ConnectionSettings,
+            sandbox: (any ServerSandbox)?,
             logger: Logger
         ) throws {
             guard config.acquirer.signMethod == "01" || config.acquirer.signMethod == "11" else {
@@ -68,36 +71,49 @@ extension MerchantServer {
                     "acquirer.reconcileHour \(config.acquirer.reconcileHour) is neither -1 (off) nor an hour 0 to 23"
                 )
             }
-            // The UnionPay sandbox PKI is made only when a sandbox part needs it (never in production).
-            let sandboxPKI: () throws -> UnionPaySandboxPKI = {
-                try UnionPaySandboxPKI.loadOrCreate(folder: data + "/unionpay-sandbox")
+            // The sandbox stands in only for what is not configured (never in production).
+            func sandboxFor(_ what: String) throws -> any ServerSandbox {
+                try MerchantServer.sandbox(sandbox, for: what)
             }
-            let merchantFolder = data + "/unionpay-sandbox/merchant-" + config.acquirer.merchantId
+            let merchantId = config.acquirer.merchantId
             let secureKey: String? =
                 config.acquirer.signMethod == "11"
                 ? try config.acquirer.secureKeyFile.map {
                     try KeyFile.readPrivateKeyText($0, policy: .refuse).trimmingCharacters(in: .whitespacesAndNewlines)
                 }
-                    ?? UnionPaySandboxPKI.secureKey(folder: merchantFolder)
+                    ?? sandboxFor("acquirer.signMethod is 11 without acquirer.secureKeyFile").acquirerSecureKey(
+                        dataFolder: data,
+                        merchantId: merchantId
+                    )
                 : nil
             let merchantACP: ACPCredentials
             if let key = config.acquirer.signingKeyFile, let cert = config.acquirer.signingCertificateFile {
                 merchantACP = try ACPCredentials(keyFile: key, certificateFile: cert)
             } else {
-                merchantACP = try sandboxPKI().merchantCredentials(
-                    folder: merchantFolder,
-                    merchantId: config.acquirer.merchantId
-                )
+                merchantACP = try sandboxFor(
+                    "acquirer.signingKeyFile and acquirer.signingCertificateFile are not set"
+                ).acquirerMerchantCredentials(dataFolder: data, merchantId: merchantId)
             }
             // The gateway is identified as UnionPay's SDKs identify it: root, middle certificate, owner.
-            let gatewayRoots = try Self.certificates(config.acquirer.trustedRootFiles) ?? [try sandboxPKI().root]
-            let gatewayMiddles =
-                try Self.certificates(config.acquirer.intermediateFiles) ?? [try sandboxPKI().gatewayCA]
+            let configuredRoots = try Self.certificates(config.acquirer.trustedRootFiles)
+            let configuredMiddles = try Self.certificates(config.acquirer.intermediateFiles)
+            var gatewayRoots = configuredRoots ?? []
+            var gatewayMiddles = configuredMiddles ?? []
+            if configuredRoots == nil || configuredMiddles == nil {
+                let trust = try sandboxFor(
+                    "acquirer.trustedRootFiles and acquirer.intermediateFiles are not set"
+                ).acquirerTrust(dataFolder: data)
+                gatewayRoots = configuredRoots ?? trust.roots
+                gatewayMiddles = configuredMiddles ?? trust.intermediates
+            }
             // UnionPay's encryption certificate for card data: the configured file, or the sandbox's
             // (whose key the built-in sandbox gateway decrypts with), read once.
             let sandboxEncryption: ACPCredentials? =
                 config.acquirer.encryptionCertificateFile == nil || config.acquirer.gatewayURL == nil
-                ? try sandboxPKI().encryptionCredentials(folder: data + "/unionpay-sandbox") : nil
+                ? try sandboxFor(
+                    config.acquirer.gatewayURL == nil
+                        ? "acquirer.gatewayURL is not set" : "acquirer.encryptionCertificateFile is not set"
+                ).acquirerEncryption(dataFolder: data) : nil
             let encryptionCertificate: Certificate
             if let file = config.acquirer.encryptionCertificateFile {
                 encryptionCertificate = try Certificate(pemEncoded: String(contentsOfFile: file, encoding: .utf8))
@@ -121,21 +137,17 @@ extension MerchantServer {
                     config.acquirer.sandboxListen,
                     what: "sandbox acquirer listen address"
                 )
-                let gateway = try SandboxGateway(
-                    pki: try sandboxPKI(),
-                    merchants: [merchantACP],
-                    http: http,
-                    paymentDataField: config.acquirer.paymentDataField,
-                    secureKeys: secureKey.map { [config.acquirer.merchantId: $0] } ?? [:],
-                    encryption: sandboxEncryption,
-                    logger: logger
-                )
                 let url = "http://\(host == "0.0.0.0" ? "127.0.0.1" : host):\(port)"
                 gatewayURL = url
                 sandboxURL = url
                 services = [
-                    Application(
-                        router: gateway.router(),
+                    try sandboxFor("acquirer.gatewayURL is not set").acquirerGateway(
+                        dataFolder: data,
+                        merchants: [merchantACP],
+                        secureKeys: secureKey.map { [merchantId: $0] } ?? [:],
+                        encryption: sandboxEncryption,
+                        paymentDataField: config.acquirer.paymentDataField,
+                        http: http,
                         server: .guarded(connections, name: "paysheet-acquirer-sandbox", logger: logger),
                         configuration: .init(
                             address: .hostname(host, port: port),

@@ -27,6 +27,7 @@ extension MerchantServer {
             storage: StorageParts,
             store: PaymentStore,
             validation: MerchantValidator.Mode,
+            sandbox: (any ServerSandbox)?,
             metrics: PrometheusCollectorRegistry?,
             clock: @escaping @Sendable () -> Date,
             logger: Logger
@@ -57,26 +58,20 @@ extension MerchantServer {
             // sheet can make).
             let tools = config.sandboxTools && config.tokens.trustSandbox
             sandboxTools = tools
-            let sandboxSessions = SandboxMerchantSessions()
             let draining = Flag()
             self.draining = draining
             let api = APIRouter(
                 orders: orders,
                 payments: payments,
-                validator: MerchantValidator(
-                    mode: validation,
-                    settings: config.merchant,
-                    sandboxSessions: sandboxSessions
-                ),
+                validator: MerchantValidator(mode: validation, settings: config.merchant),
                 store: store,
                 registry: metrics,
                 sandboxMerchantCertificate: tools
                     ? try? tokens.merchantKey.certificate?.serializeAsPEM().pemString : nil,
-                sheets: tools
-                    ? SheetHub(
-                        pki: try SandboxMerchant.pki(dataFolder: data),
-                        recipient: TokenRecipient(tokens.merchantKey),
-                        merchantSessions: sandboxSessions
+                browser: tools
+                    ? try MerchantServer.sandbox(sandbox, for: "sandboxTools is on").browserRoutes(
+                        dataFolder: data,
+                        merchantKey: tokens.merchantKey
                     ) : nil,
                 mode: config.mode,
                 draining: draining,

@@ -8,13 +8,17 @@ import PaysheetToken
 import Prometheus
 import ServiceLifecycle
 import UnionPay
-import UnionPaySandbox
 import X509
 
 /// `paysheet serve` as a value: the merchant server's Hummingbird application with the services
 /// it runs beside it (its store's pool, the query poller, the reconciliation scheduler, the
-/// settlement listener and, unless an external gateway is configured, the sandbox UnionPay
-/// gateway).
+/// settlement listener and, when a sandbox is composed and no external gateway is configured,
+/// the sandbox UnionPay gateway).
+///
+/// This library links no sandbox: a server built by ``init(_:logger:clock:metrics:)`` takes every
+/// key, certificate and gateway from its configuration. `PaysheetSandboxServer` composes the
+/// sandbox (its gateway, keys, merchant sessions and browser tools) for what is left unset, as
+/// `paysheet serve` does.
 ///
 /// ``init(_:logger:clock:metrics:)`` builds everything from a configuration (refusing a bad one);
 /// ``run(onStarted:)`` serves until SIGINT or SIGTERM. Tests run ``application`` in-process with
@@ -59,6 +63,18 @@ public struct MerchantServer: Sendable {
         clock: @escaping @Sendable () -> Date = { Date() },
         metrics: PrometheusCollectorRegistry? = nil
     ) async throws {
+        try await self.init(configuration, logger: logger, clock: clock, metrics: metrics, sandbox: nil)
+    }
+
+    /// A server whose `sandbox` stands in for the keys, certificates, gateway, merchant sessions
+    /// and browser tools its configuration leaves unset (`nil`: none, each must be configured).
+    package init(
+        _ configuration: ServerConfiguration,
+        logger: Logger,
+        clock: @escaping @Sendable () -> Date = { Date() },
+        metrics: PrometheusCollectorRegistry? = nil,
+        sandbox: (any ServerSandbox)?
+    ) async throws {
         var config = configuration
         if config.mode == .production {
             let problems = ProductionCheck.problems(config)
@@ -68,7 +84,7 @@ public struct MerchantServer: Sendable {
         let (host, port) = try ServerConfiguration.hostPort(config.listen, what: "listen address")
         let publicURL = config.publicURL ?? "http://\(host == "0.0.0.0" ? "127.0.0.1" : host):\(port)"
         if config.merchant.managementURL == nil { config.merchant.managementURL = publicURL + "/subscription.html" }
-        let tokens = try TokenParts(config, data: data)
+        let tokens = try TokenParts(config, data: data, sandbox: sandbox)
         let connections = try ConnectionSettings.forServer(config.connections, logger: logger)
         let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: Self.httpConfiguration)
         var opened: (any SQLDatabase)?
@@ -80,11 +96,12 @@ public struct MerchantServer: Sendable {
                 publicURL: publicURL,
                 http: http,
                 connections: connections,
+                sandbox: sandbox,
                 logger: logger
             )
             let storage = try await StorageParts(config, data: data, logger: logger)
             opened = storage.database
-            let validation = try Self.merchantValidation(config)
+            let validation = try Self.merchantValidation(config, sandbox: sandbox)
             if case .apple(let client) = validation { validationClient = client }
             let store = PaymentStore(database: storage.database)
             let parts = try ServiceParts(
@@ -95,6 +112,7 @@ public struct MerchantServer: Sendable {
                 storage: storage,
                 store: store,
                 validation: validation,
+                sandbox: sandbox,
                 metrics: metrics,
                 clock: clock,
                 logger: logger
@@ -191,7 +209,20 @@ public struct MerchantServer: Sendable {
         metrics: PrometheusCollectorRegistry? = nil,
         onStarted: @escaping @Sendable (Started) async -> Void = { _ in }
     ) async throws {
-        try await MerchantServer(configuration, logger: logger, clock: clock, metrics: metrics).run(
+        try await run(configuration, logger: logger, clock: clock, metrics: metrics, sandbox: nil, onStarted: onStarted)
+    }
+
+    /// ``run(_:logger:clock:metrics:onStarted:)`` with `sandbox` standing in for what the
+    /// configuration leaves unset (``init(_:logger:clock:metrics:sandbox:)``).
+    package static func run(
+        _ configuration: ServerConfiguration,
+        logger: Logger,
+        clock: @escaping @Sendable () -> Date = { Date() },
+        metrics: PrometheusCollectorRegistry? = nil,
+        sandbox: (any ServerSandbox)?,
+        onStarted: @escaping @Sendable (Started) async -> Void = { _ in }
+    ) async throws {
+        try await MerchantServer(configuration, logger: logger, clock: clock, metrics: metrics, sandbox: sandbox).run(
             onStarted: onStarted
         )
     }
@@ -219,8 +250,16 @@ public struct MerchantServer: Sendable {
     }
 
     /// How merchant sessions are made: by Apple's gateway with the merchant identity, or the sandbox's.
-    static func merchantValidation(_ config: ServerConfiguration) throws -> MerchantValidator.Mode {
-        guard config.merchantValidation == "apple" else { return .sandbox }
+    static func merchantValidation(
+        _ config: ServerConfiguration,
+        sandbox: (any ServerSandbox)?
+    ) throws -> MerchantValidator.Mode {
+        guard config.merchantValidation == "apple" else {
+            return .sandbox(
+                try Self.sandbox(sandbox, for: "merchantValidation is \"\(config.merchantValidation)\", not \"apple\"")
+                    .merchantSessions
+            )
+        }
         guard let cert = config.identityCertificateFile, let key = config.identityKeyFile else {
             throw ConfigurationError(
                 "merchantValidation \"apple\" needs identityCertificateFile and identityKeyFile (PAYSHEET_IDENTITY_CERTIFICATE, PAYSHEET_IDENTITY_KEY)"

@@ -1,7 +1,6 @@
 import Foundation
 import PaysheetToken
 import UnionPay
-import UnionPaySandbox
 import X509
 
 /// What keeps a server from starting in production mode: one line per problem. A production
@@ -53,9 +52,9 @@ public enum ProductionCheck {
                 "acquirer.encryptionCertificateFile is not set: card data would be encrypted to the sandbox's encryption certificate (PAYSHEET_ACQUIRER_ENCRYPTION_CERTIFICATE, UnionPay's acp_prod_enc.cer)"
             )
         }
-        if let owners = c.acquirer.gatewayOwners, owners.contains(UnionPaySandboxPKI.gatewayOwner) {
+        if let owners = c.acquirer.gatewayOwners, owners.contains(ACPGatewayOwners.testEnvironment) {
             out.append(
-                "acquirer.gatewayOwners accepts \(UnionPaySandboxPKI.gatewayOwner), the test environment's and the sandbox's gateway (PAYSHEET_ACQUIRER_OWNERS)"
+                "acquirer.gatewayOwners accepts \(ACPGatewayOwners.testEnvironment), the test environment's and the sandbox's gateway (PAYSHEET_ACQUIRER_OWNERS)"
             )
         }
         if c.tokens.certificateFile == nil || c.tokens.keyFile == nil {

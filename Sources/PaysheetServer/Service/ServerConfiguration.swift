@@ -365,5 +365,5 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
 public struct ConfigurationError: Error, CustomStringConvertible, Sendable {
     /// What is wrong.
     public var description: String
-    init(_ description: String) { self.description = description }
+    package init(_ description: String) { self.description = description }
 }

@@ -4,6 +4,7 @@ import PaysheetSheet
 import PaysheetToken
 import Testing
 
+@testable import PaysheetBrowserBridge
 @testable import PaysheetServer
 
 /// Finding 9 of the audit: the sandbox's browser bridge. Pages of some client addresses took the

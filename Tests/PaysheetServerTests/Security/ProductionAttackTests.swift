@@ -3,6 +3,7 @@ import _CryptoExtras
 import Foundation
 import Logging
 import PaysheetModel
+import PaysheetSheetTokens
 import PaysheetToken
 import PaysheetTokenFormat
 import Testing

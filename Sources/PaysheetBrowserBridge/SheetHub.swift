@@ -1,5 +1,6 @@
 import Foundation
 import PaysheetModel
+import PaysheetServer
 import PaysheetSheet
 import PaysheetSheetTokens
 import PaysheetToken

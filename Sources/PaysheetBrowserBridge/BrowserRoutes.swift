@@ -2,10 +2,11 @@ import Foundation
 import Hummingbird
 import NIOCore
 import PaysheetModel
+import PaysheetServer
 
 /// The browser side of `paysheet serve`: `paysheet.js` (the `ApplePaySession` drop-in), the
 /// bridge it talks to (`POST /paysheet/v1/pages/{id}`), and the demo store at `/`.
-enum BrowserRoutes {
+package enum BrowserRoutes {
     /// A static file served from the package's `Assets` folder.
     struct Asset: Sendable {
         var path: String
@@ -30,7 +31,9 @@ enum BrowserRoutes {
             let url = Bundle.module.url(forResource: name, withExtension: ext, subdirectory: "Assets")
                 ?? Bundle.module.url(forResource: name, withExtension: ext)
         else {
-            throw ConfigurationError("the browser asset \(file) is missing from the Paysheet resource bundle")
+            throw ConfigurationError(
+                "the browser asset \(file) is missing from the PaysheetBrowserBridge resource bundle"
+            )
         }
         return ByteBuffer(data: try Data(contentsOf: url))
     }
@@ -38,7 +41,11 @@ enum BrowserRoutes {
     /// Adds the routes to `router`. Pages are counted per client: the peer's address, or the one
     /// a proxy of `trustedProxies` names in `X-Forwarded-For` (behind a proxy, every page would
     /// otherwise be the proxy's).
-    static func add(to router: Router<APIRequestContext>, hub: SheetHub, trustedProxies: [String] = []) throws {
+    package static func add(
+        to router: Router<APIRequestContext>,
+        hub: SheetHub,
+        trustedProxies: [String] = []
+    ) throws {
         for asset in assets {
             let body = try load(asset.file)
             router.get(RouterPath(stringLiteral: asset.path)) { _, _ -> Response in
