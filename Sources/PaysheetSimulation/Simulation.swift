@@ -102,8 +102,8 @@ public struct Simulation<C: Chooser> {
         return "\(prefix)\(ids)"
     }
 
-    mutating func newTransaction(_ prefix: String) -> OrderLifecycle.NewTransaction {
-        let id = newId(prefix)
+    mutating func newTransaction() -> OrderLifecycle.NewTransaction {
+        let id = newId("")
         return .init(
             id: id,
             identity: TransactionIdentity(orderId: "A" + id, txnTime: String(Int(now.timeIntervalSince1970)))
@@ -397,7 +397,7 @@ public struct Simulation<C: Chooser> {
                 return
             }
             let charge = OrderLifecycle.NewCharge(
-                transaction: newTransaction("pay"),
+                transaction: newTransaction(),
                 card: nil,
                 tokenTransactionId: token,
                 cause: cause
@@ -405,9 +405,9 @@ public struct Simulation<C: Chooser> {
             step = core.handle(&machine, .authorize(charge), now)
         case .cancel(let party): step = core.handle(&machine, .cancel(party), now)
         case .refund(let amount):
-            step = core.handle(&machine, .reverse(.refund, amount: amount, newTransaction("ref"), cause: nil), now)
-        case .void: step = core.handle(&machine, .reverse(.void, amount: nil, newTransaction("void"), cause: nil), now)
-        case .unwind: step = core.handle(&machine, .unwind(newTransaction("unw")), now)
+            step = core.handle(&machine, .reverse(.refund, amount: amount, newTransaction(), cause: nil), now)
+        case .void: step = core.handle(&machine, .reverse(.void, amount: nil, newTransaction(), cause: nil), now)
+        case .unwind: step = core.handle(&machine, .unwind(newTransaction()), now)
         }
         if let write = step.write {
             switch store.apply(write) {

@@ -96,21 +96,26 @@ import Testing
                 return
             }
             _ = try await store.insert(q, cause: "created", order: after)
+            // Rows the store takes as given (the chain's shape is the core's business, not the store's).
+            let states: [PaymentLifecycle.State] = [.submitting, .accepted, .unknown]
             for n in 2...12 {
                 try await store.database.transaction { db in
                     try await PaymentStore.addEvent(
                         p.id,
-                        from: "s\(n - 1)",
-                        to: "s\(n)",
-                        cause: "step \(n)",
-                        at: Self.t0.addingTimeInterval(Double(n)),
+                        PaymentTransition(
+                            from: states[(n - 1) % 3],
+                            to: states[n % 3],
+                            cause: "step \(n)",
+                            at: Self.t0.addingTimeInterval(Double(n))
+                        ),
                         db
                     )
                 }
             }
             let history = try await store.events(payment: p.id)
             #expect(history.map(\.sequence) == Array(1...12))
-            #expect(history.last?.to == "s12" && history.last?.from == "s11")
+            #expect(history.last?.cause == "step 12" && history.last?.to == states[0].rawValue)
+            #expect(history.last?.from == states[2].rawValue)
             let both = try await store.events(payments: [p.id, q.id, "pay_none"])
             #expect(both[p.id] == history)
             #expect(both[q.id]?.map(\.sequence) == [1])
@@ -173,7 +178,7 @@ import Testing
             let (saved, order) = try #require(
                 try await store.update(
                     p,
-                    transition: (from.rawValue, to.rawValue, cause),
+                    transition: PaymentTransition(from: from, to: to, cause: cause, at: Self.t0),
                     at: Self.t0,
                     reprice: OrderSettlement.settle
                 )
@@ -186,7 +191,7 @@ import Testing
             #expect(
                 try await store.update(
                     p,
-                    transition: ("submitting", "succeeded", "late"),
+                    transition: PaymentTransition(from: .submitting, to: .succeeded, cause: "late", at: Self.t0),
                     at: Self.t0,
                     notification: ("N-late", "body"),
                     reprice: OrderSettlement.settle
@@ -245,13 +250,13 @@ import Testing
                 Issue.record("no transitions")
                 return
             }
-            let earlier = PaymentStore.PendingTransition(from: f0.rawValue, to: t0.rawValue, cause: c0, at: acceptedAt)
+            let earlier = PaymentTransition(from: f0, to: t0, cause: c0, at: acceptedAt)
             var stale = p
             stale.version += 5
             #expect(
                 try await store.update(
                     stale,
-                    transition: (f1.rawValue, t1.rawValue, c1),
+                    transition: PaymentTransition(from: f1, to: t1, cause: c1, at: Self.t0.addingTimeInterval(2)),
                     at: Self.t0.addingTimeInterval(2),
                     notification: ("N-1", "body"),
                     earlier: earlier,
@@ -262,7 +267,7 @@ import Testing
             let (saved, order) = try #require(
                 try await store.update(
                     p,
-                    transition: (f1.rawValue, t1.rawValue, c1),
+                    transition: PaymentTransition(from: f1, to: t1, cause: c1, at: Self.t0.addingTimeInterval(2)),
                     at: Self.t0.addingTimeInterval(2),
                     notification: ("N-1", "body"),
                     earlier: earlier,
@@ -303,7 +308,7 @@ import Testing
             #expect(
                 try await store.update(
                     done,
-                    transition: (from.rawValue, to.rawValue, cause),
+                    transition: PaymentTransition(from: from, to: to, cause: cause, at: Self.t0),
                     at: Self.t0,
                     reprice: OrderSettlement.settle
                 ) != nil

@@ -4,7 +4,7 @@ extension OrderLifecycle {
     /// A transaction about to be made: its id and the acquirer's identity of it, chosen by the
     /// driver (they are random), used only when the input makes one.
     public struct NewTransaction: Sendable, Equatable {
-        /// Our id (`pay_…`, `ref_…`, `void_…`).
+        /// Our id, without its kind's prefix (the core adds `pay_`, `ref_` or `void_`).
         public var id: String
         /// The acquirer's identity.
         public var identity: TransactionIdentity
@@ -79,6 +79,15 @@ extension OrderLifecycle {
             case .answered(let answer): .answer(answer)
             case .notified(let status, _): .notification(status)
             case .queried(let status, _): .query(status)
+            }
+        }
+
+        /// The same input with the held acceptance `earlier` (an answer carries none).
+        public func with(earlier: Acceptance?) -> PaymentInput {
+            switch self {
+            case .answered: self
+            case .notified(let status, _): .notified(status, earlier: earlier)
+            case .queried(let status, _): .queried(status, earlier: earlier)
             }
         }
 

@@ -63,7 +63,7 @@ public struct OrderLifecycle: Sendable, Equatable {
             return Step(reply: .failure("Payment currency is not the order's"))
         }
         let record = PaymentRecord(
-            id: charge.transaction.id,
+            id: Self.id(of: .charge, charge.transaction),
             orderId: order.id,
             kind: .charge,
             identity: charge.transaction.identity,
@@ -153,7 +153,9 @@ public struct OrderLifecycle: Sendable, Equatable {
     {
         guard kind != .charge else {
             return Step(
-                reply: .refused(PaymentRefusal(.invalid, code: "invalid", message: "a charge is not a reversal"))
+                reply: .refused(
+                    PaymentRefusal(.invalid, code: "invalid_request", message: "a charge is not a reversal")
+                )
             )
         }
         guard let charge = payments.first(where: { $0.kind == .charge && $0.lifecycle.state == .succeeded }),
@@ -170,7 +172,9 @@ public struct OrderLifecycle: Sendable, Equatable {
         let reversals = payments.filter { $0.kind != .charge && $0.lifecycle.state != .failed }
         // Checked: a refund amount may be anything a caller wrote; reversals in flight count.
         guard let committed = try? MinorUnits.sum(reversals.map(\.amount)) else {
-            return Step(reply: .refused(PaymentRefusal(.invalid, code: "invalid", message: "amounts out of range")))
+            return Step(
+                reply: .refused(PaymentRefusal(.invalid, code: "invalid_request", message: "amounts out of range"))
+            )
         }
         let left = charge.amount - committed
         let value: Int
@@ -197,7 +201,7 @@ public struct OrderLifecycle: Sendable, Equatable {
                     reply: .refused(
                         PaymentRefusal(
                             .invalid,
-                            code: "invalid",
+                            code: "invalid_request",
                             field: "amount",
                             message: "the refund amount must be positive"
                         )
@@ -220,7 +224,7 @@ public struct OrderLifecycle: Sendable, Equatable {
             }
         }
         let record = PaymentRecord(
-            id: transaction.id,
+            id: Self.id(of: kind, transaction),
             orderId: order.id,
             kind: kind,
             identity: transaction.identity,
@@ -257,6 +261,11 @@ public struct OrderLifecycle: Sendable, Equatable {
             effects: effects,
             reply: .awaitOutcome(record)
         )
+    }
+
+    /// A new payment's id: its kind's prefix (`pay_`, `ref_`, `void_`) and the transaction's id.
+    static func id(of kind: PaymentKind, _ transaction: NewTransaction) -> String {
+        (kind == .charge ? "pay_" : kind == .void ? "void_" : "ref_") + transaction.id
     }
 
     // MARK: The entry points

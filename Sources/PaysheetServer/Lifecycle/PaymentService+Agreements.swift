@@ -245,29 +245,30 @@ extension PaymentService {
             // The charge's own order, then its payment (stored before anything is sent).
             let order = chargeOrder(for: agreement, currency: currency, amount: amount, at: started)
             try await store.insert(order)
-            let record = newPayment(
-                .charge,
-                orderId: order.id,
-                amount: amount,
-                currencyNumeric: currency.numeric,
-                at: started,
-                card: CardSummary(
-                    network: agreement.network,
-                    type: nil,
-                    displayName: nil,
-                    suffix: agreement.tokenSuffix
-                )
+            // The charge, through the core like a shopper's: stored before anything is sent.
+            var machine = OrderLifecycle(order: order, payments: [], configuration: lifecycle)
+            let step = machine.handle(
+                .authorize(
+                    .init(
+                        transaction: newTransaction(at: started),
+                        card: CardSummary(
+                            network: agreement.network,
+                            type: nil,
+                            displayName: nil,
+                            suffix: agreement.tokenSuffix
+                        ),
+                        tokenTransactionId: nil,
+                        cause: "merchant-initiated charge \(period) of agreement \(id)"
+                    )
+                ),
+                now: started
             )
-            let paymentId = record.id
-            guard
-                case .inserted = try await store.insert(
-                    record,
-                    cause: "merchant-initiated charge \(period) of agreement \(id)",
-                    order: OrderSettlement.settle(order, [record])
-                )
+            guard let write = step.write, case .send(.charge(let record)) = step.effects.first,
+                case .stored = try await commit(write)
             else {
                 throw ServiceError.conflict("agreement \(id): the charge's order changed; try again")
             }
+            let paymentId = record.id
             // The period is claimed by the agreement's version: of two charges at once, one is sent.
             agreement.lastChargePaymentId = paymentId
             agreement.lastChargePeriod = period
@@ -275,7 +276,7 @@ extension PaymentService {
             guard let claimed = try await store.update(agreement) else {
                 try await advance(
                     paymentId,
-                    .answer(.declined(code: "NS", message: "not sent: another charge of the agreement was first")),
+                    .answered(.declined(code: "NS", message: "not sent: another charge of the agreement was first")),
                     loaded: record
                 )
                 continue
@@ -283,13 +284,13 @@ extension PaymentService {
             let answer = await acquirer.charge(
                 ChargeRequest(
                     identity: record.identity,
-                    amount: amount,
-                    currencyNumeric: currency.numeric,
+                    amount: record.amount,
+                    currencyNumeric: record.currencyNumeric,
                     instrument: .merchantToken(token: credential.accountNumber, expiration: credential.expiration),
                     reference: order.id
                 )
             )
-            let after = try await advance(paymentId, .answer(answer), loaded: record) ?? record
+            let after = try await advance(paymentId, .answered(answer), loaded: record) ?? record
             let outcome = try await outcome(of: after, deadline: deadline)
             let result = outcome.payment?.lifecycle.state.rawValue ?? "unknown"
             Counter(label: "paysheet_agreement_charges_total", dimensions: [("result", result)]).increment()

@@ -68,22 +68,19 @@ extension PaymentService {
             snapshot = nil
             if loaded == nil { loaded = try await store.orderAndPayments(orderId) }
             guard let (order, payments) = loaded else { throw ServiceError.notFound("order \(orderId)") }
-            let charges = payments.filter { $0.kind == .charge }
-            if let open = charges.first(where: { !$0.lifecycle.state.isTerminal }) {
-                // A charge is already with the acquirer: never a second one; answer with its outcome.
-                return try await outcome(of: open, deadline: deadline, others: payments)
-            }
-            if order.canceledAt != nil {
-                throw ServiceError.conflict("order \(orderId) was canceled; it takes no payment")
-            }
-            if charges.contains(where: { $0.lifecycle.state == .succeeded || $0.lifecycle.state == .held }) {
-                throw ServiceError.conflict("order \(orderId) is already \(order.status.rawValue)")
-            }
-
-            // Every update keeps the total above zero; an order stored otherwise is never charged.
-            guard order.amount > 0 else {
-                logger.error("order \(orderId): its total is \(order.amount); nothing charged")
-                return failure("This order has nothing to pay; nothing was charged", order)
+            var machine = OrderLifecycle(order: order, payments: payments, configuration: lifecycle)
+            // The order's own answer first (a charge in flight, canceled, paid, nothing to pay).
+            if let gate = machine.authorizationGate() {
+                switch gate.reply {
+                case .awaitOutcome(let open):
+                    // A charge is already with the acquirer: never a second one; answer with its outcome.
+                    return try await outcome(of: open, deadline: deadline, others: payments)
+                case .refused(let refusal): throw ServiceError(refusal)
+                case .failure(let message):
+                    logger.error("order \(orderId): its total is \(order.amount); nothing charged")
+                    return failure(message, order)
+                case .none, .order: break
+                }
             }
             let errors = shippingContactErrors(order, payment)
             if !errors.isEmpty { return failure("", order, errors: errors) }
@@ -92,35 +89,36 @@ extension PaymentService {
             case .accepted(let accepted): token = accepted
             case .refused(let refusal): return refusal
             }
-            let (decrypted, currency, plan) = (token.decrypted, token.currency, token.plan)
+            let (decrypted, plan) = (token.decrypted, token.plan)
 
             // The charge: persisted before anything is sent, for the order's amount (never the token's).
             let data = decrypted.paymentData
             let method = payment.token.paymentMethod
-            let record = newPayment(
-                .charge,
-                orderId: orderId,
-                amount: order.amount,
-                currencyNumeric: currency.numeric,
-                at: started,
-                card: CardSummary(
-                    network: method.network,
-                    type: method.type?.rawValue,
-                    displayName: method.displayName,
-                    suffix: data.accountNumberSuffix
-                )
+            let card = CardSummary(
+                network: method.network,
+                type: method.type?.rawValue,
+                displayName: method.displayName,
+                suffix: data.accountNumberSuffix
             )
+            let step = machine.handle(
+                .authorize(
+                    .init(
+                        transaction: newTransaction(at: started),
+                        card: card,
+                        tokenTransactionId: decrypted.verified.token.header.transactionId
+                    )
+                ),
+                now: started
+            )
+            guard let write = step.write, case .send(.charge(let record)) = step.effects.first else {
+                if case .failure(let message) = step.reply { return failure(message, order) }
+                throw ServiceError.conflict("order \(orderId) cannot be charged now")
+            }
             let id = record.id
-            let pending = OrderSettlement.settle(order, payments + [record])  // same version: the insert checks it
             // The token's first use, the charge and the order's new status commit together.
             let stored: OrderRecord
-            switch try await store.insert(
-                record,
-                cause: "authorized by the shopper; charging \(order.amount) \(order.currencyCode)",
-                order: pending,
-                tokenTransactionId: decrypted.verified.token.header.transactionId
-            ) {
-            case .inserted(let inserted): stored = inserted
+            switch try await commit(write) {
+            case .stored(let inserted): stored = inserted
             case .orderChanged: continue  // an update endpoint or another authorize was first: look again
             case .tokenReplayed:
                 Counter(label: "paysheet_tokens_rejected_total", dimensions: [("code", "replayed")]).increment()
@@ -151,10 +149,11 @@ extension PaymentService {
             if case .accepted = answer {
                 let at = now()
                 accepted = (answer, at)
-                _ = after.lifecycle.receive(.answer(answer), now: at, configuration: lifecycle)
+                after =
+                    OrderLifecycle.advance(record, .answered(answer), now: at, configuration: lifecycle).next ?? record
             } else {
                 do {
-                    after = try await advance(id, .answer(answer), loaded: record) ?? record
+                    after = try await advance(id, .answered(answer), loaded: record) ?? record
                 } catch {
                     await waiters.unwatch(id)
                     throw error
@@ -174,7 +173,7 @@ extension PaymentService {
             if let accepted, awaited.acceptance(id) != nil {
                 // No change of the payment here in the sheet's time: the acceptance is stored now.
                 awaited.acceptanceStored(id)
-                do { try await advance(id, .answer(accepted.answer), at: accepted.at) } catch {
+                do { try await advance(id, .answered(accepted.answer), at: accepted.at) } catch {
                     logger.warning("payment \(id): the acquirer's acceptance was not stored (\(error)); it is queried")
                 }
             }

@@ -19,6 +19,9 @@ public final class PaymentService: Sendable {
     let lifecycle: LifecycleConfiguration
     let logger: Logger
     let waiters = PaymentWaiters()
+    /// Work that follows a change and must not hold up its request (a canceled order's unwind
+    /// after a notification settled its charge): done by the query poller's service.
+    let followUps = FollowUps()
     /// Charges waiting for their notification, as this process committed them.
     let awaited = AwaitedCharges()
     /// Seconds between reads of a payment an authorization waits for, for changes made by other
@@ -27,10 +30,7 @@ public final class PaymentService: Sendable {
     let changesAnnounced = Flag()
     /// Seconds `authorize` waits for a certain outcome (the sheet allows 30).
     let authorizeWait: Double
-    /// Seconds after its charge during which the shopper may still cancel a paid order (the
-    /// sheet's 30 s, the authorization's answer in flight, a slow page); past it, a paid order is
-    /// the merchant's to refund (its key may cancel at any time).
-    let shopperCancelWindow: Double
+    /// The clock (the core takes the time as an input).
     let now: @Sendable () -> Date
     /// Seals the merchant tokens of agreements (``CredentialVault``); `nil`: no plan can be sold.
     let vault: CredentialVault?
@@ -53,52 +53,27 @@ public final class PaymentService: Sendable {
         self.acquirer = acquirer
         self.decryptor = decryptor
         self.settings = settings
+        var lifecycle = lifecycle
+        lifecycle.shopperCancelWindow = shopperCancelWindow  // the core decides with it
         self.lifecycle = lifecycle
         self.authorizeWait = authorizeWait
-        self.shopperCancelWindow = shopperCancelWindow
         self.logger = logger
         self.now = now
     }
 
-    /// A new payment of `kind` (id prefixed `pay_`, `ref_` or `void_`) for `amount` of the order
-    /// `orderId`, with a new acquirer identity, submitted at `at`: stored before anything is sent.
-    func newPayment(
-        _ kind: PaymentKind,
-        orderId: String,
-        amount: Int,
-        currencyNumeric: String,
-        at: Date,
-        card: CardSummary? = nil,
-        original: (reference: String, paymentId: String)? = nil
-    ) -> PaymentRecord {
-        let id = IDs.make(kind == .charge ? "pay_" : kind == .void ? "void_" : "ref_", now: at)
-        return PaymentRecord(
-            id: id,
-            orderId: orderId,
-            kind: kind,
-            identity: acquirer.newIdentity(paymentId: id, now: at),
-            amount: amount,
-            currencyNumeric: currencyNumeric,
-            lifecycle: PaymentLifecycle(expectedAmount: amount, submittedAt: at, configuration: lifecycle),
-            originalReference: original?.reference,
-            originalPaymentId: original?.paymentId,
-            card: card,
-            createdAt: at
-        )
-    }
+    // MARK: Feeding a payment's lifecycle
 
-    // MARK: Feeding the lifecycle
-
-    /// Feeds `input` to the payment `id`, storing the result (retrying when another writer was
-    /// first); wakes waiters on a state change.
+    /// Feeds `input` to the payment `id` through the core (``OrderLifecycle/advance(_:_:now:configuration:)``),
+    /// storing the result (applied again to the newer version when another writer was first);
+    /// wakes waiters on a state change.
     /// A `notification` (key, raw body) is stored with the change, deduplicated. The acquirer's
-    /// acceptance of the payment, when this process holds it unstored (``AwaitedCharges``), is fed
-    /// first and stored with the change, with its own history row (when the payment moved on
-    /// meanwhile, the lifecycle ignores it). `time`: when `input` came, if not now.
+    /// acceptance of the payment, when this process holds it unstored (``AwaitedCharges``), goes
+    /// with the input and is stored first, with its own history row. `time`: when `input` came,
+    /// if not now.
     @discardableResult
     func advance(
         _ id: String,
-        _ input: PaymentLifecycle.Input,
+        _ input: OrderLifecycle.PaymentInput,
         loaded: PaymentRecord? = nil,
         notification: (key: String, body: String)? = nil,
         snapshot: (OrderRecord, [PaymentRecord])? = nil,
@@ -108,24 +83,17 @@ public final class PaymentService: Sendable {
         var orderSnapshot = snapshot
         for _ in 0..<8 {
             if current == nil { current = try await store.payment(id) }
-            guard var payment = current else { return nil }
-            let answered = awaited.acceptance(id)
-            var earlier: PaymentStore.PendingTransition?
-            if let answered,
-                case .transition(let from, let to, let cause) = payment.lifecycle.receive(
-                    .answer(answered.answer),
-                    now: answered.at,
-                    configuration: lifecycle
-                )
-            {
-                earlier = .init(from: from.rawValue, to: to.rawValue, cause: cause, at: answered.at)
-            }
+            guard let payment = current else { return nil }
+            let held = awaited.acceptance(id).map { OrderLifecycle.Acceptance(answer: $0.answer, at: $0.at) }
             let changedAt = time ?? now()
-            let effect = payment.lifecycle.receive(input, now: changedAt, configuration: lifecycle)
-            let transition: (from: String, to: String, cause: String)?
-            switch effect {
-            case .ignored where earlier != nil: transition = nil  // the answer's change is still stored
-            case .ignored:
+            let step = OrderLifecycle.advance(
+                payment,
+                input.with(earlier: held),
+                now: changedAt,
+                configuration: lifecycle
+            )
+            guard let next = step.next else {
+                // Nothing changed (late, duplicate, terminal): a notification is still recorded.
                 if let notification {
                     let fresh = try await store.recordNotification(
                         key: notification.key,
@@ -136,20 +104,16 @@ public final class PaymentService: Sendable {
                     if !fresh { Counter(label: "paysheet_notifications_duplicate_total").increment() }
                 }
                 return payment
-            case .rescheduled: transition = nil
-            case .transition(let from, let to, let cause): transition = (from.rawValue, to.rawValue, cause)
             }
             let result: (PaymentRecord, OrderRecord?)?
             do {
-                // Only a terminal state can change the order (created/failed → pending happened at insert).
-                let settles = payment.lifecycle.state.isTerminal
                 result = try await store.update(
-                    payment,
-                    transition: transition,
+                    next,
+                    transition: step.transition,
                     at: changedAt,
                     notification: notification,
-                    earlier: earlier,
-                    reprice: settles ? OrderSettlement.settle : nil,
+                    earlier: step.earlier,
+                    reprice: step.settlesOrder ? OrderLifecycle.settle : nil,
                     snapshot: orderSnapshot
                 )
             } catch is PaymentStore.DuplicateNotification {
@@ -157,15 +121,13 @@ public final class PaymentService: Sendable {
                 return current
             }
             if let (stored, order) = result {
-                if answered != nil { awaited.acceptanceStored(id) }
-                if let earlier { recorded(stored, earlier.from, earlier.to, earlier.cause) }
-                if let transition {
-                    recorded(stored, transition.from, transition.to, transition.cause)
+                if held != nil { awaited.acceptanceStored(id) }
+                if let earlier = step.earlier { recorded(stored, earlier) }
+                if let transition = step.transition {
+                    recorded(stored, transition)
                     await waiters.signal(id, stored, order: order)
                     // A canceled order's charge (or reversal) became certain: return the money.
-                    if let order, order.status == .canceling, stored.lifecycle.state.isTerminal {
-                        Task { try? await self.unwind(order.id) }
-                    }
+                    if step.settlesOrder, let order, OrderLifecycle.needsUnwind(order) { followUps.unwind(order.id) }
                 }
                 return stored
             }
@@ -180,11 +142,12 @@ public final class PaymentService: Sendable {
     }
 
     /// Logs and counts a stored change of `payment`'s state.
-    private func recorded(_ payment: PaymentRecord, _ from: String, _ to: String, _ cause: String) {
-        logger.info("payment \(payment.id) \(from) → \(to): \(cause)")
+    private func recorded(_ payment: PaymentRecord, _ transition: PaymentTransition) {
+        let from = transition.from?.rawValue ?? "new"
+        logger.info("payment \(payment.id) \(from) → \(transition.to.rawValue): \(transition.cause)")
         Counter(
             label: "paysheet_payment_transitions_total",
-            dimensions: [("to", to), ("kind", payment.kind.rawValue)]
+            dimensions: [("to", transition.to.rawValue), ("kind", payment.kind.rawValue)]
         ).increment()
     }
 
@@ -202,7 +165,22 @@ public final class PaymentService: Sendable {
         known: (payment: PaymentRecord, generation: Int)? = nil
     ) async throws -> (payment: PaymentRecord, order: OrderRecord?)? {
         if known == nil { await waiters.watch(id) }  // else the caller watches it already
-        defer { Task { await waiters.unwatch(id) } }
+        do {
+            let result = try await waitWatched(id, until: deadline, known: known)
+            await waiters.unwatch(id)
+            return result
+        } catch {
+            await waiters.unwatch(id)
+            throw error
+        }
+    }
+
+    /// ``waitForOutcome(_:until:known:)`` while `id` is watched.
+    private func waitWatched(
+        _ id: String,
+        until deadline: Date,
+        known: (payment: PaymentRecord, generation: Int)?
+    ) async throws -> (payment: PaymentRecord, order: OrderRecord?)? {
         var signalled = false
         var known = known
         while true {
@@ -219,7 +197,7 @@ public final class PaymentService: Sendable {
             }
             known = nil
             let left = deadline.timeIntervalSince(now())
-            if payment.lifecycle.state.isTerminal || left <= 0 { return (payment, order) }
+            if payment.lifecycle.state.isTerminal || left <= 0 || Task.isCancelled { return (payment, order) }
             // Woken by a change made in this process, or (PostgreSQL) announced by another server; the
             // timeout is the safety net for a change whose announcement was lost.
             signalled = await waiters.wait(id, after: generation, timeout: min(left, otherServersPoll))
@@ -249,7 +227,7 @@ public final class PaymentService: Sendable {
                     let status = await self.acquirer.query(payment.identity)
                     Counter(label: "paysheet_acquirer_queries_total").increment()
                     do {
-                        try await self.advance(payment.id, .query(status), loaded: payment)
+                        try await self.advance(payment.id, .queried(status, earlier: nil), loaded: payment)
                         try await self.store.releaseClaim(payment.id)
                     } catch {
                         self.logger.error("query of payment \(payment.id) not stored: \(error)")
@@ -288,7 +266,7 @@ public final class PaymentService: Sendable {
         // Stored, deduplicated and applied in one transaction (R6).
         try await advance(
             payment.id,
-            .notification(notification.status),
+            .notified(notification.status, earlier: nil),
             loaded: payment,
             notification: (notification.deduplicationKey, notification.raw),
             snapshot: (order, payments)

@@ -7,6 +7,7 @@ import Foundation
 actor PaymentWaiters {
     private var waiting: [String: [Int: CheckedContinuation<Void, Never>]] = [:]
     private var nextToken = 0
+    private var fired: Set<Int> = []
     private var generations: [String: Int] = [:]
     private var watchers: [String: Int] = [:]
     private var latest: [String: (PaymentRecord, OrderRecord?)] = [:]
@@ -25,18 +26,36 @@ actor PaymentWaiters {
         if generations[paymentId, default: 0] != generation { return true }
         nextToken += 1
         let token = nextToken
-        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
-            waiting[paymentId, default: [:]][token] = c
-            Task {
+        // Two children, both owned: the wait for a signal, and the timeout that ends it (also
+        // when the waiting request is cancelled: the sleep throws, and the wait is ended at once).
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await self.suspend(paymentId, token, after: generation) }
+            group.addTask {
                 try? await Task.sleep(for: .milliseconds(Int(max(0, timeout) * 1000)))
-                self.fire(paymentId, token)
+                await self.fire(paymentId, token)
             }
+            await group.next()
+            group.cancelAll()
         }
+        fired.remove(token)
         return generations[paymentId, default: 0] != generation
     }
 
+    /// Waits for a signal of `paymentId` after `generation`, unless it came already or the wait's
+    /// timeout fired first.
+    private func suspend(_ paymentId: String, _ token: Int, after generation: Int) async {
+        if fired.contains(token) || generations[paymentId, default: 0] != generation { return }
+        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+            waiting[paymentId, default: [:]][token] = c
+        }
+    }
+
     private func fire(_ paymentId: String, _ token: Int) {
-        if let continuation = waiting[paymentId]?.removeValue(forKey: token) { continuation.resume() }
+        if let continuation = waiting[paymentId]?.removeValue(forKey: token) {
+            continuation.resume()
+        } else {
+            fired.insert(token)  // before the wait was parked (or after a signal ended it)
+        }
         if waiting[paymentId]?.isEmpty == true { waiting.removeValue(forKey: paymentId) }
     }
 

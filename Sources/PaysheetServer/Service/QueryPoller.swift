@@ -16,6 +16,22 @@ struct QueryPoller: Service {
     let logger: Logger
 
     func run() async throws {
+        await withDiscardingTaskGroup { group in
+            // Beside the rounds, owned by this service: the unwinds that follow a settled charge.
+            group.addTask { [payments, logger] in
+                await payments.followUps.run { orderId in
+                    do { try await payments.unwind(orderId) } catch {
+                        logger.error("the cancel of order \(orderId) did not progress: \(error)")
+                    }
+                }
+            }
+            await rounds()
+            group.cancelAll()
+        }
+    }
+
+    /// The periodic rounds, until shutdown.
+    func rounds() async {
         await ready.repeatedly(every: interval, state: Date.distantPast) { lastPrune in
             do {
                 let n = try await payments.runDueQueries()

@@ -58,10 +58,10 @@ extension PaymentStore {
         _ payment: PaymentRecord,
         next: PaymentRecord,
         body: String,
-        transition: (from: String, to: String, cause: String)?,
+        transition: PaymentTransition?,
         at now: Date,
         notification: (key: String, body: String)?,
-        earlier: PendingTransition?,
+        earlier: PaymentTransition?,
         reprice: (@Sendable (OrderRecord, [PaymentRecord]) -> OrderRecord)?,
         snapshot: (OrderRecord, [PaymentRecord])?
     ) async throws -> (PaymentRecord, OrderRecord?)? {
@@ -107,13 +107,14 @@ extension PaymentStore {
                     .text(next.lifecycle.state.rawValue),
                     next.lifecycle.nextQueryAt.map { .int(PaymentStore.ms($0)) } ?? .null,
                     .int(next.version), .text(body), .int(payment.version),
-                    transition.map { .text($0.from) } ?? .null, .text(transition?.to ?? ""),
+                    transition?.from.map { .text($0.rawValue) } ?? .null, .text(transition?.to.rawValue ?? ""),
                     .text(transition?.cause ?? ""),
                     .text(orderAfter?.status.rawValue ?? ""), .int(orderAfter?.version ?? 0),
                     .text(try orderAfter.map { try PaymentStore.json($0) } ?? ""), .text(orderBefore?.id ?? ""),
                     .int(orderBefore?.version ?? 0),
                     .text(settled ? PaymentStore.settledChannel : ""), .text(announcer),
-                    earlier.map { .text($0.from) } ?? .null, .text(earlier?.to ?? ""), .text(earlier?.cause ?? ""),
+                    earlier?.from.map { .text($0.rawValue) } ?? .null, .text(earlier?.to.rawValue ?? ""),
+                    .text(earlier?.cause ?? ""),
                     .int(earlier.map { PaymentStore.ms($0.at) } ?? 0),
                 ]
             )

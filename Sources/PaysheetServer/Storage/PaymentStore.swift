@@ -212,10 +212,7 @@ public struct PaymentStore: Sendable {
                 )
                 try await PaymentStore.addEvent(
                     payment.id,
-                    from: nil,
-                    to: payment.lifecycle.state.rawValue,
-                    cause: cause,
-                    at: payment.createdAt,
+                    PaymentTransition(from: nil, to: payment.lifecycle.state, cause: cause, at: payment.createdAt),
                     db
                 )
                 return .inserted(stored)
@@ -228,14 +225,9 @@ public struct PaymentStore: Sendable {
     /// Rolls back an insert whose order changed (the token use must not stay recorded).
     struct OrderChanged: Error {}
 
-    static func addEvent(
-        _ paymentId: String,
-        from: String?,
-        to: String,
-        cause: String,
-        at: Date,
-        _ db: any SQLExecutor
-    ) async throws {
+    /// Appends `transition` to the history of `paymentId` (the states' raw values are written here).
+    static func addEvent(_ paymentId: String, _ transition: PaymentTransition, _ db: any SQLExecutor) async throws {
+        let (from, to, cause, at) = (transition.from?.rawValue, transition.to.rawValue, transition.cause, transition.at)
         try await db.execute(
             """
             INSERT INTO payment_events (payment_id, seq, from_state, to_state, cause, at_ms)
@@ -368,13 +360,6 @@ public struct PaymentStore: Sendable {
     }
 
     /// A change of a payment's state that is not stored yet: the history row it makes.
-    public struct PendingTransition: Sendable, Equatable {
-        public var from: String
-        public var to: String
-        public var cause: String
-        public var at: Date
-    }
-
     /// Writes `payment` (version-checked) with a history row when its state changed, and lets
     /// `reprice` recompute its order from all the order's payments in the same transaction.
     /// Returns the stored payment and order, or `nil` when another writer was first.
@@ -384,10 +369,10 @@ public struct PaymentStore: Sendable {
     /// acceptance, held until its outcome), whose history row goes before `transition`'s.
     public func update(
         _ payment: PaymentRecord,
-        transition: (from: String, to: String, cause: String)?,
+        transition: PaymentTransition?,
         at now: Date,
         notification: (key: String, body: String)? = nil,
-        earlier: PendingTransition? = nil,
+        earlier: PaymentTransition? = nil,
         reprice: (@Sendable (OrderRecord, [PaymentRecord]) -> OrderRecord)?,
         snapshot: (OrderRecord, [PaymentRecord])? = nil
     ) async throws -> (PaymentRecord, OrderRecord?)? {
@@ -435,24 +420,10 @@ public struct PaymentStore: Sendable {
                 )
                 guard !rows.isEmpty else { throw VersionConflict() }  // roll back (a notification insert too)
                 if let earlier {
-                    try await PaymentStore.addEvent(
-                        next.id,
-                        from: earlier.from,
-                        to: earlier.to,
-                        cause: earlier.cause,
-                        at: earlier.at,
-                        db
-                    )
+                    try await PaymentStore.addEvent(next.id, earlier, db)
                 }
                 guard let transition else { return (next, nil) }
-                try await PaymentStore.addEvent(
-                    next.id,
-                    from: transition.from,
-                    to: transition.to,
-                    cause: transition.cause,
-                    at: now,
-                    db
-                )
+                try await PaymentStore.addEvent(next.id, transition, db)
                 guard let reprice else { return (next, nil) }
                 guard let (order, payments) = try await PaymentStore.orderAndPayments(next.orderId, db) else {
                     return (next, nil)
