@@ -8,7 +8,7 @@ import PaysheetModel
 /// simulation (`PaysheetSimulation`) applies the same steps under every schedule it can make.
 ///
 /// Each payment inside has its own ``PaymentLifecycle`` (`submitting → accepted | unknown →
-/// succeeded | failed | held`); the order's status is derived from them (``OrderSettlement``).
+/// succeeded | failed | held`); the order's status is derived from them (`OrderSettlement`).
 /// The rules are docs/payment-rules.md's, referred to by number.
 ///
 /// | input | when | step |

@@ -20,7 +20,7 @@ public struct OrderRecord: Sendable, Codable, Equatable {
     /// The applied coupon code (upper-cased).
     public var couponCode: String?
     /// Coupon codes sent for this order that were not valid (a guesser is stopped at
-    /// ``ServerConfiguration/RequestLimits/couponAttemptsPerOrder``).
+    /// the server's `couponAttemptsPerOrder` limit).
     public var couponAttempts: Int?
     /// The shipping region (`US-CA`) that sets the tax, from the sheet's redacted contact.
     public var taxRegion: String?

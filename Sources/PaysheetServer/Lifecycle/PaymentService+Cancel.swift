@@ -23,7 +23,7 @@ extension PaymentService {
     }
 
     /// Returns the money of a canceled order once nothing of it is in flight (the core's
-    /// ``OrderLifecycle/Input/unwind(_:)``: a void of the whole charge on its clearing day when no
+    /// `OrderLifecycle/Input/unwind(_:)` (PaysheetPayments): a void of the whole charge on its clearing day when no
     /// reversal was tried yet, else a refund of what is left). Idempotent: safe to call from the
     /// cancel, after a charge settles, and from the poller.
     func unwind(_ orderId: String) async throws {

@@ -9,8 +9,9 @@ import PaysheetToken
 import PaysheetTokenFormat
 
 /// Drives payments: authorization (verify, decrypt, check, charge, wait for the outcome),
-/// refunds and voids, notifications and the query schedule. The rules are in
-/// ``PaymentLifecycle``; this adds the acquirer, the store and the clock.
+/// refunds and voids, notifications and the query schedule. Every decision is the pure core's
+/// (`OrderLifecycle` in PaysheetPayments); this is its one writer, with the acquirer, the store
+/// and the clock (docs/payment-core.md).
 public final class PaymentService: Sendable {
     let store: PaymentStore
     let acquirer: any Acquirer
@@ -63,7 +64,7 @@ public final class PaymentService: Sendable {
 
     // MARK: Feeding a payment's lifecycle
 
-    /// Feeds `input` to the payment `id` through the core (``OrderLifecycle/advance(_:_:now:configuration:)``),
+    /// Feeds `input` to the payment `id` through the core (`OrderLifecycle/advance(_:_:now:configuration:)` (PaysheetPayments)),
     /// storing the result (applied again to the newer version when another writer was first);
     /// wakes waiters on a state change.
     /// A `notification` (key, raw body) is stored with the change, deduplicated. The acquirer's

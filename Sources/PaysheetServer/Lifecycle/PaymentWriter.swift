@@ -3,7 +3,7 @@ import Metrics
 import PaysheetModel
 import PaysheetPayments
 
-/// The writer: the one place where the core's steps (``OrderLifecycle``) reach the store. Each
+/// The writer: the one place where the core's steps (`OrderLifecycle` (PaysheetPayments)) reach the store. Each
 /// order input is applied to the order as read, its write stored checked against the versions
 /// read — when another writer was first, nothing is written and the input is applied again to
 /// what is stored then — and its effects are carried out in order by the drivers (the acquirer

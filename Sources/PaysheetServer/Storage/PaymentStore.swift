@@ -477,7 +477,7 @@ public struct PaymentStore: Sendable {
     struct VersionConflict: Error {}
 
     /// How many payments are not yet certain. A payment has a next query exactly while it is not
-    /// terminal (``PaymentLifecycle``), so this counts entries of the `payments_due` index
+    /// terminal (`PaymentLifecycle` (PaysheetPayments)), so this counts entries of the `payments_due` index
     /// instead of scanning every payment ever made (`/health` runs it on each probe).
     public func openPaymentCount() async throws -> Int {
         let rows = try await database.read(
