@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import PaysheetModel
 import Testing
 import UnionPay
 import UnionPaySandbox
@@ -33,8 +34,7 @@ import UnionPaySandbox
         let acquirer = try Self.acquirer()
         let request = ChargeRequest(
             identity: acquirer.newIdentity(paymentId: "pay_ns", now: Date()),
-            amount: 100,
-            currencyNumeric: "156",
+            amount: Money(100, currencyCode: "156")!,
             instrument: .card(
                 CardData(
                     accountNumber: "6226388000000095",

@@ -170,20 +170,21 @@ public struct OrderLifecycle: Sendable, Equatable {
             )
         }
         let reversals = payments.filter { $0.kind != .charge && $0.lifecycle.state != .failed }
-        // Checked: a refund amount may be anything a caller wrote; reversals in flight count.
-        guard let committed = try? MinorUnits.sum(reversals.map(\.amount)) else {
+        // Checked, in the charge's currency: a refund amount may be anything a caller wrote;
+        // reversals in flight count.
+        guard let paid = charge.money,
+            let committed = try? Money.sum(reversals.compactMap(\.money), in: paid.currency),
+            let left = try? paid.subtracting(committed)
+        else {
             return Step(
                 reply: .refused(PaymentRefusal(.invalid, code: "invalid_request", message: "amounts out of range"))
             )
         }
-        let left = charge.amount - committed
-        let value: Int
+        let value: Money
         if kind == .void {
             guard reversals.isEmpty else {
                 return Step(
-                    reply: .refused(
-                        .conflict("order \(order.id) has refunds; a void is for a whole, unrefunded charge")
-                    )
+                    reply: .refused(.conflict("order \(order.id) has refunds; a void is for a whole, unrefunded charge"))
                 )
             }
             guard configuration.clearingDay.same(charge.createdAt, now) else {
@@ -193,10 +194,10 @@ public struct OrderLifecycle: Sendable, Equatable {
                     )
                 )
             }
-            value = charge.amount
+            value = paid
         } else {
-            value = amount ?? left
-            guard value > 0 else {
+            value = amount.map { Money($0, paid.currency) } ?? left
+            guard value.isPositive else {
                 return Step(
                     reply: .refused(
                         PaymentRefusal(
@@ -208,8 +209,7 @@ public struct OrderLifecycle: Sendable, Equatable {
                     )
                 )
             }
-            guard value <= left else {
-                let shown = Currency(order.currencyCode)?.format(left) ?? String(left)
+            guard (try? value.exceeds(left)) == false else {
                 return Step(
                     reply: .refused(
                         PaymentRefusal(
@@ -217,7 +217,7 @@ public struct OrderLifecycle: Sendable, Equatable {
                             code: "refund_exceeds_payment",
                             field: "amount",
                             message:
-                                "refunds would total more than was paid; at most \(shown) \(order.currencyCode) can still be refunded"
+                                "refunds would total more than was paid; at most \(left.currency.format(left.minorUnits)) \(order.currencyCode) can still be refunded"
                         )
                     )
                 )
@@ -228,9 +228,9 @@ public struct OrderLifecycle: Sendable, Equatable {
             orderId: order.id,
             kind: kind,
             identity: transaction.identity,
-            amount: value,
+            amount: value.minorUnits,
             currencyNumeric: charge.currencyNumeric,
-            lifecycle: PaymentLifecycle(expectedAmount: value, submittedAt: now, configuration: configuration),
+            lifecycle: PaymentLifecycle(expectedAmount: value.minorUnits, submittedAt: now, configuration: configuration),
             originalReference: reference,
             originalPaymentId: charge.id,
             createdAt: now
@@ -250,7 +250,7 @@ public struct OrderLifecycle: Sendable, Equatable {
                     ? .void(record, originalReference: reference) : .refund(record, originalReference: reference)
             )
         )
-        let why = "\(kind.rawValue) of \(value) requested" + (cause.map { ": " + $0 } ?? "")
+        let why = "\(kind.rawValue) of \(value.minorUnits) requested" + (cause.map { ": " + $0 } ?? "")
         return Step(
             write: .insertPayment(
                 record,

@@ -49,6 +49,9 @@ public struct OrderRecord: Sendable, Codable, Equatable {
     /// Optimistic-concurrency version.
     public var version: Int = 0
 
+    /// The total with its currency: what is charged (`nil` only for a currency the table does not know).
+    public var total: Money? { Money(amount, currencyCode: currencyCode) }
+
     /// An order (the shape of the memberwise initializer, for the package's own targets).
     package init(
         id: String,

@@ -1,4 +1,5 @@
 import Foundation
+import PaysheetModel
 
 /// What a payment does at the acquirer.
 public enum PaymentKind: String, Sendable, Codable {
@@ -57,6 +58,9 @@ public struct PaymentRecord: Sendable, Codable, Equatable {
     public var createdAt: Date
     /// Optimistic-concurrency version.
     public var version: Int = 0
+
+    /// The amount with its currency (`nil` only for a currency the table does not know).
+    public var money: Money? { Money(amount, currencyCode: currencyNumeric) }
 
     /// A payment (the shape of the memberwise initializer, for the package's own targets).
     package init(

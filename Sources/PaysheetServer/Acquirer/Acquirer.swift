@@ -1,5 +1,6 @@
 import PaysheetPayments
 import Foundation
+import PaysheetModel
 import UnionPay
 
 /// A verified notification from the acquirer.
@@ -23,10 +24,8 @@ public struct ChargeRequest: Sendable {
 
     /// Our identity of the transaction.
     public var identity: TransactionIdentity
-    /// Amount in minor units (always the order's).
-    public var amount: Int
-    /// ISO 4217 numeric currency code.
-    public var currencyNumeric: String
+    /// The amount with its currency (always the order's total).
+    public var amount: Money
     /// What is charged. Never stored or logged.
     public var instrument: Instrument
     /// Our order id, echoed back (`reqReserved`).
@@ -35,14 +34,12 @@ public struct ChargeRequest: Sendable {
     /// A request.
     public init(
         identity: TransactionIdentity,
-        amount: Int,
-        currencyNumeric: String,
+        amount: Money,
         instrument: Instrument,
         reference: String
     ) {
         self.identity = identity
         self.amount = amount
-        self.currencyNumeric = currencyNumeric
         self.instrument = instrument
         self.reference = reference
     }
@@ -79,19 +76,9 @@ public protocol Acquirer: Sendable {
     /// Asks for the status of `identity`.
     func query(_ identity: TransactionIdentity) async -> TransactionStatus
     /// Refunds `amount` of the charge the acquirer calls `originalReference`.
-    func refund(
-        _ identity: TransactionIdentity,
-        amount: Int,
-        currencyNumeric: String,
-        originalReference: String
-    ) async -> SubmitAnswer
+    func refund(_ identity: TransactionIdentity, amount: Money, originalReference: String) async -> SubmitAnswer
     /// Voids the whole charge `originalReference` (same day only).
-    func void(
-        _ identity: TransactionIdentity,
-        amount: Int,
-        currencyNumeric: String,
-        originalReference: String
-    ) async -> SubmitAnswer
+    func void(_ identity: TransactionIdentity, amount: Money, originalReference: String) async -> SubmitAnswer
     /// Verifies and reads a notification body.
     func parseNotification(_ body: String) throws -> AcquirerNotification
     /// A new transaction identity at `now` for our payment `paymentId`.

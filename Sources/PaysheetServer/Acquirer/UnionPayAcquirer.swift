@@ -53,8 +53,9 @@ public struct UnionPayAcquirer: Acquirer {
 
     /// The answer to a transaction of `amount` minor units that is not sent: only positive amounts
     /// reach the gateway (a consume of 0 is never sent, whatever asked for it).
-    static func notSent(_ amount: Int) -> SubmitAnswer? {
-        amount > 0 ? nil : .declined(code: notSentCode, message: "not sent: an amount of \(amount) is not above zero")
+    static func notSent(_ amount: Money) -> SubmitAnswer? {
+        amount.isPositive
+            ? nil : .declined(code: notSentCode, message: "not sent: an amount of \(amount) is not above zero")
     }
 
     /// The code of a transaction that was never sent (`NS`: not one of UnionPay's codes): an amount
@@ -67,8 +68,8 @@ public struct UnionPayAcquirer: Acquirer {
             await client.consume(
                 orderId: request.identity.orderId,
                 txnTime: request.identity.txnTime,
-                amount: request.amount,
-                currencyCode: request.currencyNumeric,
+                amount: request.amount.minorUnits,
+                currencyCode: request.amount.currency.numeric,
                 instrument: request.instrument,
                 reserved: request.reference
             )
@@ -77,8 +78,7 @@ public struct UnionPayAcquirer: Acquirer {
 
     public func refund(
         _ identity: TransactionIdentity,
-        amount: Int,
-        currencyNumeric: String,
+        amount: Money,
         originalReference: String
     ) async -> SubmitAnswer {
         if let refused = Self.notSent(amount) { return refused }
@@ -87,8 +87,8 @@ public struct UnionPayAcquirer: Acquirer {
                 .refund,
                 orderId: identity.orderId,
                 txnTime: identity.txnTime,
-                amount: amount,
-                currencyCode: currencyNumeric,
+                amount: amount.minorUnits,
+                currencyCode: amount.currency.numeric,
                 originalQueryId: originalReference
             )
         )
@@ -96,8 +96,7 @@ public struct UnionPayAcquirer: Acquirer {
 
     public func void(
         _ identity: TransactionIdentity,
-        amount: Int,
-        currencyNumeric: String,
+        amount: Money,
         originalReference: String
     ) async -> SubmitAnswer {
         if let refused = Self.notSent(amount) { return refused }
@@ -106,8 +105,8 @@ public struct UnionPayAcquirer: Acquirer {
                 .void,
                 orderId: identity.orderId,
                 txnTime: identity.txnTime,
-                amount: amount,
-                currencyCode: currencyNumeric,
+                amount: amount.minorUnits,
+                currencyCode: amount.currency.numeric,
                 originalQueryId: originalReference
             )
         )

@@ -284,8 +284,7 @@ extension PaymentService {
             let answer = await acquirer.charge(
                 ChargeRequest(
                     identity: record.identity,
-                    amount: record.amount,
-                    currencyNumeric: record.currencyNumeric,
+                    amount: Money(record.amount, currency),
                     instrument: .merchantToken(token: credential.accountNumber, expiration: credential.expiration),
                     reference: order.id
                 )

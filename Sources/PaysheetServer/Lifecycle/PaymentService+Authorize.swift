@@ -135,8 +135,7 @@ extension PaymentService {
             let answer = await acquirer.charge(
                 ChargeRequest(
                     identity: record.identity,
-                    amount: record.amount,
-                    currencyNumeric: record.currencyNumeric,
+                    amount: Money(record.amount, token.currency),
                     instrument: paymentData,
                     reference: orderId
                 )

@@ -90,24 +90,17 @@ extension PaymentService {
     /// Sends a refund or void the store holds (R1) and stores its answer; waits for its outcome.
     func sendReversal(_ request: OrderLifecycle.Request) async throws -> PaymentRecord {
         let record = request.payment
+        guard let amount = record.money else {
+            throw ServiceError.conflict("payment \(record.id): its currency \(record.currencyNumeric) is not known")
+        }
         let answer: SubmitAnswer
         switch request {
         case .charge:
             preconditionFailure("a charge is sent by its authorization, which holds the card data")
         case .refund(_, let reference):
-            answer = await acquirer.refund(
-                record.identity,
-                amount: record.amount,
-                currencyNumeric: record.currencyNumeric,
-                originalReference: reference
-            )
+            answer = await acquirer.refund(record.identity, amount: amount, originalReference: reference)
         case .void(_, let reference):
-            answer = await acquirer.void(
-                record.identity,
-                amount: record.amount,
-                currencyNumeric: record.currencyNumeric,
-                originalReference: reference
-            )
+            answer = await acquirer.void(record.identity, amount: amount, originalReference: reference)
         }
         let after = try await advance(record.id, .answered(answer), loaded: record) ?? record
         let deadline = record.createdAt.addingTimeInterval(min(authorizeWait, 10))

@@ -134,8 +134,7 @@ import UnionPay
                 let charge = await acquirer.charge(
                     ChargeRequest(
                         identity: identity,
-                        amount: amount,
-                        currencyNumeric: "156",
+                        amount: Money(amount, currencyCode: "156")!,
                         instrument: .card(
                             CardData(
                                 accountNumber: "6200000000000000",
@@ -154,16 +153,15 @@ import UnionPay
                 let token = await acquirer.charge(
                     ChargeRequest(
                         identity: identity,
-                        amount: amount,
-                        currencyNumeric: "156",
+                        amount: Money(amount, currencyCode: "156")!,
                         instrument: .merchantToken(token: "6200000000000000", expiration: "301231"),
                         reference: "o"
                     )
                 )
                 #expect(token == .declined(code: "NS", message: message), "\(token)")
                 for reversal in [
-                    await acquirer.refund(identity, amount: amount, currencyNumeric: "156", originalReference: "Q"),
-                    await acquirer.void(identity, amount: amount, currencyNumeric: "156", originalReference: "Q"),
+                    await acquirer.refund(identity, amount: Money(amount, currencyCode: "156")!, originalReference: "Q"),
+                    await acquirer.void(identity, amount: Money(amount, currencyCode: "156")!, originalReference: "Q"),
                 ] {
                     guard case .declined("NS", _) = reversal else {
                         Issue.record("a reversal of \(amount) was sent: \(reversal)")

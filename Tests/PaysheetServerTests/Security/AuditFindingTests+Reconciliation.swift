@@ -39,16 +39,14 @@ final class FileOnlyAcquirer: Acquirer, @unchecked Sendable {
     func query(_ identity: TransactionIdentity) async -> TransactionStatus { .notFound }
     func refund(
         _ identity: TransactionIdentity,
-        amount: Int,
-        currencyNumeric: String,
+        amount: Money,
         originalReference: String
     ) async
         -> SubmitAnswer
     { .unknown(reason: "not an acquirer of refunds") }
     func void(
         _ identity: TransactionIdentity,
-        amount: Int,
-        currencyNumeric: String,
+        amount: Money,
         originalReference: String
     ) async
         -> SubmitAnswer
