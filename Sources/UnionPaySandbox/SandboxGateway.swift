@@ -30,6 +30,9 @@ public actor SandboxGateway {
     var order: [String] = []
     var sequence = 0
     var notificationsSent = 0
+    /// The notifications waiting to be posted (or being posted), by their number.
+    var pendingNotifications: [Int: Task<Void, Never>] = [:]
+    var notificationTasks = 0
     /// Seconds added to the clock of file transfers: a test (or a merchant trying reconciliation)
     /// asks for today's file as if the day had ended. `PUT /sandbox/clock`.
     var fileClockOffset: Double = 0
@@ -65,6 +68,10 @@ public actor SandboxGateway {
         self.random = FaultRandom(seed: faults.seed)
         self.paymentDataField = paymentDataField
         self.logger = logger
+    }
+
+    deinit {
+        for notification in pendingNotifications.values { notification.cancel() }
     }
 
     /// Every query received: the transaction, when it came and when it was answered (a query
@@ -483,29 +490,38 @@ public actor SandboxGateway {
         for (k, v) in fields { request[k] = v }
         messageSigner(entry.signMethod, merId: entry.merchantId).sign(&request)
         let body = request.formEncoded  // notifications are posted form-encoded, as UnionPay posts them
-        Task { [http, logger] in
+        notificationTasks += 1
+        let id = notificationTasks
+        // Held until posted. The task holds the gateway weakly, and the gateway cancels what is
+        // still waiting when it goes away: no notification outlives its server.
+        pendingNotifications[id] = Task { [weak self, http, logger] in
             // Sent after the synchronous answer has left (a few milliseconds), or later.
-            try? await Task.sleep(for: .milliseconds(Int(wait * 1000) + 5))
-            for _ in 0..<copies {
-                self.countNotification()
-                var post = HTTPClientRequest(url: url)
-                post.method = .POST
-                post.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded;charset=UTF-8")
-                post.body = .bytes(ByteBuffer(string: body))
-                do {
-                    let response = try await http.execute(post, timeout: .seconds(10))
-                    let answer = try await response.body.collect(upTo: 1 << 16)
-                    if response.status != .ok {
-                        logger.warning(
-                            "notification to \(url) answered HTTP \(response.status.code): \(String(buffer: answer).prefix(300))"
-                        )
+            if (try? await Task.sleep(for: .milliseconds(Int(wait * 1000) + 5))) != nil {
+                for _ in 0..<copies {
+                    guard let gateway = self, !Task.isCancelled else { break }
+                    await gateway.countNotification()
+                    var post = HTTPClientRequest(url: url)
+                    post.method = .POST
+                    post.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded;charset=UTF-8")
+                    post.body = .bytes(ByteBuffer(string: body))
+                    do {
+                        let response = try await http.execute(post, timeout: .seconds(10))
+                        let answer = try await response.body.collect(upTo: 1 << 16)
+                        if response.status != .ok {
+                            logger.warning(
+                                "notification to \(url) answered HTTP \(response.status.code): \(String(buffer: answer).prefix(300))"
+                            )
+                        }
+                    } catch {
+                        logger.warning("notification to \(url) failed: \(error)")
                     }
-                } catch {
-                    logger.warning("notification to \(url) failed: \(error)")
                 }
             }
+            await self?.notificationDone(id)
         }
     }
 
     func countNotification() { notificationsSent += 1 }
+
+    func notificationDone(_ id: Int) { pendingNotifications[id] = nil }
 }

@@ -135,19 +135,18 @@ struct PayCommand: AsyncParsableCommand {
         print(await sheet.snapshot.prettyText)
         var sheetPaid = false
         // The shopper dismisses the sheet (or its deadline passes) while the charge is in flight.
-        let canceling: Task<Void, Never>? = cancelAfter.map { seconds in
-            Task {
-                try? await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
-                do {
-                    let answer = try await api.post("/v1/orders/\(order)/cancel", [:])
-                    print("canceled by the shopper: order \(answer["status"]?.stringValue ?? "")")
-                } catch {
-                    print("cancel: \(error)")
-                }
+        async let canceling: Void = {
+            guard let seconds = cancelAfter else { return }
+            do { try await Task.sleep(for: .milliseconds(Int(seconds * 1000))) } catch { return }
+            do {
+                let answer = try await api.post("/v1/orders/\(order)/cancel", [:])
+                print("canceled by the shopper: order \(answer["status"]?.stringValue ?? "")")
+            } catch {
+                print("cancel: \(error)")
             }
-        }
+        }()
         do { sheetPaid = try await sheet.authorize() } catch { print("authorize: \(error)") }
-        await canceling?.value
+        await canceling
         print("sheet after authorization:")
         print(await sheet.snapshot.prettyText)
         // The outcome may settle after the sheet closed (notification or query): wait for it.

@@ -56,41 +56,62 @@ struct ServeCommand: AsyncParsableCommand {
         // The process, not the library, chooses where swift-metrics go: Prometheus, served on /metrics.
         let metrics = PrometheusCollectorRegistry()
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: metrics))
+        // The demo order's command is printed once the server answers, by a task beside the
+        // server's (onStarted is called before it listens), ended with it.
+        let (starts, started) = AsyncStream.makeStream(of: MerchantServer.Started.self)
         do {
-            // The executable composes the sandbox (its gateway, keys, merchant sessions, browser
-            // tools) in sandbox mode; a production server runs the library alone.
-            try await MerchantServer.run(
-                configuration,
-                logger: logger,
-                metrics: metrics,
-                sandbox: configuration.mode == .sandbox ? BuiltInSandbox() : nil,
-                onStarted: { started in
-                    let tools =
-                        started.sandboxTools
-                        ? """
-
-                          demo store        \(started.url)/   (open it in a browser: the simulated payment sheet)
-                          drop-in           \(started.url)/paysheet.js   (ApplePaySession for your own pages' tests)
-                        """ : ""
-                    say(
-                        """
-                        paysheet serve — merchant server for Apple Pay payments (\(started.mode.rawValue) mode)\(tools)
-                          merchant server   \(started.url)   (API /v1, /health; /metrics and the merchant's calls take an API key)
-                          acquirer          \(started.gatewayURL)\(started.sandboxGatewayURL != nil ? "   (sandbox UnionPay gateway, started here)" : "   (external gateway)")
-                          database          \(started.database)
-                          data folder       \(started.dataFolder)
-                          tokens decrypt to \(started.paymentCertificate)
-                          API keys          paysheet api-key create --data \(started.dataFolder)\(configuration.databaseURL != nil ? " --database URL" : "")
-                        """
-                    )
-                    guard demo, started.sandboxTools else { return }
-                    Task { await Self.demoOrder(started) }
+            try await withThrowingDiscardingTaskGroup { group in
+                group.addTask {
+                    for await server in starts { await Self.demoOrder(server) }
                 }
-            )
+                defer { group.cancelAll() }
+                try await Self.serve(configuration, logger: logger, metrics: metrics, demo: demo, started: started)
+            }
         } catch let refusal as ProductionRefusal {
             FileHandle.standardError.write(Data((refusal.description + "\n").utf8))
             throw ExitCodes.usage
         }
+    }
+
+    /// Runs the server until SIGINT or SIGTERM; `started` is told of it, when `demo`, once it is up.
+    static func serve(
+        _ configuration: ServerConfiguration,
+        logger: Logger,
+        metrics: PrometheusCollectorRegistry,
+        demo: Bool,
+        started announce: AsyncStream<MerchantServer.Started>.Continuation
+    ) async throws {
+        defer { announce.finish() }  // also when it does not start
+        // The executable composes the sandbox (its gateway, keys, merchant sessions, browser
+        // tools) in sandbox mode; a production server runs the library alone.
+        try await MerchantServer.run(
+            configuration,
+            logger: logger,
+            metrics: metrics,
+            sandbox: configuration.mode == .sandbox ? BuiltInSandbox() : nil,
+            onStarted: { started in
+                let tools =
+                    started.sandboxTools
+                    ? """
+
+                      demo store        \(started.url)/   (open it in a browser: the simulated payment sheet)
+                      drop-in           \(started.url)/paysheet.js   (ApplePaySession for your own pages' tests)
+                    """ : ""
+                say(
+                    """
+                    paysheet serve — merchant server for Apple Pay payments (\(started.mode.rawValue) mode)\(tools)
+                      merchant server   \(started.url)   (API /v1, /health; /metrics and the merchant's calls take an API key)
+                      acquirer          \(started.gatewayURL)\(started.sandboxGatewayURL != nil ? "   (sandbox UnionPay gateway, started here)" : "   (external gateway)")
+                      database          \(started.database)
+                      data folder       \(started.dataFolder)
+                      tokens decrypt to \(started.paymentCertificate)
+                      API keys          paysheet api-key create --data \(started.dataFolder)\(configuration.databaseURL != nil ? " --database URL" : "")
+                    """
+                )
+                if demo, started.sandboxTools { announce.yield(started) }
+                announce.finish()
+            }
+        )
     }
 
     /// Once the server answers, prints the command that orders and pays a demo order. It carries
@@ -114,7 +135,8 @@ struct ServeCommand: AsyncParsableCommand {
                 try? await client.shutdown()
                 return
             }
-            try? await Task.sleep(for: .milliseconds(100))
+            // Stopped with the server: no more tries.
+            do { try await Task.sleep(for: .milliseconds(100)) } catch { break }
         }
         try? await client.shutdown()
     }

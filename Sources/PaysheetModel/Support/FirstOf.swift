@@ -1,32 +1,49 @@
 import Foundation
 
 /// The value of an operation, or `nil` when it takes longer than a deadline — without waiting
-/// for the operation to end (it goes on in the background and its result is dropped). Used by the
-/// server (a database that does not answer) and the PassKit simulator (a handler not called).
+/// for the operation to end. Used by the server (a database that does not answer) and the
+/// PassKit simulator (a handler not called).
+///
+/// The loser is cancelled: the deadline when the operation answers first, the operation when the
+/// deadline passes first (its result, if it still comes, is dropped). A cancelled caller cancels
+/// the operation and is still answered by whichever comes first (the operation, typically
+/// throwing `CancellationError`, or the deadline).
+///
+/// Not a task group: a group waits for all its children, and the operations raced here may never
+/// end (a delegate that keeps its completion handler, a statement whose answer was lost), nor
+/// stop when cancelled. So both are tasks of their own, each held here and cancelled when it
+/// loses; the caller waits on a continuation that the first to finish resumes.
 package enum FirstOf {
     package static func value<T: Sendable>(
         within seconds: Double,
         _ operation: @escaping @Sendable () async throws -> T
     ) async throws -> T? {
         let gate = OneShot<T?>()
-        return try await withCheckedThrowingContinuation { continuation in
-            gate.arm(continuation)
-            let deadline = Task {
-                // Cancelled when the operation ends first: the sleep then ends at once, unanswered
-                // (every PostgreSQL statement runs under one, so none lingers for the whole deadline).
-                guard (try? await Task.sleep(for: .milliseconds(Int(seconds * 1000)))) != nil else { return }
-                gate.resume(.success(nil))
-            }
-            Task {
-                do { gate.resume(.success(try await operation())) } catch { gate.resume(.failure(error)) }
-                deadline.cancel()
-            }
+        let deadline = Task {
+            // Cancelled when the operation ends first: the sleep then ends at once, unanswered
+            // (every PostgreSQL statement runs under one, so none lingers for the whole deadline).
+            do { try await Task.sleep(for: .milliseconds(Int(seconds * 1000))) } catch { return }
+            gate.resume(.success(nil))
+        }
+        let work = Task {
+            do { gate.resume(.success(try await operation())) } catch { gate.resume(.failure(error)) }
+            deadline.cancel()
+        }
+        return try await withTaskCancellationHandler {
+            // Once answered the operation is done with: given up if it is still running (the
+            // deadline came first), a no-op if it answered.
+            defer { work.cancel() }
+            return try await withCheckedThrowingContinuation { gate.arm($0) }
+        } onCancel: {
+            work.cancel()
         }
     }
 }
 
 /// A continuation resumed once, by whichever result comes first.
 package final class OneShot<T: Sendable>: @unchecked Sendable {
+    // `@unchecked`: its state is only touched under `lock`. (`Synchronization.Mutex` needs macOS 15,
+    // the package supports macOS 14, and PaysheetModel depends on nothing that has a checked lock.)
     private let lock = NSLock()
     private var continuation: CheckedContinuation<T, Error>?
     private var early: Result<T, Error>?

@@ -1,5 +1,9 @@
 import Foundation
 
+// `@unchecked Sendable` (the classes below): they are `open`, as PassKit's are (apps subclass
+// them), and an open class cannot be checked `Sendable`. Like Apple's they are not synchronized:
+// the app hands them to the sheet and does not change them while the sheet has them.
+
 /// The wallet's passes (`PKPassLibrary`): of its API, the simulator keeps what a checkout uses.
 open class PKPassLibrary: NSObject, @unchecked Sendable {
     public override init() { super.init() }

@@ -1,5 +1,9 @@
 import Foundation
 
+// `@unchecked Sendable` (the classes below): they are `open`, as PassKit's are (apps subclass
+// them), and an open class cannot be checked `Sendable`. Like Apple's they are not synchronized:
+// the app hands them to the sheet and does not change them while the sheet has them.
+
 /// Presents the payment sheet without a view controller (`PKPaymentAuthorizationController`).
 /// Here the sheet is Paysheet's simulation: the sheet engine that also serves the web, a
 /// simulated shopper (``PaysheetSimulator/shopper``) and real sandbox tokens.
@@ -26,7 +30,7 @@ open class PKPaymentAuthorizationController: NSObject, @unchecked Sendable {
     /// with the reason in ``PaysheetSimulator/log``).
     open func present(completion: ((Bool) -> Void)? = nil) {
         let presented = beginPresentation()
-        Task { completion?(presented) }
+        presentation.callLater { completion?(presented) }
     }
 
     /// Presents the sheet; whether it was presented.
@@ -37,17 +41,18 @@ open class PKPaymentAuthorizationController: NSObject, @unchecked Sendable {
         presentation.begin(host: .controller(self), who: "PKPaymentAuthorizationController.present")
     }
 
-    /// Dismisses the sheet (after `…DidFinish`).
+    /// Dismisses the sheet (after `…DidFinish`; a sheet still open is canceled).
     open func dismiss(completion: (() -> Void)? = nil) {
-        Task {
+        presentation.callLater {
             await self.dismiss()
             completion?()
         }
     }
 
-    /// Dismisses the sheet.
+    /// Dismisses the sheet (after `…DidFinish`; a sheet still open is canceled).
     open func dismiss() async {
         simulator.record(event: "PKPaymentAuthorizationController.dismiss")
+        presentation.dismissed()
     }
 
     /// Whether the device can take payments at all (the simulated wallet has a card).

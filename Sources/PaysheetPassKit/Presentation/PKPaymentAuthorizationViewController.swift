@@ -1,5 +1,9 @@
 import Foundation
 
+// `@unchecked Sendable` (the classes below): they are `open`, as PassKit's are (apps subclass
+// them), and an open class cannot be checked `Sendable`. Like Apple's they are not synchronized:
+// the app hands them to the sheet and does not change them while the sheet has them.
+
 /// The payment sheet as a view controller (`PKPaymentAuthorizationViewController`, seed 004's).
 /// Where UIKit does not exist it is not a `UIViewController`: present it with
 /// ``paysheetPresent()`` (or a ``PaysheetHostViewController``'s `present(_:animated:completion:)`,
@@ -75,7 +79,7 @@ open class PaysheetHostViewController: NSObject {
         completion: (() -> Void)? = nil
     ) {
         _ = viewControllerToPresent.beginPresentation()
-        Task { completion?() }
+        viewControllerToPresent.presentation.callLater { completion?() }
     }
 
     /// Dismisses what it presented.

@@ -1,5 +1,9 @@
 import Foundation
 
+// `@unchecked Sendable` (the classes below): they are `open`, as PassKit's are (apps subclass
+// them), and an open class cannot be checked `Sendable`. Like Apple's they are not synchronized:
+// the app hands them to the sheet and does not change them while the sheet has them.
+
 /// A subscription's request for a merchant token (`PKRecurringPaymentRequest`).
 open class PKRecurringPaymentRequest: NSObject, @unchecked Sendable {
     open var paymentDescription: String

@@ -1,5 +1,9 @@
 import Foundation
 
+// `@unchecked Sendable` (the classes below): they are `open`, as PassKit's are (apps subclass
+// them), and an open class cannot be checked `Sendable`. Like Apple's they are not synchronized:
+// the app hands them to the sheet and does not change them while the sheet has them.
+
 /// One line of the payment summary (`PKPaymentSummaryItem`); the last item of a request's
 /// summary is its total, labelled with the merchant's name. Amounts are `NSDecimalNumber`s, a
 /// discount negative.

@@ -16,6 +16,7 @@ public struct PKPaymentErrorKey: RawRepresentable, Hashable, Sendable {
 
 /// An error of the payment sheet (`PKPaymentError`), in `PKPaymentErrorDomain`.
 public struct PKPaymentError: Error, CustomNSError, Hashable, @unchecked Sendable {
+    // `@unchecked`: immutable, but its `userInfo` is `[String: Any]`, as `CustomNSError`'s is.
     /// The codes.
     public enum Code: Int, Sendable, Hashable {
         case unknownError = -1

@@ -1,5 +1,9 @@
 import Foundation
 
+// `@unchecked Sendable` (the classes below): they are `open`, as PassKit's are (apps subclass
+// them), and an open class cannot be checked `Sendable`. Like Apple's they are not synchronized:
+// the app hands them to the sheet and does not change them while the sheet has them.
+
 /// A merchant session from Apple's session endpoint (`PKPaymentMerchantSession`), for a sheet that
 /// asks for one anew (`didRequestMerchantSessionUpdate`). The simulated in-app sheet never asks.
 open class PKPaymentMerchantSession: NSObject, @unchecked Sendable {

@@ -14,6 +14,8 @@ enum Completion {
 
     /// Resumes once: with the handler's value, or with `never` when the handler is released uncalled.
     final class Witness<T>: @unchecked Sendable {
+        // `@unchecked`: `continuation` is only touched under `lock` (or in `deinit`, alone); `T` is a
+        // PassKit-shaped answer handed once from the delegate to the sheet.
         private let lock = NSLock()
         private var continuation: CheckedContinuation<T, Never>?
         private let never: T

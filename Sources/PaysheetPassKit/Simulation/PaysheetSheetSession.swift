@@ -8,6 +8,8 @@ import PaysheetToken
 /// simulated shopper, its events handed to the PassKit delegate and the answers fed back through
 /// the sheet's own validation. Read it from a test through ``PaysheetSimulator/sessions``.
 public final class PaysheetSheetSession: @unchecked Sendable {
+    // `@unchecked`: its state is only touched under `lock` (`Synchronization.Mutex` needs macOS 15,
+    // the package supports macOS 14, and this target depends on nothing that has a checked lock).
     /// How the sheet ended.
     public enum Outcome: String, Sendable {
         /// Still open.
@@ -37,20 +39,18 @@ public final class PaysheetSheetSession: @unchecked Sendable {
     private var _shown: [(cause: String, sheet: JSONValue)] = []
     private var _finished = false
     private var finishWaiters: [CheckedContinuation<Void, Never>] = []
-    /// The summary the sheet shows now (what a delegate's default answer keeps).
-    private(set) var summaryItems: [PKPaymentSummaryItem]
-    /// The shipping methods the sheet offers now.
-    private(set) var shippingMethods: [PKShippingMethod]
-    private var selectedMethod: PKShippingMethod?
+    private var _summaryItems: [PKPaymentSummaryItem]
+    private var _shippingMethods: [PKShippingMethod]
+    private var _selectedMethod: PKShippingMethod?
 
     private init(request: PKPaymentRequest, host: Host, simulator: PaysheetSimulator, machine: SheetMachine) {
         self.request = request
         self.host = host
         self.simulator = simulator
         self.machine = machine
-        self.summaryItems = request.paymentSummaryItems
-        self.shippingMethods = request.shippingMethods ?? []
-        self.selectedMethod = request.shippingMethods?.first
+        self._summaryItems = request.paymentSummaryItems
+        self._shippingMethods = request.shippingMethods ?? []
+        self._selectedMethod = request.shippingMethods?.first
     }
 
     private func locked<T>(_ body: () -> T) -> T {
@@ -58,6 +58,11 @@ public final class PaysheetSheetSession: @unchecked Sendable {
         defer { lock.unlock() }
         return body()
     }
+
+    /// The summary the sheet shows now (what a delegate's default answer keeps).
+    var summaryItems: [PKPaymentSummaryItem] { locked { _summaryItems } }
+    /// The shipping methods the sheet offers now (read by the presenter from the app's side).
+    var shippingMethods: [PKShippingMethod] { locked { _shippingMethods } }
 
     // MARK: What a test reads
 
@@ -181,11 +186,16 @@ public final class PaysheetSheetSession: @unchecked Sendable {
         if let error = begun.threw { note("the sheet did not begin: \(error)") }
         await deliver(begun.events)
         for step in simulator.shopper {
-            if isOver { break }
+            // Cancelled: the presenter dismissed the sheet; the shopper's other steps are not taken.
+            if isOver || Task.isCancelled { break }
             await perform(step)
         }
         if !isOver {
-            note("the shopper's steps ended with the sheet open: the shopper dismisses it")
+            note(
+                Task.isCancelled
+                    ? "the app dismissed the sheet while it was open: it is canceled"
+                    : "the shopper's steps ended with the sheet open: the shopper dismisses it"
+            )
             await perform(.cancel)
         }
         await finish()
@@ -304,7 +314,7 @@ public final class PaysheetSheetSession: @unchecked Sendable {
                         m.detail = method.detail
                         return m
                     }()
-                selectedMethod = pkMethod
+                locked { _selectedMethod = pkMethod }
                 if let update = await askShippingMethod(pkMethod) {
                     if let status = update.legacyStatus {
                         call = .legacy(
@@ -363,8 +373,10 @@ public final class PaysheetSheetSession: @unchecked Sendable {
     }
 
     private func remember(_ update: PKPaymentRequestUpdate) {
-        if !update.paymentSummaryItems.isEmpty { summaryItems = update.paymentSummaryItems }
-        if !update.shippingMethods.isEmpty { shippingMethods = update.shippingMethods }
+        locked {
+            if !update.paymentSummaryItems.isEmpty { _summaryItems = update.paymentSummaryItems }
+            if !update.shippingMethods.isEmpty { _shippingMethods = update.shippingMethods }
+        }
     }
 
     private func pkPayment(_ payment: ApplePayPayment) -> PKPayment {
@@ -377,7 +389,7 @@ public final class PaysheetSheetSession: @unchecked Sendable {
             token: token,
             billingContact: payment.billingContact.map(PassKitBridge.contact),
             shippingContact: payment.shippingContact.map(PassKitBridge.contact),
-            shippingMethod: request.shippingMethods == nil ? nil : selectedMethod
+            shippingMethod: request.shippingMethods == nil ? nil : locked { _selectedMethod }
         )
     }
 

@@ -15,6 +15,8 @@ import PaysheetSheet
 /// #expect(session.outcome == .paid)
 /// ```
 public final class PaysheetSimulator: @unchecked Sendable {
+    // `@unchecked`: its state is only touched under `lock` (`Synchronization.Mutex` needs macOS 15,
+    // the package supports macOS 14, and this target depends on nothing that has a checked lock).
     /// The simulator every controller uses.
     public static let shared = PaysheetSimulator()
 

@@ -10,6 +10,8 @@ public protocol ReplayGuard: Sendable {
 /// A ``ReplayGuard`` in memory: transaction ids are kept until their token could no longer pass
 /// the signing-time check (`retention` seconds after signing).
 public final class InMemoryReplayGuard: ReplayGuard, @unchecked Sendable {
+    // `@unchecked`: `seen` is only touched under `lock` (`Synchronization.Mutex` needs macOS 15, the
+    // package supports macOS 14, and PaysheetToken depends on nothing that has a checked lock).
     private let lock = NSLock()
     private var seen: [String: Date] = [:]
     private let retention: TimeInterval

@@ -13,6 +13,7 @@ import X509
 ///
 /// Its root is not Apple's: a verifier accepts its tokens only when given ``trustAnchors``.
 public struct SandboxPKI: @unchecked Sendable {
+    // `@unchecked`: immutable, but swift-crypto (3.12) does not mark its P-256 and P-384 keys `Sendable`.
     /// The root certificate.
     public let root: Certificate
     let rootKey: P384.Signing.PrivateKey

@@ -7,6 +7,8 @@ import X509
 /// Whom a sandbox token is encrypted to: a merchant's public key, its `publicKeyHash` and
 /// merchant identifier hash — all read from the payment processing certificate.
 public struct TokenRecipient: @unchecked Sendable {
+    // `@unchecked`: immutable, but swift-crypto (3.12) does not mark `P256.KeyAgreement.PublicKey` and
+    // `_RSA.Encryption.PublicKey` `Sendable`.
     enum Key {
         case p256(P256.KeyAgreement.PublicKey)
         case rsa(_RSA.Encryption.PublicKey)

@@ -4,6 +4,8 @@ import Foundation
 /// costs one signature check, not a chain walk. An entry holds the interval in which every
 /// certificate of the chain is valid; a verification time outside it validates the chain again.
 final class ChainCache: @unchecked Sendable {
+    // `@unchecked`: `entries` is only touched under `lock` (`Synchronization.Mutex` needs macOS 15,
+    // the package supports macOS 14, and PaysheetToken depends on nothing that has a checked lock).
     struct Entry {
         let key: SignerKey
         let notBefore: Date

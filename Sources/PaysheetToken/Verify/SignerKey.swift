@@ -6,6 +6,7 @@ import X509
 
 /// The public key of a validated signing certificate, ready to check signatures.
 enum SignerKey: @unchecked Sendable {
+    // `@unchecked`: immutable, but swift-crypto (3.12) does not mark `P256.Signing.PublicKey` `Sendable`.
     case p256(P256.Signing.PublicKey)
     case rsa(_RSA.Signing.PublicKey)
 

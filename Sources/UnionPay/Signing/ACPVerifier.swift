@@ -1,6 +1,7 @@
 import Crypto
 import _CryptoExtras
 import Foundation
+import NIOConcurrencyHelpers
 import X509
 import SwiftASN1
 
@@ -16,14 +17,14 @@ import SwiftASN1
 /// certificate of the gateway's that may not sign (its encryption certificate, a CA:
 /// `ACPSigningUsage`). Merchant messages
 /// carry only `certId`, looked up among the known merchant certificates.
-public final class ACPVerifier: @unchecked Sendable {
+public final class ACPVerifier: Sendable {
     private let roots: [Certificate]
     private let intermediates: [Certificate]
     private let owners: Set<String>
     private let known: [String: _RSA.Signing.PublicKey]
     private let secureKey: ACPSecureKeySigner?
-    private let lock = NSLock()
-    private var accepted: [String: (key: _RSA.Signing.PublicKey, notAfter: Date)] = [:]
+    /// Gateway certificates already checked, by their PEM: the key and when it stops being valid.
+    private let accepted = NIOLockedValueBox<[String: (key: _RSA.Signing.PublicKey, notAfter: Date)]>([:])
 
     /// The owner field of UnionPay's production signing certificates (``ACPGatewayOwners/unionPay``).
     public static let unionPayOwner = ACPGatewayOwners.unionPay
@@ -105,12 +106,8 @@ public final class ACPVerifier: @unchecked Sendable {
     }
 
     private func certificateKey(_ pem: String, now: Date) throws(ACPError) -> _RSA.Signing.PublicKey {
-        lock.lock()
-        if let hit = accepted[pem], hit.notAfter > now {
-            lock.unlock()
-            return hit.key
-        }
-        lock.unlock()
+        let hit = accepted.withLockedValue { $0[pem] }
+        if let hit, hit.notAfter > now { return hit.key }
         let certificate = try gatewayCertificate(pem, now: now)
         // The gateway's certificate that signs: not its encryption certificate, not a CA.
         if let problem = ACPSigningUsage.problem(certificate) {
@@ -119,10 +116,10 @@ public final class ACPVerifier: @unchecked Sendable {
         guard let key = _RSA.Signing.PublicKey(certificate.publicKey) else {
             throw ACPError(.signature, "signPubKeyCert does not hold an RSA key")
         }
-        lock.lock()
-        if accepted.count > 64 { accepted.removeAll() }
-        accepted[pem] = (key, certificate.notValidAfter)
-        lock.unlock()
+        accepted.withLockedValue { accepted in
+            if accepted.count > 64 { accepted.removeAll() }
+            accepted[pem] = (key, certificate.notValidAfter)
+        }
         return key
     }
 }

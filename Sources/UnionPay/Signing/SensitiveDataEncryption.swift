@@ -1,6 +1,7 @@
 import Crypto
 import _CryptoExtras
 import Foundation
+import NIOConcurrencyHelpers
 import X509
 
 /// UnionPay's encryption of sensitive fields (the card number `accNo`, and the `encryptedInfo`
@@ -272,14 +273,13 @@ struct Montgomery: Sendable {
 
 /// The encryption certificate a client uses now; replaced when UnionPay rotates it (both are
 /// valid for a month meanwhile).
-public final class EncryptionCertificate: @unchecked Sendable {
-    private let lock = NSLock()
-    private var encryptor: SensitiveDataEncryptor?
+public final class EncryptionCertificate: Sendable {
+    private let encryptor: NIOLockedValueBox<SensitiveDataEncryptor?>
 
-    init(_ encryptor: SensitiveDataEncryptor?) { self.encryptor = encryptor }
+    init(_ encryptor: SensitiveDataEncryptor?) { self.encryptor = NIOLockedValueBox(encryptor) }
 
     /// The encryptor in use (`nil`: card data goes in clear).
-    public var current: SensitiveDataEncryptor? { lock.withLock { encryptor } }
+    public var current: SensitiveDataEncryptor? { encryptor.withLockedValue { $0 } }
 
-    func replace(with new: SensitiveDataEncryptor) { lock.withLock { encryptor = new } }
+    func replace(with new: SensitiveDataEncryptor) { encryptor.withLockedValue { $0 = new } }
 }
