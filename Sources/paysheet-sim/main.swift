@@ -1,6 +1,5 @@
 import Foundation
 import PaysheetSimulation
-import Synchronization
 
 // The payment core under deterministic simulation (docs/payment-core.md).
 //
@@ -39,16 +38,16 @@ case "run":
     let total = UInt64(option("--schedules") ?? "100000") ?? 100_000
     let from = UInt64(option("--from") ?? "1") ?? 1
     let jobs = max(1, Int(option("--jobs") ?? "2") ?? 2)
-    let results = Mutex<[(ran: Int, failure: Explorer.Failure?)]>([])
+    let results = Results()
     DispatchQueue.concurrentPerform(iterations: jobs) { job in
         // Seeds from..<from+total, split into `jobs` runs of consecutive seeds.
         let size = (total + UInt64(jobs) - 1) / UInt64(jobs)
         let first = from + UInt64(job) * size
         let last = min(from + total, first + size)
         let result = first < last ? Explorer.run(seeds: first..<last) : (0, nil)
-        results.withLock { $0.append(result) }
+        results.add(result)
     }
-    let all = results.withLock { $0 }
+    let all = results.all
     let ran = all.reduce(0) { $0 + $1.ran }
     let elapsed = clock.now - started
     if let failure = all.compactMap(\.failure).first {
@@ -114,4 +113,12 @@ case "replay":
     print("every invariant held")
 default:
     fail(usage)
+}
+
+/// The runs' results, gathered from the threads that made them (NSLock: `Mutex` needs macOS 15).
+final class Results: @unchecked Sendable {
+    private let lock = NSLock()
+    private var results: [(ran: Int, failure: Explorer.Failure?)] = []
+    func add(_ result: (ran: Int, failure: Explorer.Failure?)) { lock.withLock { results.append(result) } }
+    var all: [(ran: Int, failure: Explorer.Failure?)] { lock.withLock { results } }
 }
