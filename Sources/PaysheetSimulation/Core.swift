@@ -52,83 +52,116 @@ public struct Core: Sendable {
 
     /// The core with `mutant` (none: the product's).
     public static func with(_ mutant: Mutant?) -> Core {
-        var core = Core.real
         switch mutant {
-        case nil: break
-        case .chargeAgainWhileInFlight:
-            core.gate = { machine in
-                let gate = machine.authorizationGate()
-                if case .awaitOutcome = gate?.reply { return nil }
-                return gate
-            }
-            core.handle = { machine, input, now in
-                guard case .authorize = input, machine.payments.contains(where: { !$0.lifecycle.state.isTerminal })
-                else { return machine.handle(input, now: now) }
-                var blind = OrderLifecycle(
-                    order: machine.order,
-                    payments: machine.payments.filter { $0.lifecycle.state.isTerminal },
-                    configuration: machine.configuration
+        case nil: .real
+        case .chargeAgainWhileInFlight: chargeAgainWhileInFlight()
+        case .acceptedIsPaid: acceptedIsPaid()
+        case .cancelKeepsMoney: cancelKeepsMoney()
+        case .notFoundNeverFinal: notFoundNeverFinal()
+        case .historyRowDropped: historyRowDropped()
+        case .refundIgnoresInFlight: refundIgnoresInFlight()
+        case .agreementOutlivesRefund: agreementOutlivesRefund()
+        }
+    }
+
+    static func chargeAgainWhileInFlight() -> Core {
+        var core = Core.real
+        core.gate = { machine in
+            let gate = machine.authorizationGate()
+            if case .awaitOutcome = gate?.reply { return nil }
+            return gate
+        }
+        core.handle = { machine, input, now in
+            guard case .authorize = input, machine.payments.contains(where: { !$0.lifecycle.state.isTerminal })
+            else { return machine.handle(input, now: now) }
+            var blind = OrderLifecycle(
+                order: machine.order,
+                payments: machine.payments.filter { $0.lifecycle.state.isTerminal },
+                configuration: machine.configuration
+            )
+            return blind.handle(input, now: now)
+        }
+        return core
+    }
+
+    static func acceptedIsPaid() -> Core {
+        var core = Core.real
+        core.advance = { payment, input, now, configuration in
+            if case .answered(.accepted(let reference)) = input, payment.kind == .charge {
+                return OrderLifecycle.advance(
+                    payment,
+                    .notified(.succeeded(amount: payment.amount, reference: reference), earlier: nil),
+                    now: now,
+                    configuration: configuration
                 )
-                return blind.handle(input, now: now)
             }
-        case .acceptedIsPaid:
-            core.advance = { payment, input, now, configuration in
-                if case .answered(.accepted(let reference)) = input, payment.kind == .charge {
-                    return OrderLifecycle.advance(
-                        payment,
-                        .notified(.succeeded(amount: payment.amount, reference: reference), earlier: nil),
-                        now: now,
-                        configuration: configuration
-                    )
-                }
-                return OrderLifecycle.advance(payment, input, now: now, configuration: configuration)
-            }
-        case .cancelKeepsMoney:
-            core.handle = { machine, input, now in
-                guard case .unwind = input, machine.order.canceledAt != nil, machine.order.status != .canceled,
-                    !machine.payments.contains(where: { !$0.lifecycle.state.isTerminal })
-                else { return machine.handle(input, now: now) }
-                var order = machine.order
-                order.status = .canceled
-                return OrderLifecycle.Step(write: .updateOrder(order))
-            }
-        case .notFoundNeverFinal:
-            core.advance = { payment, input, now, configuration in
-                if case .queried(.notFound, let earlier) = input {
-                    return OrderLifecycle.advance(
-                        payment,
-                        .queried(.pending(reason: "taken for pending"), earlier: earlier),
-                        now: now,
-                        configuration: configuration
-                    )
-                }
-                return OrderLifecycle.advance(payment, input, now: now, configuration: configuration)
-            }
-        case .historyRowDropped:
-            core.advance = { payment, input, now, configuration in
-                var step = OrderLifecycle.advance(payment, input, now: now, configuration: configuration)
-                if step.transition?.to.isTerminal == true { step.transition = nil }
-                return step
-            }
-        case .refundIgnoresInFlight:
-            core.handle = { machine, input, now in
-                guard case .reverse = input else { return machine.handle(input, now: now) }
-                var blind = OrderLifecycle(
-                    order: machine.order,
-                    payments: machine.payments.filter { $0.kind == .charge || $0.lifecycle.state.isTerminal },
-                    configuration: machine.configuration
+            return OrderLifecycle.advance(payment, input, now: now, configuration: configuration)
+        }
+        return core
+    }
+
+    static func cancelKeepsMoney() -> Core {
+        var core = Core.real
+        core.handle = { machine, input, now in
+            guard case .unwind = input, machine.order.canceledAt != nil, machine.order.status != .canceled,
+                !machine.payments.contains(where: { !$0.lifecycle.state.isTerminal })
+            else { return machine.handle(input, now: now) }
+            var order = machine.order
+            order.status = .canceled
+            return OrderLifecycle.Step(write: .updateOrder(order))
+        }
+        return core
+    }
+
+    static func notFoundNeverFinal() -> Core {
+        var core = Core.real
+        core.advance = { payment, input, now, configuration in
+            if case .queried(.notFound, let earlier) = input {
+                return OrderLifecycle.advance(
+                    payment,
+                    .queried(.pending(reason: "taken for pending"), earlier: earlier),
+                    now: now,
+                    configuration: configuration
                 )
-                return blind.handle(input, now: now)
             }
-        case .agreementOutlivesRefund:
-            core.handle = { machine, input, now in
-                var step = machine.handle(input, now: now)
-                step.effects.removeAll {
-                    if case .endAgreement = $0 { return true }
-                    return false
-                }
-                return step
+            return OrderLifecycle.advance(payment, input, now: now, configuration: configuration)
+        }
+        return core
+    }
+
+    static func historyRowDropped() -> Core {
+        var core = Core.real
+        core.advance = { payment, input, now, configuration in
+            var step = OrderLifecycle.advance(payment, input, now: now, configuration: configuration)
+            if step.transition?.to.isTerminal == true { step.transition = nil }
+            return step
+        }
+        return core
+    }
+
+    static func refundIgnoresInFlight() -> Core {
+        var core = Core.real
+        core.handle = { machine, input, now in
+            guard case .reverse = input else { return machine.handle(input, now: now) }
+            var blind = OrderLifecycle(
+                order: machine.order,
+                payments: machine.payments.filter { $0.kind == .charge || $0.lifecycle.state.isTerminal },
+                configuration: machine.configuration
+            )
+            return blind.handle(input, now: now)
+        }
+        return core
+    }
+
+    static func agreementOutlivesRefund() -> Core {
+        var core = Core.real
+        core.handle = { machine, input, now in
+            var step = machine.handle(input, now: now)
+            step.effects.removeAll {
+                if case .endAgreement = $0 { return true }
+                return false
             }
+            return step
         }
         return core
     }

@@ -248,18 +248,7 @@ public struct Simulation<C: Chooser> {
                 note("server \(server): holds the acceptance of \(payment)")
                 add(.storeHeld(payment: payment), server: server, after: [0, 5, 20][chooser.choose(3)])
             } else {
-                add(
-                    .arrival(
-                        payment: payment,
-                        .answered(answer),
-                        at: now,
-                        notification: nil,
-                        release: false,
-                        attempt: 0,
-                        loaded: nil
-                    ),
-                    server: server
-                )
+                arrive(payment, .answered(answer), at: now, notification: nil, release: false, server: server)
             }
         case .arrival(let payment, let arrival, let at, let notification, let release, let attempt, let loaded):
             self.arrival(
@@ -276,31 +265,16 @@ public struct Simulation<C: Chooser> {
             var status = acquirer.status(payment.identity)
             if faults, chooser.chance(0.1) { status = .unknown(reason: "the query timed out", throttled: false) }
             note("server \(server): queries \(payment.id): \(status)")
-            add(
-                .arrival(
-                    payment: payment.id,
-                    .queried(status),
-                    at: now,
-                    notification: nil,
-                    release: true,
-                    attempt: 0,
-                    loaded: nil
-                ),
-                server: server
-            )
+            arrive(payment.id, .queried(status), at: now, notification: nil, release: true, server: server)
         case .storeHeld(let payment):
             if let acceptance = held[server].removeValue(forKey: payment) {
                 note("server \(server): the sheet's wait ended; stores the acceptance of \(payment)")
-                add(
-                    .arrival(
-                        payment: payment,
-                        .answered(acceptance.answer),
-                        at: acceptance.at,
-                        notification: nil,
-                        release: false,
-                        attempt: 0,
-                        loaded: nil
-                    ),
+                arrive(
+                    payment,
+                    .answered(acceptance.answer),
+                    at: acceptance.at,
+                    notification: nil,
+                    release: false,
                     server: server
                 )
             }
@@ -314,21 +288,38 @@ public struct Simulation<C: Chooser> {
         case .notify(let identity, let key):
             guard let payment = store.payment(identity: identity) else { return }
             note("server \(server): notification for \(payment.id)")
-            add(
-                .arrival(
-                    payment: payment.id,
-                    .notified(acquirer.status(identity)),
-                    at: now,
-                    notification: key,
-                    release: false,
-                    attempt: 0,
-                    loaded: nil
-                ),
+            arrive(
+                payment.id,
+                .notified(acquirer.status(identity)),
+                at: now,
+                notification: key,
+                release: false,
                 server: server
             )
         case .poll:
             poll(server)
         }
+    }
+
+    /// Queues the arrival of `arrival` for `payment` at `server` (read, then applied and stored).
+    mutating func arrive(
+        _ payment: String,
+        _ arrival: Arrival,
+        at: Date,
+        notification: String?,
+        release: Bool,
+        server: Int
+    ) {
+        let work = Work.arrival(
+            payment: payment,
+            arrival,
+            at: at,
+            notification: notification,
+            release: release,
+            attempt: 0,
+            loaded: nil
+        )
+        add(work, server: server)
     }
 
     mutating func poll(_ server: Int) {

@@ -51,7 +51,7 @@ struct ServeCommand: AsyncParsableCommand {
             throw ExitCodes.usage
         }
         var logger = Logger(label: "paysheet")
-        logger.logLevel = Logger.Level(rawValue: configuration.logLevel) ?? .info
+        logger.logLevel = configuration.logLevel
         let demo = !noDemoOrder && configuration.mode == .sandbox
         // The process, not the library, chooses where swift-metrics go: Prometheus, served on /metrics.
         let metrics = PrometheusCollectorRegistry()

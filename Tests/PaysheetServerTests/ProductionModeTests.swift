@@ -58,7 +58,7 @@ import UnionPaySandbox
         )
         c.acquirer.encryptionCertificateFile = folder + "/acquirer-encryption.pem"
         _ = acp
-        c.merchantValidation = "apple"
+        c.merchantValidation = .apple
         c.identityCertificateFile = folder + "/acp/certificate.pem"
         c.identityKeyFile = folder + "/acp/key.pem"
         return c
@@ -119,7 +119,7 @@ import UnionPaySandbox
         case "sandbox encryption certificate": c.acquirer.encryptionCertificateFile = nil
         case "sandbox payment processing key": c.tokens.keyFile = nil
         case "sandbox merchant identifier": c.merchant.merchantIdentifier = sandbox.merchant.merchantIdentifier
-        case "sandbox merchant validation": c.merchantValidation = "sandbox"
+        case "sandbox merchant validation": c.merchantValidation = .sandbox
         case "PostgreSQL without TLS":
             c.databaseURL = "postgres://paysheet:secret@db.example:5432/paysheet?sslmode=disable"
         case "PostgreSQL preferring TLS": c.databaseURL = "postgres://paysheet:secret@db.example:5432/paysheet"

@@ -59,7 +59,7 @@ import UnionPaySandbox
     }
 
     @Test(arguments: TestDatabases.kinds) func aShopperPaysWithSignMethod11(kind: String) async throws {
-        let server = try await TestServer.start(database: kind) { $0.acquirer.signMethod = "11" }
+        let server = try await TestServer.start(database: kind) { $0.acquirer.signMethod = .secureKey }
         defer { Task { await server.stop() } }
         let factory = try await server.tokenFactory()
         let order = try await server.createOrder([

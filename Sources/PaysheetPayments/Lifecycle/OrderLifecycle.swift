@@ -148,80 +148,22 @@ public struct OrderLifecycle: Sendable, Equatable {
         _ transaction: NewTransaction,
         cause: String?,
         now: Date
-    )
-        -> Step
-    {
+    ) -> Step {
         guard kind != .charge else {
-            return Step(
-                reply: .refused(
-                    PaymentRefusal(.invalid, code: "invalid_request", message: "a charge is not a reversal")
-                )
-            )
+            return refused(PaymentRefusal(.invalid, code: "invalid_request", message: "a charge is not a reversal"))
         }
         guard let charge = payments.first(where: { $0.kind == .charge && $0.lifecycle.state == .succeeded }),
             let reference = charge.lifecycle.reference
         else {
-            return Step(
-                reply: .refused(
-                    .conflict(
-                        "order \(order.id) is \(order.status.rawValue); only a paid order can be refunded or voided"
-                    )
-                )
-            )
-        }
-        let reversals = payments.filter { $0.kind != .charge && $0.lifecycle.state != .failed }
-        // Checked, in the charge's currency: a refund amount may be anything a caller wrote;
-        // reversals in flight count.
-        guard let paid = charge.money,
-            let committed = try? Money.sum(reversals.compactMap(\.money), in: paid.currency),
-            let left = try? paid.subtracting(committed)
-        else {
-            return Step(
-                reply: .refused(PaymentRefusal(.invalid, code: "invalid_request", message: "amounts out of range"))
+            return refused(
+                .conflict("order \(order.id) is \(order.status.rawValue); only a paid order can be refunded or voided")
             )
         }
         let value: Money
-        if kind == .void {
-            guard reversals.isEmpty else {
-                return Step(
-                    reply: .refused(.conflict("order \(order.id) has refunds; a void is for a whole, unrefunded charge"))
-                )
-            }
-            guard configuration.clearingDay.same(charge.createdAt, now) else {
-                return Step(
-                    reply: .refused(
-                        .conflict("the charge was made on an earlier clearing day; refund it instead of voiding")
-                    )
-                )
-            }
-            value = paid
-        } else {
-            value = amount.map { Money($0, paid.currency) } ?? left
-            guard value.isPositive else {
-                return Step(
-                    reply: .refused(
-                        PaymentRefusal(
-                            .invalid,
-                            code: "invalid_request",
-                            field: "amount",
-                            message: "the refund amount must be positive"
-                        )
-                    )
-                )
-            }
-            guard (try? value.exceeds(left)) == false else {
-                return Step(
-                    reply: .refused(
-                        PaymentRefusal(
-                            .unprocessable,
-                            code: "refund_exceeds_payment",
-                            field: "amount",
-                            message:
-                                "refunds would total more than was paid; at most \(left.currency.format(left.minorUnits)) \(order.currencyCode) can still be refunded"
-                        )
-                    )
-                )
-            }
+        let left: Money
+        switch reversal(kind, amount: amount, of: charge, now: now) {
+        case .failure(let refusal): return refused(refusal)
+        case .success(let checked): (value, left) = checked
         }
         let record = PaymentRecord(
             id: Self.id(of: kind, transaction),
@@ -230,17 +172,28 @@ public struct OrderLifecycle: Sendable, Equatable {
             identity: transaction.identity,
             amount: value.minorUnits,
             currencyNumeric: charge.currencyNumeric,
-            lifecycle: PaymentLifecycle(expectedAmount: value.minorUnits, submittedAt: now, configuration: configuration),
+            lifecycle: PaymentLifecycle(
+                expectedAmount: value.minorUnits,
+                submittedAt: now,
+                configuration: configuration
+            ),
             originalReference: reference,
             originalPaymentId: charge.id,
             createdAt: now
         )
+        return inserted(record, whole: kind == .void || value == left, cause: cause, now: now)
+    }
+
+    /// The step of a reversal `record` of the order's charge: stored with the order as read,
+    /// then the agreement ended when it gives back the whole first payment, then sent.
+    mutating func inserted(_ record: PaymentRecord, whole: Bool, cause: String?, now: Date) -> Step {
+        let (kind, reference) = (record.kind, record.originalReference ?? "")
         let stored = order
         payments.append(record)
         order = OrderSettlement.settle(order, payments)
         var effects: [Effect] = []
         // R12: the whole of a plan's first payment given back ends its agreement before the money moves.
-        if kind == .void || value == left {
+        if whole {
             let reason = kind == .void ? "its first payment was voided" : "its first payment was refunded in full"
             effects.append(.endAgreement(because: reason))
         }
@@ -250,7 +203,7 @@ public struct OrderLifecycle: Sendable, Equatable {
                     ? .void(record, originalReference: reference) : .refund(record, originalReference: reference)
             )
         )
-        let why = "\(kind.rawValue) of \(value.minorUnits) requested" + (cause.map { ": " + $0 } ?? "")
+        let why = "\(kind.rawValue) of \(record.amount) requested" + (cause.map { ": " + $0 } ?? "")
         return Step(
             write: .insertPayment(
                 record,
@@ -261,6 +214,60 @@ public struct OrderLifecycle: Sendable, Equatable {
             effects: effects,
             reply: .awaitOutcome(record)
         )
+    }
+
+    func refused(_ refusal: PaymentRefusal) -> Step { Step(reply: .refused(refusal)) }
+
+    /// The amount of a reversal of `charge` (R9) and what is left of it before this one: a void
+    /// is the whole, unrefunded charge on its clearing day; a refund is above zero and never more
+    /// than is left (reversals in flight count). Checked, in the charge's currency.
+    func reversal(
+        _ kind: PaymentKind,
+        amount: Int?,
+        of charge: PaymentRecord,
+        now: Date
+    ) -> Result<
+        (value: Money, left: Money), PaymentRefusal
+    > {
+        let reversals = payments.filter { $0.kind != .charge && $0.lifecycle.state != .failed }
+        guard let paid = charge.money,
+            let committed = try? Money.sum(reversals.compactMap(\.money), in: paid.currency),
+            let left = try? paid.subtracting(committed)
+        else { return .failure(PaymentRefusal(.invalid, code: "invalid_request", message: "amounts out of range")) }
+        if kind == .void {
+            guard reversals.isEmpty else {
+                return .failure(.conflict("order \(order.id) has refunds; a void is for a whole, unrefunded charge"))
+            }
+            guard configuration.clearingDay.same(charge.createdAt, now) else {
+                return .failure(
+                    .conflict("the charge was made on an earlier clearing day; refund it instead of voiding")
+                )
+            }
+            return .success((paid, left))
+        }
+        let value = amount.map { Money($0, paid.currency) } ?? left
+        guard value.isPositive else {
+            return .failure(
+                PaymentRefusal(
+                    .invalid,
+                    code: "invalid_request",
+                    field: "amount",
+                    message: "the refund amount must be positive"
+                )
+            )
+        }
+        guard (try? value.exceeds(left)) == false else {
+            return .failure(
+                PaymentRefusal(
+                    .unprocessable,
+                    code: "refund_exceeds_payment",
+                    field: "amount",
+                    message:
+                        "refunds would total more than was paid; at most \(left.currency.format(left.minorUnits)) \(order.currencyCode) can still be refunded"
+                )
+            )
+        }
+        return .success((value, left))
     }
 
     /// A new payment's id: its kind's prefix (`pay_`, `ref_`, `void_`) and the transaction's id.

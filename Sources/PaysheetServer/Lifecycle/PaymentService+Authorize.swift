@@ -70,17 +70,10 @@ extension PaymentService {
             guard let (order, payments) = loaded else { throw ServiceError.notFound("order \(orderId)") }
             var machine = OrderLifecycle(order: order, payments: payments, configuration: lifecycle)
             // The order's own answer first (a charge in flight, canceled, paid, nothing to pay).
-            if let gate = machine.authorizationGate() {
-                switch gate.reply {
-                case .awaitOutcome(let open):
-                    // A charge is already with the acquirer: never a second one; answer with its outcome.
-                    return try await outcome(of: open, deadline: deadline, others: payments)
-                case .refused(let refusal): throw ServiceError(refusal)
-                case .failure(let message):
-                    logger.error("order \(orderId): its total is \(order.amount); nothing charged")
-                    return failure(message, order)
-                case .none, .order: break
-                }
+            if let gate = machine.authorizationGate(),
+                let answer = try await answer(gate, order: order, payments: payments, deadline: deadline)
+            {
+                return answer
             }
             let errors = shippingContactErrors(order, payment)
             if !errors.isEmpty { return failure("", order, errors: errors) }
@@ -94,27 +87,11 @@ extension PaymentService {
             // The charge: persisted before anything is sent, for the order's amount (never the token's).
             let data = decrypted.paymentData
             let method = payment.token.paymentMethod
-            let card = CardSummary(
-                network: method.network,
-                type: method.type?.rawValue,
-                displayName: method.displayName,
-                suffix: data.accountNumberSuffix
-            )
-            let step = machine.handle(
-                .authorize(
-                    .init(
-                        transaction: newTransaction(at: started),
-                        card: card,
-                        tokenTransactionId: decrypted.verified.token.header.transactionId
-                    )
-                ),
-                now: started
-            )
+            let step = machine.handle(.authorize(charge(of: payment, token: token, at: started)), now: started)
             guard let write = step.write, case .send(.charge(let record)) = step.effects.first else {
                 if case .failure(let message) = step.reply { return failure(message, order) }
                 throw ServiceError.conflict("order \(orderId) cannot be charged now")
             }
-            let id = record.id
             // The token's first use, the charge and the order's new status commit together.
             let stored: OrderRecord
             switch try await commit(write) {
@@ -127,58 +104,103 @@ extension PaymentService {
             if let plan {
                 try await startAgreement(order, plan: plan, payment: record, data: data, network: method.network)
             }
-            let paymentData = acquirerPaymentData(data)
-            // Watched before the acquirer is asked: whatever changes the payment from here on (its
-            // notification, here or on another server) is counted, so the wait need not read back
-            // what this request commits next.
-            let watched = await waiters.watch(id)
-            let answer = await acquirer.charge(
-                ChargeRequest(
+            return try await send(
+                record,
+                paying: ChargeRequest(
                     identity: record.identity,
                     amount: Money(record.amount, token.currency),
-                    instrument: paymentData,
+                    instrument: acquirerPaymentData(data),
                     reference: orderId
-                )
+                ),
+                stored: stored,
+                payments: payments,
+                deadline: deadline
             )
-            // An acceptance is not an outcome: it is stored with the change that follows (see
-            // AwaitedCharges), or below when none comes in the sheet's time. Any other answer is
-            // stored at once.
-            var after = record
-            var accepted: (answer: SubmitAnswer, at: Date)?
-            if case .accepted = answer {
-                let at = now()
-                accepted = (answer, at)
-                after =
-                    OrderLifecycle.advance(record, .answered(answer), now: at, configuration: lifecycle).next ?? record
-            } else {
-                do {
-                    after = try await advance(id, .answered(answer), loaded: record) ?? record
-                } catch {
-                    await waiters.unwatch(id)
-                    throw error
-                }
-            }
-            // The notification is applied from what this request committed (see AwaitedCharges).
-            if !after.lifecycle.state.isTerminal {
-                awaited.remember(
-                    accepted == nil ? after : record,
-                    order: stored,
-                    payments: payments,
-                    accepted: accepted
-                )
-            }
-            defer { awaited.forget(after) }
-            let outcome = try await outcome(of: after, deadline: deadline, others: payments, unchangedSince: watched)
-            if let accepted, awaited.acceptance(id) != nil {
-                // No change of the payment here in the sheet's time: the acceptance is stored now.
-                awaited.acceptanceStored(id)
-                do { try await advance(id, .answered(accepted.answer), at: accepted.at) } catch {
-                    logger.warning("payment \(id): the acquirer's acceptance was not stored (\(error)); it is queried")
-                }
-            }
-            return outcome
         }
         throw ServiceError.conflict("order \(orderId) kept changing; try again")
+    }
+
+    /// The answer for an authorization the order does not take now (`nil`: it does).
+    func answer(
+        _ gate: OrderLifecycle.Step,
+        order: OrderRecord,
+        payments: [PaymentRecord],
+        deadline: Date
+    ) async throws -> AuthorizationOutcome? {
+        switch gate.reply {
+        case .awaitOutcome(let open):
+            // A charge is already with the acquirer: never a second one; answer with its outcome.
+            return try await outcome(of: open, deadline: deadline, others: payments)
+        case .refused(let refusal): throw ServiceError(refusal)
+        case .failure(let message):
+            logger.error("order \(order.id): its total is \(order.amount); nothing charged")
+            return failure(message, order)
+        case .none, .order: return nil
+        }
+    }
+
+    /// The core's charge for `payment`, whose token was accepted: a new transaction, the card as
+    /// far as it may be kept, the token's `transactionId` (its first use is stored with it).
+    func charge(of payment: ApplePayPayment, token: AcceptedToken, at started: Date) -> OrderLifecycle.NewCharge {
+        let method = payment.token.paymentMethod
+        return OrderLifecycle.NewCharge(
+            transaction: newTransaction(at: started),
+            card: CardSummary(
+                network: method.network,
+                type: method.type?.rawValue,
+                displayName: method.displayName,
+                suffix: token.decrypted.paymentData.accountNumberSuffix
+            ),
+            tokenTransactionId: token.decrypted.verified.token.header.transactionId
+        )
+    }
+
+    /// Sends the stored charge `record` (the effect `send(.charge)` of the core's step, with the
+    /// card data only this request holds) and waits, within the sheet's time, for its outcome.
+    /// The acquirer's acceptance is not an outcome: it is held (``AwaitedCharges``) and stored
+    /// with the change that follows, or here when none comes in the sheet's time; any other
+    /// answer is stored at once.
+    func send(
+        _ record: PaymentRecord,
+        paying request: ChargeRequest,
+        stored: OrderRecord,
+        payments: [PaymentRecord],
+        deadline: Date
+    ) async throws -> AuthorizationOutcome {
+        let id = record.id
+        // Watched before the acquirer is asked: whatever changes the payment from here on (its
+        // notification, here or on another server) is counted, so the wait need not read back
+        // what this request commits next.
+        let watched = await waiters.watch(id)
+        let answer = await acquirer.charge(request)
+        var after = record
+        var accepted: (answer: SubmitAnswer, at: Date)?
+        if case .accepted = answer {
+            let at = now()
+            accepted = (answer, at)
+            after = OrderLifecycle.advance(record, .answered(answer), now: at, configuration: lifecycle).next ?? record
+        } else {
+            do {
+                after = try await advance(id, .answered(answer), loaded: record) ?? record
+            } catch {
+                await waiters.unwatch(id)
+                throw error
+            }
+        }
+        // The notification is applied from what this request committed (see AwaitedCharges).
+        if !after.lifecycle.state.isTerminal {
+            awaited.remember(accepted == nil ? after : record, order: stored, payments: payments, accepted: accepted)
+        }
+        defer { awaited.forget(after) }
+        let outcome = try await outcome(of: after, deadline: deadline, others: payments, unchangedSince: watched)
+        if let accepted, awaited.acceptance(id) != nil {
+            // No change of the payment here in the sheet's time: the acceptance is stored now.
+            awaited.acceptanceStored(id)
+            do { try await advance(id, .answered(accepted.answer), at: accepted.at) } catch {
+                logger.warning("payment \(id): the acquirer's acceptance was not stored (\(error)); it is queried")
+            }
+        }
+        return outcome
     }
 
     /// A token that passed every check against its order: verified and decrypted, in the

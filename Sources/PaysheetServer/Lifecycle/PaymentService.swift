@@ -95,15 +95,7 @@ public final class PaymentService: Sendable {
             )
             guard let next = step.next else {
                 // Nothing changed (late, duplicate, terminal): a notification is still recorded.
-                if let notification {
-                    let fresh = try await store.recordNotification(
-                        key: notification.key,
-                        paymentId: id,
-                        body: notification.body,
-                        at: changedAt
-                    )
-                    if !fresh { Counter(label: "paysheet_notifications_duplicate_total").increment() }
-                }
+                if let notification { try await record(notification, of: id, at: changedAt) }
                 return payment
             }
             let result: (PaymentRecord, OrderRecord?)?
@@ -140,6 +132,17 @@ public final class PaymentService: Sendable {
             orderSnapshot = nil
         }
         throw StorageError("payment \(id) kept changing under eight attempts to update it")
+    }
+
+    /// Records a notification that changed nothing (deduplicated), for reconciliation.
+    private func record(_ notification: (key: String, body: String), of id: String?, at: Date) async throws {
+        let fresh = try await store.recordNotification(
+            key: notification.key,
+            paymentId: id,
+            body: notification.body,
+            at: at
+        )
+        if !fresh { Counter(label: "paysheet_notifications_duplicate_total").increment() }
     }
 
     /// Logs and counts a stored change of `payment`'s state.

@@ -61,11 +61,7 @@ extension MerchantServer {
             sandbox: (any ServerSandbox)?,
             logger: Logger
         ) throws {
-            guard config.acquirer.signMethod == "01" || config.acquirer.signMethod == "11" else {
-                throw ConfigurationError(
-                    "acquirer.signMethod \(config.acquirer.signMethod) is neither 01 (RSA certificate) nor 11 (secure key)"
-                )
-            }
+            // acquirer.signMethod is an ACPSignMethod: 01 or 11, nothing else can be configured.
             guard (-1...23).contains(config.acquirer.reconcileHour) else {
                 throw ConfigurationError(
                     "acquirer.reconcileHour \(config.acquirer.reconcileHour) is neither -1 (off) nor an hour 0 to 23"
@@ -77,7 +73,7 @@ extension MerchantServer {
             }
             let merchantId = config.acquirer.merchantId
             let secureKey: String? =
-                config.acquirer.signMethod == "11"
+                config.acquirer.signMethod == .secureKey
                 ? try config.acquirer.secureKeyFile.map {
                     try KeyFile.readPrivateKeyText($0, policy: .refuse).trimmingCharacters(in: .whitespacesAndNewlines)
                 }

@@ -254,10 +254,13 @@ public struct MerchantServer: Sendable {
         _ config: ServerConfiguration,
         sandbox: (any ServerSandbox)?
     ) throws -> MerchantValidator.Mode {
-        guard config.merchantValidation == "apple" else {
+        guard config.merchantValidation == .apple else {
             return .sandbox(
-                try Self.sandbox(sandbox, for: "merchantValidation is \"\(config.merchantValidation)\", not \"apple\"")
-                    .merchantSessions
+                try Self.sandbox(
+                    sandbox,
+                    for: "merchantValidation is \"\(config.merchantValidation.rawValue)\", not \"apple\""
+                )
+                .merchantSessions
             )
         }
         guard let cert = config.identityCertificateFile, let key = config.identityKeyFile else {

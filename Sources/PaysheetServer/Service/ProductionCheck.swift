@@ -37,7 +37,7 @@ public enum ProductionCheck {
                 "acquirer.signingKeyFile and acquirer.signingCertificateFile are not set: the sandbox's ACP certificate would sign (PAYSHEET_ACQUIRER_KEY, PAYSHEET_ACQUIRER_CERTIFICATE)"
             )
         }
-        if c.acquirer.signMethod == "11" && c.acquirer.secureKeyFile == nil {
+        if c.acquirer.signMethod == .secureKey && c.acquirer.secureKeyFile == nil {
             out.append(
                 "acquirer.signMethod is 11 without acquirer.secureKeyFile: the sandbox's secure key would sign (PAYSHEET_ACQUIRER_SECURE_KEY)"
             )
@@ -65,9 +65,9 @@ public enum ProductionCheck {
         if c.merchant.merchantIdentifier == sandbox.merchant.merchantIdentifier {
             out.append("merchant.merchantIdentifier is the sandbox's \(sandbox.merchant.merchantIdentifier)")
         }
-        if c.merchantValidation != "apple" {
+        if c.merchantValidation != .apple {
             out.append(
-                "merchantValidation is \"\(c.merchantValidation)\": merchant sessions would be the sandbox's (PAYSHEET_MERCHANT_VALIDATION=apple)"
+                "merchantValidation is \"\(c.merchantValidation.rawValue)\": merchant sessions would be the sandbox's (PAYSHEET_MERCHANT_VALIDATION=apple)"
             )
         }
         if let url = c.databaseURL, url.hasPrefix("postgres"), let problem = databaseTLSProblem(url) {

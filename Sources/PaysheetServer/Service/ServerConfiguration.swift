@@ -1,5 +1,7 @@
 import PaysheetPayments
 import Foundation
+import Logging
+import UnionPay
 
 /// Every setting of `paysheet serve`. Embedded defaults need nothing; a JSON file (`--config`)
 /// and then environment variables (`PAYSHEET_…`) override them.
@@ -53,7 +55,7 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
         public var gatewayOwners: [String]?
         /// `signMethod`: `01` (SHA256withRSA with the signing certificate) or `11` (SHA-256 with
         /// the secure key shared with UnionPay: no RSA). `PAYSHEET_ACQUIRER_SIGN_METHOD`.
-        public var signMethod: String = "01"
+        public var signMethod: ACPSignMethod = .rsa
         /// The secure key for `signMethod` `11` (a file holding it; by default the sandbox's,
         /// made in the data folder). `PAYSHEET_ACQUIRER_SECURE_KEY`.
         public var secureKeyFile: String?
@@ -99,8 +101,9 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
     /// Token settings.
     public var tokens = TokenSettings()
 
-    /// Merchant validation: `sandbox` or `apple`. `PAYSHEET_MERCHANT_VALIDATION`.
-    public var merchantValidation: String = "sandbox"
+    /// Merchant validation: the sandbox's sessions, or Apple's with the merchant identity.
+    /// `PAYSHEET_MERCHANT_VALIDATION` (`sandbox`, `apple`).
+    public var merchantValidation: MerchantValidationMode = .sandbox
     /// Merchant identity certificate and key (PEM) for `apple` validation.
     /// `PAYSHEET_IDENTITY_CERTIFICATE`, `PAYSHEET_IDENTITY_KEY`.
     public var identityCertificateFile: String?
@@ -122,7 +125,7 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
     /// Seconds between scans for due queries. `PAYSHEET_POLL_INTERVAL`.
     public var pollInterval: Double = 0.25
     /// Log level (`info`, `debug`, …). `PAYSHEET_LOG_LEVEL`.
-    public var logLevel: String = "info"
+    public var logLevel: Logger.Level = .info
 
     /// What one client may hold of the server: connections and how long each may take. The same
     /// caps and deadlines guard the built-in sandbox gateway. docs/server.md ("Connections") says
@@ -257,7 +260,14 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
         if let value = environment["PAYSHEET_ACQUIRER_ROOTS"] {
             acquirer.trustedRootFiles = value.split(separator: ",").map(String.init)
         }
-        if let value = environment["PAYSHEET_ACQUIRER_SIGN_METHOD"] { acquirer.signMethod = value }
+        if let value = environment["PAYSHEET_ACQUIRER_SIGN_METHOD"] {
+            guard let method = ACPSignMethod(rawValue: value) else {
+                throw ConfigurationError(
+                    "PAYSHEET_ACQUIRER_SIGN_METHOD=\(value) is neither 01 (RSA certificate) nor 11 (secure key)"
+                )
+            }
+            acquirer.signMethod = method
+        }
         if let value = environment["PAYSHEET_ACQUIRER_SECURE_KEY"] { acquirer.secureKeyFile = value }
         if let value = environment["PAYSHEET_ACQUIRER_INTERMEDIATES"] {
             acquirer.intermediateFiles = value.split(separator: ",").map(String.init)
@@ -281,14 +291,26 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
         if let value = environment["PAYSHEET_PAYMENT_CERTIFICATE"] { tokens.certificateFile = value }
         if let value = environment["PAYSHEET_PAYMENT_KEY"] { tokens.keyFile = value }
         if let value = environment["PAYSHEET_TRUST_SANDBOX"] { tokens.trustSandbox = bool(value) }
-        if let value = environment["PAYSHEET_MERCHANT_VALIDATION"] { merchantValidation = value }
+        if let value = environment["PAYSHEET_MERCHANT_VALIDATION"] {
+            guard let chosen = MerchantValidationMode(rawValue: value) else {
+                throw ConfigurationError("PAYSHEET_MERCHANT_VALIDATION=\(value) is neither sandbox nor apple")
+            }
+            merchantValidation = chosen
+        }
         if let value = environment["PAYSHEET_IDENTITY_CERTIFICATE"] { identityCertificateFile = value }
         if let value = environment["PAYSHEET_IDENTITY_KEY"] { identityKeyFile = value }
         if let value = try double("PAYSHEET_AUTHORIZE_WAIT") { authorizeWait = value }
         if let value = try double("PAYSHEET_POLL_INTERVAL") { pollInterval = value }
         if let value = try double("PAYSHEET_SHOPPER_CANCEL_WINDOW") { shopperCancelWindow = value }
         if let value = try double("PAYSHEET_DRAIN_SECONDS") { drainSeconds = value }
-        if let value = environment["PAYSHEET_LOG_LEVEL"] { logLevel = value }
+        if let value = environment["PAYSHEET_LOG_LEVEL"] {
+            guard let level = Logger.Level(rawValue: value) else {
+                throw ConfigurationError(
+                    "PAYSHEET_LOG_LEVEL=\(value) is not a level (\(Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")))"
+                )
+            }
+            logLevel = level
+        }
     }
 
     /// Reads `file` (JSON) over the defaults, then the environment.
@@ -366,4 +388,12 @@ public struct ConfigurationError: Error, CustomStringConvertible, Sendable {
     /// What is wrong.
     public var description: String
     package init(_ description: String) { self.description = description }
+}
+
+/// Where merchant sessions come from.
+public enum MerchantValidationMode: String, Sendable, Codable, CaseIterable {
+    /// The sandbox's merchant sessions (sandbox mode only).
+    case sandbox
+    /// Apple's, requested with the merchant identity certificate.
+    case apple
 }

@@ -48,13 +48,13 @@ public struct PaymentStore: Sendable {
 
     /// Applies the migrations not applied yet.
     /// Safe when several servers start at once: on PostgreSQL each step holds a transaction-scoped
-    /// advisory lock (SQLite's writer is one at a time already).
+    /// advisory lock of its schema (SQLite's writer is one at a time already).
     public func migrate() async throws {
         let postgres = database.dialect == "postgresql"
         try await database.transaction { db in
             if postgres {
                 try await db.execute(
-                    "SELECT CAST(1 AS TEXT) FROM (SELECT pg_advisory_xact_lock(\(Self.migrationLock))) AS locked",
+                    Self.migrationLockSQL,
                     []
                 )
             }
@@ -67,7 +67,7 @@ public struct PaymentStore: Sendable {
             try await database.transaction { db in
                 if postgres {
                     try await db.execute(
-                        "SELECT CAST(1 AS TEXT) FROM (SELECT pg_advisory_xact_lock(\(Self.migrationLock))) AS locked",
+                        Self.migrationLockSQL,
                         []
                     )
                 }
@@ -87,6 +87,12 @@ public struct PaymentStore: Sendable {
 
     /// The advisory lock key of migrations ("paysheet" in ASCII, as a number).
     static let migrationLock = 0x7061_7973_6865_6574
+
+    /// Takes the migrations' lock of the current schema: servers migrating the same schema wait for
+    /// each other; those of other schemas (several databases' worth in one PostgreSQL, each test's
+    /// own) do not queue behind them.
+    static let migrationLockSQL =
+        "SELECT CAST(1 AS TEXT) FROM (SELECT pg_advisory_xact_lock(\(migrationLock) # CAST(hashtext(current_schema()) AS BIGINT))) AS locked"
 
     /// The channel on which PostgreSQL servers tell each other that a payment became certain.
     static let settledChannel = "paysheet_payment_settled"

@@ -160,7 +160,11 @@ import UnionPay
                 )
                 #expect(token == .declined(code: "NS", message: message), "\(token)")
                 for reversal in [
-                    await acquirer.refund(identity, amount: Money(amount, currencyCode: "156")!, originalReference: "Q"),
+                    await acquirer.refund(
+                        identity,
+                        amount: Money(amount, currencyCode: "156")!,
+                        originalReference: "Q"
+                    ),
                     await acquirer.void(identity, amount: Money(amount, currencyCode: "156")!, originalReference: "Q"),
                 ] {
                     guard case .declined("NS", _) = reversal else {

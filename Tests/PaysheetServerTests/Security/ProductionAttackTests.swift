@@ -172,7 +172,7 @@ import X509
         let etc = NSTemporaryDirectory() + "paysheet-etc-" + UUID().uuidString
         var c = try Self.production()
         c.dataFolder = sandbox.data
-        c.acquirer.signMethod = "11"
+        c.acquirer.signMethod = .secureKey
         c.acquirer.secureKeyFile = try Self.copy(sandbox.acp + "/secure-key", to: etc, as: "secure-key")
         let problems = ProductionCheck.problems(c)
         #expect(problems.count == 1, "\(problems)")
