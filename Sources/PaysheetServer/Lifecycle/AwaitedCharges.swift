@@ -1,5 +1,6 @@
 import PaysheetPayments
 import Foundation
+import NIOConcurrencyHelpers
 
 /// The charges this process has sent to the acquirer and is waiting to hear about, each with its
 /// order and the order's payments as this process committed them: the payment's notification is
@@ -19,12 +20,15 @@ import Foundation
 /// answer was lost (docs/payment-rules.md R7); when no outcome comes within the sheet's time, the
 /// authorization stores the acceptance itself. A charge settled by another server (its
 /// notification reached that one) goes from `submitting` to its outcome in the history.
-final class AwaitedCharges: @unchecked Sendable {
+final class AwaitedCharges: Sendable {
     typealias Snapshot = (payment: PaymentRecord, order: OrderRecord, payments: [PaymentRecord])
 
-    private let lock = NSLock()
-    private var charges: [TransactionIdentity: Snapshot] = [:]
-    private var acceptances: [String: (answer: SubmitAnswer, at: Date)] = [:]
+    private struct State {
+        var charges: [TransactionIdentity: Snapshot] = [:]
+        var acceptances: [String: (answer: SubmitAnswer, at: Date)] = [:]
+    }
+
+    private let state = NIOLockedValueBox(State())
     private let capacity: Int
 
     init(capacity: Int = 10_000) { self.capacity = capacity }
@@ -38,34 +42,34 @@ final class AwaitedCharges: @unchecked Sendable {
         accepted: (answer: SubmitAnswer, at: Date)? = nil
     ) {
         let others = payments.filter { $0.id != payment.id }
-        lock.withLock {
-            if charges.count >= capacity || acceptances.count >= capacity {
-                charges.removeAll(keepingCapacity: true)
-                acceptances.removeAll(keepingCapacity: true)
+        state.withLockedValue { state in
+            if state.charges.count >= capacity || state.acceptances.count >= capacity {
+                state.charges.removeAll(keepingCapacity: true)
+                state.acceptances.removeAll(keepingCapacity: true)
             }
-            charges[payment.identity] = (payment, order, others + [payment])
-            if let accepted { acceptances[payment.id] = accepted }
+            state.charges[payment.identity] = (payment, order, others + [payment])
+            if let accepted { state.acceptances[payment.id] = accepted }
         }
     }
 
     /// The charge the acquirer knows as `identity`, forgotten as it is handed out.
     func take(_ identity: TransactionIdentity) -> Snapshot? {
-        lock.withLock { charges.removeValue(forKey: identity) }
+        state.withLockedValue { $0.charges.removeValue(forKey: identity) }
     }
 
     /// The acquirer's acceptance of the payment `id`, not stored yet.
     func acceptance(_ id: String) -> (answer: SubmitAnswer, at: Date)? {
-        lock.withLock { acceptances[id] }
+        state.withLockedValue { $0.acceptances[id] }
     }
 
     /// Forgets the acceptance of the payment `id` (stored, or superseded).
-    func acceptanceStored(_ id: String) { _ = lock.withLock { acceptances.removeValue(forKey: id) } }
+    func acceptanceStored(_ id: String) { _ = state.withLockedValue { $0.acceptances.removeValue(forKey: id) } }
 
     /// Forgets the charge `payment` (its authorization has answered).
     func forget(_ payment: PaymentRecord) {
-        lock.withLock {
-            _ = charges.removeValue(forKey: payment.identity)
-            _ = acceptances.removeValue(forKey: payment.id)
+        state.withLockedValue { state in
+            _ = state.charges.removeValue(forKey: payment.identity)
+            _ = state.acceptances.removeValue(forKey: payment.id)
         }
     }
 }

@@ -3,6 +3,7 @@ import Crypto
 import Foundation
 import Logging
 import Metrics
+import NIOConcurrencyHelpers
 import PaysheetContact
 import PaysheetModel
 import PaysheetToken
@@ -279,10 +280,9 @@ public final class PaymentService: Sendable {
 }
 
 /// A flag, set and read from any thread.
-final class Flag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var set = false
-    var value: Bool { lock.withLock { set } }
-    func raise() { lock.withLock { set = true } }
-    func lower() { lock.withLock { set = false } }
+final class Flag: Sendable {
+    private let raised = NIOLockedValueBox(false)
+    var value: Bool { raised.withLockedValue { $0 } }
+    func raise() { raised.withLockedValue { $0 = true } }
+    func lower() { raised.withLockedValue { $0 = false } }
 }

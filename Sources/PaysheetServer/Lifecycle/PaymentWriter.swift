@@ -96,7 +96,13 @@ extension PaymentService {
         let answer: SubmitAnswer
         switch request {
         case .charge:
-            preconditionFailure("a charge is sent by its authorization, which holds the card data")
+            // A charge is sent by its authorization, which alone holds the card data; the core
+            // asks for one only in answer to `authorize`. Never sent from here.
+            throw ServiceError(
+                .internalFailure,
+                code: "internal_error",
+                message: "payment \(record.id): a charge cannot be sent without its card data"
+            )
         case .refund(_, let reference):
             answer = await acquirer.refund(record.identity, amount: amount, originalReference: reference)
         case .void(_, let reference):
