@@ -33,8 +33,9 @@ public struct SandboxFaults: Sendable, Codable, Equatable {
     /// notification) until ``SandboxGateway/releaseHeldCharges(now:)`` (`POST /sandbox/release`)
     /// ends its processing: then its result is final and its notification is sent (subject to the
     /// notification faults). A test hook: the order of the acquirer's outcome and what the
-    /// merchant does meanwhile is driven by the test, not by a delay on the wall clock.
-    public var holdCharges: Double = 0
+    /// merchant does meanwhile is driven by the test, not by a delay on the wall clock. Package
+    /// access in Swift; over HTTP a member of `PUT /sandbox/faults` like the others.
+    package var holdCharges: Double = 0
 
     /// No faults.
     public init() {}

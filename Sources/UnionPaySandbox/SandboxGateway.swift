@@ -88,12 +88,12 @@ public actor SandboxGateway {
     }
 
     /// How many charges ``SandboxFaults/holdCharges`` holds in processing now.
-    public func heldChargeCount() -> Int { held.count }
+    package func heldChargeCount() -> Int { held.count }
 
     /// Ends the processing of the charges ``SandboxFaults/holdCharges`` held: their results are
     /// final from `now` and their notifications are sent. Returns how many were released.
     @discardableResult
-    public func releaseHeldCharges(now: Date = Date()) -> Int {
+    package func releaseHeldCharges(now: Date = Date()) -> Int {
         let released = held
         held = []
         for key in released {

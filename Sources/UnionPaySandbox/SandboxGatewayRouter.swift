@@ -7,7 +7,7 @@ extension SandboxGateway {
     /// The gateway's HTTP routes: the three ACP endpoints (transactions, queries, file transfer at `/`), `GET /sandbox/ledger`, `GET /sandbox/queries`,
     /// `GET`/`PUT /sandbox/faults`, `PUT /sandbox/clock` (file transfers' clock),
     /// `PUT /sandbox/merchant-tokens` (a stored token deleted or expired), `GET /sandbox/held` and
-    /// `POST /sandbox/release` (the charges ``SandboxFaults/holdCharges`` holds) and `GET /health`.
+    /// `POST /sandbox/release` (the charges the `holdCharges` fault holds) and `GET /health`.
     public nonisolated func router() -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self)
         router.post(RouterPath(ACPPath.backTransaction)) { request, _ -> Response in
