@@ -29,6 +29,13 @@ public struct SandboxFaults: Sendable, Codable, Equatable {
     public var slowQuerySeconds: Double = 2
     /// A query answers `respCode=03` (query timed out; query again).
     public var queryTimeoutCode: Double = 0
+    /// A charge (consume) accepted at once stays in processing (queries answer `05`, no
+    /// notification) until ``SandboxGateway/releaseHeldCharges(now:)`` (`POST /sandbox/release`)
+    /// ends its processing: then its result is final and its notification is sent (subject to the
+    /// notification faults). A test hook: the order of the acquirer's outcome and what the
+    /// merchant does meanwhile is driven by the test, not by a delay on the wall clock. Package
+    /// access in Swift; over HTTP a member of `PUT /sandbox/faults` like the others.
+    package var holdCharges: Double = 0
 
     /// No faults.
     public init() {}
@@ -61,6 +68,7 @@ public struct SandboxFaults: Sendable, Codable, Equatable {
         slowQuery = try nonNegative(.slowQuery, defaults.slowQuery)
         slowQuerySeconds = try nonNegative(.slowQuerySeconds, defaults.slowQuerySeconds)
         queryTimeoutCode = try nonNegative(.queryTimeoutCode, defaults.queryTimeoutCode)
+        holdCharges = try nonNegative(.holdCharges, defaults.holdCharges)
     }
 
     /// Every fault at `probability`, with short delays (for fault runs).

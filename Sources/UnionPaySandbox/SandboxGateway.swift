@@ -40,6 +40,8 @@ public actor SandboxGateway {
     /// shopper removed the card or ended the agreement in the wallet: `63`) or `expired` (`73`).
     /// `PUT /sandbox/merchant-tokens`.
     var tokenStates: [String: String] = [:]
+    /// Charges held in processing by ``SandboxFaults/holdCharges`` (ledger keys), until released.
+    var held: [String] = []
     /// Every query, as (orderId|txnTime, received, answered), the latest 10,000.
     var queries: [(key: String, received: Date, answered: Date)] = []
 
@@ -92,12 +94,28 @@ public actor SandboxGateway {
         random = FaultRandom(seed: f.seed)
     }
 
-    /// The ledger in arrival order.
+    /// How many charges ``SandboxFaults/holdCharges`` holds in processing now.
+    package func heldChargeCount() -> Int { held.count }
+
+    /// Ends the processing of the charges ``SandboxFaults/holdCharges`` held: their results are
+    /// final from `now` and their notifications are sent. Returns how many were released.
+    @discardableResult
+    package func releaseHeldCharges(now: Date = Date()) -> Int {
+        let released = held
+        held = []
+        for key in released {
+            ledger[key]?.finalAt = now
+            scheduleNotification(for: key, now: now)
+        }
+        return released.count
+    }
+
     /// Sets the state of the merchant tokens ending in `suffix` (`deleted`, `expired`, or `active` to clear it).
     public func setTokenState(suffix: String, state: String) {
         if state == "active" { tokenStates.removeValue(forKey: suffix) } else { tokenStates[suffix] = state }
     }
 
+    /// The ledger in arrival order.
     public func entries() -> [SandboxLedgerEntry] { order.compactMap { ledger[$0] } }
 
     /// Notifications posted so far (duplicates included).
@@ -247,10 +265,14 @@ public actor SandboxGateway {
         case .query, .fileTransfer, .encryptionCertificate:
             break
         }
+        if type == .consume, synchronous.kind != .failure, random.chance(faults.holdCharges) {
+            entry.finalAt = .distantFuture  // until released
+            held.append(ledgerKey)
+        }
         ledger[ledgerKey] = entry
         byQueryId[entry.queryId] = ledgerKey
         order.append(ledgerKey)
-        if synchronous.kind != .failure { scheduleNotification(for: ledgerKey, now: now) }
+        if synchronous.kind != .failure, !held.contains(ledgerKey) { scheduleNotification(for: ledgerKey, now: now) }
 
         let reply = answer(
             request,

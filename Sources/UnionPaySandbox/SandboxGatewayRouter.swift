@@ -6,7 +6,8 @@ import NIOCore
 extension SandboxGateway {
     /// The gateway's HTTP routes: the three ACP endpoints (transactions, queries, file transfer at `/`), `GET /sandbox/ledger`, `GET /sandbox/queries`,
     /// `GET`/`PUT /sandbox/faults`, `PUT /sandbox/clock` (file transfers' clock),
-    /// `PUT /sandbox/merchant-tokens` (a stored token deleted or expired) and `GET /health`.
+    /// `PUT /sandbox/merchant-tokens` (a stored token deleted or expired), `GET /sandbox/held` and
+    /// `POST /sandbox/release` (the charges the `holdCharges` fault holds) and `GET /health`.
     public nonisolated func router() -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self)
         router.post(RouterPath(ACPPath.backTransaction)) { request, _ -> Response in
@@ -91,6 +92,13 @@ extension SandboxGateway {
             }
             await self.setTokenState(suffix: suffix, state: state)
             return Self.json(try JSONSerialization.data(withJSONObject: ["suffix": suffix, "status": state]))
+        }
+        // A test's hand on the acquirer's processing time (``SandboxFaults/holdCharges``).
+        router.get("/sandbox/held") { _, _ -> Response in
+            Self.json(try JSONSerialization.data(withJSONObject: ["held": await self.heldChargeCount()]))
+        }
+        router.post("/sandbox/release") { _, _ -> Response in
+            Self.json(try JSONSerialization.data(withJSONObject: ["released": await self.releaseHeldCharges()]))
         }
         router.get("/health") { _, _ in "ok" }
         return router

@@ -16,7 +16,8 @@ import Testing
 
     @Test(arguments: TestDatabases.kinds) func aSubscriptionIsPaidChargedDeclinedAndCanceled(kind: String) async throws
     {
-        let server = try await TestServer.start(database: kind)
+        // A charge waits for its outcome (held by the acquirer below) however slow the machine.
+        let server = try await TestServer.start(database: kind) { $0.authorizeWait = 120 }
         defer { Task { await server.stop() } }
         let factory = try await server.tokenFactory()
 
@@ -87,25 +88,20 @@ import Testing
         #expect(twice == 409 && twiceBody["error"]?["code"] == "charge_not_due")
 
         // Another month: paid again. While the charge is with the acquirer, the agreement is still
-        // readable (its next charge unknown) and a second charge is refused.
+        // readable (its next charge unknown) and a second charge is refused. The acquirer holds
+        // the charge in processing until those checks are done (with a processing time of 1.5 s,
+        // then 3 s, a loaded machine once sent the second charge after it, and met "not due").
         server.advanceClock(by: Self.month)
-        // The acquirer takes 3 s: long enough that the second charge below is sent while the first
-        // is still in flight, even on a loaded machine (with 1.5 s, it once came after, and met "not due").
-        try await server.setFaults(#"{"seed":7,"processingSeconds":3}"#)
+        try await server.setFaults(#"{"seed":7,"holdCharges":1}"#)
         let inFlight = Task { try await server.send("POST", "/v1/agreements/\(agreementId)/charges", nil) }
-        var sawInFlight = false
-        for _ in 0..<40 where !sawInFlight {
-            let (readStatus, read) = try await server.send("GET", "/v1/agreements/\(agreementId)", nil, auth: secret)
-            #expect(readStatus == 200, "the agreement while a charge is in flight: \(readStatus) \(read.compactText)")
-            if read["charges"]?.arrayValue?.count == 2 {
-                sawInFlight = true
-                #expect(read["status"] == "active" && read["nextChargeDue"] == nil)
-                let (busy, busyBody) = try await server.send("POST", "/v1/agreements/\(agreementId)/charges", nil)
-                #expect(busy == 409 && busyBody["error"]?["code"] == "charge_in_progress", "\(busyBody.compactText)")
-            }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        #expect(sawInFlight)
+        try await server.waitForHeldCharges()
+        let (readStatus, read) = try await server.send("GET", "/v1/agreements/\(agreementId)", nil, auth: secret)
+        #expect(readStatus == 200, "the agreement while a charge is in flight: \(readStatus) \(read.compactText)")
+        #expect(read["charges"]?.arrayValue?.count == 2)
+        #expect(read["status"] == "active" && read["nextChargeDue"] == nil)
+        let (busy, busyBody) = try await server.send("POST", "/v1/agreements/\(agreementId)/charges", nil)
+        #expect(busy == 409 && busyBody["error"]?["code"] == "charge_in_progress", "\(busyBody.compactText)")
+        #expect(try await server.releaseCharges() == 1)
         let (s2, c2) = try await inFlight.value
         #expect(s2 == 201 && c2["charge"]?["status"] == "paid")
         try await server.setFaults(#"{"seed":7}"#)
@@ -170,6 +166,7 @@ import Testing
 
     @Test func anAutomaticReloadIsChargedWhenTheMerchantAsksOneChargeAtATime() async throws {
         let server = try await TestServer.start { c in
+            c.authorizeWait = 120  // the held charge below waits for its release, however slow the machine
             c.merchant.plans.append(
                 SubscriptionPlan(
                     id: "card-top-up",
@@ -205,10 +202,20 @@ import Testing
         }
         // Two at once: one is charged, the other is refused or never sent; the acquirer charges one.
         let before = try await server.ledger().filter { $0["txnType"] == "01" }.count
-        try await server.setFaults(#"{"seed":5,"processingSeconds":1}"#)
-        async let a = server.send("POST", "/v1/agreements/\(agreementId)/charges", nil)
-        async let b = server.send("POST", "/v1/agreements/\(agreementId)/charges", nil)
-        let (ra, rb) = try await (a, b)
+        // The acquirer holds the charge it gets in processing until the other has been answered
+        // (with a processing time of 1 s, a slow start of the second could let it come after).
+        try await server.setFaults(#"{"seed":5,"holdCharges":1}"#)
+        let finished = SharedCount()
+        let charge = { @Sendable in
+            defer { finished.increment() }
+            return try await server.send("POST", "/v1/agreements/\(agreementId)/charges", nil)
+        }
+        let a = Task { try await charge() }
+        let b = Task { try await charge() }
+        try await server.waitForHeldCharges()
+        #expect(try await waitUntil { finished.value >= 1 }, "the other charge waited for the held one")
+        #expect(try await server.releaseCharges() == 1)
+        let (ra, rb) = try await (a.value, b.value)
         let codes = [ra, rb].map {
             $0.1["error"]?["code"]?.stringValue ?? $0.1["charge"]?["status"]?.stringValue ?? "?"
         }

@@ -128,40 +128,61 @@ import Testing
     @Test(arguments: TestDatabases.kinds) func aNotificationAfterQueriesChangedThePaymentIsAppliedToTheNewest(
         kind: String
     ) async throws {
-        // On loopback: the gateway's notifications reach the server. Queries at about 0.3, 0.5
-        // and 0.7 s after the charge answer "in progress"; the notification comes at 2 s; the next
-        // query not before 10 s. (With a fourth query at 1.1 s and the notification at 1.4 s, a
-        // loaded machine let a query see the success first; once it delayed the notification past
-        // 4 s.)
+        // On loopback: the gateway's notifications reach the server. The order is driven, not
+        // timed: the gateway holds the charge in processing (queries answer "in progress") until
+        // the three quick queries (resultWait, then 0.2 s, 0.2 s) have been answered, then ends it
+        // and sends its notification; the next query is ten minutes away. (Timed — queries at 0.3 and 0.5 s, the notification at 2 s — a
+        // loaded machine let a query see the success first, or delayed the notification past 4 s.)
         let server = try await TestServer.start(database: kind) {
             $0.lifecycle.queryIntervals = [0.2, 0.2]
-            $0.lifecycle.backoffIntervals = [10]
+            $0.lifecycle.backoffIntervals = [600]
+            $0.authorizeWait = 120  // the sheet waits for the release, however slow the machine
         }
         defer { Task { await server.stop() } }
-        let charge = try await Self.payOnce(server, faults: #"{"seed":11,"processingSeconds":2}"#)
+        try await server.setFaults(#"{"seed":11,"holdCharges":1}"#)
+        let factory = try await server.tokenFactory()
+        let order = try await server.createOrder()
+        let id = try #require(order["id"]?.stringValue)
+        let paying = Task { try await server.pay(order, factory: factory).paid }
+        try await server.waitForHeldCharges()
+        // Each query is sent after the previous one's answer was stored: the payment has changed.
+        #expect(try await waitUntil { try await server.queries().count >= 3 })
+        #expect(try await server.releaseCharges() == 1)
+        #expect(try await paying.value)
+        let charge = try #require(try await server.order(id)["payments"]?.arrayValue?.first)
         #expect(Self.states(charge) == ["submitting", "accepted", "succeeded"])
         #expect(charge["reason"]?.stringValue?.hasPrefix("notification") == true, "\(charge.compactText)")
         #expect(try await server.ledger().filter { $0["txnType"] == "01" }.count == 1)
-        #expect(!(try await server.queries()).isEmpty, "no query changed the payment before its notification")
+        #expect(try await server.queries().count == 3, "a query after the notification")
     }
 
     /// The acquirer's acceptance is stored with the change that follows it (one write fewer per
-    /// payment; `AwaitedCharges`): here with the notification, no query made. When nothing follows
-    /// in the sheet's time (the notification lost, the first query 30 s away), the authorization
-    /// stores it before it answers "still processing".
-    @Test(arguments: TestDatabases.kinds) func theAcceptanceIsStoredWithItsOutcomeOrWhenTheSheetStopsWaiting(
-        kind: String
-    ) async throws {
+    /// payment; `AwaitedCharges`): here with the notification, no query made.
+    @Test(arguments: TestDatabases.kinds) func theAcceptanceIsStoredWithItsOutcome(kind: String) async throws {
+        // The sheet waits up to 30 s for the notification (sent at once; on a loaded machine it
+        // once took over 1.5 s), the first query is five minutes away.
         let server = try await TestServer.start(database: kind) {
-            $0.authorizeWait = 1.5
-            $0.lifecycle.resultWait = 30
+            $0.authorizeWait = 30
+            $0.lifecycle.resultWait = 300
         }
         defer { Task { await server.stop() } }
         let paid = try await Self.payOnce(server, faults: #"{"seed":3}"#)
         #expect(Self.states(paid) == ["submitting", "accepted", "succeeded"])
         #expect(paid["reason"]?.stringValue?.hasPrefix("notification") == true, "\(paid.compactText)")
         #expect(try await server.queries().isEmpty)
+    }
 
+    /// When nothing follows the acceptance in the sheet's time (the notification lost, the first
+    /// query five minutes away), the authorization stores it before it answers "still processing".
+    @Test(arguments: TestDatabases.kinds) func theAcceptanceIsStoredWhenTheSheetStopsWaiting(kind: String) async throws
+    {
+        // The sheet's wait ends (1.5 s, a deadline) long before the first query is due (300 s):
+        // a loaded machine cannot change which comes first.
+        let server = try await TestServer.start(database: kind) {
+            $0.authorizeWait = 1.5
+            $0.lifecycle.resultWait = 300
+        }
+        defer { Task { await server.stop() } }
         try await server.setFaults(#"{"seed":3,"dropNotification":1}"#)
         let factory = try await server.tokenFactory()
         let order = try await server.createOrder()
@@ -270,10 +291,11 @@ import Testing
     /// The sheet's authorize, with the order's client secret (whose key is claimed by the
     /// statement that checks the secret, on PostgreSQL).
     @Test(arguments: TestDatabases.kinds) func aKeyWhoseFirstRequestIsStillRunningGets409(kind: String) async throws {
-        let server = try await TestServer.start(database: kind)
+        // The first authorize waits for the charge's outcome, which the gateway holds until the
+        // second has been answered (not a head start of 0.4 s on an answer due at 1.5 s).
+        let server = try await TestServer.start(database: kind) { $0.authorizeWait = 120 }
         defer { Task { await server.stop() } }
-        // The gateway answers the charge only after 1.5 s: the first authorize is in flight meanwhile.
-        try await server.setFaults(#"{"seed":1,"timeout":1,"timeoutSeconds":1.5}"#)
+        try await server.setFaults(#"{"seed":1,"holdCharges":1}"#)
         let factory = try await server.tokenFactory()
         let order = try await server.createOrder([
             "currencyCode": "CNY", "countryCode": "CN", "lineItems": [["label": "Tea", "amount": "10.00"]],
@@ -290,10 +312,11 @@ import Testing
         let first = Task {
             try await server.send("POST", "/v1/orders/\(id)/authorize", body, key: "pay-\(id)", auth: secret)
         }
-        try await Task.sleep(for: .milliseconds(400))
+        try await server.waitForHeldCharges()
         let (s2, e2) = try await server.send("POST", "/v1/orders/\(id)/authorize", body, key: "pay-\(id)", auth: secret)
         #expect(s2 == 409)
         #expect(e2["error"]?["code"] == "idempotency_key_in_use")
+        #expect(try await server.releaseCharges() == 1)
         let (s1, r1) = try await first.value
         #expect(s1 == 200)
         #expect(r1["result"]?["status"] == JSONValue.number("0"))

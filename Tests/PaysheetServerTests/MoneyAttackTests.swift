@@ -225,14 +225,17 @@ import X509
     }
 
     @Test func aForgedSuccessNeverPaysADeclinedCharge() async throws {
-        try await TestServer.inProcess { server in
-            // The issuer declines (0064) after 2 s; the gateway's notification is lost, so queries settle it.
-            try await server.setFaults(#"{"processingSeconds": 2, "dropNotification": 1}"#)
+        // The sheet waits for the held charge's outcome, however slow the machine.
+        try await TestServer.inProcess(configure: { $0.authorizeWait = 120 }) { server in
+            // The issuer declines (0064) once the forgery has been answered (the gateway holds the
+            // charge in processing until then); its notification is lost, so queries settle it.
+            try await server.setFaults(#"{"holdCharges": 1, "dropNotification": 1}"#)
             let order = try await server.createOrder([
                 "currencyCode": "CNY", "lineItems": [["label": "Tea", "amount": "100.00"]],
             ])
             let id = try #require(order["id"]?.stringValue)
             let paying = try await server.payInBackground(order, wallet: .withTestCards(["0064"]), card: 1)
+            try await server.waitForHeldCharges()
             let (status, body) = try await postNotification(
                 server,
                 try await forgedNotification(server, order: id, respCode: "00")
@@ -240,6 +243,7 @@ import X509
             #expect(status == 400)
             #expect(body["error"]?["message"] == "the notification was not accepted")
             #expect(server.logs.all.joined(separator: "\n").contains("middle certificate"))
+            #expect(try await server.releaseCharges() == 1)
             #expect(try await !paying.value)
             let final = try await server.order(id)
             #expect(final["status"] == "failed")
@@ -248,18 +252,21 @@ import X509
     }
 
     @Test func aForgedDeclineNeverLeadsToASecondCharge() async throws {
-        try await TestServer.inProcess { server in
-            try await server.setFaults(#"{"processingSeconds": 2, "dropNotification": 1}"#)
+        try await TestServer.inProcess(configure: { $0.authorizeWait = 120 }) { server in
+            // The charge succeeds once the forgery has been answered; queries settle it.
+            try await server.setFaults(#"{"holdCharges": 1, "dropNotification": 1}"#)
             let order = try await server.createOrder([
                 "currencyCode": "CNY", "lineItems": [["label": "Tea", "amount": "100.00"]],
             ])
             let id = try #require(order["id"]?.stringValue)
             let paying = try await server.payInBackground(order, wallet: .default, card: 0)
+            try await server.waitForHeldCharges()
             let (status, _) = try await postNotification(
                 server,
                 try await forgedNotification(server, order: id, respCode: "64")
             )
             #expect(status == 400)
+            #expect(try await server.releaseCharges() == 1)
             #expect(try await paying.value)
             #expect(try await server.order(id)["status"] == "paid")
             // The shopper cannot pay again, and the acquirer holds one charge.

@@ -15,7 +15,9 @@ import Testing
         await waiters.watch("pay_w")
         #expect(await waiters.committed("pay_w") == nil)
         let generation = await waiters.generation("pay_w")
-        async let woken = waiters.wait("pay_w", after: generation, timeout: 10)
+        async let woken = waiters.wait("pay_w", after: generation, timeout: 100)
+        // Gives the waiter a chance to park before the signal; the outcome does not depend on it
+        // (a signal before it parks is seen by its generation), and the timeout is 100 s.
         try await Task.sleep(for: .milliseconds(50))
         let order = StoreTests.order("ord_w")
         await waiters.signal("pay_w", Self.payment(version: 3), order: order)
@@ -37,7 +39,7 @@ import Testing
         #expect(await waiters.wait("pay_w", after: generation, timeout: 0.05) == false)
         // A signal between reading the generation and waiting is not missed.
         await waiters.signal("pay_w", Self.payment(version: 2), order: nil)
-        #expect(await waiters.wait("pay_w", after: generation, timeout: 10) == true)
+        #expect(await waiters.wait("pay_w", after: generation, timeout: 100) == true)
     }
 
     /// Watches are counted: an authorization that started watching before the acquirer was asked

@@ -159,9 +159,11 @@ import UnionPay
         #expect(
             try await server.send("POST", "/v1/orders/\(ids[0])/refunds", #"{"amount":"10.00"}"#, key: "r1").0 == 201
         )
-        for _ in 0..<100 where try await server.order(ids[0])["payments"]?.arrayValue?.last?["state"] != "succeeded" {
-            try await Task.sleep(for: .milliseconds(100))
-        }
+        #expect(
+            try await waitUntil(every: .milliseconds(100)) {
+                try await server.order(ids[0])["payments"]?.arrayValue?.last?["state"] == "succeeded"
+            }
+        )
         let today = String(TransactionTime.format(Date()).prefix(8))
         // Only the merchant may reconcile or read a report.
         #expect(try await server.send("POST", "/v1/reconciliations", #"{"day":"\#(today)"}"#, auth: "").0 == 401)

@@ -69,7 +69,10 @@ import Testing
                         do {
                             try await db.transaction { tx in
                                 try await tx.execute("INSERT INTO counter (id, n) VALUES ($1, 0)", [.int(i)])
-                                try await Task.sleep(for: .milliseconds(5))  // the others queue meanwhile
+                                // The others queue meanwhile. (A relative timing the storage layer
+                                // exposes no hook to drive: 50 ms, ten times the 5 ms it was, so
+                                // that on a loaded machine the 15 other tasks are queued by then.)
+                                try await Task.sleep(for: .milliseconds(50))
                                 if i == 9 { throw Abort() }
                             }
                         } catch is Abort {

@@ -85,3 +85,29 @@ final class LogCollector: @unchecked Sendable {
         }
     }
 }
+
+/// Polls `condition` every `interval` until it holds or `seconds` of wall-clock time pass; returns
+/// whether it held. The deadline is generous: on a loaded machine an outcome only comes later, so
+/// waiting for it may make a test slower, never wrong (nothing here waits for time to pass so that
+/// a rule keyed on time applies: that is the server's clock's, ``TestServer/advanceClock(by:)``).
+@discardableResult
+func waitUntil(
+    within seconds: Double = 60,
+    every interval: Duration = .milliseconds(50),
+    _ condition: () async throws -> Bool
+) async throws -> Bool {
+    let deadline = ContinuousClock.now + .seconds(seconds)
+    while true {
+        if try await condition() { return true }
+        if ContinuousClock.now >= deadline { return false }
+        try await Task.sleep(for: interval)
+    }
+}
+
+/// A count shared between tasks (how many of them have finished, say).
+final class SharedCount: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    func increment() { lock.withLock { count += 1 } }
+    var value: Int { lock.withLock { count } }
+}

@@ -197,24 +197,25 @@ final class TestServer: @unchecked Sendable {
                     sandbox: BuiltInSandbox()
                 )
             }
-            for _ in 0..<300 {
-                if let r = try? await server.http.execute(
-                    HTTPClientRequest(url: server.url + "/health"),
-                    timeout: .seconds(1)
-                ), r.status == .ok {
-                    // The gateway is this server's own sandbox (its /health says a plain "ok"), not another server on that port.
-                    if other != nil { return server }
-                    if let g = try? await server.http.execute(
+            // Until both answer (60 s: a loaded machine starts it later, not never).
+            let started = try await waitUntil(within: 60) {
+                guard
+                    let r = try? await server.http.execute(
+                        HTTPClientRequest(url: server.url + "/health"),
+                        timeout: .seconds(5)
+                    ), r.status == .ok
+                else { return false }
+                // The gateway is this server's own sandbox (its /health says a plain "ok"), not another server on that port.
+                if other != nil { return true }
+                guard
+                    let g = try? await server.http.execute(
                         HTTPClientRequest(url: server.gatewayURL + "/health"),
-                        timeout: .seconds(1)
-                    ),
-                        g.status == .ok, String(buffer: try await g.body.collect(upTo: 1024)) == "ok"
-                    {
-                        return server
-                    }
-                }
-                try await Task.sleep(for: .milliseconds(50))
+                        timeout: .seconds(5)
+                    ), g.status == .ok
+                else { return false }
+                return String(buffer: try await g.body.collect(upTo: 1024)) == "ok"
             }
+            if started { return server }
         } catch {
             await server.stop()
             throw error
@@ -311,6 +312,30 @@ final class TestServer: @unchecked Sendable {
         _ = try await http.execute(r, timeout: .seconds(5))
     }
 
+    /// How many charges the sandbox gateway holds in processing (the `holdCharges` fault).
+    func heldCharges() async throws -> Int {
+        let r = try await http.execute(HTTPClientRequest(url: gatewayURL + "/sandbox/held"), timeout: .seconds(5))
+        let body = try JSONParser.parse(Array(buffer: try await r.body.collect(upTo: 1 << 16)))
+        return Int(body["held"]?.doubleValue ?? 0)
+    }
+
+    /// Waits until the sandbox gateway holds `count` charges in processing (60 s at most).
+    func waitForHeldCharges(_ count: Int = 1) async throws {
+        let held = try await waitUntil { try await self.heldCharges() >= count }
+        #expect(held, "the sandbox gateway never held \(count) charge(s)")
+    }
+
+    /// Ends the processing of the charges the sandbox gateway holds: their results are final and
+    /// their notifications are sent. Returns how many it released.
+    @discardableResult
+    func releaseCharges() async throws -> Int {
+        var r = HTTPClientRequest(url: gatewayURL + "/sandbox/release")
+        r.method = .POST
+        let response = try await http.execute(r, timeout: .seconds(5))
+        let body = try JSONParser.parse(Array(buffer: try await response.body.collect(upTo: 1 << 16)))
+        return Int(body["released"]?.doubleValue ?? 0)
+    }
+
     /// Tells the sandbox gateway that the merchant tokens ending in `suffix` are `status` (`deleted`, `expired`, `active`).
     func setMerchantToken(suffix: String, status: String) async throws {
         var r = HTTPClientRequest(url: gatewayURL + "/sandbox/merchant-tokens")
@@ -349,11 +374,9 @@ final class TestServer: @unchecked Sendable {
         let factory = try await tokenFactory()
         let task = Task { try await self.pay(order, wallet: wallet, card: card, factory: factory).paid }
         let id = order["id"]?.stringValue ?? ""
-        for _ in 0..<100 {
-            if try await self.order(id)["status"] == "pending" { return task }
-            try await Task.sleep(for: .milliseconds(50))
+        if try await !waitUntil({ try await self.order(id)["status"] == "pending" }) {
+            Issue.record("the charge never went in flight")
         }
-        Issue.record("the charge never went in flight")
         return task
     }
 

@@ -54,7 +54,9 @@ import Testing
                 onServerRunning: { [self] channel in port.withLock { $0 = channel.localAddress?.port } }
             )
             task.withLock { $0 = Task { try await app.runService() } }
-            for _ in 0..<400 {
+            // Until it listens (60 s: a loaded machine starts it later, not never).
+            let deadline = ContinuousClock.now + .seconds(60)
+            while ContinuousClock.now < deadline {
                 if let port = port.withLock({ $0 }) { return "http://127.0.0.1:\(port)" }
                 try await Task.sleep(for: .milliseconds(10))
             }

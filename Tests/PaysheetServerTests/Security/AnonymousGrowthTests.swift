@@ -75,12 +75,7 @@ import Testing
         )
         #expect(status == 410 || status == 404, "\(status) \(body)")
         // And it is deleted (the purge runs every 0.1 s; the bound is only a limit on waiting).
-        var gone = false
-        for _ in 0..<200 where !gone {
-            gone = try await server.send("GET", "/v1/orders/\(unpaidId)", nil).0 == 404
-            if !gone { try await Task.sleep(for: .milliseconds(50)) }
-        }
-        #expect(gone)
+        #expect(try await waitUntil { try await server.send("GET", "/v1/orders/\(unpaidId)", nil).0 == 404 })
         #expect(try await server.order(paidId)["status"] == "paid")  // a paid order is kept
     }
 

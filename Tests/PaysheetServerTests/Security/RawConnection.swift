@@ -116,11 +116,13 @@ final class RawConnection: Sendable {
         return closed()
     }
 
-    /// Waits (at most `seconds`) until the server's answer contains `text`.
+    /// Waits (at most `seconds`) until the server's answer contains `text`; not past the server
+    /// closing the connection without it (nothing more comes).
     func waitFor(_ text: String, within seconds: Double) async -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             if received.contains(text) { return true }
+            if serverClosed { return received.contains(text) }
             try? await Task.sleep(for: .milliseconds(20))
         }
         return received.contains(text)
