@@ -352,6 +352,11 @@ public struct OrderService: Sendable {
         }
     }
 
+    /// The shipping contact fields a payment request asks for when the order ships: the ones
+    /// `PaymentService.shippingFields` checks at authorization (declared here as well, so that
+    /// orders do not depend on the payment lifecycle; a test keeps the two equal).
+    static let shippingFields: [ApplePayContactField] = [.postalAddress, .name, .phone, .email]
+
     /// The `ApplePayPaymentRequest` for `order`.
     public func paymentRequest(_ order: OrderRecord) throws -> ApplePayPaymentRequest {
         try paymentRequest(order, pricing: Pricing.price(order, settings: settings))
@@ -373,7 +378,7 @@ public struct OrderService: Sendable {
                 method.selected = method.identifier == order.shippingMethod ? true : nil
                 return method
             }
-            request.requiredShippingContactFields = PaymentService.shippingFields
+            request.requiredShippingContactFields = OrderService.shippingFields
         } else {
             request.requiredShippingContactFields = [.email]
         }

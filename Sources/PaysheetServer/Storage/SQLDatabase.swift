@@ -83,7 +83,7 @@ public protocol SQLDatabase: Sendable {
 
 /// A statement that undid itself on purpose: one of its parts could not be done, so none was (a
 /// PostgreSQL statement of several writes ends in a division by zero to say so; see
-/// `PaymentStore+Postgres.swift`).
+/// `PaymentStore+Payments+Postgres.swift`).
 public struct SQLStatementAborted: Error, Sendable {}
 
 /// One statement at a time on `database`, each on its own (for helpers written against ``SQLExecutor``).

@@ -54,28 +54,4 @@ extension PaymentStore {
             revokedAt: try row.int("revoked_ms").map { Date(timeIntervalSince1970: Double($0) / 1000) }
         )
     }
-
-    // MARK: Listing orders
-
-    /// Orders newest first, at most `limit`, optionally only those with `status`, created before
-    /// the order `before` (for paging).
-    func orders(status: OrderStatus?, before: String?, limit: Int) async throws -> [OrderRecord] {
-        var sql = "SELECT body FROM orders"
-        var conditions: [String] = []
-        var binds: [SQLValue] = []
-        if let status {
-            binds.append(.text(status.rawValue))
-            conditions.append("status = $\(binds.count)")
-        }
-        if let before, let anchor = try await order(before) {
-            binds.append(.text(PaymentStore.timestamp(anchor.createdAt)))
-            let t = binds.count
-            binds.append(.text(anchor.id))
-            conditions.append("(created_at < $\(t) OR (created_at = $\(t) AND id < $\(binds.count)))")
-        }
-        if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
-        binds.append(.int(limit))
-        sql += " ORDER BY orders.created_at DESC, orders.id DESC LIMIT $\(binds.count)"
-        return try await database.read(sql, binds).map { try $0.record(OrderRecord.self, "body") }
-    }
 }

@@ -126,49 +126,4 @@ extension PaymentStore {
             return nil  // the payment or its order changed meanwhile: nothing was written
         }
     }
-
-    /// The order `orderId` and its payments (``orderAndPayments(_:)``), and on PostgreSQL `claim`
-    /// claimed by the same statement when the order's client-secret hash is `secretHash`: a
-    /// shopper's idempotency key costs no round trip of its own, and a caller without the order's
-    /// secret claims nothing. `claimed` is `false` on SQLite (where the read and the write are on
-    /// different connections) and when the key exists already; the caller then claims it with
-    /// ``claimIdempotency(_:)``, which answers replays, other requests and keys in use.
-    ///
-    /// The hashes are compared by `=` in SQL, not in constant time: what that could reveal is how
-    /// much of the stored SHA-256 a guess's SHA-256 shares, which does not help find a 256-bit
-    /// secret. The caller is still authorized by the constant-time comparison in Swift.
-    func orderAndPayments(
-        _ orderId: String,
-        claiming claim: IdempotencyRequest,
-        ifSecretHash secretHash: String
-    ) async throws -> (order: OrderRecord, payments: [PaymentRecord], claimed: Bool)? {
-        guard database.dialect == "postgresql" else {
-            return try await orderAndPayments(orderId).map { ($0.order, $0.payments, false) }
-        }
-        let (lockedUntil, created) = claim.lockedUntilAndCreated
-        let rows = try await database.write(
-            """
-            WITH caller_order AS (SELECT body FROM orders WHERE id = $1),
-            c AS (INSERT INTO idempotency_keys (key, fingerprint, locked_until_ms, created_ms)
-                  SELECT $2, $3, $4, $5 FROM caller_order
-                  WHERE CAST(caller_order.body AS json) ->> 'clientSecretHash' = $6
-                  ON CONFLICT DO NOTHING RETURNING key)
-            SELECT CAST(part AS TEXT) AS part, body FROM (
-                SELECT 0 AS part, '' AS created_at, '' AS id, body FROM caller_order
-                UNION ALL
-                SELECT 1, created_at, id, body FROM payments WHERE order_id = $1
-                UNION ALL
-                SELECT 2, '', '', key FROM c) AS u
-            ORDER BY u.part, u.created_at, u.id
-            """,
-            [
-                .text(orderId), .text(claim.key), .text(claim.fingerprint), .int(lockedUntil), .int(created),
-                .text(secretHash),
-            ]
-        )
-        let claimed = try rows.last?.text("part") == "2"
-        guard let (order, payments) = try PaymentStore.orderAndPayments(from: claimed ? rows.dropLast() : rows[...])
-        else { return nil }
-        return (order, payments, claimed)
-    }
 }
