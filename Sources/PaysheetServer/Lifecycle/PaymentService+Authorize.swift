@@ -346,5 +346,5 @@ extension PaymentService {
     }
 
     /// The shipping contact fields the server's payment requests ask for.
-    static let shippingFields: [ApplePayContactField] = [.postalAddress, .name, .phone, .email]
+    static let shippingFields = OrderService.shippingFields
 }
