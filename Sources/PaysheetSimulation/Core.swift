@@ -7,6 +7,9 @@ import PaysheetPayments
 public struct Core: Sendable {
     var gate: @Sendable (OrderLifecycle) -> OrderLifecycle.Step?
     var handle: @Sendable (inout OrderLifecycle, OrderLifecycle.Input, Date) -> OrderLifecycle.Step
+    var agreementGate:
+        @Sendable (AgreementLifecycle, (order: OrderRecord, payments: [PaymentRecord])?, PaymentRecord?, Date) ->
+            Result<Int, PaymentRefusal>
     var advance:
         @Sendable (PaymentRecord, OrderLifecycle.PaymentInput, Date, LifecycleConfiguration) ->
             OrderLifecycle.PaymentStep
@@ -15,6 +18,7 @@ public struct Core: Sendable {
     public static let real = Core(
         gate: { $0.authorizationGate() },
         handle: { machine, input, now in machine.handle(input, now: now) },
+        agreementGate: { $0.chargeablePeriod(firstOrder: $1, lastCharge: $2, now: $3) },
         advance: { OrderLifecycle.advance($0, $1, now: $2, configuration: $3) }
     )
 
@@ -35,6 +39,8 @@ public struct Core: Sendable {
         case refundIgnoresInFlight = "refund-ignores-in-flight"
         /// The agreement is not ended when its first payment is given back.
         case agreementOutlivesRefund = "agreement-outlives-refund"
+        /// An agreement is charged without looking at whether it ended.
+        case chargeEndedAgreement = "charge-ended-agreement"
 
         /// The invariant that catches it.
         public var caughtBy: Invariant {
@@ -46,6 +52,7 @@ public struct Core: Sendable {
             case .historyRowDropped: .historyComplete
             case .refundIgnoresInFlight: .refundsWithinPaid
             case .agreementOutlivesRefund: .agreementEndsFirst
+            case .chargeEndedAgreement: .noChargeAfterAgreementEnds
             }
         }
     }
@@ -61,6 +68,7 @@ public struct Core: Sendable {
         case .historyRowDropped: historyRowDropped()
         case .refundIgnoresInFlight: refundIgnoresInFlight()
         case .agreementOutlivesRefund: agreementOutlivesRefund()
+        case .chargeEndedAgreement: chargeEndedAgreement()
         }
     }
 
@@ -162,6 +170,26 @@ public struct Core: Sendable {
                 return false
             }
             return step
+        }
+        return core
+    }
+
+    static func chargeEndedAgreement() -> Core {
+        var core = Core.real
+        core.agreementGate = { machine, firstOrder, lastCharge, now in
+            // Blind to the end: as if the agreement were still running and its first order untouched.
+            var agreement = machine.agreement
+            agreement.canceledAt = nil
+            let untouched = firstOrder.map { aggregate -> (order: OrderRecord, payments: [PaymentRecord]) in
+                var order = aggregate.order
+                order.canceledAt = nil
+                return (order, aggregate.payments.filter { $0.kind == .charge })
+            }
+            return AgreementLifecycle(agreement).chargeablePeriod(
+                firstOrder: untouched,
+                lastCharge: lastCharge,
+                now: now
+            )
         }
         return core
     }

@@ -19,6 +19,8 @@ public enum Invariant: String, Sendable, CaseIterable {
     case refundsWithinPaid = "refunds-within-paid"
     /// An agreement ends before the money of its first payment goes back (R12).
     case agreementEndsFirst = "agreement-ends-first"
+    /// No merchant-initiated charge is made once its agreement ended (R12).
+    case noChargeAfterAgreementEnds = "no-charge-after-agreement-ends"
 }
 
 /// An invariant that did not hold, where and why.

@@ -13,8 +13,10 @@ struct SimulatedStore {
     var notifications: Set<String> = []
     var tokenUses: Set<String> = []
     var leases: [String: Date] = [:]
-    /// Agreements (by the order of their first payment) and when they ended.
-    var agreementsEnded: [String: Date] = [:]
+    /// Agreements, by the order of their first payment (a plan's order).
+    var agreements: [String: AgreementRecord] = [:]
+    /// When each agreement ended (by the order of its first payment).
+    var agreementsEnded: [String: Date] { agreements.compactMapValues(\.canceledAt) }
 
     enum InsertResult { case inserted, orderChanged, tokenReplayed }
     enum UpdateResult {
@@ -36,6 +38,28 @@ struct SimulatedStore {
             if let token, tokenUses.contains(token) { return .tokenReplayed }
             guard let stored = orders[order.id], stored.version == order.version else { return .orderChanged }
             if let token { tokenUses.insert(token) }
+            if payment.kind == .charge, order.planId != nil, order.agreementId == nil {
+                let plan = SubscriptionPlan(
+                    id: "plan",
+                    kind: "automaticReload",
+                    description: "reload",
+                    label: "Reload",
+                    amount: "10.00",
+                    currencyCode: "CNY",
+                    billingAgreement: "sim"
+                )
+                var agreement = AgreementRecord(
+                    id: "agr-\(order.id)",
+                    orderId: order.id,
+                    plan: plan,
+                    firstPaymentId: payment.id,
+                    startedAt: payment.createdAt,
+                    credential: "",
+                    tokenSuffix: "0000"
+                )
+                agreement.version = (agreements[order.id]?.version ?? -1) + 1
+                agreements[order.id] = agreement
+            }
             var next = order
             next.version += 1
             orders[order.id] = next

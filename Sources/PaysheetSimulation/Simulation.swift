@@ -50,6 +50,8 @@ public struct Simulation<C: Chooser> {
 
     enum Pending: Equatable {
         case authorize(token: String?, cause: String?)
+        /// An agreement's charge, its transaction chosen when its period was claimed.
+        case agreementCharge(OrderLifecycle.NewTransaction, cause: String)
         case cancel(OrderLifecycle.Party)
         case refund(Int?)
         case void
@@ -343,27 +345,57 @@ public struct Simulation<C: Chooser> {
     }
 
     mutating func agreementCharge(_ first: String, server: Int) {
-        guard store.agreementsEnded[first] == nil, let (order, payments) = store.aggregate(first),
-            order.canceledAt == nil,
-            let charge = payments.first(where: { $0.kind == .charge && $0.lifecycle.state == .succeeded })
-        else { return }
-        let reversed = payments.filter { $0.originalPaymentId == charge.id && $0.lifecycle.state != .failed }
-        if reversed.contains(where: { $0.kind == .void }) || reversed.reduce(0, { $0 + $1.amount }) >= charge.amount {
+        guard let agreement = store.agreements[first] else { return }
+        let lastCharge = agreement.lastChargePaymentId.flatMap { store.payments[$0] }
+        let period: Int
+        switch core.agreementGate(AgreementLifecycle(agreement), store.aggregate(first), lastCharge, now) {
+        case .failure(let refusal):
+            note("server \(server): merchant-initiated charge of the agreement of \(first) refused: \(refusal.message)")
             return
+        case .success(let chargeable): period = chargeable
         }
-        var next = order
+        checkAgreementLives(first)
+        guard var next = store.orders[first] else { return }
         next.id = newId("ordA")
-        next.agreementId = "agr-\(first)"
+        next.agreementId = agreement.id
         next.version = 0
         next.status = .created
         next.paid = 0
         next.refunded = 0
+        next.canceledAt = nil
         store.insertOrder(next)
-        note("server \(server): merchant-initiated charge of the agreement of \(first): order \(next.id)")
+        // The period is claimed with the charge (one step here: the simulated job is atomic).
+        let transaction = newTransaction()
+        var machine = AgreementLifecycle(agreement)
+        store.agreements[first] = machine.claim(period: period, paymentId: "pay_\(transaction.id)", orderId: next.id)
+        note("server \(server): merchant-initiated charge \(period) of the agreement of \(first): order \(next.id)")
         add(
-            .input(.authorize(token: nil, cause: "merchant-initiated charge"), order: next.id, attempt: 0, loaded: nil),
+            .input(
+                .agreementCharge(transaction, cause: "merchant-initiated charge \(period)"),
+                order: next.id,
+                attempt: 0,
+                loaded: nil
+            ),
             server: server
         )
+    }
+
+    /// R12 from outside the core: no merchant-initiated charge once the agreement ended, or once
+    /// its first payment's order was canceled or all of that payment given back.
+    mutating func checkAgreementLives(_ first: String) {
+        guard seen == nil, let agreement = store.agreements[first], let (order, payments) = store.aggregate(first)
+        else { return }
+        let charge = payments.first { $0.id == agreement.firstPaymentId }
+        let given = payments.filter { $0.originalPaymentId == charge?.id && $0.lifecycle.state != .failed }
+        let voided = given.contains { $0.kind == .void }
+        let refunded = given.reduce(0) { $0 + $1.amount }
+        if agreement.canceledAt != nil || order.canceledAt != nil || voided || refunded >= (charge?.amount ?? 0) {
+            seen = Violation(
+                invariant: .noChargeAfterAgreementEnds,
+                detail: "a merchant-initiated charge of the agreement of \(first) after it ended",
+                step: steps
+            )
+        }
     }
 
     mutating func input(
@@ -391,6 +423,14 @@ public struct Simulation<C: Chooser> {
                 transaction: newTransaction(),
                 card: nil,
                 tokenTransactionId: token,
+                cause: cause
+            )
+            step = core.handle(&machine, .authorize(charge), now)
+        case .agreementCharge(let transaction, let cause):
+            let charge = OrderLifecycle.NewCharge(
+                transaction: transaction,
+                card: nil,
+                tokenTransactionId: nil,
                 cause: cause
             )
             step = core.handle(&machine, .authorize(charge), now)
@@ -424,10 +464,13 @@ public struct Simulation<C: Chooser> {
         case .send(let request): send(request, server: server)
         case .endAgreement(let reason):
             if let order = store.orders[orderId], order.planId != nil, order.agreementId == nil,
-                store.agreementsEnded[orderId] == nil
+                let agreement = store.agreements[orderId]
             {
-                store.agreementsEnded[orderId] = now
-                note("server \(server): the agreement of \(orderId) ends: \(reason)")
+                var machine = AgreementLifecycle(agreement)
+                if let ended = machine.end(because: reason, at: now) {
+                    store.agreements[orderId] = ended
+                    note("server \(server): the agreement of \(orderId) ends: \(reason)")
+                }
             }
         case .unwind:
             add(.input(.unwind, order: orderId, attempt: 0, loaded: nil), server: server)

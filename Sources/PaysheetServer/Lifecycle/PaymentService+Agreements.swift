@@ -65,13 +65,9 @@ extension PaymentService {
     func firstPayment(of agreement: AgreementRecord) async throws -> (payment: PaymentRecord?, ended: String?) {
         guard let (order, payments) = try await store.orderAndPayments(agreement.orderId) else { return (nil, nil) }
         let first = payments.first { $0.id == agreement.firstPaymentId }
-        if order.canceledAt != nil { return (first, "the order of its first payment was canceled") }
-        guard let first else { return (nil, nil) }
-        let reversals = payments.filter { $0.originalPaymentId == first.id && $0.lifecycle.state != .failed }
-        if reversals.contains(where: { $0.kind == .void }) { return (first, "its first payment was voided") }
-        let refunded = try MinorUnits.sum(reversals.filter { $0.kind == .refund }.map(\.amount))
-        if refunded >= first.amount { return (first, "its first payment was refunded in full") }
-        return (first, nil)
+        return (
+            first, AgreementLifecycle.ended(firstPaymentId: agreement.firstPaymentId, order: order, payments: payments)
+        )
     }
 
     /// Ends the agreement whose first payment is `order`'s (a plan's order; not a merchant-initiated
@@ -83,12 +79,10 @@ extension PaymentService {
         let id = AgreementRecord.id(forOrder: order.id)
         do {
             for _ in 0..<4 {
-                guard var agreement = try await store.agreement(id), agreement.orderId == order.id,
-                    agreement.canceledAt == nil
-                else { return }
-                agreement.canceledAt = now()
-                agreement.canceledBecause = reason
-                if try await store.update(agreement) != nil {
+                guard let stored = try await store.agreement(id), stored.orderId == order.id else { return }
+                var machine = AgreementLifecycle(stored)
+                guard let ended = machine.end(because: reason, at: now()) else { return }  // ended already
+                if try await store.update(ended) != nil {
                     logger.info("agreement \(id) ended: \(reason)")
                     Counter(label: "paysheet_agreements_ended_total").increment()
                     return
@@ -133,7 +127,7 @@ extension PaymentService {
         let started = now()
         let deadline = started.addingTimeInterval(authorizeWait)
         for _ in 0..<4 {
-            guard var agreement = try await store.agreement(id) else { throw ServiceError.notFound("agreement \(id)") }
+            guard let agreement = try await store.agreement(id) else { throw ServiceError.notFound("agreement \(id)") }
             let period = try await chargeablePeriod(agreement, at: started)
             guard let vault else {
                 throw ServiceError(
@@ -172,10 +166,10 @@ extension PaymentService {
             }
             let paymentId = record.id
             // The period is claimed by the agreement's version: of two charges at once, one is sent.
-            agreement.lastChargePaymentId = paymentId
-            agreement.lastChargePeriod = period
-            agreement.chargeOrderIds.append(order.id)
-            guard let claimed = try await store.update(agreement) else {
+            var agreementMachine = AgreementLifecycle(agreement)
+            let claim = agreementMachine.claim(period: period, paymentId: paymentId, orderId: order.id)
+            guard let claimed = try await store.update(claim)
+            else {
                 try await advance(
                     paymentId,
                     .answered(.declined(code: "NS", message: "not sent: another charge of the agreement was first")),
@@ -208,53 +202,18 @@ extension PaymentService {
     /// agreement is canceled, its first payment has not succeeded, a charge is still in progress,
     /// or (a subscription) the next period is not yet due.
     func chargeablePeriod(_ agreement: AgreementRecord, at now: Date) async throws -> Int {
-        let id = agreement.id
-        if let canceledAt = agreement.canceledAt {
-            Counter(label: "paysheet_agreement_charges_total", dimensions: [("result", "refused")]).increment()
-            let why = agreement.canceledBecause.map { " (\($0))" } ?? ""
-            throw ServiceError(
-                .conflict,
-                code: "agreement_canceled",
-                message:
-                    "agreement \(id) was canceled at \(PaymentStore.timestamp(canceledAt))\(why); it takes no charge"
-            )
+        let firstOrder = try await store.orderAndPayments(agreement.orderId)
+        var lastCharge: PaymentRecord?
+        if let last = agreement.lastChargePaymentId { lastCharge = try await store.payment(last) }
+        switch AgreementLifecycle(agreement).chargeablePeriod(firstOrder: firstOrder, lastCharge: lastCharge, now: now)
+        {
+        case .success(let period): return period
+        case .failure(let refusal):
+            if refusal.code == "agreement_canceled" {
+                Counter(label: "paysheet_agreement_charges_total", dimensions: [("result", "refused")]).increment()
+            }
+            throw ServiceError(refusal)
         }
-        let (loaded, ended) = try await firstPayment(of: agreement)
-        if let ended {
-            Counter(label: "paysheet_agreement_charges_total", dimensions: [("result", "refused")]).increment()
-            throw ServiceError(
-                .conflict,
-                code: "agreement_canceled",
-                message: "agreement \(id) ended: \(ended); it takes no charge"
-            )
-        }
-        guard let first = loaded, first.lifecycle.state == .succeeded else {
-            throw ServiceError(
-                .conflict,
-                code: "agreement_not_active",
-                message: "agreement \(id): its first payment has not succeeded"
-            )
-        }
-        let period: Int
-        let due: Date
-        switch try await nextCharge(agreement) {
-        case .due(let duePeriod, let dueAt): (period, due) = (duePeriod, dueAt)
-        case .afterCharge(let charge):
-            throw ServiceError(
-                .conflict,
-                code: "charge_in_progress",
-                message:
-                    "agreement \(id): the charge of order \(charge.orderId) is \(charge.lifecycle.state.rawValue); wait for its outcome"
-            )
-        }
-        if agreement.plan.isRecurring, now < due {
-            throw ServiceError(
-                .conflict,
-                code: "charge_not_due",
-                message: "agreement \(id): charge \(period) is due at \(PaymentStore.timestamp(due)), not before"
-            )
-        }
-        return period
     }
 
     /// The plan's amount in minor units of its currency (positive).
@@ -290,12 +249,12 @@ extension PaymentService {
     /// Cancels the agreement `id` (no further charge is made); a canceled one stays canceled.
     func cancelAgreement(_ id: String) async throws -> AgreementRecord {
         for _ in 0..<4 {
-            guard var agreement = try await store.agreement(id) else { throw ServiceError.notFound("agreement \(id)") }
-            if agreement.canceledAt != nil { return agreement }
-            agreement.canceledAt = now()
-            if let stored = try await store.update(agreement) {
+            guard let stored = try await store.agreement(id) else { throw ServiceError.notFound("agreement \(id)") }
+            var machine = AgreementLifecycle(stored)
+            guard let canceled = machine.end(because: nil, at: now()) else { return stored }  // stays canceled
+            if let saved = try await store.update(canceled) {
                 logger.info("agreement \(id) canceled")
-                return stored
+                return saved
             }
         }
         throw ServiceError.conflict("agreement \(id) kept changing; try again")

@@ -36,15 +36,7 @@ public struct PaymentStore: Sendable {
 
     /// `date` as ISO 8601 in UTC to the second (`2026-11-21T09:30:00Z`), as `ISO8601DateFormatter`
     /// writes it, without building a formatter per row.
-    static func timestamp(_ date: Date) -> String {
-        // As the formatter: to the nearest millisecond, then the second it falls in.
-        var seconds = time_t(((date.timeIntervalSince1970 * 1000).rounded() / 1000).rounded(.down))
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : String(value) }
-        return
-            "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
-    }
+    static func timestamp(_ date: Date) -> String { Timestamp.text(date) }
 
     /// Applies the migrations not applied yet.
     /// Safe when several servers start at once: on PostgreSQL each step holds a transaction-scoped

@@ -3,7 +3,7 @@ import Foundation
 /// What a shopper agreed to on the sheet for a plan, and the merchant token to charge it with.
 ///
 /// The merchant token (MPAN, its expiry and `merchantTokenIdentifier`) is stored only sealed
-/// (``CredentialVault``); the record shows its last four digits. The agreement becomes usable
+/// (the server's `CredentialVault`); the record shows its last four digits. The agreement becomes usable
 /// when its first payment succeeds; each later charge is an order of its own, charged through
 /// the acquirer with the same lifecycle as a shopper's payment.
 public struct AgreementRecord: Sendable, Codable, Equatable {
@@ -39,16 +39,41 @@ public struct AgreementRecord: Sendable, Codable, Equatable {
     /// Optimistic-concurrency version.
     public var version: Int = 0
 
-    /// The id of the agreement a plan order `orderId` starts.
-    static func id(forOrder orderId: String) -> String { "agr_" + orderId.dropFirst(4) }
-}
+    /// An agreement (the shape of the memberwise initializer, for the package's own targets).
+    package init(
+        id: String,
+        orderId: String,
+        plan: SubscriptionPlan,
+        firstPaymentId: String,
+        startedAt: Date,
+        credential: String,
+        tokenSuffix: String,
+        cardSuffix: String? = nil,
+        network: String? = nil,
+        lastChargePaymentId: String? = nil,
+        lastChargePeriod: Int? = nil,
+        chargeOrderIds: [String] = [],
+        canceledAt: Date? = nil,
+        canceledBecause: String? = nil,
+        version: Int = 0
+    ) {
+        self.id = id
+        self.orderId = orderId
+        self.plan = plan
+        self.firstPaymentId = firstPaymentId
+        self.startedAt = startedAt
+        self.credential = credential
+        self.tokenSuffix = tokenSuffix
+        self.cardSuffix = cardSuffix
+        self.network = network
+        self.lastChargePaymentId = lastChargePaymentId
+        self.lastChargePeriod = lastChargePeriod
+        self.chargeOrderIds = chargeOrderIds
+        self.canceledAt = canceledAt
+        self.canceledBecause = canceledBecause
+        self.version = version
+    }
 
-/// The plaintext of an agreement's credential.
-struct MerchantTokenCredential: Codable, Sendable {
-    /// The MPAN.
-    var accountNumber: String
-    /// `YYMMDD`.
-    var expiration: String
-    /// `merchantTokenIdentifier`.
-    var tokenIdentifier: String
+    /// The id of the agreement a plan order `orderId` starts.
+    package static func id(forOrder orderId: String) -> String { "agr_" + orderId.dropFirst(4) }
 }

@@ -62,15 +62,15 @@ public struct SubscriptionPlan: Sendable, Codable, Equatable {
     }
 
     /// The first payment's line: the trial's, or a regular one when there is no trial.
-    var firstLine: (label: String, amount: String) {
+    package var firstLine: (label: String, amount: String) {
         trialAmount.map { (trialLabel ?? label, $0) } ?? (label, amount)
     }
 
     /// Whether this is a subscription (a charge per period) rather than an automatic reload.
-    var isRecurring: Bool { kind == "recurring" }
+    public var isRecurring: Bool { kind == "recurring" }
 
     /// The calendar step between two charges.
-    var interval: (component: Calendar.Component, count: Int)? {
+    package var interval: (component: Calendar.Component, count: Int)? {
         let c: Calendar.Component
         switch intervalUnit {
         case "year": c = .year
@@ -84,7 +84,7 @@ public struct SubscriptionPlan: Sendable, Codable, Equatable {
     }
 
     /// The date `periods` intervals after `start` (UTC, Gregorian).
-    func date(after periods: Int, from start: Date) -> Date {
+    public func date(after periods: Int, from start: Date) -> Date {
         guard let (component, count) = interval else { return start }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!

@@ -1,0 +1,111 @@
+import Foundation
+
+/// An agreement's decisions, pure like ``OrderLifecycle``: whether it has ended with its first
+/// payment (R12), which period may be charged now and when, the claim of a period by one charge,
+/// and its end. The server's writer applies them to the stored agreement (version-checked); the
+/// simulation applies the same ones.
+public struct AgreementLifecycle: Sendable, Equatable {
+    /// The agreement as stored.
+    public private(set) var agreement: AgreementRecord
+
+    /// The machine of `agreement`.
+    public init(_ agreement: AgreementRecord) { self.agreement = agreement }
+
+    /// Why the agreement whose first payment is `firstPaymentId` in `order` ended with it, if it
+    /// did: its order canceled, the payment voided, or refunds (those in flight count) reaching
+    /// its whole amount. A partial refund does not end it.
+    public static func ended(firstPaymentId: String, order: OrderRecord, payments: [PaymentRecord]) -> String? {
+        if order.canceledAt != nil { return "the order of its first payment was canceled" }
+        guard let first = payments.first(where: { $0.id == firstPaymentId }) else { return nil }
+        let reversals = payments.filter { $0.originalPaymentId == first.id && $0.lifecycle.state != .failed }
+        if reversals.contains(where: { $0.kind == .void }) { return "its first payment was voided" }
+        let refunded = reversals.filter { $0.kind == .refund }.reduce(0) {
+            $0.addingReportingOverflow($1.amount).partialValue
+        }
+        if refunded >= first.amount { return "its first payment was refunded in full" }
+        return nil
+    }
+
+    /// The period that may be charged at `now` (1 = the first after the start), given its first
+    /// payment's order as stored and its last charge: refused when the agreement is canceled or
+    /// ended, its first payment has not succeeded, its last charge is still in flight, or (a
+    /// subscription) the next period is not yet due.
+    public func chargeablePeriod(
+        firstOrder: (order: OrderRecord, payments: [PaymentRecord])?,
+        lastCharge: PaymentRecord?,
+        now: Date
+    ) -> Result<Int, PaymentRefusal> {
+        let id = agreement.id
+        if let canceledAt = agreement.canceledAt {
+            let why = agreement.canceledBecause.map { " (\($0))" } ?? ""
+            return .failure(
+                .conflict(
+                    "agreement \(id) was canceled at \(Timestamp.text(canceledAt))\(why); it takes no charge",
+                    code: "agreement_canceled"
+                )
+            )
+        }
+        if let (order, payments) = firstOrder,
+            let ended = Self.ended(firstPaymentId: agreement.firstPaymentId, order: order, payments: payments)
+        {
+            return .failure(
+                .conflict("agreement \(id) ended: \(ended); it takes no charge", code: "agreement_canceled")
+            )
+        }
+        guard let first = firstOrder?.payments.first(where: { $0.id == agreement.firstPaymentId }),
+            first.lifecycle.state == .succeeded
+        else {
+            return .failure(
+                .conflict("agreement \(id): its first payment has not succeeded", code: "agreement_not_active")
+            )
+        }
+        var paid = 0
+        if let period = agreement.lastChargePeriod, agreement.lastChargePaymentId != nil {
+            switch lastCharge?.lifecycle.state {
+            case .succeeded?: paid = period
+            case .failed?: paid = period - 1
+            case let state?:
+                return .failure(
+                    .conflict(
+                        "agreement \(id): the charge of order \(lastCharge?.orderId ?? "") is \(state.rawValue); wait for its outcome",
+                        code: "charge_in_progress"
+                    )
+                )
+            case nil:
+                return .failure(
+                    .conflict(
+                        "agreement \(id): its last charge is not stored yet; try again",
+                        code: "charge_in_progress"
+                    )
+                )
+            }
+        }
+        let due = agreement.plan.date(after: paid + 1, from: agreement.startedAt)
+        if agreement.plan.isRecurring, now < due {
+            return .failure(
+                .conflict(
+                    "agreement \(id): charge \(paid + 1) is due at \(Timestamp.text(due)), not before",
+                    code: "charge_not_due"
+                )
+            )
+        }
+        return .success(paid + 1)
+    }
+
+    /// Claims `period` for the charge `paymentId` of the order `orderId`: stored with the
+    /// agreement's version, so that of two charges at once one is sent.
+    public mutating func claim(period: Int, paymentId: String, orderId: String) -> AgreementRecord {
+        agreement.lastChargePaymentId = paymentId
+        agreement.lastChargePeriod = period
+        agreement.chargeOrderIds.append(orderId)
+        return agreement
+    }
+
+    /// Ends the agreement at `now` `because` (a cancel request: `nil`); `nil` when it had ended.
+    public mutating func end(because reason: String?, at now: Date) -> AgreementRecord? {
+        guard agreement.canceledAt == nil else { return nil }
+        agreement.canceledAt = now
+        agreement.canceledBecause = reason
+        return agreement
+    }
+}
