@@ -41,7 +41,7 @@ struct SimulatedStore {
             if payment.kind == .charge, order.planId != nil, order.agreementId == nil {
                 let plan = SubscriptionPlan(
                     id: "plan",
-                    kind: "automaticReload",
+                    kind: .automaticReload,
                     description: "reload",
                     label: "Reload",
                     amount: "10.00",

@@ -64,21 +64,24 @@ public struct Simulation<C: Chooser> {
         case queried(TransactionStatus)
     }
 
+    /// Something for a payment reaching a server: what, when it came, the notification's key (to
+    /// store deduplicated with the change), whether it ends a query's claim, and the try.
+    struct Delivery {
+        var payment: String
+        var arrival: Arrival
+        var at: Date
+        var notification: String?
+        var release: Bool
+        var attempt = 0
+    }
+
     enum Work {
         case action(Pending, order: String)
         case agreementCharge(firstOrder: String)
         case input(Pending, order: String, attempt: Int, loaded: (OrderRecord, [PaymentRecord])?)
         case effects(order: String, [OrderLifecycle.Effect])
         case answer(payment: String, charge: Bool, SubmitAnswer)
-        case arrival(
-            payment: String,
-            Arrival,
-            at: Date,
-            notification: String?,
-            release: Bool,
-            attempt: Int,
-            loaded: PaymentRecord?
-        )
+        case arrival(Delivery, loaded: PaymentRecord?)
         case query(PaymentRecord)
         case storeHeld(payment: String)
         case settle(TransactionIdentity)
@@ -252,17 +255,8 @@ public struct Simulation<C: Chooser> {
             } else {
                 arrive(payment, .answered(answer), at: now, notification: nil, release: false, server: server)
             }
-        case .arrival(let payment, let arrival, let at, let notification, let release, let attempt, let loaded):
-            self.arrival(
-                payment,
-                arrival,
-                at: at,
-                notification: notification,
-                release: release,
-                attempt: attempt,
-                loaded: loaded,
-                server: server
-            )
+        case .arrival(let delivery, let loaded):
+            arrival(delivery, loaded: loaded, server: server)
         case .query(let payment):
             var status = acquirer.status(payment.identity)
             if faults, chooser.chance(0.1) { status = .unknown(reason: "the query timed out", throttled: false) }
@@ -281,12 +275,7 @@ public struct Simulation<C: Chooser> {
                 )
             }
         case .settle(let identity):
-            guard let status = acquirer.settle(identity, fails: chooser.chance(0.1)) else { return }
-            note("acquirer settles \(identity.orderId): \(status)")
-            let copies = faults && chooser.chance(0.2) ? 2 : 1
-            for _ in 0..<copies where !(faults && chooser.chance(0.15)) {
-                add(.notify(identity, key: "n-\(identity.orderId)"), server: nil, after: [0, 1, 6][chooser.choose(3)])
-            }
+            settle(identity)
         case .notify(let identity, let key):
             guard let payment = store.payment(identity: identity) else { return }
             note("server \(server): notification for \(payment.id)")
@@ -303,6 +292,16 @@ public struct Simulation<C: Chooser> {
         }
     }
 
+    /// The acquirer finishes `identity` and notifies (a notification lost, duplicated or late).
+    mutating func settle(_ identity: TransactionIdentity) {
+        guard let status = acquirer.settle(identity, fails: chooser.chance(0.1)) else { return }
+        note("acquirer settles \(identity.orderId): \(status)")
+        let copies = faults && chooser.chance(0.2) ? 2 : 1
+        for _ in 0..<copies where !(faults && chooser.chance(0.15)) {
+            add(.notify(identity, key: "n-\(identity.orderId)"), server: nil, after: [0, 1, 6][chooser.choose(3)])
+        }
+    }
+
     /// Queues the arrival of `arrival` for `payment` at `server` (read, then applied and stored).
     mutating func arrive(
         _ payment: String,
@@ -312,16 +311,14 @@ public struct Simulation<C: Chooser> {
         release: Bool,
         server: Int
     ) {
-        let work = Work.arrival(
+        let delivery = Delivery(
             payment: payment,
-            arrival,
+            arrival: arrival,
             at: at,
             notification: notification,
-            release: release,
-            attempt: 0,
-            loaded: nil
+            release: release
         )
-        add(work, server: server)
+        add(.arrival(delivery, loaded: nil), server: server)
     }
 
     mutating func poll(_ server: Int) {
@@ -498,70 +495,37 @@ public struct Simulation<C: Chooser> {
         add(.answer(payment: payment.id, charge: charge, answer), server: server, after: Double(chooser.choose(2)))
     }
 
-    mutating func arrival(
-        _ id: String,
-        _ arrival: Arrival,
-        at: Date,
-        notification: String?,
-        release: Bool,
-        attempt: Int,
-        loaded: PaymentRecord?,
-        server: Int
-    ) {
+    mutating func arrival(_ delivery: Delivery, loaded: PaymentRecord?, server: Int) {
+        let id = delivery.payment
         guard let payment = loaded else {
-            if let stored = store.payments[id] {
-                add(
-                    .arrival(
-                        payment: id,
-                        arrival,
-                        at: at,
-                        notification: notification,
-                        release: release,
-                        attempt: attempt,
-                        loaded: stored
-                    ),
-                    server: server
-                )
-            }
+            if let stored = store.payments[id] { add(.arrival(delivery, loaded: stored), server: server) }
             return
         }
         let earlier = held[server][id]
         let input: OrderLifecycle.PaymentInput
-        switch arrival {
+        switch delivery.arrival {
         case .answered(let answer): input = .answered(answer)
         case .notified(let status): input = .notified(status, earlier: earlier)
         case .queried(let status): input = .queried(status, earlier: earlier)
         }
-        let step = core.advance(payment, input, at, lifecycle)
+        let step = core.advance(payment, input, delivery.at, lifecycle)
         if step.ignored {
-            if let notification { store.recordNotification(notification) }
-            if release { store.release(id) }
+            if let key = delivery.notification { store.recordNotification(key) }
+            if delivery.release { store.release(id) }
             return
         }
-        switch store.apply(step, notification: notification) {
+        switch store.apply(step, notification: delivery.notification) {
         case .conflict:
-            if attempt < 8 {
-                add(
-                    .arrival(
-                        payment: id,
-                        arrival,
-                        at: at,
-                        notification: notification,
-                        release: release,
-                        attempt: attempt + 1,
-                        loaded: nil
-                    ),
-                    server: server
-                )
-            }
+            var again = delivery
+            again.attempt += 1
+            if again.attempt <= 8 { add(.arrival(again, loaded: nil), server: server) }
         case .duplicateNotification:
-            if release { store.release(id) }
+            if delivery.release { store.release(id) }
         case .updated(let stored, let order):
             if step.earlier != nil || input.isAnswer { held[server][id] = nil }
-            if release { store.release(id) }
-            note(
-                "server \(server): \(id) is \(stored.lifecycle.state.rawValue) (\(step.transition?.cause ?? "rescheduled"))"
-            )
+            if delivery.release { store.release(id) }
+            let cause = step.transition?.cause ?? "rescheduled"
+            note("server \(server): \(id) is \(stored.lifecycle.state.rawValue) (\(cause))")
             if step.settlesOrder, let order, OrderLifecycle.needsUnwind(order) {
                 add(.input(.unwind, order: order.id, attempt: 0, loaded: nil), server: server)
             }

@@ -8,7 +8,7 @@ import Testing
     static let t0 = Date(timeIntervalSince1970: 1_798_768_800)
     let configuration = LifecycleConfiguration()
 
-    func plan(_ kind: String) -> SubscriptionPlan {
+    func plan(_ kind: SubscriptionPlan.Kind) -> SubscriptionPlan {
         SubscriptionPlan(
             id: "p",
             kind: kind,
@@ -53,7 +53,7 @@ import Testing
         return (order, [charge])
     }
 
-    func agreement(_ kind: String) -> AgreementRecord {
+    func agreement(_ kind: SubscriptionPlan.Kind) -> AgreementRecord {
         AgreementRecord(
             id: "agr_1",
             orderId: "ord_1",
@@ -66,7 +66,7 @@ import Testing
     }
 
     @Test func aSubscriptionIsChargedOncePerPeriodWhenItIsDue() {
-        let machine = AgreementLifecycle(agreement("recurring"))
+        let machine = AgreementLifecycle(agreement(.recurring))
         guard
             case .failure(let early) = machine.chargeablePeriod(firstOrder: firstOrder(), lastCharge: nil, now: Self.t0)
         else {
@@ -118,7 +118,7 @@ import Testing
             AgreementLifecycle.ended(firstPaymentId: "pay_1", order: order, payments: [])
                 == "the order of its first payment was canceled"
         )
-        var machine = AgreementLifecycle(agreement("automaticReload"))
+        var machine = AgreementLifecycle(agreement(.automaticReload))
         let ended = machine.end(because: "its first payment was voided", at: Self.t0)
         #expect(ended?.canceledBecause == "its first payment was voided")
         #expect(machine.end(because: nil, at: Self.t0) == nil)

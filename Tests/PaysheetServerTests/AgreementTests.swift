@@ -170,7 +170,7 @@ import Testing
             c.merchant.plans.append(
                 SubscriptionPlan(
                     id: "card-top-up",
-                    kind: "automaticReload",
+                    kind: .automaticReload,
                     description: "Tea card top-up",
                     label: "Top-up",
                     amount: "50.00",

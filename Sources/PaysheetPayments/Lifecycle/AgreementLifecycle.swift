@@ -59,26 +59,10 @@ public struct AgreementLifecycle: Sendable, Equatable {
                 .conflict("agreement \(id): its first payment has not succeeded", code: "agreement_not_active")
             )
         }
-        var paid = 0
-        if let period = agreement.lastChargePeriod, agreement.lastChargePaymentId != nil {
-            switch lastCharge?.lifecycle.state {
-            case .succeeded?: paid = period
-            case .failed?: paid = period - 1
-            case let state?:
-                return .failure(
-                    .conflict(
-                        "agreement \(id): the charge of order \(lastCharge?.orderId ?? "") is \(state.rawValue); wait for its outcome",
-                        code: "charge_in_progress"
-                    )
-                )
-            case nil:
-                return .failure(
-                    .conflict(
-                        "agreement \(id): its last charge is not stored yet; try again",
-                        code: "charge_in_progress"
-                    )
-                )
-            }
+        let paid: Int
+        switch paidPeriods(lastCharge: lastCharge) {
+        case .failure(let refusal): return .failure(refusal)
+        case .success(let periods): paid = periods
         }
         let due = agreement.plan.date(after: paid + 1, from: agreement.startedAt)
         if agreement.plan.isRecurring, now < due {
@@ -90,6 +74,30 @@ public struct AgreementLifecycle: Sendable, Equatable {
             )
         }
         return .success(paid + 1)
+    }
+
+    /// The periods paid so far, from the last charge (a failed one does not count); refused while
+    /// it is in flight or not yet stored.
+    func paidPeriods(lastCharge: PaymentRecord?) -> Result<Int, PaymentRefusal> {
+        guard let period = agreement.lastChargePeriod, agreement.lastChargePaymentId != nil else { return .success(0) }
+        switch lastCharge?.lifecycle.state {
+        case .succeeded?: return .success(period)
+        case .failed?: return .success(period - 1)
+        case let state?:
+            return .failure(
+                .conflict(
+                    "agreement \(agreement.id): the charge of order \(lastCharge?.orderId ?? "") is \(state.rawValue); wait for its outcome",
+                    code: "charge_in_progress"
+                )
+            )
+        case nil:
+            return .failure(
+                .conflict(
+                    "agreement \(agreement.id): its last charge is not stored yet; try again",
+                    code: "charge_in_progress"
+                )
+            )
+        }
     }
 
     /// Claims `period` for the charge `paymentId` of the order `orderId`: stored with the

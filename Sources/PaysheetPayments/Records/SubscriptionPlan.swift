@@ -7,10 +7,32 @@ import PaysheetModel
 /// sheet for a merchant token; its first payment starts an agreement that the merchant charges
 /// later with `POST /v1/agreements/{id}/charges`.
 public struct SubscriptionPlan: Sendable, Codable, Equatable {
+    /// What kind of plan (the settings' `kind`).
+    public enum Kind: String, Sendable, Codable, CaseIterable {
+        /// A subscription: one charge per period, with an optional trial.
+        case recurring
+        /// An automatic reload: a charge whenever the merchant tops up.
+        case automaticReload
+    }
+
+    /// The unit of a subscription's period (the settings' `intervalUnit`, Apple Pay's names).
+    public enum IntervalUnit: String, Sendable, Codable, CaseIterable {
+        /// Years.
+        case year
+        /// Months.
+        case month
+        /// Days.
+        case day
+        /// Hours.
+        case hour
+        /// Minutes.
+        case minute
+    }
+
     /// The plan's identifier (`tea-monthly`), unique among the merchant's plans.
     public var id: String
-    /// `recurring` or `automaticReload`.
-    public var kind: String
+    /// A subscription or an automatic reload.
+    public var kind: Kind
     /// What the payment is for (the sheet's `paymentDescription`).
     public var description: String
     /// The regular (or reload) billing line's label.
@@ -19,8 +41,8 @@ public struct SubscriptionPlan: Sendable, Codable, Equatable {
     public var amount: String
     /// ISO 4217 code.
     public var currencyCode: String
-    /// `year`, `month`, `day`, `hour` or `minute` (recurring).
-    public var intervalUnit: String = "month"
+    /// The unit of the period between charges (recurring).
+    public var intervalUnit: IntervalUnit = .month
     /// How many units between charges (recurring).
     public var intervalCount: Int = 1
     /// The trial's label (recurring; with ``trialAmount``).
@@ -35,12 +57,12 @@ public struct SubscriptionPlan: Sendable, Codable, Equatable {
     /// A plan.
     public init(
         id: String,
-        kind: String,
+        kind: Kind,
         description: String,
         label: String,
         amount: String,
         currencyCode: String,
-        intervalUnit: String = "month",
+        intervalUnit: IntervalUnit = .month,
         intervalCount: Int = 1,
         trialLabel: String? = nil,
         trialAmount: String? = nil,
@@ -67,19 +89,18 @@ public struct SubscriptionPlan: Sendable, Codable, Equatable {
     }
 
     /// Whether this is a subscription (a charge per period) rather than an automatic reload.
-    public var isRecurring: Bool { kind == "recurring" }
+    public var isRecurring: Bool { kind == .recurring }
 
     /// The calendar step between two charges.
     package var interval: (component: Calendar.Component, count: Int)? {
-        let c: Calendar.Component
-        switch intervalUnit {
-        case "year": c = .year
-        case "month": c = .month
-        case "day": c = .day
-        case "hour": c = .hour
-        case "minute": c = .minute
-        default: return nil
-        }
+        let c: Calendar.Component =
+            switch intervalUnit {
+            case .year: .year
+            case .month: .month
+            case .day: .day
+            case .hour: .hour
+            case .minute: .minute
+            }
         return intervalCount >= 1 ? (c, intervalCount) : nil
     }
 

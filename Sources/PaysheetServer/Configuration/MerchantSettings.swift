@@ -52,7 +52,7 @@ public struct MerchantSettings: Sendable, Codable, Equatable {
     public var plans: [SubscriptionPlan] = [
         SubscriptionPlan(
             id: "tea-monthly",
-            kind: "recurring",
+            kind: .recurring,
             description: "Tea of the month club",
             label: "Tea of the month",
             amount: "29.00",

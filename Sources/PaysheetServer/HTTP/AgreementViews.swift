@@ -80,12 +80,12 @@ extension PaymentService {
             id: agreement.id,
             orderId: agreement.orderId,
             plan: agreement.plan.id,
-            kind: agreement.plan.kind,
+            kind: agreement.plan.kind.rawValue,
             description: agreement.plan.description,
             amount: agreement.plan.amount,
             currencyCode: agreement.plan.currencyCode,
             interval: agreement.plan.isRecurring
-                ? "\(agreement.plan.intervalCount) \(agreement.plan.intervalUnit)" : nil,
+                ? "\(agreement.plan.intervalCount) \(agreement.plan.intervalUnit.rawValue)" : nil,
             status: status,
             card: .init(
                 network: agreement.network,

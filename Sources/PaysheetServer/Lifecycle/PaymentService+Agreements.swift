@@ -138,32 +138,7 @@ extension PaymentService {
             }
             let credential = try vault.open(agreement.credential, for: agreement.id)
             let (currency, amount) = try planAmount(agreement)
-            // The charge's own order, then its payment (stored before anything is sent).
-            let order = chargeOrder(for: agreement, currency: currency, amount: amount, at: started)
-            try await store.insert(order)
-            // The charge, through the core like a shopper's: stored before anything is sent.
-            var machine = OrderLifecycle(order: order, payments: [], configuration: lifecycle)
-            let step = machine.handle(
-                .authorize(
-                    .init(
-                        transaction: newTransaction(at: started),
-                        card: CardSummary(
-                            network: agreement.network,
-                            type: nil,
-                            displayName: nil,
-                            suffix: agreement.tokenSuffix
-                        ),
-                        tokenTransactionId: nil,
-                        cause: "merchant-initiated charge \(period) of agreement \(id)"
-                    )
-                ),
-                now: started
-            )
-            guard let write = step.write, case .send(.charge(let record)) = step.effects.first,
-                case .stored = try await commit(write)
-            else {
-                throw ServiceError.conflict("agreement \(id): the charge's order changed; try again")
-            }
+            let (order, record) = try await storeCharge(of: agreement, period: period, currency, amount, at: started)
             let paymentId = record.id
             // The period is claimed by the agreement's version: of two charges at once, one is sent.
             var agreementMachine = AgreementLifecycle(agreement)
@@ -196,6 +171,34 @@ extension PaymentService {
             code: "charge_in_progress",
             message: "agreement \(id): another charge was made at the same time"
         )
+    }
+
+    /// Stores the charge of `period` of `agreement`: its own order, then its payment through the
+    /// core like a shopper's (stored before anything is sent).
+    func storeCharge(
+        of agreement: AgreementRecord,
+        period: Int,
+        _ currency: Currency,
+        _ amount: Int,
+        at started: Date
+    ) async throws -> (order: OrderRecord, payment: PaymentRecord) {
+        let order = chargeOrder(for: agreement, currency: currency, amount: amount, at: started)
+        try await store.insert(order)
+        var machine = OrderLifecycle(order: order, payments: [], configuration: lifecycle)
+        let card = CardSummary(network: agreement.network, type: nil, displayName: nil, suffix: agreement.tokenSuffix)
+        let charge = OrderLifecycle.NewCharge(
+            transaction: newTransaction(at: started),
+            card: card,
+            tokenTransactionId: nil,
+            cause: "merchant-initiated charge \(period) of agreement \(agreement.id)"
+        )
+        let step = machine.handle(.authorize(charge), now: started)
+        guard let write = step.write, case .send(.charge(let record)) = step.effects.first,
+            case .stored = try await commit(write)
+        else {
+            throw ServiceError.conflict("agreement \(agreement.id): the charge's order changed; try again")
+        }
+        return (order, record)
     }
 
     /// The period `agreement` may be charged for at `now`: refused when the

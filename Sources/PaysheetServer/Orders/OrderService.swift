@@ -318,7 +318,7 @@ public struct OrderService: Sendable {
         let (label, amount) = plan.firstLine
         guard let currency = Currency(plan.currencyCode), let regular = try? currency.minor(plan.amount), regular > 0,
             let first = try? currency.minor(amount),
-            plan.isRecurring ? plan.interval != nil : plan.kind == "automaticReload"
+            plan.isRecurring ? plan.interval != nil : true
         else {
             throw ServiceError.invalid("plan", "the plan \(planId) is not well formed in the merchant's settings")
         }
@@ -401,7 +401,7 @@ public struct OrderService: Sendable {
         if plan.isRecurring {
             var regular = ApplePayLineItem(label: plan.label, amount: plan.amount)
             regular.paymentTiming = .recurring
-            regular.recurringPaymentIntervalUnit = ApplePayRecurringPaymentDateUnit(rawValue: plan.intervalUnit)
+            regular.recurringPaymentIntervalUnit = ApplePayRecurringPaymentDateUnit(rawValue: plan.intervalUnit.rawValue)
             regular.recurringPaymentIntervalCount = plan.intervalCount
             let firstRegular = plan.trialAmount != nil ? plan.date(after: 1, from: start) : start
             regular.recurringPaymentStartDate = day(firstRegular)
