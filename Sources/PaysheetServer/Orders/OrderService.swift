@@ -401,7 +401,9 @@ public struct OrderService: Sendable {
         if plan.isRecurring {
             var regular = ApplePayLineItem(label: plan.label, amount: plan.amount)
             regular.paymentTiming = .recurring
-            regular.recurringPaymentIntervalUnit = ApplePayRecurringPaymentDateUnit(rawValue: plan.intervalUnit.rawValue)
+            regular.recurringPaymentIntervalUnit = ApplePayRecurringPaymentDateUnit(
+                rawValue: plan.intervalUnit.rawValue
+            )
             regular.recurringPaymentIntervalCount = plan.intervalCount
             let firstRegular = plan.trialAmount != nil ? plan.date(after: 1, from: start) : start
             regular.recurringPaymentStartDate = day(firstRegular)
