@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 import Logging
 
 /// SQLite (the library sqlite-nio vendors): one writing connection in WAL mode, transactions one
@@ -230,13 +231,12 @@ final class TransactionGate: @unchecked Sendable {
 }
 
 /// A thread-safe counter (round robin over the readers).
-final class RoundRobin: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = 0
+final class RoundRobin: Sendable {
+    private let value = NIOLockedValueBox(0)
     func next() -> Int {
-        lock.lock()
-        defer { lock.unlock() }
-        value &+= 1
-        return value & Int.max
+        value.withLockedValue { value in
+            value &+= 1
+            return value & Int.max
+        }
     }
 }
