@@ -57,17 +57,21 @@ case "run":
     print("\(ran) schedules, every invariant held after every step (\(elapsed))")
 case "exhaust":
     let deviations = Int(option("--deviations") ?? "2") ?? 2
-    var failed = false
-    for script in SimulationConfiguration.Script.allCases {
+    // The small worlds side by side (one per core).
+    let lines = Lines()
+    let scripts = SimulationConfiguration.Script.allCases
+    DispatchQueue.concurrentPerform(iterations: scripts.count) { index in
+        let script = scripts[index]
         let world = SimulationConfiguration(servers: 1, orders: 1, faults: true, horizon: 60, script: script)
         let (count, failure, complete) = Explorer.exhaust(world, maxDeviations: deviations)
-        print(
-            "\(script.rawValue), at most \(deviations) unusual choices: \(count) schedules\(complete ? ", all of them" : " (cut short)")\(failure.map { ": \($0)" } ?? "")"
-        )
-        if failure != nil || !complete { failed = true }
+        let line =
+            "\(script.rawValue), at most \(deviations) unusual choices: \(count) schedules"
+            + (complete ? ", all of them" : " (cut short)") + (failure.map { ": \($0)" } ?? "")
+        lines.add(line, failed: failure != nil || !complete)
     }
+    for line in lines.all.sorted() { print(line) }
     print("(\(clock.now - started))")
-    if failed { exit(1) }
+    if lines.failed { exit(1) }
 case "mutants":
     let budget = UInt64(option("--schedules") ?? "20000") ?? 20_000
     var missed = false
@@ -121,4 +125,19 @@ final class Results: @unchecked Sendable {
     private var results: [(ran: Int, failure: Explorer.Failure?)] = []
     func add(_ result: (ran: Int, failure: Explorer.Failure?)) { lock.withLock { results.append(result) } }
     var all: [(ran: Int, failure: Explorer.Failure?)] { lock.withLock { results } }
+}
+
+/// Lines printed by the runs side by side, and whether one failed.
+final class Lines: @unchecked Sendable {
+    private let lock = NSLock()
+    private var lines: [String] = []
+    private var anyFailed = false
+    func add(_ line: String, failed: Bool) {
+        lock.withLock {
+            lines.append(line)
+            anyFailed = anyFailed || failed
+        }
+    }
+    var all: [String] { lock.withLock { lines } }
+    var failed: Bool { lock.withLock { anyFailed } }
 }
