@@ -1,4 +1,5 @@
 import Foundation
+import PaysheetModel
 import PaysheetPayments
 
 /// The acquirer in memory: what it holds is the truth the store is checked against. It takes
@@ -74,7 +75,7 @@ struct SimulatedAcquirer {
         guard let t = transactions[identity] else { return .notFound }
         switch t.state {
         case .processing: return .pending(reason: "05 being processed")
-        case .succeeded: return .succeeded(amount: t.amount, reference: t.reference)
+        case .succeeded: return .succeeded(amount: Money(t.amount, currencyCode: "156")!, reference: t.reference)
         case .failed: return .failed(code: "64", message: "insufficient funds")
         }
     }

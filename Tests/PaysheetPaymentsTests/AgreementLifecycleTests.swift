@@ -24,7 +24,7 @@ import Testing
         var lifecycle = PaymentLifecycle(expectedAmount: 1_000, submittedAt: Self.t0, configuration: configuration)
         if state == .succeeded {
             _ = lifecycle.receive(
-                .notification(.succeeded(amount: 1_000, reference: "Q")),
+                .notification(.succeeded(amount: .yuan(1_000), reference: "Q")),
                 now: Self.t0,
                 configuration: configuration
             )

@@ -37,7 +37,7 @@ import Testing
         guard case .send(.charge(var charge)) = step.effects.first else { fatalError("no charge") }
         charge = OrderLifecycle.advance(
             charge,
-            .notified(.succeeded(amount: 1_000, reference: "Q1"), earlier: nil),
+            .notified(.succeeded(amount: .yuan(1_000), reference: "Q1"), earlier: nil),
             now: Self.t0,
             configuration: configuration
         ).next!
@@ -157,7 +157,7 @@ import Testing
         let held = OrderLifecycle.Acceptance(answer: .accepted(reference: "Q9"), at: Self.t0.addingTimeInterval(1))
         let result = OrderLifecycle.advance(
             record,
-            .notified(.succeeded(amount: 1_000, reference: "Q9"), earlier: held),
+            .notified(.succeeded(amount: .yuan(1_000), reference: "Q9"), earlier: held),
             now: Self.t0.addingTimeInterval(2),
             configuration: configuration
         )
@@ -172,5 +172,37 @@ import Testing
             configuration: configuration
         )
         #expect(late.ignored && late.next == nil)
+    }
+
+    @Test func aSuccessInAnotherCurrencyIsHeldNotPaid() {
+        var fresh = OrderLifecycle(order: order(), payments: [], configuration: configuration)
+        let step = fresh.handle(
+            .authorize(.init(transaction: transaction(7), card: nil, tokenTransactionId: nil)),
+            now: Self.t0
+        )
+        guard case .send(.charge(let record)) = step.effects.first else {
+            Issue.record("no charge")
+            return
+        }
+        #expect(record.lifecycle.expectedCurrency == "156")
+        let yen = Money(1_000, Currency("JPY")!)
+        let held = OrderLifecycle.advance(
+            record,
+            .queried(.succeeded(amount: yen, reference: "Q7"), earlier: nil),
+            now: Self.t0,
+            configuration: configuration
+        )
+        #expect(held.next?.lifecycle.state == .held)
+        #expect(
+            held.transition?.cause.contains("1000 JPY but 10.00 CNY was expected") == true,
+            "\(held.transition?.cause ?? "")"
+        )
+        let paid = OrderLifecycle.advance(
+            record,
+            .queried(.succeeded(amount: .yuan(1_000), reference: "Q7"), earlier: nil),
+            now: Self.t0,
+            configuration: configuration
+        )
+        #expect(paid.next?.lifecycle.state == .succeeded)
     }
 }

@@ -22,11 +22,11 @@ import Testing
     @Test func successOnlyOnANotificationOrQueryForTheExpectedAmount() {
         var p = fresh()
         _ = p.receive(.answer(.accepted(reference: nil)), now: t0, configuration: config)
-        _ = p.receive(.notification(.succeeded(amount: 1000, reference: "Q1")), now: t0, configuration: config)
+        _ = p.receive(.notification(.succeeded(amount: .yuan(1000), reference: "Q1")), now: t0, configuration: config)
         #expect(p.state == .succeeded)
         #expect(p.nextQueryAt == nil)
         var q = fresh()
-        _ = q.receive(.query(.succeeded(amount: 999, reference: "Q1")), now: t0, configuration: config)
+        _ = q.receive(.query(.succeeded(amount: .yuan(999), reference: "Q1")), now: t0, configuration: config)
         #expect(q.state == .held)
     }
 
@@ -34,12 +34,14 @@ import Testing
         let inputs: [PaymentLifecycle.Input] = [
             .answer(.accepted(reference: "x")), .answer(.declined(code: "64", message: "m")),
             .answer(.unknown(reason: "r")), .answer(.duplicate),
-            .notification(.succeeded(amount: 1000, reference: nil)), .notification(.failed(code: "64", message: "m")),
-            .query(.succeeded(amount: 5, reference: nil)), .query(.notFound), .query(.pending(reason: "05")),
+            .notification(.succeeded(amount: .yuan(1000), reference: nil)),
+            .notification(.failed(code: "64", message: "m")),
+            .query(.succeeded(amount: .yuan(5), reference: nil)), .query(.notFound), .query(.pending(reason: "05")),
             .query(.moneyTaken(code: "42", message: "m")), .query(.unknown(reason: "x", throttled: true)),
         ]
         let finishers: [PaymentLifecycle.Input] = [
-            .notification(.succeeded(amount: 1000, reference: nil)), .answer(.declined(code: "63", message: "m")),
+            .notification(.succeeded(amount: .yuan(1000), reference: nil)),
+            .answer(.declined(code: "63", message: "m")),
             .query(.moneyTaken(code: "74", message: "m")),
         ]
         for finisher in finishers {
@@ -100,7 +102,7 @@ import Testing
 
     @Test func aNotificationBeforeTheSynchronousAnswerWins() {
         var p = fresh()
-        _ = p.receive(.notification(.succeeded(amount: 1000, reference: "Q")), now: t0, configuration: config)
+        _ = p.receive(.notification(.succeeded(amount: .yuan(1000), reference: "Q")), now: t0, configuration: config)
         #expect(p.state == .succeeded)
         if case .ignored = p.receive(.answer(.accepted(reference: "Q")), now: t0, configuration: config) {
         } else {
@@ -126,9 +128,10 @@ import Testing
         let alphabet: [PaymentLifecycle.Input] = [
             .answer(.accepted(reference: "R")), .answer(.declined(code: "64", message: "m")),
             .answer(.unknown(reason: "t")),
-            .answer(.duplicate), .notification(.succeeded(amount: 1000, reference: "R")),
+            .answer(.duplicate), .notification(.succeeded(amount: .yuan(1000), reference: "R")),
             .notification(.failed(code: "64", message: "m")),
-            .query(.succeeded(amount: 1000, reference: "R")), .query(.succeeded(amount: 1, reference: "R")),
+            .query(.succeeded(amount: .yuan(1000), reference: "R")),
+            .query(.succeeded(amount: .yuan(1), reference: "R")),
             .query(.pending(reason: "05")),
             .query(.notFound), .query(.unknown(reason: "x", throttled: false)),
             .query(.moneyTaken(code: "74", message: "m")),
@@ -147,7 +150,9 @@ import Testing
                             #expect(from == before && to == p.state && from != to)
                         }
                         switch input {
-                        case .notification(.succeeded(1000, _)), .query(.succeeded(1000, _)): sawSuccessInput = true
+                        case .notification(.succeeded(let m, _)) where m.minorUnits == 1000,
+                            .query(.succeeded(let m, _)) where m.minorUnits == 1000:
+                            sawSuccessInput = true
                         default: break
                         }
                         // Succeeded only after a notification or query said so for the right amount.

@@ -24,7 +24,7 @@ import UnionPay
         case .succeeded:
             _ = lifecycle.receive(.answer(.accepted(reference: "Q\(n)")), now: Self.at, configuration: Self.config)
             _ = lifecycle.receive(
-                .notification(.succeeded(amount: amount, reference: "Q\(n)")),
+                .notification(.succeeded(amount: .yuan(amount), reference: "Q\(n)")),
                 now: Self.at,
                 configuration: Self.config
             )

@@ -167,7 +167,7 @@ import Testing
             )
 
             let e = p.lifecycle.receive(
-                .notification(.succeeded(amount: 1000, reference: "Q")),
+                .notification(.succeeded(amount: .yuan(1000), reference: "Q")),
                 now: Self.t0,
                 configuration: LifecycleConfiguration()
             )
@@ -201,7 +201,7 @@ import Testing
             // A notification stored before is a duplicate, and nothing changes.
             var later = saved
             _ = later.lifecycle.receive(
-                .query(.succeeded(amount: 1000, reference: "Q")),
+                .query(.succeeded(amount: .yuan(1000), reference: "Q")),
                 now: Self.t0,
                 configuration: LifecycleConfiguration()
             )
@@ -242,7 +242,7 @@ import Testing
                     configuration: configuration
                 ),
                 case .transition(let f1, let t1, let c1) = p.lifecycle.receive(
-                    .notification(.succeeded(amount: 1000, reference: "Q")),
+                    .notification(.succeeded(amount: .yuan(1000), reference: "Q")),
                     now: Self.t0.addingTimeInterval(2),
                     configuration: configuration
                 )
@@ -297,7 +297,7 @@ import Testing
             var done = p
             guard
                 case .transition(let from, let to, let cause) = done.lifecycle.receive(
-                    .notification(.succeeded(amount: 1000, reference: "Q")),
+                    .notification(.succeeded(amount: .yuan(1000), reference: "Q")),
                     now: Self.t0,
                     configuration: LifecycleConfiguration()
                 )

@@ -78,7 +78,7 @@ import UnionPaySandbox
         #expect(acquirer.submitAnswer(.notSent("why")) == .declined(code: "NS", message: "not sent: why"))
         #expect(acquirer.submitAnswer(.noAnswer("HTTP 502")) == .unknown(reason: "HTTP 502"))
         let paid = acquirer.status(code: .success, ACPMessage(["txnAmt": "100", "queryId": "Q"]), message: nil)
-        #expect(paid == .succeeded(amount: 100, reference: "Q"))
+        #expect(paid == .succeeded(amount: .yuan(100), reference: "Q"))
         #expect(
             acquirer.status(code: "75", ACPMessage(), message: nil)
                 == .moneyTaken(code: "75", message: "Debited, but the transaction is not clean (75)")

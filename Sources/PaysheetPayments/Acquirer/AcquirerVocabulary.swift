@@ -1,4 +1,5 @@
 import Foundation
+import PaysheetModel
 
 /// The acquirer's identity of one transaction: UnionPay's `orderId` + `txnTime` (docs/payment-rules.md R1),
 /// chosen and stored by us before anything is sent.
@@ -29,8 +30,8 @@ public enum SubmitAnswer: Sendable, Equatable {
 
 /// What a notification or query says about a transaction.
 public enum TransactionStatus: Sendable, Equatable {
-    /// Succeeded for `amount` minor units.
-    case succeeded(amount: Int, reference: String?)
+    /// Succeeded for `amount` (minor units in the acquirer's currency).
+    case succeeded(amount: Money, reference: String?)
     /// Failed for good.
     case failed(code: String, message: String)
     /// Still being processed (`05`).

@@ -69,7 +69,12 @@ public struct OrderLifecycle: Sendable, Equatable {
             identity: charge.transaction.identity,
             amount: order.amount,
             currencyNumeric: currency.numeric,
-            lifecycle: PaymentLifecycle(expectedAmount: order.amount, submittedAt: now, configuration: configuration),
+            lifecycle: PaymentLifecycle(
+                expectedAmount: order.amount,
+                currency: currency,
+                submittedAt: now,
+                configuration: configuration
+            ),
             card: charge.card,
             createdAt: now
         )
@@ -174,6 +179,7 @@ public struct OrderLifecycle: Sendable, Equatable {
             currencyNumeric: charge.currencyNumeric,
             lifecycle: PaymentLifecycle(
                 expectedAmount: value.minorUnits,
+                currency: value.currency,
                 submittedAt: now,
                 configuration: configuration
             ),

@@ -1,4 +1,5 @@
 import Foundation
+import PaysheetModel
 
 /// The life of one money transaction at the acquirer (a charge, a refund or a void), as a pure
 /// state machine: inputs are the acquirer's answers and the time; the output says what changed
@@ -55,6 +56,9 @@ public struct PaymentLifecycle: Sendable, Codable, Equatable {
     public private(set) var state: State = .submitting
     /// The amount that must be confirmed, in minor units (R8).
     public let expectedAmount: Int
+    /// The currency it must be confirmed in (ISO 4217 numeric; `nil` in records made before it
+    /// was kept: the amount alone is checked then).
+    public let expectedCurrency: String?
     /// When it was submitted.
     public let submittedAt: Date
     /// When to query next (`nil` in terminal states).
@@ -70,8 +74,14 @@ public struct PaymentLifecycle: Sendable, Codable, Equatable {
 
     /// A transaction of `expectedAmount` submitted at `now`: a query is due after
     /// `resultWait` even if the submission never answers (a crash while sending, R7).
-    public init(expectedAmount: Int, submittedAt now: Date, configuration: LifecycleConfiguration) {
+    public init(
+        expectedAmount: Int,
+        currency: Currency? = nil,
+        submittedAt now: Date,
+        configuration: LifecycleConfiguration
+    ) {
         self.expectedAmount = expectedAmount
+        expectedCurrency = currency?.numeric
         submittedAt = now
         nextQueryAt = now.addingTimeInterval(configuration.resultWait)
     }
@@ -123,13 +133,17 @@ public struct PaymentLifecycle: Sendable, Codable, Equatable {
         case .succeeded(let amount, let reference):
             if let reference { self.reference = reference }
             resultCode = "00"
-            guard amount == expectedAmount else {
+            let expected =
+                expectedCurrency.flatMap { Money(expectedAmount, currencyCode: $0) }.map(\.description)
+                ?? String(expectedAmount)
+            guard amount.minorUnits == expectedAmount, expectedCurrency.map({ $0 == amount.currency.numeric }) ?? true
+            else {
                 return finish(
                     .held,
-                    cause: "\(source): success for \(amount) but \(expectedAmount) was expected; held for review"
+                    cause: "\(source): success for \(amount) but \(expected) was expected; held for review"
                 )
             }
-            return finish(.succeeded, cause: "\(source): success for \(amount)")
+            return finish(.succeeded, cause: "\(source): success for \(amount.minorUnits)")
         case .failed(let code, let message):
             resultCode = code
             return finish(.failed, cause: "\(source): failed \(code): \(message)")

@@ -158,7 +158,14 @@ public struct UnionPayAcquirer: Acquirer {
                     message: "settleAmt \(text.prefix(32)) differs from txnAmt \(amount)"
                 )
             }
-            return .succeeded(amount: amount, reference: m["queryId"])
+            // The currency as the gateway states it (UnionPay's default is 156, yuan, when absent).
+            guard let money = Money(amount, currencyCode: m["currencyCode"] ?? "156") else {
+                return .moneyTaken(
+                    code: code.rawValue,
+                    message: "a success in an unknown currency \(m["currencyCode"]?.prefix(8) ?? "")"
+                )
+            }
+            return .succeeded(amount: money, reference: m["queryId"])
         case .unknown: return .pending(reason: "origRespCode \(code): \(code.meaning)")
         case .notFound: return .notFound
         case .moneyTaken: return .moneyTaken(code: code.rawValue, message: code.meaning)

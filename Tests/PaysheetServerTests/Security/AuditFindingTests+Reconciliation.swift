@@ -84,7 +84,7 @@ final class FileOnlyAcquirer: Acquirer, @unchecked Sendable {
         var lifecycle = PaymentLifecycle(expectedAmount: amount, submittedAt: sent, configuration: configuration)
         _ = lifecycle.receive(.answer(.accepted(reference: "Q\(n)")), now: sent, configuration: configuration)
         _ = lifecycle.receive(
-            .notification(.succeeded(amount: amount, reference: "Q\(n)")),
+            .notification(.succeeded(amount: .yuan(amount), reference: "Q\(n)")),
             now: sent,
             configuration: configuration
         )
