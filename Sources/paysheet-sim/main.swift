@@ -11,7 +11,7 @@ import PaysheetSimulation
 
 let usage = """
     usage: paysheet-sim run [--schedules N] [--from SEED] [--jobs J]
-           paysheet-sim exhaust [--deviations K]
+           paysheet-sim exhaust [--deviations K|all] [--faults false]
            paysheet-sim mutants [--schedules N]
            paysheet-sim replay (--seed S | --path P) --world 'servers=2 orders=3 …' [--mutant NAME]
     """
@@ -56,16 +56,19 @@ case "run":
     }
     print("\(ran) schedules, every invariant held after every step (\(elapsed))")
 case "exhaust":
-    let deviations = Int(option("--deviations") ?? "2") ?? 2
+    // `--deviations all`: no bound (every schedule); `--faults false`: no lost messages or crashes.
+    let deviations = option("--deviations") == "all" ? nil : Int(option("--deviations") ?? "2") ?? 2
+    let faults = option("--faults") != "false"
+    let bound = deviations.map { "at most \($0) unusual choices" } ?? "every schedule"
     // The small worlds side by side (one per core).
     let lines = Lines()
     let scripts = SimulationConfiguration.Script.allCases
     DispatchQueue.concurrentPerform(iterations: scripts.count) { index in
         let script = scripts[index]
-        let world = SimulationConfiguration(servers: 1, orders: 1, faults: true, horizon: 60, script: script)
-        let (count, failure, complete) = Explorer.exhaust(world, maxDeviations: deviations)
+        let world = SimulationConfiguration(servers: 1, orders: 1, faults: faults, horizon: 60, script: script)
+        let (count, failure, complete) = Explorer.exhaust(world, maxDeviations: deviations, limit: 5_000_000)
         let line =
-            "\(script.rawValue), at most \(deviations) unusual choices: \(count) schedules"
+            "\(script.rawValue)\(faults ? "" : " without faults"), \(bound): \(count) schedules"
             + (complete ? ", all of them" : " (cut short)") + (failure.map { ": \($0)" } ?? "")
         lines.add(line, failed: failure != nil || !complete)
     }
