@@ -8,7 +8,7 @@ import PaysheetServer
 import PaysheetSheetTokens
 import PaysheetToken
 import PaysheetTokenFormat
-import Synchronization
+import NIOConcurrencyHelpers
 import UnionPay
 import UnionPaySandbox
 
@@ -28,23 +28,23 @@ import UnionPaySandbox
 
 /// Payments waiting for their notification, by ACP `orderId`.
 final class FloorWaiters: Sendable {
-    private let state = Mutex<[String: CheckedContinuation<String, Never>]>([:])
-    private let early = Mutex<[String: String]>([:])
+    private let state = NIOLockedValueBox<[String: CheckedContinuation<String, Never>]>([:])
+    private let early = NIOLockedValueBox<[String: String]>([:])
 
     func wait(_ orderId: String) async -> String {
         await withCheckedContinuation { continuation in
-            let code: String? = early.withLock { $0.removeValue(forKey: orderId) }
+            let code: String? = early.withLockedValue { $0.removeValue(forKey: orderId) }
             if let code {
                 continuation.resume(returning: code)
                 return
             }
-            state.withLock { $0[orderId] = continuation }
+            state.withLockedValue { $0[orderId] = continuation }
         }
     }
 
     func resume(_ orderId: String, _ code: String) {
-        let waiting = state.withLock { $0.removeValue(forKey: orderId) }
-        if let waiting { waiting.resume(returning: code) } else { early.withLock { $0[orderId] = code } }
+        let waiting = state.withLockedValue { $0.removeValue(forKey: orderId) }
+        if let waiting { waiting.resume(returning: code) } else { early.withLockedValue { $0[orderId] = code } }
     }
 }
 
@@ -125,9 +125,9 @@ func floorServer(data: String, listen: String, gateway: String) async throws {
         )
     )
     let certificatePEM = try merchantKey.certificate?.serializeAsPEM().pemString ?? ""
-    let orders = Mutex<[String: FloorOrder]>([:])
+    let orders = NIOLockedValueBox<[String: FloorOrder]>([:])
     let waiters = FloorWaiters()
-    let sequence = Atomic<Int>(0)
+    let sequence = NIOLockedValueBox(0)
 
     let router = Router()
     router.get("/health") { _, _ in json(.ok, ["status": "ok"]) }
@@ -138,11 +138,14 @@ func floorServer(data: String, listen: String, gateway: String) async throws {
         else {
             return json(.badRequest, ["error": "lineItems[0].amount"])
         }
-        let number = sequence.wrappingAdd(1, ordering: .relaxed).newValue
+        let number = sequence.withLockedValue { value in
+            value &+= 1
+            return value
+        }
         let id = "ord\(number)"
         let applicationData = Array(SHA256.hash(data: Data(id.utf8)))
         let hash = Array(SHA256.hash(data: applicationData))
-        orders.withLock {
+        orders.withLockedValue {
             $0[id] = FloorOrder(amount: NSDecimalNumber(decimal: value * 100).intValue, applicationDataHash: hash)
         }
         return json(
@@ -155,7 +158,7 @@ func floorServer(data: String, listen: String, gateway: String) async throws {
     }
     router.post("/v1/orders/:id/authorize") { request, context in
         let id = context.parameters.get("id") ?? ""
-        guard let order = orders.withLock({ $0[id] }) else { return json(.notFound, ["error": "order"]) }
+        guard let order = orders.withLockedValue({ $0[id] }) else { return json(.notFound, ["error": "order"]) }
         let body = try JSONParser.parse(Array(buffer: try await request.body.collect(upTo: 1 << 20)))
         guard let paymentData = body["payment"]?["token"]?["paymentData"] else {
             return json(.badRequest, ["error": "payment.token"])
