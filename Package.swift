@@ -248,8 +248,8 @@ let package = Package(
             dependencies: ["PaysheetPayments", "PaysheetSimulation", "PaysheetModel"]
         ),
         .testTarget(name: "PaysheetTokenFormatTests", dependencies: ["PaysheetTokenFormat", "PaysheetModel"]),
-        // Runs the built `paysheet` binary as a user does (its exit codes and output).
-        .testTarget(name: "PaysheetCLITests", dependencies: ["paysheet"]),
+        // Runs the built `paysheet`, `paysheet-bench` and `paysheet-sim` as a user does (exit codes, output).
+        .testTarget(name: "PaysheetCLITests", dependencies: ["paysheet", "paysheet-bench", "paysheet-sim"]),
         .testTarget(name: "PaysheetSheetTests", dependencies: ["PaysheetSheet", "PaysheetModel"]),
         .testTarget(
             name: "PaysheetScenarioTests",

@@ -8,6 +8,25 @@ import PaysheetSheet
 // ratios against a baseline measured in the same run: parsing the same scenario text as JSON
 // with Foundation's JSONSerialization (the cheapest thing any runner must do with a file).
 
+let usage = """
+    usage: paysheet-bench [sheet [FOLDER]]   the sheet engine and the conformance suite (default: Conformance)
+           paysheet-bench tokens             token verify and decrypt against `openssl speed`
+           paysheet-bench tokens-stages      µs per stage of a token
+           paysheet-bench contacts           contact validation
+           paysheet-bench contacts-stages    µs per stage of a contact
+           paysheet-bench load …             the server's load generator (Tools/load_bench.sh drives it)
+           paysheet-bench floor-server …     the protocol floor the load benchmark compares against
+    Run it built for release: swift run -c release paysheet-bench …
+    """
+if let first = CommandLine.arguments.dropFirst().first, ["-h", "--help", "help"].contains(first) {
+    print(usage)
+    exit(0)
+}
+if let first = CommandLine.arguments.dropFirst().first, first.hasPrefix("-") {
+    FileHandle.standardError.write(Data("paysheet-bench: unknown option \(first)\n\(usage)\n".utf8))
+    exit(2)
+}
+
 if CommandLine.arguments.dropFirst().first == "load" {
     exit(await runLoad(Array(CommandLine.arguments.dropFirst(2))))
 }
