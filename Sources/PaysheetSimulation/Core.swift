@@ -98,7 +98,7 @@ public struct Core: Sendable {
             if case .answered(.accepted(let reference)) = input, payment.kind == .charge {
                 return OrderLifecycle.advance(
                     payment,
-                    .notified(.succeeded(amount: payment.money!, reference: reference), earlier: nil),
+                    .notified(.succeeded(amount: payment.amount, reference: reference), earlier: nil),
                     now: now,
                     configuration: configuration
                 )

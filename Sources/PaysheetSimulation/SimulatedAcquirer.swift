@@ -33,7 +33,7 @@ struct SimulatedAcquirer {
         var transaction = Transaction(
             kind: .charge,
             order: payment.orderId,
-            amount: payment.amount,
+            amount: payment.amount.minorUnits,
             state: .processing,
             reference: reference,
             original: nil,
@@ -41,7 +41,7 @@ struct SimulatedAcquirer {
         )
         switch request {
         case .charge:
-            if declines || payment.amount <= 0 {
+            if declines || payment.amount.minorUnits <= 0 {
                 transaction.state = .failed
                 transactions[payment.identity] = transaction
                 return (.declined(code: "64", message: "insufficient funds"), false)

@@ -29,8 +29,8 @@ extension Simulation {
             let payments = (store.paymentsByOrder[order.id] ?? []).compactMap { store.payments[$0] }
             for charge in payments where charge.kind == .charge && charge.lifecycle.state == .succeeded {
                 let given = payments.filter { $0.originalPaymentId == charge.id && $0.lifecycle.state != .failed }
-                    .reduce(0) { $0 + $1.amount }
-                if given > charge.amount {
+                    .reduce(0) { $0 + $1.amount.minorUnits }
+                if given > charge.amount.minorUnits {
                     throw violation(
                         .refundsWithinPaid,
                         "\(order.id): \(given) given back of a charge of \(charge.amount)"
@@ -43,7 +43,7 @@ extension Simulation {
             let truth = acquirer.transactions[payment.identity]
             switch payment.lifecycle.state {
             case .succeeded:
-                guard let truth, truth.state == .succeeded, truth.amount == payment.amount else {
+                guard let truth, truth.state == .succeeded, truth.amount == payment.amount.minorUnits else {
                     throw violation(
                         .ledgerMatchesAcquirer,
                         "\(payment.id) is succeeded in the store; the acquirer has \(truth.map { "\($0.state) \($0.amount)" } ?? "nothing")"

@@ -385,8 +385,9 @@ public struct Simulation<C: Chooser> {
         let charge = payments.first { $0.id == agreement.firstPaymentId }
         let given = payments.filter { $0.originalPaymentId == charge?.id && $0.lifecycle.state != .failed }
         let voided = given.contains { $0.kind == .void }
-        let refunded = given.reduce(0) { $0 + $1.amount }
-        if agreement.canceledAt != nil || order.canceledAt != nil || voided || refunded >= (charge?.amount ?? 0) {
+        let refunded = given.reduce(0) { $0 + $1.amount.minorUnits }
+        let charged = charge?.amount.minorUnits ?? 0
+        if agreement.canceledAt != nil || order.canceledAt != nil || voided || refunded >= charged {
             seen = Violation(
                 invariant: .noChargeAfterAgreementEnds,
                 detail: "a merchant-initiated charge of the agreement of \(first) after it ended",
@@ -555,8 +556,10 @@ public struct Simulation<C: Chooser> {
         else { return }
         // What was given back with this one, counting those made before it (in flight or done).
         let upTo = payments.prefix { $0.id != payment.id } + [payment]
-        let given = upTo.filter { $0.kind != .charge && $0.lifecycle.state != .failed }.reduce(0) { $0 + $1.amount }
-        if request.isVoid || given >= charge.amount, store.agreementsEnded[order.id] == nil, seen == nil {
+        let given = upTo.filter { $0.kind != .charge && $0.lifecycle.state != .failed }.reduce(0) {
+            $0 + $1.amount.minorUnits
+        }
+        if request.isVoid || given >= charge.amount.minorUnits, store.agreementsEnded[order.id] == nil, seen == nil {
             seen = Violation(
                 invariant: .agreementEndsFirst,
                 detail: "\(payment.id) gives back all of \(order.id)'s first payment while its agreement goes on",

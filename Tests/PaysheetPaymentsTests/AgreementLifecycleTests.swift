@@ -34,8 +34,7 @@ import Testing
             orderId: "ord_1",
             kind: .charge,
             identity: TransactionIdentity(orderId: "A1", txnTime: "20270101100000"),
-            amount: 1_000,
-            currencyNumeric: "156",
+            amount: .yuan(1_000),
             lifecycle: lifecycle,
             createdAt: Self.t0
         )
@@ -102,8 +101,7 @@ import Testing
             orderId: "ord_1",
             kind: .refund,
             identity: TransactionIdentity(orderId: "A2", txnTime: "20270101100000"),
-            amount: 1_000,
-            currencyNumeric: "156",
+            amount: .yuan(1_000),
             lifecycle: PaymentLifecycle(expectedAmount: 1_000, submittedAt: Self.t0, configuration: configuration),
             originalPaymentId: "pay_1",
             createdAt: Self.t0

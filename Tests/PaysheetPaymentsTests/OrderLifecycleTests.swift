@@ -59,7 +59,7 @@ import Testing
             Issue.record("no insert: \(step)")
             return
         }
-        #expect(record.id == "pay_t1" && record.amount == 1_000 && record.currencyNumeric == "156")
+        #expect(record.id == "pay_t1" && record.amount == .yuan(1_000) && record.currencyNumeric == "156")
         #expect(creation.from == nil && creation.to == .submitting)
         #expect(stored.status == .pending && stored.version == 0)
         #expect(step.effects == [.send(.charge(record))])
@@ -99,14 +99,14 @@ import Testing
             Issue.record("no void: \(void.effects)")
             return
         }
-        #expect(record.amount == 1_000)
+        #expect(record.amount == .yuan(1_000))
         var nextDay = machine
         let refund = nextDay.handle(.unwind(transaction(3)), now: Self.t0.addingTimeInterval(86_400))
         guard case .send(.refund(let r, "Q1")) = refund.effects.last else {
             Issue.record("no refund: \(refund.effects)")
             return
         }
-        #expect(r.amount == 1_000)
+        #expect(r.amount == .yuan(1_000))
     }
 
     @Test func aShopperMayCancelAPaidOrderOnlyJustAfterItsCharge() {
@@ -139,7 +139,7 @@ import Testing
             Issue.record("no refund")
             return
         }
-        #expect(last.amount == 400)
+        #expect(last.amount == .yuan(400))
         let void = machine.handle(.reverse(.void, amount: nil, transaction(5), cause: nil), now: Self.t0)
         #expect(void.write == nil)
     }

@@ -37,8 +37,7 @@ import UnionPay
             orderId: "ord_\(n)",
             kind: kind,
             identity: TransactionIdentity(orderId: "pay\(n)", txnTime: "20261122100000"),
-            amount: amount,
-            currencyNumeric: "156",
+            amount: .yuan(amount),
             lifecycle: lifecycle,
             createdAt: Self.at
         )
@@ -48,7 +47,7 @@ import UnionPay
         SettledTransaction(
             identity: p.identity,
             reference: "Q",
-            amount: amount ?? p.amount,
+            amount: amount ?? p.amount.minorUnits,
             type: p.kind == .charge ? "01" : "04"
         )
     }

@@ -29,8 +29,7 @@ import Testing
                 orderId: id.replacingOccurrences(of: "_", with: ""),
                 txnTime: "20270115080000"
             ),
-            amount: order.amount,
-            currencyNumeric: "156",
+            amount: .yuan(order.amount),
             lifecycle: PaymentLifecycle(
                 expectedAmount: order.amount,
                 submittedAt: t0,

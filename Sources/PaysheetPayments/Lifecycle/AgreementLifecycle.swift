@@ -1,4 +1,5 @@
 import Foundation
+import PaysheetModel
 
 /// An agreement's decisions, pure like ``OrderLifecycle``: whether it has ended with its first
 /// payment (R12), which period may be charged now and when, the claim of a period by one charge,
@@ -19,10 +20,11 @@ public struct AgreementLifecycle: Sendable, Equatable {
         guard let first = payments.first(where: { $0.id == firstPaymentId }) else { return nil }
         let reversals = payments.filter { $0.originalPaymentId == first.id && $0.lifecycle.state != .failed }
         if reversals.contains(where: { $0.kind == .void }) { return "its first payment was voided" }
-        let refunded = reversals.filter { $0.kind == .refund }.reduce(0) {
-            $0.addingReportingOverflow($1.amount).partialValue
-        }
-        if refunded >= first.amount { return "its first payment was refunded in full" }
+        let refunds = reversals.filter { $0.kind == .refund }.map(\.amount)
+        // Checked: sums that do not add up (an overflow, another currency) count as the whole.
+        guard let refunded = try? Money.sum(refunds, in: first.amount.currency),
+            (try? first.amount.exceeds(refunded)) == true
+        else { return "its first payment was refunded in full" }
         return nil
     }
 

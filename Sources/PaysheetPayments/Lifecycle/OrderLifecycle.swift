@@ -67,8 +67,7 @@ public struct OrderLifecycle: Sendable, Equatable {
             orderId: order.id,
             kind: .charge,
             identity: charge.transaction.identity,
-            amount: order.amount,
-            currencyNumeric: currency.numeric,
+            amount: Money(order.amount, currency),
             lifecycle: PaymentLifecycle(
                 expectedAmount: order.amount,
                 currency: currency,
@@ -175,8 +174,7 @@ public struct OrderLifecycle: Sendable, Equatable {
             orderId: order.id,
             kind: kind,
             identity: transaction.identity,
-            amount: value.minorUnits,
-            currencyNumeric: charge.currencyNumeric,
+            amount: value,
             lifecycle: PaymentLifecycle(
                 expectedAmount: value.minorUnits,
                 currency: value.currency,
@@ -209,7 +207,7 @@ public struct OrderLifecycle: Sendable, Equatable {
                     ? .void(record, originalReference: reference) : .refund(record, originalReference: reference)
             )
         )
-        let why = "\(kind.rawValue) of \(record.amount) requested" + (cause.map { ": " + $0 } ?? "")
+        let why = "\(kind.rawValue) of \(record.amount.minorUnits) requested" + (cause.map { ": " + $0 } ?? "")
         return Step(
             write: .insertPayment(
                 record,
@@ -236,8 +234,8 @@ public struct OrderLifecycle: Sendable, Equatable {
         (value: Money, left: Money), PaymentRefusal
     > {
         let reversals = payments.filter { $0.kind != .charge && $0.lifecycle.state != .failed }
-        guard let paid = charge.money,
-            let committed = try? Money.sum(reversals.compactMap(\.money), in: paid.currency),
+        let paid = charge.amount
+        guard let committed = try? Money.sum(reversals.map(\.amount), in: paid.currency),
             let left = try? paid.subtracting(committed)
         else { return .failure(PaymentRefusal(.invalid, code: "invalid_request", message: "amounts out of range")) }
         if kind == .void {

@@ -3,9 +3,9 @@ package enum OrderSettlement {
     package static func settle(_ order: OrderRecord, _ payments: [PaymentRecord]) -> OrderRecord {
         var o = order
         let charges = payments.filter { $0.kind == .charge }
-        let paid = charges.filter { $0.lifecycle.state == .succeeded }.reduce(0) { $0 + $1.amount }
+        let paid = charges.filter { $0.lifecycle.state == .succeeded }.reduce(0) { $0 + $1.amount.minorUnits }
         let reversals = payments.filter { $0.kind != .charge && $0.lifecycle.state == .succeeded }
-        let refunded = reversals.reduce(0) { $0 + $1.amount }
+        let refunded = reversals.reduce(0) { $0 + $1.amount.minorUnits }
         o.paid = paid
         o.refunded = refunded
         if order.canceledAt != nil {

@@ -42,10 +42,10 @@ public struct PaymentRecord: Sendable, Codable, Equatable {
     public var kind: PaymentKind
     /// The acquirer's identity of it (persisted before sending, R1).
     public var identity: TransactionIdentity
-    /// Amount, minor units.
-    public var amount: Int
-    /// ISO 4217 numeric currency.
-    public var currencyNumeric: String
+    /// The amount with its currency.
+    public var amount: Money
+    /// ISO 4217 numeric currency (the amount's).
+    public var currencyNumeric: String { amount.currency.numeric }
     /// The lifecycle.
     public var lifecycle: PaymentLifecycle
     /// For refunds and voids: the charge's acquirer reference.
@@ -59,17 +59,13 @@ public struct PaymentRecord: Sendable, Codable, Equatable {
     /// Optimistic-concurrency version.
     public var version: Int = 0
 
-    /// The amount with its currency (`nil` only for a currency the table does not know).
-    public var money: Money? { Money(amount, currencyCode: currencyNumeric) }
-
     /// A payment (the shape of the memberwise initializer, for the package's own targets).
     package init(
         id: String,
         orderId: String,
         kind: PaymentKind,
         identity: TransactionIdentity,
-        amount: Int,
-        currencyNumeric: String,
+        amount: Money,
         lifecycle: PaymentLifecycle,
         originalReference: String? = nil,
         originalPaymentId: String? = nil,
@@ -82,13 +78,64 @@ public struct PaymentRecord: Sendable, Codable, Equatable {
         self.kind = kind
         self.identity = identity
         self.amount = amount
-        self.currencyNumeric = currencyNumeric
         self.lifecycle = lifecycle
         self.originalReference = originalReference
         self.originalPaymentId = originalPaymentId
         self.card = card
         self.createdAt = createdAt
         self.version = version
+    }
+}
+
+extension PaymentRecord {
+    enum CodingKeys: String, CodingKey {
+        case id, orderId, kind, identity, amount, currencyNumeric, lifecycle, originalReference, originalPaymentId
+        case card, createdAt, version
+    }
+
+    /// Reads a stored payment: its amount in minor units and its currency's numeric code, as
+    /// written since the first version.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let minor = try c.decode(Int.self, forKey: .amount)
+        let code = try c.decode(String.self, forKey: .currencyNumeric)
+        guard let amount = Money(minor, currencyCode: code) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .currencyNumeric,
+                in: c,
+                debugDescription: "no currency \(code)"
+            )
+        }
+        self.init(
+            id: try c.decode(String.self, forKey: .id),
+            orderId: try c.decode(String.self, forKey: .orderId),
+            kind: try c.decode(PaymentKind.self, forKey: .kind),
+            identity: try c.decode(TransactionIdentity.self, forKey: .identity),
+            amount: amount,
+            lifecycle: try c.decode(PaymentLifecycle.self, forKey: .lifecycle),
+            originalReference: try c.decodeIfPresent(String.self, forKey: .originalReference),
+            originalPaymentId: try c.decodeIfPresent(String.self, forKey: .originalPaymentId),
+            card: try c.decodeIfPresent(CardSummary.self, forKey: .card),
+            createdAt: try c.decode(Date.self, forKey: .createdAt),
+            version: try c.decodeIfPresent(Int.self, forKey: .version) ?? 0
+        )
+    }
+
+    /// Writes it in the same shape.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(id, forKey: .id)
+        try c.encode(orderId, forKey: .orderId)
+        try c.encode(kind, forKey: .kind)
+        try c.encode(identity, forKey: .identity)
+        try c.encode(amount.minorUnits, forKey: .amount)
+        try c.encode(currencyNumeric, forKey: .currencyNumeric)
+        try c.encode(lifecycle, forKey: .lifecycle)
+        try c.encodeIfPresent(originalReference, forKey: .originalReference)
+        try c.encodeIfPresent(originalPaymentId, forKey: .originalPaymentId)
+        try c.encodeIfPresent(card, forKey: .card)
+        try c.encode(createdAt, forKey: .createdAt)
+        try c.encode(version, forKey: .version)
     }
 }
 

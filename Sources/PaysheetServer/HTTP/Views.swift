@@ -41,7 +41,7 @@ struct PaymentView: Encodable {
     init(shopper p: PaymentRecord, currency: Currency?) {
         kind = p.kind.rawValue
         state = p.lifecycle.state.rawValue
-        amount = currency?.format(p.amount) ?? String(p.amount)
+        amount = currency?.format(p.amount.minorUnits) ?? String(p.amount.minorUnits)
         card = p.card
     }
 }

@@ -155,7 +155,7 @@ extension PaymentService {
             let answer = await acquirer.charge(
                 ChargeRequest(
                     identity: record.identity,
-                    amount: Money(record.amount, currency),
+                    amount: record.amount,
                     instrument: .merchantToken(token: credential.accountNumber, expiration: credential.expiration),
                     reference: order.id
                 )

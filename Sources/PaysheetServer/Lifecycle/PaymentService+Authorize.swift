@@ -108,7 +108,7 @@ extension PaymentService {
                 record,
                 paying: ChargeRequest(
                     identity: record.identity,
-                    amount: Money(record.amount, token.currency),
+                    amount: record.amount,
                     instrument: acquirerPaymentData(data),
                     reference: orderId
                 ),

@@ -90,9 +90,7 @@ extension PaymentService {
     /// Sends a refund or void the store holds (R1) and stores its answer; waits for its outcome.
     func sendReversal(_ request: OrderLifecycle.Request) async throws -> PaymentRecord {
         let record = request.payment
-        guard let amount = record.money else {
-            throw ServiceError.conflict("payment \(record.id): its currency \(record.currencyNumeric) is not known")
-        }
+        let amount = record.amount
         let answer: SubmitAnswer
         switch request {
         case .charge:

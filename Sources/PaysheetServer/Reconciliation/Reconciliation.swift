@@ -99,7 +99,7 @@ enum Reconciliation {
                     .notSucceededHere,
                     "the acquirer settled it; here the \(payment.kind.rawValue) is \(payment.lifecycle.state.rawValue)"
                 )
-            } else if payment.amount != transaction.amount {
+            } else if payment.amount.minorUnits != transaction.amount {
                 disagreement = (
                     .amountMismatch,
                     "the acquirer settled \(transaction.amount), the \(payment.kind.rawValue) here is for \(payment.amount)"
@@ -119,7 +119,7 @@ enum Reconciliation {
                     acquirerOrderId: transaction.identity.orderId,
                     txnTime: transaction.identity.txnTime,
                     reference: transaction.reference,
-                    amountHere: payment.amount,
+                    amountHere: payment.amount.minorUnits,
                     amountInFile: transaction.amount,
                     detail: disagreement.detail
                 )
@@ -142,7 +142,7 @@ enum Reconciliation {
                         acquirerOrderId: payment.identity.orderId,
                         txnTime: payment.identity.txnTime,
                         reference: payment.lifecycle.reference,
-                        amountHere: payment.amount,
+                        amountHere: payment.amount.minorUnits,
                         amountInFile: nil,
                         detail:
                             "the \(payment.kind.rawValue) succeeded here but is in neither \(day)'s settlement file nor the next day's"

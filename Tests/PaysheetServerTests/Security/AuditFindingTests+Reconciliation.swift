@@ -105,8 +105,7 @@ final class FileOnlyAcquirer: Acquirer, @unchecked Sendable {
             orderId: order.id,
             kind: .charge,
             identity: TransactionIdentity(orderId: "payaudit\(n)", txnTime: txnTime),
-            amount: amount,
-            currencyNumeric: "156",
+            amount: .yuan(amount),
             lifecycle: lifecycle,
             createdAt: sent
         )
@@ -118,7 +117,7 @@ final class FileOnlyAcquirer: Acquirer, @unchecked Sendable {
     }
 
     func settled(_ payment: PaymentRecord) -> SettledTransaction {
-        SettledTransaction(identity: payment.identity, reference: "Q", amount: payment.amount, type: "01")
+        SettledTransaction(identity: payment.identity, reference: "Q", amount: payment.amount.minorUnits, type: "01")
     }
 
     @Test(arguments: TestDatabases.kinds) func aDayIsNeverComparedWithAnotherYearsFile(kind: String) async throws {
