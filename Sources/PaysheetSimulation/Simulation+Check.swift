@@ -93,10 +93,11 @@ extension Simulation {
                 throw violation(.finalInBoundedTime, "\(order.id) is still canceling after the world healed")
             }
             let held = acquirer.net(order: order.id)
-            if held.charged - held.reversed != order.paid - order.refunded {
+            let ledger = order.paid.minorUnits - order.refunded.minorUnits
+            if held.charged - held.reversed != ledger {
                 throw violation(
                     .ledgerMatchesAcquirer,
-                    "\(order.id): the acquirer holds \(held.charged - held.reversed), the ledger says \(order.paid - order.refunded)"
+                    "\(order.id): the acquirer holds \(held.charged - held.reversed), the ledger says \(ledger)"
                 )
             }
         }

@@ -130,7 +130,7 @@ public struct Simulation<C: Chooser> {
             let order = OrderRecord(
                 id: "ord\(n)",
                 status: .created,
-                currencyCode: "CNY",
+                currency: Currency("CNY")!,
                 countryCode: "CN",
                 lineItems: [],
                 shippingMethods: [],
@@ -357,8 +357,8 @@ public struct Simulation<C: Chooser> {
         next.agreementId = agreement.id
         next.version = 0
         next.status = .created
-        next.paid = 0
-        next.refunded = 0
+        next.paid = .zero(next.amount.currency)
+        next.refunded = .zero(next.amount.currency)
         next.canceledAt = nil
         store.insertOrder(next)
         // The period is claimed with the charge (one step here: the simulated job is atomic).

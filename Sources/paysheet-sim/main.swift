@@ -59,13 +59,14 @@ case "exhaust":
     // `--deviations all`: no bound (every schedule); `--faults false`: no lost messages or crashes.
     let deviations = option("--deviations") == "all" ? nil : Int(option("--deviations") ?? "2") ?? 2
     let faults = option("--faults") != "false"
+    let horizon = Double(option("--horizon") ?? "60") ?? 60
     let bound = deviations.map { "at most \($0) unusual choices" } ?? "every schedule"
     // The small worlds side by side (one per core).
     let lines = Lines()
     let scripts = SimulationConfiguration.Script.allCases
     DispatchQueue.concurrentPerform(iterations: scripts.count) { index in
         let script = scripts[index]
-        let world = SimulationConfiguration(servers: 1, orders: 1, faults: faults, horizon: 60, script: script)
+        let world = SimulationConfiguration(servers: 1, orders: 1, faults: faults, horizon: horizon, script: script)
         let (count, failure, complete) = Explorer.exhaust(world, maxDeviations: deviations, limit: 5_000_000)
         let line =
             "\(script.rawValue)\(faults ? "" : " without faults"), \(bound): \(count) schedules"

@@ -1,4 +1,5 @@
 import Foundation
+import PaysheetModel
 import Testing
 
 @testable import PaysheetPayments
@@ -41,7 +42,7 @@ import Testing
         let order = OrderRecord(
             id: "ord_1",
             status: .paid,
-            currencyCode: "CNY",
+            currency: Currency("CNY")!,
             countryCode: "CN",
             lineItems: [],
             shippingMethods: [],

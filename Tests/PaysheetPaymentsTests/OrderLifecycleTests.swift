@@ -13,7 +13,7 @@ import Testing
         OrderRecord(
             id: "ord_1",
             status: .created,
-            currencyCode: "CNY",
+            currency: Currency("CNY")!,
             countryCode: "CN",
             lineItems: [],
             shippingMethods: [],

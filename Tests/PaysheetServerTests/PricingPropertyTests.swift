@@ -36,7 +36,7 @@ import Testing
             var order = OrderRecord(
                 id: "ord_x",
                 status: .created,
-                currencyCode: "CNY",
+                currency: Currency("CNY")!,
                 countryCode: "CN",
                 lineItems: lines,
                 shippingMethods: [ApplePayShippingMethod(label: "S", detail: "", amount: shipping, identifier: "s")],

@@ -1,4 +1,5 @@
 import Foundation
+import PaysheetModel
 import Testing
 @testable import PaysheetServer
 
@@ -10,7 +11,7 @@ import Testing
         OrderRecord(
             id: id,
             status: .created,
-            currencyCode: "CNY",
+            currency: Currency("CNY")!,
             countryCode: "CN",
             lineItems: [.init(label: "Tea", amount: "10.00")],
             shippingMethods: [],
@@ -29,9 +30,9 @@ import Testing
                 orderId: id.replacingOccurrences(of: "_", with: ""),
                 txnTime: "20270115080000"
             ),
-            amount: .yuan(order.amount),
+            amount: order.amount,
             lifecycle: PaymentLifecycle(
-                expectedAmount: order.amount,
+                expectedAmount: order.amount.minorUnits,
                 submittedAt: t0,
                 configuration: LifecycleConfiguration()
             ),
@@ -183,7 +184,7 @@ import Testing
                 )
             )
             #expect(saved.version == 1 && saved.lifecycle.state == .succeeded)
-            #expect(order?.status == .paid && order?.paid == 1000)
+            #expect(order?.status == .paid && order?.paid == .yuan(1000))
             // A writer holding the old version is refused.
             #expect(try await store.update(p, transition: nil, at: Self.t0, reprice: OrderSettlement.settle) == nil)
             // ... and a notification stored with it is not kept (it is stored with the change, or not at all).

@@ -51,7 +51,7 @@ public struct OrderLifecycle: Sendable, Equatable {
             return Step(reply: .refused(.conflict("order \(order.id) is already \(order.status.rawValue)")))
         }
         // R10: every update keeps the total above zero; an order stored otherwise is never charged.
-        guard order.amount > 0 else {
+        guard order.amount.isPositive else {
             return Step(reply: .failure("This order has nothing to pay; nothing was charged"))
         }
         return nil
@@ -59,17 +59,15 @@ public struct OrderLifecycle: Sendable, Equatable {
 
     mutating func authorize(_ charge: NewCharge, now: Date) -> Step {
         if let gate = authorizationGate() { return gate }
-        guard let currency = Currency(order.currencyCode) else {
-            return Step(reply: .failure("Payment currency is not the order's"))
-        }
+        let currency = order.amount.currency
         let record = PaymentRecord(
             id: Self.id(of: .charge, charge.transaction),
             orderId: order.id,
             kind: .charge,
             identity: charge.transaction.identity,
-            amount: Money(order.amount, currency),
+            amount: order.amount,
             lifecycle: PaymentLifecycle(
-                expectedAmount: order.amount,
+                expectedAmount: order.amount.minorUnits,
                 currency: currency,
                 submittedAt: now,
                 configuration: configuration
@@ -131,7 +129,7 @@ public struct OrderLifecycle: Sendable, Equatable {
             return Step(reply: .order(order))
         }
         let settled = OrderSettlement.settle(order, payments)
-        let left = settled.paid - settled.refunded
+        let left = settled.paid.minorUnits - settled.refunded.minorUnits
         guard left > 0,
             let charge = payments.last(where: { $0.kind == .charge && $0.lifecycle.state == .succeeded })
         else {

@@ -1,3 +1,5 @@
+import PaysheetModel
+
 /// An order's status and paid/refunded sums, derived from its payments (pure).
 package enum OrderSettlement {
     package static func settle(_ order: OrderRecord, _ payments: [PaymentRecord]) -> OrderRecord {
@@ -6,8 +8,8 @@ package enum OrderSettlement {
         let paid = charges.filter { $0.lifecycle.state == .succeeded }.reduce(0) { $0 + $1.amount.minorUnits }
         let reversals = payments.filter { $0.kind != .charge && $0.lifecycle.state == .succeeded }
         let refunded = reversals.reduce(0) { $0 + $1.amount.minorUnits }
-        o.paid = paid
-        o.refunded = refunded
+        o.paid = Money(paid, order.amount.currency)
+        o.refunded = Money(refunded, order.amount.currency)
         if order.canceledAt != nil {
             // Canceled: certain only when nothing is in flight (a held payment waits for a person)
             // and every fen taken has come back.

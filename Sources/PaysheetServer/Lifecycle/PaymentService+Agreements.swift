@@ -235,7 +235,7 @@ extension PaymentService {
         var order = OrderRecord(
             id: IDs.make("ord_", now: now, randomDigits: 24),
             status: .created,
-            currencyCode: currency.code,
+            currency: currency,
             countryCode: settings.countryCode.uppercased(),
             lineItems: [ApplePayLineItem(label: agreement.plan.label, amount: currency.format(amount))],
             shippingMethods: [],

@@ -260,14 +260,14 @@ extension PaymentService {
         // removed, a method changed by another caller), nothing is sent; the sheet says so.
         // (An order with pending lines would allow a difference; the server's orders have none.)
         let pendingLines = order.lineItems.contains { $0.isPending }
-        guard decrypted.paymentData.transactionAmount == order.amount || pendingLines else {
+        guard decrypted.paymentData.transactionAmount == order.amount.minorUnits || pendingLines else {
             logger.warning(
-                "order \(orderId): the token's amount \(decrypted.paymentData.transactionAmount) is not the order's total \(order.amount); nothing charged"
+                "order \(orderId): the token's amount \(decrypted.paymentData.transactionAmount) is not the order's total \(order.amount.minorUnits); nothing charged"
             )
             Counter(label: "paysheet_tokens_rejected_total", dimensions: [("code", "amount_changed")]).increment()
             return .refused(
                 failure(
-                    "The total changed to \(currency.format(order.amount)) \(order.currencyCode) after you approved \(currency.format(decrypted.paymentData.transactionAmount)); review it and pay again",
+                    "The total changed to \(currency.format(order.amount.minorUnits)) \(order.currencyCode) after you approved \(currency.format(decrypted.paymentData.transactionAmount)); review it and pay again",
                     order
                 )
             )

@@ -277,7 +277,7 @@ public struct OrderService: Sendable {
         var order = OrderRecord(
             id: id,
             status: .created,
-            currencyCode: currency.code,
+            currency: currency,
             countryCode: country.uppercased(),
             lineItems: lines,
             shippingMethods: methods,
@@ -290,7 +290,7 @@ public struct OrderService: Sendable {
         configure(&order)
         let pricing = try Pricing.price(order, settings: settings)
         guard pricing.amount > 0 else { throw ifZero }
-        order.amount = pricing.amount
+        order.amount = Money(pricing.amount, currency)
         try await store.insert(order, maxBytes: limits.maxOrderBytes)
         return (order, secret)
     }
@@ -479,7 +479,7 @@ public struct OrderService: Sendable {
                         "order \(id): the total would be \(pricing.total.amount) \(order.currencyCode); an order's total stays above zero"
                 )
             }
-            order.amount = pricing.amount
+            order.amount = Money(pricing.amount, order.amount.currency)
             if try await store.update(order) != nil {
                 let methods =
                     withMethods && !order.shippingMethods.isEmpty

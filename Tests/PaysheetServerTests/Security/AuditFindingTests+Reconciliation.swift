@@ -91,7 +91,7 @@ final class FileOnlyAcquirer: Acquirer, @unchecked Sendable {
         let order = OrderRecord(
             id: "ord_audit\(n)",
             status: .created,
-            currencyCode: "CNY",
+            currency: Currency("CNY")!,
             countryCode: "CN",
             lineItems: [.init(label: "Tea", amount: "10.00")],
             shippingMethods: [],
