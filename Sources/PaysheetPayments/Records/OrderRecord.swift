@@ -109,7 +109,11 @@ extension OrderRecord {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let code = try c.decode(String.self, forKey: .currencyCode)
         guard let currency = Currency(code) else {
-            throw DecodingError.dataCorruptedError(forKey: .currencyCode, in: c, debugDescription: "no currency \(code)")
+            throw DecodingError.dataCorruptedError(
+                forKey: .currencyCode,
+                in: c,
+                debugDescription: "no currency \(code)"
+            )
         }
         self.init(
             id: try c.decode(String.self, forKey: .id),
