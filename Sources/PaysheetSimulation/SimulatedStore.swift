@@ -15,8 +15,6 @@ struct SimulatedStore {
     var leases: [String: Date] = [:]
     /// Agreements, by the order of their first payment (a plan's order).
     var agreements: [String: AgreementRecord] = [:]
-    /// When each agreement ended (by the order of its first payment).
-    var agreementsEnded: [String: Date] { agreements.compactMapValues(\.canceledAt) }
 
     enum InsertResult { case inserted, orderChanged, tokenReplayed }
     enum UpdateResult {

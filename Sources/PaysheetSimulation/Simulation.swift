@@ -559,7 +559,9 @@ public struct Simulation<C: Chooser> {
         let given = upTo.filter { $0.kind != .charge && $0.lifecycle.state != .failed }.reduce(0) {
             $0 + $1.amount.minorUnits
         }
-        if request.isVoid || given >= charge.amount.minorUnits, store.agreementsEnded[order.id] == nil, seen == nil {
+        if request.isVoid || given >= charge.amount.minorUnits, store.agreements[order.id]?.canceledAt == nil,
+            seen == nil
+        {
             seen = Violation(
                 invariant: .agreementEndsFirst,
                 detail: "\(payment.id) gives back all of \(order.id)'s first payment while its agreement goes on",

@@ -61,21 +61,29 @@ public struct AgreementLifecycle: Sendable, Equatable {
                 .conflict("agreement \(id): its first payment has not succeeded", code: "agreement_not_active")
             )
         }
-        let paid: Int
-        switch paidPeriods(lastCharge: lastCharge) {
+        let period: Int
+        let due: Date
+        switch nextCharge(lastCharge: lastCharge) {
         case .failure(let refusal): return .failure(refusal)
-        case .success(let periods): paid = periods
+        case .success(let next): (period, due) = next
         }
-        let due = agreement.plan.date(after: paid + 1, from: agreement.startedAt)
         if agreement.plan.isRecurring, now < due {
             return .failure(
                 .conflict(
-                    "agreement \(id): charge \(paid + 1) is due at \(Timestamp.text(due)), not before",
+                    "agreement \(id): charge \(period) is due at \(Timestamp.text(due)), not before",
                     code: "charge_not_due"
                 )
             )
         }
-        return .success(paid + 1)
+        return .success(period)
+    }
+
+    /// The next charge after `lastCharge`: the period it pays (1 = the first after the start) and
+    /// when it is due; refused while the last charge is in flight or not yet stored.
+    public func nextCharge(lastCharge: PaymentRecord?) -> Result<(period: Int, due: Date), PaymentRefusal> {
+        paidPeriods(lastCharge: lastCharge).map { paid in
+            (paid + 1, agreement.plan.date(after: paid + 1, from: agreement.startedAt))
+        }
     }
 
     /// The periods paid so far, from the last charge (a failed one does not count); refused while

@@ -102,20 +102,16 @@ extension PaymentService {
         case afterCharge(PaymentRecord)
     }
 
-    /// The agreement's next charge, from its last one.
+    /// The agreement's next charge, from its last one (the core's `AgreementLifecycle.nextCharge`).
     func nextCharge(_ agreement: AgreementRecord) async throws -> NextCharge {
-        var paid = 0
-        if let last = agreement.lastChargePaymentId, let period = agreement.lastChargePeriod {
-            guard let lastCharge = try await store.payment(last) else {
-                throw ServiceError.conflict("agreement \(agreement.id): its last charge is not stored yet; try again")
-            }
-            switch lastCharge.lifecycle.state {
-            case .succeeded: paid = period
-            case .failed: paid = period - 1
-            default: return .afterCharge(lastCharge)
-            }
+        var lastCharge: PaymentRecord?
+        if let last = agreement.lastChargePaymentId { lastCharge = try await store.payment(last) }
+        switch AgreementLifecycle(agreement).nextCharge(lastCharge: lastCharge) {
+        case .success(let next): return .due(period: next.period, at: next.due)
+        case .failure(let refusal):
+            guard let lastCharge else { throw ServiceError(refusal) }  // not stored yet
+            return .afterCharge(lastCharge)
         }
-        return .due(period: paid + 1, at: agreement.plan.date(after: paid + 1, from: agreement.startedAt))
     }
 
     /// A merchant-initiated charge of the agreement `id`: the plan's amount, through the acquirer

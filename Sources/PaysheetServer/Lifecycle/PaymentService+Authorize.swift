@@ -224,8 +224,13 @@ extension PaymentService {
         guard !order.shippingMethods.isEmpty else { return [] }
         let validator = ContactValidator(policy: settings.shipping)
         let contact = payment.shippingContact ?? ApplePayPaymentContact()
-        return validator.validate(contact, requiredFields: Set(Self.shippingFields), phase: .full, role: .shipping)
-            .errors
+        return validator.validate(
+            contact,
+            requiredFields: Set(OrderService.shippingFields),
+            phase: .full,
+            role: .shipping
+        )
+        .errors
     }
 
     /// Verifies and decrypts `payment`'s token and checks it against `order`: the application
@@ -344,7 +349,4 @@ extension PaymentService {
             return failure("Payment is still processing; check your order status", order, final)
         }
     }
-
-    /// The shipping contact fields the server's payment requests ask for.
-    static let shippingFields = OrderService.shippingFields
 }

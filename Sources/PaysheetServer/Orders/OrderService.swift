@@ -352,9 +352,8 @@ public struct OrderService: Sendable {
         }
     }
 
-    /// The shipping contact fields a payment request asks for when the order ships: the ones
-    /// `PaymentService.shippingFields` checks at authorization (declared here as well, so that
-    /// orders do not depend on the payment lifecycle; a test keeps the two equal).
+    /// The shipping contact fields a payment request asks for when the order ships, and the ones
+    /// the authorization checks (one list, with the orders: the payments depend on them).
     static let shippingFields: [ApplePayContactField] = [.postalAddress, .name, .phone, .email]
 
     /// The `ApplePayPaymentRequest` for `order`.
