@@ -202,7 +202,10 @@ struct BrowserPage: Sendable {
             guard case .number(let number)? = operation["request"], let request = Int(number) else {
                 throw BridgeError(field: "request", message: "required: the PaymentRequest's number")
             }
-            let result = machine.call(try Self.paymentRequestCall(operation), paymentRequest: request)
+            var call = try Self.paymentRequestCall(operation)
+            // `configure({requireUserGesture: false})` lifts the rule for `show()` as for sessions.
+            if case .show(let gesture) = call { call = .show(userGesture: gesture || !requireUserGesture) }
+            let result = machine.call(call, paymentRequest: request)
             record(result, into: &answer)
             events += result.events
         case "user":
@@ -218,13 +221,28 @@ struct BrowserPage: Sendable {
                 throw BridgeError(field: "paymentMethod", message: "required: an ApplePayPaymentMethod")
             }
             events += Self.reportingIgnored(machine.mockChangePaymentMethod(method), into: &answer)
+        case "mockShippingAddress":
+            // `MockPaymentCoordinator::setShippingAddress`: a `MockPaymentAddress`, kept for later.
+            let members = operation["address"]?.objectValue ?? JSONObject()
+            func text(_ key: String) -> String? { members[key]?.stringValue }
+            var contact = ApplePayPaymentContact()
+            contact.countryCode = text("countryCode")
+            contact.addressLines = members["addressLines"]?.arrayValue?.compactMap(\.stringValue)
+            contact.administrativeArea = text("administrativeArea")
+            contact.locality = text("locality")
+            contact.subLocality = text("subLocality")
+            contact.postalCode = text("postalCode")
+            contact.givenName = text("localizedName")
+            contact.phoneNumber = text("phoneNumber")
+            contact.emailAddress = text("emailAddress")
+            machine.setMockShippingAddress(contact)
         case "navigate":
             events += machine.navigate()
         default:
             throw BridgeError(
                 field: "op",
                 message:
-                    "unknown operation \"\(name)\" (known: construct, call, static, paymentRequest, paymentRequestCall, user, mockChangePaymentMethod, advance, tick, state, navigate)"
+                    "unknown operation \"\(name)\" (known: construct, call, static, paymentRequest, paymentRequestCall, user, mockChangePaymentMethod, mockShippingAddress, advance, tick, state, navigate)"
             )
         }
     }
@@ -266,13 +284,7 @@ struct BrowserPage: Sendable {
         case "canMakePayments": result = machine.canMakePayments()
         case "canMakePaymentsWithActiveCard": result = machine.canMakePaymentsWithActiveCard()
         case "applePayCapabilities":
-            // Safari 17+: the credential status the `canMakePayments` answer implies.
-            let can = machine.canMakePayments().returned?.boolValue ?? false
-            result = PageResult(returned: [
-                "paymentCredentialStatus": .string(
-                    can ? "paymentCredentialsAvailable" : "paymentCredentialsUnavailable"
-                )
-            ])
+            result = machine.applePayCapabilities()
         case "openPaymentSetup": result = machine.openPaymentSetup(userGesture: gesture || !requireUserGesture)
         case "ApplePayError":
             // JSON has no `undefined`: the page lists the positions it passed as undefined.
@@ -349,7 +361,9 @@ struct BrowserPage: Sendable {
             answer["pageErrors"] = .array(machine.lastPageErrors.map(\.jsonValue))
             answer["installmentConfiguration"] = machine.shownRequest?.installmentConfiguration ?? .null
             answer["setupConfiguration"] = machine.setupConfiguration ?? .null
+            answer["mock"] = .object(machine.mockView.members)
         }
+        answer["shows"] = .number(String(machine.showCount))
         answer["sheet"] = machine.snapshot()
         answer["choices"] = machine.choices()
         answer["now"] = .number(JSONValue.javaScriptNumberString(String(machine.now)))

@@ -178,14 +178,27 @@
   // ---- User gestures (Safari's rule: a session is created in a user-gesture handler) ----------
 
   var gesture = 0;
+  var consumed = false; // PaymentRequest.show() consumes the activation it runs in
   ["click", "mousedown", "mouseup", "pointerdown", "pointerup", "touchstart", "touchend", "keydown", "keyup"].forEach(function (type) {
     window.addEventListener(type, function (e) {
       if (!e.isTrusted) return; // el.click() from a script is no gesture
       gesture++;
+      consumed = false;
       setTimeout(function () { gesture--; }, 0);
     }, true);
   });
-  function inGesture() { return gesture > 0; }
+  /** Whether this window, or a same-origin window above it, is in a user gesture (HTML's
+   * activation notification reaches same-origin descendants). */
+  function inGesture() {
+    if (gesture > 0) return true;
+    try { return window.parent !== window && !!window.parent.paysheet && window.parent.paysheet.inUserGesture(); } catch (e) { return false; }
+  }
+  /** `show()`'s check: a transient activation not yet consumed, which it consumes. */
+  function consumeGesture() {
+    if (!inGesture() || consumed) return false;
+    consumed = true;
+    return true;
+  }
 
   // ---- Events ------------------------------------------------------------------------------
 
@@ -370,15 +383,36 @@
       var list = args(arguments), undefinedAt = [];
       for (var i = 0; i < list.length; i++) if (arguments[i] === undefined) undefinedAt.push(i);
       var value = result(bridge({ op: "static", method: "ApplePayError", args: list, undefinedAt: undefinedAt }));
-      Object.defineProperty(this, "code", { value: value.code, enumerable: true });
-      Object.defineProperty(this, "contactField", { value: value.contactField === undefined ? undefined : value.contactField, enumerable: true });
-      Object.defineProperty(this, "message", { value: value.message === undefined ? "" : value.message, enumerable: true });
+      errorInternal.set(this, { code: value.code, contactField: value.contactField === undefined ? undefined : value.contactField,
+        message: value.message === undefined ? "" : value.message, domain: null });
     }
+    // Current WebKit's attributes are writable; an enumeration value it does not know is ignored,
+    // as WebIDL's setters do (the engine's binding decides what it knows).
+    get code() { return errorInternal.get(this).code; }
+    set code(v) { var d = errorInternal.get(this); var e = knownError([wire(v)]); if (e) d.code = e.code; }
+    get contactField() { return errorInternal.get(this).contactField; }
+    set contactField(v) {
+      var d = errorInternal.get(this);
+      if (v === null || v === undefined) { d.contactField = null; return; }
+      var e = knownError([wire(d.code), wire(v)]); if (e) d.contactField = e.contactField;
+    }
+    get message() { return errorInternal.get(this).message; }
+    set message(v) { errorInternal.get(this).message = String(v); }
+    get domain() { return errorInternal.get(this).domain; }
+    set domain(v) { if (v === null || v === undefined || String(v) === "disbursement") errorInternal.get(this).domain = v === undefined ? null : v; }
   }
+  var errorInternal = new WeakMap();
+  /** The engine's `ApplePayError` for these arguments, or null when it refuses them. */
+  function knownError(list) {
+    try { return result(bridge({ op: "static", method: "ApplePayError", args: list, undefinedAt: [] })); } catch (e) { return null; }
+  }
+  ["code", "contactField", "message", "domain"].forEach(function (k) {
+    Object.defineProperty(ApplePayError.prototype, k, Object.assign(Object.getOwnPropertyDescriptor(ApplePayError.prototype, k), { enumerable: true }));
+  });
   Object.defineProperty(ApplePayError.prototype, "toJSON", {
     value: function () {
       var o = { code: this.code };
-      if (this.contactField !== undefined) o.contactField = this.contactField;
+      if (this.contactField !== undefined && this.contactField !== null) o.contactField = this.contactField;
       if (this.message !== undefined) o.message = this.message;
       return o;
     },
@@ -610,7 +644,7 @@
     show(detailsPromise) {
       var self = this, d = prInternal.get(this);
       return new Promise(function (resolve, reject) {
-        try { result(requestCall(self, "show", { userGesture: inGesture() })); } catch (e) { reject(e); return; }
+        try { result(requestCall(self, "show", { userGesture: consumeGesture() })); } catch (e) { reject(e); return; }
         d.pending = { resolve: resolve, reject: reject, retry: false };
         activeSession = self;
         startClock();
@@ -962,28 +996,85 @@
   };
 
   // A shim with the names of WebKit's internals.mockPaymentCoordinator, for tests written against it.
-  // Its actions are the mock coordinator's: they reach the page without waiting for merchant validation.
+  // As WebKit's mock does (`dispatchIfShowing`), each action reaches the page in a later task, and
+  // only if the sheet it was made for is still shown: an update the page has just given settles first.
+  function mockTask(action) {
+    var last = state.last;
+    var showing = last && last.sheet && last.sheet.visible ? last.shows : 0;
+    if (!showing) return;
+    setTimeout(function () {
+      var now = state.last;
+      if (now && now.sheet && now.sheet.visible && now.shows === showing) action();
+    }, 0);
+  }
+  var LINE_ITEM_DEFAULTS = { type: "final", paymentTiming: "immediate", recurringPaymentIntervalUnit: "month", recurringPaymentIntervalCount: 1 };
+  var DATE_MEMBERS = ["recurringPaymentStartDate", "recurringPaymentEndDate", "deferredPaymentDate", "freeCancellationDate"];
+  /** A dictionary as WebKit's bindings hand it to the page: IDL defaults filled, dates as `Date`s. */
+  function idlLineItem(item) {
+    if (!item || typeof item !== "object") return item;
+    var out = Object.assign({}, LINE_ITEM_DEFAULTS, item);
+    DATE_MEMBERS.forEach(function (k) { if (typeof out[k] === "string") out[k] = new Date(out[k]); });
+    return out;
+  }
+  function idlKinds(value) {
+    if (!value || typeof value !== "object") return value === undefined ? null : value;
+    var out = Object.assign({}, value);
+    ["regularBilling", "trialBilling", "automaticReloadBilling", "deferredBilling"].forEach(function (k) { if (out[k]) out[k] = idlLineItem(out[k]); });
+    DATE_MEMBERS.forEach(function (k) { if (typeof out[k] === "string") out[k] = new Date(out[k]); });
+    return out;
+  }
+  function mockMember(name) { var m = readSheet().mock || {}; return m[name] === undefined ? null : m[name]; }
   api.mockPaymentCoordinator = {
     setCanMakePayments: function (b) { var o = Object.assign({}, config.options || {}, { canMakePayments: !!b }); configure({ options: o }); },
-    setCanMakePaymentsWithActiveCard: function (b) { api.mockPaymentCoordinator.setCanMakePayments(b); },
-    setShippingAddress: function (contact) { return userAction({ user: "editShippingContact", contact: contact }, true); },
-    changeShippingOption: function (identifier) { return userAction({ user: "selectShippingMethod", identifier: identifier }, true); },
+    setCanMakePaymentsWithActiveCard: function (b) { var o = Object.assign({}, config.options || {}, { activeCard: !!b }); configure({ options: o }); },
+    /** Synchronous, as WebKit's: the address the mock reports after merchant validation and pays with. */
+    setShippingAddress: function (address) { bridge({ op: "mockShippingAddress", address: wire(address || {}) }); },
+    changeShippingOption: function (identifier) { mockTask(function () { userAction({ user: "selectShippingMethod", identifier: identifier }, true); }); },
     /** The page is told of this `ApplePayPaymentMethod` as given (WebKit's mock: no card behind it). */
     changePaymentMethod: function (m) {
-      return sheetAction({ op: "mockChangePaymentMethod", paymentMethod: wire(m || {}) });
+      var method = wire(m || {});
+      mockTask(function () { sheetAction({ op: "mockChangePaymentMethod", paymentMethod: method }); });
     },
-    changeCouponCode: function (code) { return userAction({ user: "enterCouponCode", code: code }, true); },
-    acceptPayment: function () { return userAction({ user: "authorize" }, true); },
-    cancelPayment: function () { return userAction({ user: "cancel" }, true); },
-    get total() { var s = api.snapshot(); return s.modules ? s.modules.summary.total : null; },
-    get lineItems() { var s = api.snapshot(); return s.modules ? s.modules.summary.lineItems : []; },
-    get shippingMethods() { var s = api.snapshot(); return s.modules ? s.modules.method.options : []; },
+    changeCouponCode: function (code) { mockTask(function () { userAction({ user: "enterCouponCode", code: String(code) }, true); }); },
+    acceptPayment: function () { mockTask(function () { userAction({ user: "authorize" }, true); }); },
+    cancelPayment: function () { mockTask(function () { userAction({ user: "cancel" }, true); }); },
+    /** The total of the last update (before any, the shown summary's). */
+    get total() {
+      var t = mockMember("total");
+      if (!t) { var s = api.snapshot(); t = s.modules ? s.modules.summary.total : null; }
+      return idlLineItem(t);
+    },
+    get lineItems() {
+      var m = readSheet().mock || {};
+      var items = m.lineItems;
+      if (!items) { var s = api.snapshot(); items = s.modules ? s.modules.summary.lineItems : []; }
+      return items.map(idlLineItem);
+    },
+    get shippingMethods() {
+      var m = mockMember("shippingMethods");
+      if (!m) { var s = api.snapshot(); m = s.modules ? s.modules.method.options : []; }
+      return m;
+    },
     /** The errors the page passed with its last completion (as WebKit's mock reports them). */
     get errors() { return readSheet().pageErrors || []; },
     /** The shown request's `installmentConfiguration`, as the platform received it. */
     get installmentConfiguration() { return readSheet().installmentConfiguration; },
     /** The configuration of the page's last `ApplePaySetup` call. */
     get setupConfiguration() { return readSheet().setupConfiguration; },
+    get requiredBillingContactFields() { return mockMember("requiredBillingContactFields"); },
+    get requiredShippingContactFields() { return mockMember("requiredShippingContactFields"); },
+    get supportedCountries() { return mockMember("supportedCountries") || []; },
+    get supportsCouponCode() { return mockMember("supportsCouponCode"); },
+    get couponCode() { return mockMember("couponCode"); },
+    get shippingContactEditingMode() { return mockMember("shippingContactEditingMode"); },
+    get recurringPaymentRequest() { return idlKinds(mockMember("recurringPaymentRequest")); },
+    get automaticReloadPaymentRequest() { return idlKinds(mockMember("automaticReloadPaymentRequest")); },
+    get multiTokenContexts() { return mockMember("multiTokenContexts"); },
+    get deferredPaymentRequest() { return idlKinds(mockMember("deferredPaymentRequest")); },
+    get disbursementRequest() { return mockMember("disbursementRequest"); },
+    get applePayLaterAvailability() { return mockMember("applePayLaterAvailability"); },
+    get merchantCategoryCode() { return mockMember("merchantCategoryCode"); },
+    get isDelegatedRequest() { return mockMember("isDelegatedRequest"); },
     /** A feature the simulated wallet can set up (`ApplePaySetup.getSetupFeatures`). */
     addSetupFeature: function (state, type, supportsInstallments) {
       result(bridge({ op: "static", method: "addSetupFeature", args: [wire(state), wire(type), wire(!!supportsInstallments)] }));

@@ -165,7 +165,12 @@ enum DisplayRules {
 
     /// The row for `status` and the first error, if the seed recorded one.
     static func authorizationRule(status: ApplePayStatus, first: ApplePayError?) -> AuthorizationRule? {
-        authorization.first { r in
+        // A legacy status alone (versions 1–2 pass no errors): the seed's row for that status with
+        // no contact field, which shows the same for every error code.
+        if first == nil, status == .invalidShippingContact || status == .invalidShippingPostalAddress {
+            return authorizationRule(status: status, first: ApplePayError(.unknown))
+        }
+        return authorization.first { r in
             r.status == status && r.codes.contains(first?.code)
                 && (r.contactField == nil || first == nil || r.contactField == (first?.contactField != nil))
         }

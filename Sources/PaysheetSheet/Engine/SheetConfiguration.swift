@@ -18,6 +18,13 @@ public struct SheetConfiguration: Sendable {
     public var validationURL: String
     /// Whether `canMakePayments()` answers true (default: the wallet has a card).
     public var canMakePayments: Bool?
+    /// Whether `canMakePaymentsWithActiveCard()` answers true (default: as `canMakePayments`);
+    /// WebKit's mock sets it apart (`setCanMakePaymentsWithActiveCard`).
+    public var activeCard: Bool?
+    /// Whether the page runs in a third-party browser (iOS 18's Apple Pay by code): the wallet's
+    /// contents are unknown to the page (`applePayCapabilities` answers
+    /// `paymentCredentialStatusUnknown`, `canMakePaymentsWithActiveCard` false).
+    public var thirdPartyBrowser = false
     /// Makes the token of an authorized payment.
     public var tokenFactory: any PaymentTokenFactory
     /// Whether the page runs under WebKit's test runner, whose `MockPaymentCoordinator` stands in

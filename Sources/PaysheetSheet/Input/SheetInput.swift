@@ -6,7 +6,8 @@ import PaysheetModel
 public enum SheetInput {
     /// The keys of `options`.
     public static let optionKeys: Set<String> = [
-        "timeoutSeconds", "initialEvents", "listeners", "profile", "validationURL", "canMakePayments", "frame",
+        "timeoutSeconds", "initialEvents", "listeners", "profile", "validationURL", "canMakePayments", "activeCard",
+        "browser", "frame",
     ]
 
     /// The sheet configuration that `wallet` and `options` describe (both optional), with the
@@ -58,6 +59,17 @@ public enum SheetInput {
         if let canJSON = opts["canMakePayments"] {
             guard let flag = canJSON.boolValue else { throw fail("options.canMakePayments", "must be true or false") }
             config.canMakePayments = flag
+        }
+        if let activeJSON = opts["activeCard"] {
+            guard let flag = activeJSON.boolValue else { throw fail("options.activeCard", "must be true or false") }
+            config.activeCard = flag
+        }
+        if let browserJSON = opts["browser"] {
+            switch browserJSON.stringValue {
+            case "safari": config.thirdPartyBrowser = false
+            case "thirdParty": config.thirdPartyBrowser = true
+            default: throw fail("options.browser", "one of safari, thirdParty")
+            }
         }
         if let frameJSON = opts["frame"] {
             guard let frame = FrameContext(json: frameJSON) else {
