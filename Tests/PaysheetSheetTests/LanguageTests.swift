@@ -138,21 +138,23 @@ import Testing
     }
 
     @Test(arguments: [
-        (SheetLanguage.english, "Shipping Address Invalid", "SHIPPING UNAVAILABLE"),
-        (.simplifiedChinese, "送货地址无效", "无法送货"),
-        (.japanese, "配送先住所が無効です", "配送不可"),
+        (SheetLanguage.english, "Shipping Address Invalid", "SHIPPING UNAVAILABLE", "Address not supported"),
+        (.simplifiedChinese, "送货地址无效", "无法送货", "不支持此地址"),
+        (.japanese, "配送先住所が無効です", "配送不可", "この住所には対応していません"),
     ])
     func theSheetsWordsAreInItsLanguageThePagesAsGiven(
         language: SheetLanguage,
         status: String,
-        title: String
-    )
-        throws
-    {
+        title: String,
+        message: String
+    ) throws {
         var machine = openSheet(language)
         let update: JSONValue = [
             "newTotal": request.total.jsonValue,
-            "errors": [["code": "addressUnserviceable", "message": "Shipping not available for this state"]],
+            "errors": [
+                ["code": "addressUnserviceable"],
+                ["code": "shippingContactInvalid", "contactField": "phoneNumber", "message": "Call the shop first"],
+            ],
         ]
         let result = machine.call(.completeShippingContactSelection(update), session: 1)
         #expect(result.threw == nil)
@@ -160,9 +162,11 @@ import Testing
         #expect(snap["language"] == .string(language.rawValue))
         #expect(snap["status"] == .string(status))
         #expect(snap["statusId"] == "status.shippingAddressInvalid")
-        #expect(snap["modules"]?["shipping"]?["error"]?["title"] == .string(title))
+        // The sheet's own title and message (docs/payment-sheet.md §3), in the sheet's language.
+        #expect(snap["modules"]?["shipping"]?["error"] == ["title": .string(title), "message": .string(message)])
         // The page's message and the merchant's label are never translated.
-        #expect(snap["modules"]?["shipping"]?["error"]?["message"] == "Shipping not available for this state")
+        let contact = SheetString.errorVerifyContactInformation.text(in: language)
+        #expect(snap["modules"]?["contact"]?["error"] == ["title": .string(contact), "message": "Call the shop first"])
         let popup = try #require(snap["popup"]?.stringValue)
         #expect(popup == SheetString.popupNoDelivery.text(in: language, ["label": "Paysheet Demo Store"]))
         #expect(popup.contains("Paysheet Demo Store"))
@@ -189,7 +193,7 @@ import Testing
         #expect(texts["sheet.simulationLabel"] == "模拟付款单 — 不是 Apple Pay")
         #expect(texts["status.tryAgain"] == nil, "statuses come resolved in the snapshot")
         let drawn = SheetString.allCases.filter(\.isDrawnByRenderer)
-        #expect(texts.objectValue?.count == drawn.count)
+        #expect(texts.objectValue?.members.count == drawn.count)
     }
 
     @Test func theDriversConfigurationChoosesTheLanguage() async throws {

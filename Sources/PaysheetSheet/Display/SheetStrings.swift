@@ -11,57 +11,104 @@ import Foundation
 /// translation.
 public enum SheetString: String, Sendable, Hashable, CaseIterable {
     // The status line (FINGERPRINT).
+    /// “Payment Not Completed”.
     case statusPaymentNotCompleted = "status.paymentNotCompleted"
+    /// “Try Again”.
     case statusTryAgain = "status.tryAgain"
+    /// “Shipping Address Invalid”.
     case statusShippingAddressInvalid = "status.shippingAddressInvalid"
+    /// “Verify Contact Information”.
     case statusVerifyContactInformation = "status.verifyContactInformation"
+    /// “Shipping Unavailable”.
     case statusShippingUnavailable = "status.shippingUnavailable"
+    /// “Billing Address Invalid”.
     case statusBillingAddressInvalid = "status.billingAddressInvalid"
+    /// “PIN Required”.
     case statusPINRequired = "status.pinRequired"
+    /// “Incorrect PIN”.
     case statusPINIncorrect = "status.pinIncorrect"
+    /// “PIN Locked”.
     case statusPINLocked = "status.pinLocked"
     // Module errors: titles.
+    /// “VERIFY CONTACT INFORMATION”.
     case errorVerifyContactInformation = "error.verifyContactInformation"
+    /// “SHIPPING ADDRESS INVALID”.
     case errorShippingAddressInvalid = "error.shippingAddressInvalid"
+    /// “SHIPPING UNAVAILABLE”.
     case errorShippingUnavailable = "error.shippingUnavailable"
+    /// “BILLING ADDRESS INVALID”.
     case errorBillingAddressInvalid = "error.billingAddressInvalid"
+    /// “INVALID CODE”.
     case errorInvalidCode = "error.invalidCode"
+    /// “CODE EXPIRED”.
     case errorCodeExpired = "error.codeExpired"
     // Module errors: the sheet's own messages (a page's message is shown as given).
+    /// “invalid contact information”.
     case messageInvalidContactInformation = "message.invalidContactInformation"
+    /// “invalid address”.
     case messageInvalidAddress = "message.invalidAddress"
+    /// “Address not supported”.
     case messageAddressNotSupported = "message.addressNotSupported"
+    /// “invalid billing address”.
     case messageInvalidBillingAddress = "message.invalidBillingAddress"
     // The popup.
+    /// “{label} does not allow delivery to your shipping address”.
     case popupNoDelivery = "popup.noDelivery"
     // Module headings.
+    /// “CARD”.
     case moduleCard = "module.card"
+    /// “SHIPPING”.
     case moduleShipping = "module.shipping"
+    /// “METHOD”.
     case moduleMethod = "module.method"
+    /// “CONTACT”.
     case moduleContact = "module.contact"
+    /// “COUPON”.
     case moduleCoupon = "module.coupon"
+    /// “SUMMARY”.
     case moduleSummary = "module.summary"
+    /// “BILLING”.
     case moduleBilling = "module.billing"
     // The simulated sheet's controls and notes.
+    /// “Simulated payment sheet — not Apple Pay”.
     case sheetSimulationLabel = "sheet.simulationLabel"
+    /// “Cancel”.
     case sheetCancel = "sheet.cancel"
+    /// “Pay (simulated)”.
     case sheetPay = "sheet.pay"
+    /// “Apply”.
     case sheetApply = "sheet.apply"
+    /// “Pay {label}”.
     case sheetTotal = "sheet.total"
+    /// “Amount pending”.
     case sheetAmountPending = "sheet.amountPending"
+    /// “not accepted”.
     case sheetNotAccepted = "sheet.notAccepted"
+    /// “Manage at {url}”.
     case sheetManageAt = "sheet.manageAt"
+    /// “Card”.
     case labelCard = "label.card"
+    /// “Shipping address”.
     case labelShippingAddress = "label.shippingAddress"
+    /// “Shipping method”.
     case labelShippingMethod = "label.shippingMethod"
+    /// “Email”.
     case labelEmail = "label.email"
+    /// “Phone”.
     case labelPhone = "label.phone"
+    /// “Coupon code”.
     case labelCouponCode = "label.couponCode"
+    /// “Simulated sheet closed: payment done”.
     case closedSuccess = "closed.success"
+    /// “Simulated sheet closed: payment not completed”.
     case closedFailure = "closed.failure"
+    /// “Simulated sheet closed: timed out”.
     case closedTimedOut = "closed.timedOut"
+    /// “Simulated sheet closed: canceled”.
     case closedCanceled = "closed.canceled"
+    /// “Simulated sheet closed: aborted by the page”.
     case closedAborted = "closed.aborted"
+    /// “Simulated sheet closed”.
     case closed = "closed.other"
 
     /// The text in `language`, with its placeholders (`{label}`, `{url}`) as they are.
