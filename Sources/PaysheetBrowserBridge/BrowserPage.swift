@@ -13,6 +13,9 @@ struct BrowserPage: Sendable {
     var virtualClock = false
     /// Whether a session must be created in a user-gesture handler (Safari's rule).
     var requireUserGesture = true
+    /// Whether the page chose the sheet's language itself (`options.language`); otherwise the
+    /// browser's languages (`navigator.languages`, sent with the page's facts) choose it.
+    var languageChosen = false
     /// The wall-clock time of the last operation (seconds).
     var lastWall: Double
     /// Every event dispatched to the page and every ignored user action, oldest first (at most
@@ -132,13 +135,23 @@ struct BrowserPage: Sendable {
     }
 
     /// What the page tells with its operations: the events it listens to, whether it runs under
-    /// WebKit's test runner, its domain and where its document sits.
+    /// WebKit's test runner, its domain, the browser's languages and where its document sits.
     private mutating func applyPageFacts(_ operation: JSONObject) throws(BridgeError) {
         if let listeners = operation["listeners"] { machine.setListeners(try Self.listeners(listeners)) }
         // The page tells, when it constructs a session or a request, whether it runs under
         // WebKit's test runner (`window.internals`), whose mock coordinator stands in for the sheet.
         if let mock = operation["webKitMock"]?.boolValue { machine.setWebKitMock(mock) }
         if let domain = operation["pageDomain"]?.stringValue { machine.setPageDomain(domain) }
+        // The browser's languages, most preferred first: the sheet speaks the first it can.
+        if let languages = operation["languages"], !languages.isNull {
+            guard let tags = SheetInput.languageTags(languages) else {
+                throw BridgeError(
+                    field: "languages",
+                    message: "must be the browser's language tags (navigator.languages)"
+                )
+            }
+            if !languageChosen { machine.setLanguage(SheetLanguage.preferred(tags)) }
+        }
         // Where the page's document sits (its origin, its ancestors', the permissions policy).
         if let frameJSON = operation["frame"], !frameJSON.isNull {
             guard let frame = FrameContext(json: frameJSON) else {
@@ -366,6 +379,7 @@ struct BrowserPage: Sendable {
         answer["shows"] = .number(String(machine.showCount))
         answer["sheet"] = machine.snapshot()
         answer["choices"] = machine.choices()
+        if machine.shownRequest != nil { answer["texts"] = machine.sheetTexts() }
         answer["now"] = .number(JSONValue.javaScriptNumberString(String(machine.now)))
         answer["clock"] = .string(virtualClock ? "virtual" : "real")
         answer["sessions"] = .array(

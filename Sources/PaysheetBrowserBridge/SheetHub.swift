@@ -262,6 +262,7 @@ public actor SheetHub {
             configuration.merchantSessions = policy
         }
         var page = BrowserPage(configuration: pageConfiguration(configuration, wall: wall), wall: wall)
+        page.languageChosen = op["options"]?["language"] != nil
         if let gestureValue = op["requireUserGesture"], !gestureValue.isNull {
             guard let required = gestureValue.boolValue else {
                 throw ServiceError.invalid("requireUserGesture", "must be true or false")

@@ -341,6 +341,7 @@ public enum ScenarioParser {
     ]
     static let snapshotKeys: Set<String> = [
         "visible", "status", "canAuthorize", "popup", "modules", "outstanding", "secondsLeft", "result", "rule",
+        "language", "statusId",
     ]
     static let moduleKeys: Set<String> = ["card", "shipping", "method", "contact", "coupon", "summary", "billing"]
 

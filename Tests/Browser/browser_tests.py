@@ -10,6 +10,7 @@ main states go to --screenshots (default artifacts/browser). Exit status 0 only 
 passed.
 """
 import argparse
+import contextlib
 import functools
 import http.server
 import json
@@ -118,16 +119,36 @@ class Env:
         self.site = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
         threading.Thread(target=self.site.serve_forever, daemon=True).start()
         self.site_url = f"http://127.0.0.1:{self.site.server_address[1]}/index.html"
+        # In English whatever the machine's locale: the cases read the sheet's English words.
+        self.driver = self._chrome("en-US")
+
+    def _chrome(self, language):
+        """A headless Chromium whose language (navigator.languages, Accept-Language) is `language`."""
         options = webdriver.ChromeOptions()
         for a in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1000,1000", "--disable-gpu",
                   # shop.test is the loopback address under a name that is not loopback's (frame cases).
-                  "--host-resolver-rules=MAP shop.test 127.0.0.1"]:
+                  "--host-resolver-rules=MAP shop.test 127.0.0.1", "--lang=" + language]:
             options.add_argument(a)
+        options.add_experimental_option("prefs", {"intl.accept_languages": language})
         options.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
         options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
         service = webdriver.ChromeService(executable_path=os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver"))
-        self.driver = webdriver.Chrome(service=service, options=options)
-        self.driver.set_script_timeout(30)
+        driver = webdriver.Chrome(service=service, options=options)
+        driver.set_script_timeout(30)
+        return driver
+
+    @contextlib.contextmanager
+    def browser_in(self, language):
+        """Runs the `with` body in a second Chromium started in `language` (env.driver is it)."""
+        english = self.driver
+        self.driver = self._chrome(language)
+        try:
+            yield self.driver
+        finally:
+            try:
+                self.driver.quit()
+            finally:
+                self.driver = english
 
     def close(self):
         try:
@@ -1168,6 +1189,73 @@ def _(env):
 import webkit_mock_cases  # noqa: E402 (its cases use the helpers above)
 
 webkit_mock_cases.register(sys.modules[__name__])
+# ---------------------------------------------------------------------------------------------
+# The sheet in the shopper's language: Chromium started in Simplified Chinese and in Japanese
+# (--lang and intl.accept_languages), the sheet's own words in that language (the engine's
+# SheetString table), the merchant's words as given.
+
+LANGUAGE_CASES = [
+    # (Chromium's language, the sheet's, §4 row, error, status, SHIPPING module, popup, headings, screenshot)
+    ("zh-CN", "zh-Hans", 6, {"code": "addressUnserviceable", "message": "Bad postcode"},
+     "无法送货", "无法送货\n不支持此地址", "Demo Merchant不支持配送到你的送货地址",
+     {"card": "付款方式", "shipping": "送货地址", "contact": "联系信息", "summary": "账单列表"},
+     {"label": "模拟付款单 — 不是 Apple Pay", "pay": "支付（模拟）", "cancel": "取消", "total": "支付 Demo Merchant"},
+     "sheet-zh-Hans"),
+    ("ja", "ja", 7, {"code": "addressUnserviceable", "contactField": "postalCode", "message": "Bad postcode"},
+     "配送先住所が無効です", "配送先住所が無効\nBad postcode", "Demo Merchantはこの配送先住所への配送に対応していません",
+     {"card": "カード", "shipping": "配送先", "contact": "連絡先", "summary": "支払い内容"},
+     {"label": "シミュレーションのペイメントシート — Apple Pay ではありません", "pay": "支払う（シミュレーション）",
+      "cancel": "キャンセル", "total": "Demo Merchant に支払う"},
+     "sheet-ja"),
+]
+
+for lang_case in LANGUAGE_CASES:
+    def make(c=lang_case):
+        browser, language, row, error, status, shipping, popup, headings, chrome, shot = c
+
+        @case(f"languages: Chromium in {browser} shows the sheet in {language} (§4 row {row}); the merchant's words as given")
+        def _(env):
+            with env.browser_in(browser) as d:
+                env.page()
+                check(d.execute_script("return navigator.languages[0]").startswith(browser),
+                      "navigator.languages: " + str(d.execute_script("return navigator.languages")))
+                start(env, plan={"results": [{"status": STATUS_CODES["FAILURE"], "errors": [error]}]})
+                env.wait("document.querySelector('#paysheet-sheet[lang]')", "the sheet")
+                equal(d.find_element(By.ID, "paysheet-sheet").get_attribute("lang"), language, "the sheet's lang")
+                for module, heading in headings.items():
+                    equal(env.sheet_text(f"[data-module={module}] h3"), heading, f"the {module} heading")
+                equal(env.sheet_text("[data-part=label]"), chrome["label"], "the simulation label")
+                equal(env.sheet_text("[data-action=authorize]"), chrome["pay"], "the Pay button")
+                equal(env.sheet_text("[data-action=cancel]"), chrome["cancel"], "the Cancel button")
+                equal(env.sheet_text(".ps-total td"), chrome["total"], "the total's row")
+                env.click_sheet("authorize")
+                env.wait("window.__completed === 1", "completePayment")
+                env.wait("document.querySelector('#paysheet-sheet [data-part=status]') && document.querySelector('#paysheet-sheet [data-part=status]').textContent !== ''", "a status")
+                equal(env.sheet_text("[data-part=status]"), status, "the status line")
+                equal(env.sheet_text("[data-error=shipping]"), shipping, "the SHIPPING module's error")
+                equal(env.sheet_text("[data-part=popup]"), popup, "the popup")
+                snap = d.execute_script("return paysheet.snapshot()")
+                equal((snap["language"], snap["rule"], snap["result"]), (language, row, None), "the snapshot's codes")
+                equal(snap["statusId"], "status.shippingUnavailable" if row == 6 else "status.shippingAddressInvalid", "statusId")
+                d.set_window_size(430, 900)
+                env.shot(shot)
+    make()
+
+
+@case("languages: the page's options.language comes before the browser's; other languages fall back to English")
+def _(env):
+    with env.browser_in("zh-CN") as d:
+        env.page({"options": {"language": "ja-JP"}})
+        start(env)
+        equal(d.execute_script("return paysheet.snapshot().language"), "ja", "the page's choice")
+        equal(env.sheet_text("[data-module=shipping] h3"), "配送先", "the SHIPPING heading")
+    env.page({"options": {"language": ["fr-FR", "de"]}})
+    start(env)
+    equal(env.driver.execute_script("return paysheet.snapshot().language"), "en", "no language the sheet speaks")
+    equal(env.sheet_text("[data-module=shipping] h3"), "SHIPPING", "the SHIPPING heading")
+    equal(env.sheet_text("[data-action=authorize]"), "Pay (simulated)", "the Pay button")
+
+
 import frame_cases  # noqa: E402
 frame_cases.register(sys.modules[__name__])
 import webkit_line_cases  # noqa: E402

@@ -46,6 +46,10 @@ public struct SheetConfiguration: Sendable {
     /// Where the page's document sits (its frame and those above it); `nil` for a top-level
     /// document served securely, as scenarios and Swift tests assume.
     public var frame: FrameContext?
+    /// The language of the sheet's own words (its statuses, module titles and fixed error texts);
+    /// what the page gives is shown as given. `SheetLanguage(locale:)` and
+    /// ``SheetLanguage/preferred(_:)`` choose it from a locale or a preference list.
+    public var language: SheetLanguage
 
     /// A configuration; every argument has the scenario format's default.
     public init(
@@ -56,7 +60,8 @@ public struct SheetConfiguration: Sendable {
         profile: SafariProfile = .current,
         validationURL: String = "https://apple-pay-gateway.apple.com/paymentservices/startSession",
         canMakePayments: Bool? = nil,
-        tokenFactory: any PaymentTokenFactory = PlaceholderTokenFactory()
+        tokenFactory: any PaymentTokenFactory = PlaceholderTokenFactory(),
+        language: SheetLanguage = .english
     ) {
         self.wallet = wallet
         self.timeoutSeconds = timeoutSeconds
@@ -66,5 +71,6 @@ public struct SheetConfiguration: Sendable {
         self.validationURL = validationURL
         self.canMakePayments = canMakePayments
         self.tokenFactory = tokenFactory
+        self.language = language
     }
 }

@@ -58,6 +58,10 @@ public struct SheetMachine: Sendable {
     /// Where the page's document sits (``SheetConfiguration/frame``).
     public mutating func setFrame(_ frame: FrameContext?) { configuration.frame = frame }
 
+    /// The language of the sheet's own words (``SheetConfiguration/language``); the sheet shown
+    /// now speaks it from its next snapshot.
+    public mutating func setLanguage(_ language: SheetLanguage) { configuration.language = language }
+
     /// Why Safari refuses to start a payment from this page's document (its frame), or `nil`.
     var frameRefusal: ScriptError? { configuration.frame?.refusal(profile: configuration.profile) }
 
@@ -542,7 +546,7 @@ public struct SheetMachine: Sendable {
         now += max(0, seconds)
         var events: [DispatchedEvent] = []
         if let shown = sheet, shown.visible, let deadline = shown.outstanding?.deadline, now >= deadline {
-            sheet?.status = SheetStatus.paymentNotCompleted
+            sheet?.status = .sheet(.statusPaymentNotCompleted)
             sessions[shown.session].end(.canceled)
             close(result: .timedOut)
             emit(.cancel(ApplePaySessionError()), to: shown.session, events: &events)
@@ -823,12 +827,12 @@ public struct SheetMachine: Sendable {
         return ApplePayPayment(token: token, billingContact: billing, shippingContact: shipping)
     }
 
-    /// Ends session `s` as canceled: its sheet, if shown, closes with `status` on it, and the page
-    /// gets `cancel`.
+    /// Ends session `s` as canceled: its sheet, if shown, closes with `status` on it (a diagnostic of
+    /// the simulator, in English), and the page gets `cancel`.
     mutating func cancel(_ session: Int, status: String?, events: inout [DispatchedEvent]) {
         sessions[session].end(.canceled)
         if showsSheet(session) {
-            sheet?.status = status
+            sheet?.status = status.map(StatusLine.diagnostic)
             close(result: .canceled)
         }
         emit(.cancel(ApplePaySessionError()), to: session, events: &events)
