@@ -15,6 +15,9 @@ public struct SandboxTokenFactory: PaymentTokenFactory {
     public let recipient: TokenRecipient
     /// The signing time of each token.
     public let now: @Sendable () -> Date
+    /// Told of each merchant token issued (the sandbox keeps them to send their life-cycle
+    /// notifications); `nil`: nobody is told.
+    public var onMerchantToken: (@Sendable (SandboxIssuedMerchantToken) -> Void)?
 
     /// A factory issuing from `pki` to `recipient`, signing at `now()`.
     public init(pki: SandboxPKI, recipient: TokenRecipient, now: @escaping @Sendable () -> Date = { Date() }) {
@@ -53,6 +56,18 @@ public struct SandboxTokenFactory: PaymentTokenFactory {
                     fpanSuffix: card.paymentPass?.primaryAccountNumberSuffix ?? String(card.displayName.suffix(4)),
                     network: card.network
                 )
+                if let onMerchantToken, let identifier = payment.merchantTokenIdentifier {
+                    onMerchantToken(
+                        SandboxIssuedMerchantToken(
+                            merchantTokenIdentifier: identifier,
+                            merchantIdentifierHash: recipient.merchantIdentifierHash,
+                            tokenNotificationURL: r.recurringPaymentRequest?.tokenNotificationURL
+                                ?? r.automaticReloadPaymentRequest?.tokenNotificationURL
+                                ?? r.deferredPaymentRequest?.tokenNotificationURL,
+                            metadata: payment.merchantTokenMetadata
+                        )
+                    )
+                }
             }
             if let contexts = r.multiTokenContexts, !contexts.isEmpty {
                 payment.authenticationResponses = SandboxMerchantToken.authenticationResponses(
