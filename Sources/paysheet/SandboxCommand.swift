@@ -55,19 +55,23 @@ struct TokenEventCommand: AsyncParsableCommand {
         "deleted": "UNLINK", "suspended": "SUSPEND", "resumed": "RESUME", "updated": "METADATA_UPDATE",
     ]
 
-    func validate() throws {
-        guard Self.events[event.lowercased()] != nil || Self.events.values.contains(event.uppercased()) else {
-            throw ValidationError("--event is deleted, suspended, resumed or updated (not \(event))")
+    /// Why the options cannot be used, if they cannot (exit 2, as the other commands' bad input).
+    var usageProblem: String? {
+        if Self.events[event.lowercased()] == nil && !Self.events.values.contains(event.uppercased()) {
+            return "--event is deleted, suspended, resumed or updated (not \(event))"
         }
-        guard ["user", "issuer"].contains(reason.lowercased()) else {
-            throw ValidationError("--reason is user or issuer (not \(reason))")
-        }
+        if !["user", "issuer"].contains(reason.lowercased()) { return "--reason is user or issuer (not \(reason))" }
         guard let url = URL(string: server), url.scheme == "http" || url.scheme == "https", url.host != nil else {
-            throw ValidationError("--server is the http(s) URL of a running paysheet serve (not \(server))")
+            return "--server is the http(s) URL of a running paysheet serve (not \(server))"
         }
+        return nil
     }
 
     func run() async throws {
+        if let usageProblem {
+            writeErr("paysheet sandbox token-event: \(usageProblem)")
+            throw ExitCodes.usage
+        }
         var body: [(String, JSONValue)] = [
             ("merchantTokenIdentifier", .string(token)),
             ("eventType", .string(Self.events[event.lowercased()] ?? event.uppercased())),

@@ -288,4 +288,43 @@ import Testing
         #expect(try await gateway.details(ofEvent: eventId, merchantIdentifier: "merchant.com.other") == nil)
         #expect(try await gateway.details(ofEvent: "SBXEVNOTHING", merchantIdentifier: Self.merchantIdentifier) == nil)
     }
+
+    /// Runs `sql` on the database of the running `server` (SQLite's file, or its PostgreSQL database).
+    static func execute(_ server: TestServer, _ sql: String) async throws -> [SQLRow] {
+        if let url = server.databaseURL {
+            let db = try PostgresDatabase(url: url)
+            return try await withThrowingTaskGroup(of: [SQLRow]?.self) { group in
+                group.addTask {
+                    await db.run()
+                    return nil
+                }
+                let rows = try await db.transaction { try await $0.execute(sql, []) }
+                group.cancelAll()
+                return rows
+            }
+        }
+        let db = try await SQLiteDatabase.open(path: server.data + "/paysheet.sqlite")
+        let rows = try await db.transaction { try await $0.execute(sql, []) }
+        await db.close()
+        return rows
+    }
+
+    @Test(arguments: TestDatabases.kinds) func anAgreementStoredBeforeTokenReferencesIsFoundByItsSealedToken(
+        kind: String
+    ) async throws {
+        let server = try await TestServer.start(database: kind)
+        defer { Task { await server.stop() } }
+        let (agreementId, token, _) = try await Self.subscribe(server)
+        // As stored before migration 5: no reference beside the sealed token.
+        _ = try await Self.execute(server, "UPDATE agreements SET token_ref = NULL WHERE id = '\(agreementId)'")
+        let suspend = try await Self.event(server, token: token, "SUSPEND")
+        #expect(suspend["merchantAnswer"]?["body"]?["result"] == "applied", "\(suspend.compactText)")
+        #expect(try await server.api.get("/v1/agreements/\(agreementId)")["card"]?["tokenStatus"] == "suspended")
+        // Found by opening its sealed token, and given its reference: found directly from then on.
+        let rows = try await Self.execute(server, "SELECT token_ref FROM agreements WHERE id = '\(agreementId)'")
+        let reference = try #require(try rows.first?.text("token_ref"))
+        #expect(reference.count == 64 && !reference.contains(token))
+        let resume = try await Self.event(server, token: token, "RESUME")
+        #expect(resume["merchantAnswer"]?["body"]?["result"] == "applied")
+    }
 }
