@@ -1114,12 +1114,12 @@ def _(env):
     env.wait("document.querySelector('#paysheet-sheet:not([hidden]) [data-action=authorize]:not([disabled])')", "the sheet, ready to pay")
     env.click_sheet("authorize")
     env.wait("location.pathname === '/subscription.html'", "the subscription page", timeout=30)
-    env.wait("document.querySelector('[data-field=status]') && document.querySelector('[data-field=status]').textContent === 'active'", "an active subscription", timeout=30)
     order = env.api("GET", "/v1/orders/" + order_id)
-    equal(order["status"], "paid", "the first month on the server")
+    agreement_id = order["agreementId"]
+    env.wait(f"document.querySelector('[data-agreement=\"{agreement_id}\"] [data-field=status]') && document.querySelector('[data-agreement=\"{agreement_id}\"] [data-field=status]').textContent === 'active'", "an active subscription", timeout=30)
+    equal(env.api("GET", "/v1/orders/" + order_id)["status"], "paid", "the first month on the server")
     notification_base = order["paymentRequest"]["recurringPaymentRequest"]["tokenNotificationURL"]
     equal(notification_base, env.base + "/v1/merchant-token-events", "the request's tokenNotificationURL")
-    agreement_id = order["agreementId"]
     equal(env.api("GET", "/v1/agreements/" + agreement_id)["card"]["tokenStatus"], "active", "the token before")
     # The shopper removes the card from Wallet: the sheet's session asks the sandbox, which sends
     # Apple Pay's notification (a GET naming the event) to the token's notification URL; the
@@ -1137,11 +1137,14 @@ def _(env):
     equal(agreement["status"], "canceled", "the agreement after the deletion")
     equal(agreement["canceledBecause"], "its merchant token was deleted by the user", "why it ended")
     equal(agreement["card"]["tokenStatus"], "deleted", "the token after")
-    # The subscription page (the management URL) shows it ended, and why.
+    # The subscription page (the management URL) shows it ended, and why (this browser may show
+    # other subscriptions of the store: the same card's merchant token is the same there).
     d.refresh()
-    env.wait("document.querySelector('[data-field=status]') && document.querySelector('[data-field=status]').textContent === 'canceled'", "the ended subscription", timeout=30)
-    equal(d.find_element(By.CSS_SELECTOR, "[data-field=ended]").text, "its merchant token was deleted by the user", "the page's reason")
-    check(not d.find_elements(By.CSS_SELECTOR, "[data-action=cancel]"), "a cancel button on an ended subscription")
+    box = f'[data-agreement="{agreement_id}"]'
+    env.wait(f"document.querySelector('{box} [data-field=status]') && document.querySelector('{box} [data-field=status]').textContent === 'canceled'", "the ended subscription", timeout=30)
+    equal(d.find_element(By.CSS_SELECTOR, box + " [data-field=ended]").text, "its merchant token was deleted by the user", "the page's reason")
+    equal(d.find_element(By.CSS_SELECTOR, box + " [data-field=token]").text, "deleted", "the page's card status")
+    check(not d.find_elements(By.CSS_SELECTOR, box + " [data-action=cancel]"), "a cancel button on an ended subscription")
     env.shot("store-subscription-token-deleted")
     # A charge on the dead token is refused before anything reaches the acquirer.
     refused = env.api("POST", "/v1/agreements/" + agreement_id + "/charges", {}, expect_error=True)
