@@ -56,18 +56,7 @@ public struct SandboxTokenFactory: PaymentTokenFactory {
                     fpanSuffix: card.paymentPass?.primaryAccountNumberSuffix ?? String(card.displayName.suffix(4)),
                     network: card.network
                 )
-                if let onMerchantToken, let identifier = payment.merchantTokenIdentifier {
-                    onMerchantToken(
-                        SandboxIssuedMerchantToken(
-                            merchantTokenIdentifier: identifier,
-                            merchantIdentifierHash: recipient.merchantIdentifierHash,
-                            tokenNotificationURL: r.recurringPaymentRequest?.tokenNotificationURL
-                                ?? r.automaticReloadPaymentRequest?.tokenNotificationURL
-                                ?? r.deferredPaymentRequest?.tokenNotificationURL,
-                            metadata: payment.merchantTokenMetadata
-                        )
-                    )
-                }
+                issued(payment, for: r)
             }
             if let contexts = r.multiTokenContexts, !contexts.isEmpty {
                 payment.authenticationResponses = SandboxMerchantToken.authenticationResponses(
@@ -86,5 +75,20 @@ public struct SandboxTokenFactory: PaymentTokenFactory {
             // payment carries the marked placeholder rather than an invented one.
             return PlaceholderTokenFactory().makeToken(for: context)
         }
+    }
+
+    /// Tells ``onMerchantToken`` of the merchant token `payment` carries, issued for `request`.
+    func issued(_ payment: SandboxPayment, for request: ApplePayPaymentRequest) {
+        guard let onMerchantToken, let identifier = payment.merchantTokenIdentifier else { return }
+        onMerchantToken(
+            SandboxIssuedMerchantToken(
+                merchantTokenIdentifier: identifier,
+                merchantIdentifierHash: recipient.merchantIdentifierHash,
+                tokenNotificationURL: request.recurringPaymentRequest?.tokenNotificationURL
+                    ?? request.automaticReloadPaymentRequest?.tokenNotificationURL
+                    ?? request.deferredPaymentRequest?.tokenNotificationURL,
+                metadata: payment.merchantTokenMetadata
+            )
+        )
     }
 }

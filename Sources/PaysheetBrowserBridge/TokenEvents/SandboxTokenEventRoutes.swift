@@ -136,14 +136,15 @@ package enum SandboxTokenEventRoutes {
         return object
     }
 
-    /// Makes the event `body` describes for `token` and, unless `send` is false, notifies the
-    /// token's notification URL; answers what was made and what the merchant answered.
-    static func send(
-        _ body: JSONObject,
-        token: SandboxIssuedMerchantToken,
-        events: SandboxMerchantTokenEvents,
-        settings: Settings
-    ) async throws -> Response {
+    /// What a request asks the sandbox to make: the event's type and originator, whether to send it.
+    struct Asked {
+        var eventType: String
+        var reason: String
+        var send: Bool
+    }
+
+    /// The event `body` asks for (`eventType`, `reason`, `send`), checked.
+    static func asked(_ body: JSONObject) throws -> Asked {
         guard let type = body["eventType"]?.stringValue, (1...64).contains(type.count),
             type.allSatisfy({ $0.isASCII && ($0.isLetter || $0 == "_") })
         else {
@@ -152,7 +153,6 @@ package enum SandboxTokenEventRoutes {
                 "eventType is required: UNLINK (deleted), SUSPEND, RESUME or METADATA_UPDATE (or deleted, suspended, resumed, updated)"
             )
         }
-        let eventType = MerchantTokenEventType.eventType(for: MerchantTokenEventType.kind(of: type))
         let reason = (body["reason"]?.stringValue ?? "USER").uppercased()
         guard MerchantTokenEventType.reasons.contains(reason) else {
             throw ServiceError.invalid("reason", "reason is who originated the event: USER or ISSUER")
@@ -162,6 +162,22 @@ package enum SandboxTokenEventRoutes {
             guard let value = flag.boolValue else { throw ServiceError.invalid("send", "send is true or false") }
             send = value
         }
+        return Asked(
+            eventType: MerchantTokenEventType.eventType(for: MerchantTokenEventType.kind(of: type)),
+            reason: reason,
+            send: send
+        )
+    }
+
+    /// Makes the event `body` describes for `token` and, unless `send` is false, notifies the
+    /// token's notification URL; answers what was made and what the merchant answered.
+    static func send(
+        _ body: JSONObject,
+        token: SandboxIssuedMerchantToken,
+        events: SandboxMerchantTokenEvents,
+        settings: Settings
+    ) async throws -> Response {
+        let asked = try asked(body)
         let metadata = try metadata(body["cardMetadata"], token: token)
         guard let base = token.tokenNotificationURL, let url = URL(string: base),
             url.scheme == "http" || url.scheme == "https", url.host != nil
@@ -174,36 +190,39 @@ package enum SandboxTokenEventRoutes {
             )
         }
         let eventId = events.make(
-            eventType: eventType,
+            eventType: asked.eventType,
             merchantTokenIdentifier: token.merchantTokenIdentifier,
             merchantIdentifierHash: token.merchantIdentifierHash,
-            reason: reason,
+            reason: asked.reason,
             metadata: metadata,
             at: settings.clock()
         )
         let notification = SandboxMerchantTokenEvents.notificationURL(base: base, eventId: eventId)
         var answer: [(String, JSONValue)] = [
-            ("eventId", .string(eventId)), ("eventType", .string(eventType)), ("reason", .string(reason)),
-            ("notificationURL", .string(notification)), ("sent", .bool(send)),
+            ("eventId", .string(eventId)), ("eventType", .string(asked.eventType)), ("reason", .string(asked.reason)),
+            ("notificationURL", .string(notification)), ("sent", .bool(asked.send)),
         ]
-        if send {
+        if asked.send {
             let delivery = await SandboxMerchantTokenEvents.send(notification, http: settings.http)
-            var merchant: [(String, JSONValue)] = [("status", delivery.status.map { .number(String($0)) } ?? .null)]
-            // The answer's body only from this server's own route: the sandbox does not relay what
-            // another host says (its status is enough to see whether it took the notification).
-            if isOwn(base, settings.notificationURL) {
-                merchant.append(
-                    (
-                        "body",
-                        (try? JSONParser.parse(delivery.body))
-                            ?? .string(String(decoding: delivery.body, as: UTF8.self))
-                    )
-                )
-            }
-            if let failure = delivery.failure { merchant.append(("failure", .string(failure))) }
-            answer.append(("merchantAnswer", .object(JSONObject(merchant))))
+            answer.append(("merchantAnswer", merchantAnswer(delivery, own: isOwn(base, settings.notificationURL))))
         }
         return json(.object(JSONObject(answer)), status: .created)
+    }
+
+    /// What the merchant answered: its status, and its body when `own` (this server's own route:
+    /// the sandbox does not relay what another host says; its status shows whether it took it).
+    static func merchantAnswer(_ delivery: SandboxMerchantTokenEvents.Delivery, own: Bool) -> JSONValue {
+        var merchant: [(String, JSONValue)] = [("status", delivery.status.map { .number(String($0)) } ?? .null)]
+        if own {
+            merchant.append(
+                (
+                    "body",
+                    (try? JSONParser.parse(delivery.body)) ?? .string(String(decoding: delivery.body, as: UTF8.self))
+                )
+            )
+        }
+        if let failure = delivery.failure { merchant.append(("failure", .string(failure))) }
+        return .object(JSONObject(merchant))
     }
 
     /// `merchantTokenMetadata` for the event: the token's as issued, with `cardMetadata`'s given

@@ -84,61 +84,11 @@ package struct MerchantTokenNotifications: Sendable {
                     "event \(eventId) (\(seen.eventType)) was received at \(Timestamp.text(seen.receivedAt)) and acted on (\(seen.result)); a notification is acted on once: nothing changed"
             )
         }
-        let details: MerchantTokenEventDetails?
-        do {
-            details = try await source.details(ofEvent: eventId, merchantIdentifier: merchantIdentifier)
-        } catch let error as ServiceError {
-            throw error
-        } catch {
-            throw ServiceError(
-                .upstreamFailure,
-                code: "token_gateway_unavailable",
-                message: "the token gateway could not be asked about event \(eventId): \(error)"
-            )
-        }
-        guard let details else {
-            count("unknown")
-            logger.warning("merchant token notification \(eventId): the token gateway does not confirm it")
-            throw ServiceError(
-                .notFound,
-                code: "token_event_unknown",
-                message:
-                    "the token gateway does not confirm event \(eventId) for merchant \(merchantIdentifier): not a notification it sent; nothing changed"
-            )
-        }
+        let details = try await confirmed(eventId)
         let now = payments.now()
-        let event = details.event(id: eventId)
-        if let issued = details.issuedAt,
-            now.timeIntervalSince(issued) > maxAge || issued.timeIntervalSince(now) > Self.futureSkew
-        {
-            _ = try await payments.store.recordTokenEvent(
-                eventId,
-                eventType: details.eventType,
-                result: "stale",
-                agreements: 0,
-                at: now
-            )
-            count("stale")
-            throw ServiceError(
-                .conflict,
-                code: "token_event_stale",
-                message:
-                    "event \(eventId) (\(details.eventType)) was issued at \(Timestamp.text(issued)), not within \(Int(maxAge)) s of now (\(Timestamp.text(now))): too old to act on; nothing changed"
-            )
-        }
-        let report = try await payments.apply(event, toToken: details.merchantTokenIdentifier)
-        let result: String
-        if report.agreements.isEmpty {
-            result = "unknown_token"
-        } else if !report.changed.isEmpty {
-            result = "applied"
-        } else if report.stale.count == report.agreements.count {
-            result = "stale"
-        } else if !report.alreadyApplied.isEmpty {
-            result = "already_applied"
-        } else {
-            result = "unchanged"
-        }
+        try await checkFresh(details, eventId: eventId, now: now)
+        let report = try await payments.apply(details.event(id: eventId), toToken: details.merchantTokenIdentifier)
+        let result = Self.result(of: report)
         _ = try await payments.store.recordTokenEvent(
             eventId,
             eventType: details.eventType,
@@ -165,6 +115,65 @@ package struct MerchantTokenNotifications: Sendable {
             agreements: report.agreements.count,
             changed: report.changed.count
         )
+    }
+
+    /// The event `eventId` as the token gateway describes it for this merchant; refused
+    /// (`token_event_unknown`) when the gateway does not confirm it.
+    func confirmed(_ eventId: String) async throws -> MerchantTokenEventDetails {
+        let details: MerchantTokenEventDetails?
+        do {
+            details = try await source.details(ofEvent: eventId, merchantIdentifier: merchantIdentifier)
+        } catch let error as ServiceError {
+            throw error
+        } catch {
+            throw ServiceError(
+                .upstreamFailure,
+                code: "token_gateway_unavailable",
+                message: "the token gateway could not be asked about event \(eventId): \(error)"
+            )
+        }
+        guard let details else {
+            count("unknown")
+            logger.warning("merchant token notification \(eventId): the token gateway does not confirm it")
+            throw ServiceError(
+                .notFound,
+                code: "token_event_unknown",
+                message:
+                    "the token gateway does not confirm event \(eventId) for merchant \(merchantIdentifier): not a notification it sent; nothing changed"
+            )
+        }
+        return details
+    }
+
+    /// Refuses (`token_event_stale`, recorded so that it is not acted on later) an event the
+    /// gateway says was issued more than ``maxAge`` before `now`, or too far ahead of it.
+    func checkFresh(_ details: MerchantTokenEventDetails, eventId: String, now: Date) async throws {
+        guard let issued = details.issuedAt,
+            now.timeIntervalSince(issued) > maxAge || issued.timeIntervalSince(now) > Self.futureSkew
+        else { return }
+        _ = try await payments.store.recordTokenEvent(
+            eventId,
+            eventType: details.eventType,
+            result: "stale",
+            agreements: 0,
+            at: now
+        )
+        count("stale")
+        throw ServiceError(
+            .conflict,
+            code: "token_event_stale",
+            message:
+                "event \(eventId) (\(details.eventType)) was issued at \(Timestamp.text(issued)), not within \(Int(maxAge)) s of now (\(Timestamp.text(now))): too old to act on; nothing changed"
+        )
+    }
+
+    /// The receipt's `result` for what the event did (`stale` when it was too late for every agreement).
+    static func result(of report: PaymentService.TokenEventReport) -> String {
+        if report.agreements.isEmpty { return "unknown_token" }
+        if !report.changed.isEmpty { return "applied" }
+        if report.stale.count == report.agreements.count { return "stale" }
+        if !report.alreadyApplied.isEmpty { return "already_applied" }
+        return "unchanged"
     }
 
     private func count(_ result: String) {
