@@ -1142,6 +1142,64 @@ def _(env):
     equal(refused.get("error", {}).get("code"), "agreement_canceled", "a charge after the cancel")
 
 
+@case("demo store: the tea subscription's merchant token deleted — the sandbox notifies the server as Apple Pay does, the agreement ends and its charge is refused")
+def _(env):
+    d = env.driver
+    d.get(env.base + "/")
+    env.wait("document.querySelector('button[data-plan=tea-monthly]')", "the plans")
+    d.find_element(By.CSS_SELECTOR, "button[data-plan=tea-monthly]").click()
+    env.wait("document.getElementById('order-id').textContent", "the subscription's order")
+    order_id = d.find_element(By.ID, "order-id").text
+    # The page's session on the sandbox's sheet engine: the sheet that issues the merchant token.
+    page_id = d.execute_script("return paysheet.pageId")
+    d.find_element(By.ID, "pay").click()
+    env.wait("document.querySelector('#paysheet-sheet:not([hidden]) [data-action=authorize]:not([disabled])')", "the sheet, ready to pay")
+    env.click_sheet("authorize")
+    env.wait("location.pathname === '/subscription.html'", "the subscription page", timeout=30)
+    order = env.api("GET", "/v1/orders/" + order_id)
+    agreement_id = order["agreementId"]
+    env.wait(f"document.querySelector('[data-agreement=\"{agreement_id}\"] [data-field=status]') && document.querySelector('[data-agreement=\"{agreement_id}\"] [data-field=status]').textContent === 'active'", "an active subscription", timeout=30)
+    equal(env.api("GET", "/v1/orders/" + order_id)["status"], "paid", "the first month on the server")
+    notification_base = order["paymentRequest"]["recurringPaymentRequest"]["tokenNotificationURL"]
+    equal(notification_base, env.base + "/v1/merchant-token-events", "the request's tokenNotificationURL")
+    equal(env.api("GET", "/v1/agreements/" + agreement_id)["card"]["tokenStatus"], "active", "the token before")
+    # The shopper removes the card from Wallet: the sheet's session asks the sandbox, which sends
+    # Apple Pay's notification (a GET naming the event) to the token's notification URL; the
+    # server asks the sandbox's token gateway what the event is, and acts.
+    req = urllib.request.Request(env.base + "/paysheet/v1/pages/" + page_id + "/merchant-token-events", method="POST",
+                                 data=json.dumps({"eventType": "UNLINK", "reason": "USER"}).encode(),
+                                 headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=30) as r:
+        sent = json.loads(r.read())
+    notification = sent["notificationURL"]
+    check(notification.startswith(notification_base + "/notification/merchantToken/"), f"the notification: {notification}")
+    equal(sent["merchantAnswer"]["status"], 200, "the server's answer to the notification")
+    equal(sent["merchantAnswer"]["body"]["result"], "applied", "what the notification did")
+    agreement = env.api("GET", "/v1/agreements/" + agreement_id)
+    equal(agreement["status"], "canceled", "the agreement after the deletion")
+    equal(agreement["canceledBecause"], "its merchant token was deleted by the user", "why it ended")
+    equal(agreement["card"]["tokenStatus"], "deleted", "the token after")
+    # The subscription page (the management URL) shows it ended, and why (this browser may show
+    # other subscriptions of the store: the same card's merchant token is the same there).
+    d.refresh()
+    box = f'[data-agreement="{agreement_id}"]'
+    env.wait(f"document.querySelector('{box} [data-field=status]') && document.querySelector('{box} [data-field=status]').textContent === 'canceled'", "the ended subscription", timeout=30)
+    equal(d.find_element(By.CSS_SELECTOR, box + " [data-field=ended]").text, "its merchant token was deleted by the user", "the page's reason")
+    equal(d.find_element(By.CSS_SELECTOR, box + " [data-field=token]").text, "deleted", "the page's card status")
+    check(not d.find_elements(By.CSS_SELECTOR, box + " [data-action=cancel]"), "a cancel button on an ended subscription")
+    env.shot("store-subscription-token-deleted")
+    # A charge on the dead token is refused before anything reaches the acquirer.
+    refused = env.api("POST", "/v1/agreements/" + agreement_id + "/charges", {}, expect_error=True)
+    equal(refused.get("error", {}).get("code"), "merchant_token_deleted", "a charge after the deletion")
+    # The same notification again (a replay) is refused and changes nothing.
+    try:
+        urllib.request.urlopen(notification, timeout=30).read()
+        raise Failure("a replayed notification was accepted")
+    except urllib.error.HTTPError as e:
+        equal(e.code, 409, "a replayed notification's status")
+        equal(json.loads(e.read())["error"]["code"], "token_event_replayed", "a replayed notification's code")
+
+
 @case("demo store: a declined card shows Try Again on the sheet, the order stays unpaid")
 def _(env):
     d = env.driver

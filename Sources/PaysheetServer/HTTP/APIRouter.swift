@@ -40,6 +40,8 @@ public struct APIRouter: Sendable {
     let storageFull = StorageAlarm()
     /// Proxies whose `X-Forwarded-For` names the client.
     let trustedProxies: [String]
+    /// Merchant-token life-cycle notifications (``addTokenNotificationRoutes(_:)``), when received.
+    let tokenNotifications: MerchantTokenNotifications?
 
     /// A router over the services; `registry` serves `/metrics`; `sandboxMerchantCertificate`
     /// (PEM) is published at `/v1/sandbox/merchant` for `paysheet pay`; `browser` (when given)
@@ -55,8 +57,10 @@ public struct APIRouter: Sendable {
         mode: ServerMode = .sandbox,
         draining: Flag = Flag(),
         reconciliation: ReconciliationService? = nil,
-        limits: ServerConfiguration.RequestLimits = .init()
+        limits: ServerConfiguration.RequestLimits = .init(),
+        tokenNotifications: MerchantTokenNotifications? = nil
     ) {
+        self.tokenNotifications = tokenNotifications
         self.limiter = RequestLimiter(limits)
         self.trustedProxies = limits.trustedProxies
         self.draining = draining
@@ -206,6 +210,7 @@ public struct APIRouter: Sendable {
         addSheetRoutes(router)
         addMoneyRoutes(router)
         addAgreementRoutes(router)
+        addTokenNotificationRoutes(router)
         addReconciliationRoutes(router)
         addPublicRoutes(router)
         return router
