@@ -1104,7 +1104,8 @@
     get shippingMethods() {
       var m = mockMember("shippingMethods");
       if (!m) { var s = api.snapshot(); m = s.modules ? s.modules.method.options : []; }
-      return m;
+      // ApplePayShippingMethod's dictionary defaults, as WebKit's bindings hand it out.
+      return m.map(function (x) { return Object.assign({ detail: "", selected: false }, x); });
     },
     /** The errors the page passed with its last completion (as WebKit's mock reports them). */
     get errors() { return readSheet().pageErrors || []; },

@@ -71,7 +71,7 @@ public struct PaymentRequestBinding: Sendable {
                 let members = try binding.dictionary(method.data ?? .null)
                 guard case .object = members["engagementRequest"] ?? .null else {
                     throw .typeError(
-                        "Member ApplePayAMSUIRequest.engagementRequest is required and must be a JSON-serializable object."
+                        "Member ApplePayAMSUIRequest.engagementRequest is required and must be a JSON-serializable object"
                     )
                 }
             }
@@ -169,7 +169,9 @@ public struct PaymentRequestBinding: Sendable {
     /// `ApplePayPaymentHandler::validateData` (current WebKit, in the constructor): the data bound as
     /// `ApplePayRequest`, its base checks, then the validator's capabilities, networks and country.
     func validateApplePayData(_ data: JSONValue?) throws(ScriptError) {
-        guard let data, !data.isNull else { throw .typeError("Missing payment method data.") }
+        // A method without data is left to `show()`, which rejects with the binding's TypeError
+        // (WebKit's page `payment-request-show-method` expects so).
+        guard let data, !data.isNull else { return }
         let validator = RequestValidator(profile: profile)
         let (version, base) = try applePayRequest(data)
         let request = try validator.checkBase(base, version: version)
@@ -201,6 +203,9 @@ public struct PaymentRequestBinding: Sendable {
     ) throws(ScriptError) -> ApplePayPaymentRequest {
         let validator = RequestValidator(profile: profile)
         var request = try validator.checkBase(base, version: version)
+        // The Payment Request API keeps `supportedCountries` at every version (WebKit's
+        // `paymentrequest-supportedCountries` page, at version 2).
+        request.supportedCountries = base.supportedCountries
         let total = details.total!
         let currency = total.amount.currency
         request.currencyCode = currency

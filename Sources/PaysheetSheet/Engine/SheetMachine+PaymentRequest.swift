@@ -27,9 +27,12 @@ extension SheetMachine {
                 options: options,
                 refusal: refusal
             )
-            // Without `requestShipping` the request has no shipping options (WebKit: `nullopt`).
+            // Without `requestShipping` current WebKit keeps no shipping options (`nullopt`); older
+            // Safaris still checked and showed them.
             var details = constructed.details
-            if !constructed.options.requestShipping { details.shippingOptions = [] }
+            if !constructed.options.requestShipping, configuration.profile.dropsShippingOptionsWithoutShipping {
+                details.shippingOptions = []
+            }
             paymentRequests.append(
                 PaymentRequestRecord(
                     methods: constructed.methods,
