@@ -40,6 +40,8 @@ public struct APIRouter: Sendable {
     let storageFull = StorageAlarm()
     /// Proxies whose `X-Forwarded-For` names the client.
     let trustedProxies: [String]
+    /// Orders in Wallet (`nil`: none issued; `WalletOrderRoutes.swift`).
+    let walletOrders: WalletOrderService?
 
     /// A router over the services; `registry` serves `/metrics`; `sandboxMerchantCertificate`
     /// (PEM) is published at `/v1/sandbox/merchant` for `paysheet pay`; `browser` (when given)
@@ -55,8 +57,10 @@ public struct APIRouter: Sendable {
         mode: ServerMode = .sandbox,
         draining: Flag = Flag(),
         reconciliation: ReconciliationService? = nil,
-        limits: ServerConfiguration.RequestLimits = .init()
+        limits: ServerConfiguration.RequestLimits = .init(),
+        walletOrders: WalletOrderService? = nil
     ) {
+        self.walletOrders = walletOrders
         self.limiter = RequestLimiter(limits)
         self.trustedProxies = limits.trustedProxies
         self.draining = draining
@@ -207,6 +211,7 @@ public struct APIRouter: Sendable {
         addMoneyRoutes(router)
         addAgreementRoutes(router)
         addReconciliationRoutes(router)
+        addWalletOrderRoutes(router)
         addPublicRoutes(router)
         return router
     }
@@ -372,7 +377,7 @@ public struct APIRouter: Sendable {
             let outcome = try await payments.authorize(orderId: id, payment: request.payment, preloaded: snapshot)
             return try APIAnswer(
                 AuthorizeView(
-                    result: outcome.result,
+                    result: await walletOrderResult(outcome),
                     order: try await OrderView.make(
                         outcome.order,
                         service: orders,

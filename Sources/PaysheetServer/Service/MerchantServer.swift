@@ -111,6 +111,7 @@ public struct MerchantServer: Sendable {
                 acquirer: acquirer,
                 storage: storage,
                 store: store,
+                publicURL: publicURL,
                 validation: validation,
                 sandbox: sandbox,
                 metrics: metrics,

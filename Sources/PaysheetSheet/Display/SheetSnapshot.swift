@@ -7,7 +7,7 @@ extension SheetMachine {
     /// The sheet as a person sees it, in the scenario format's snapshot shape
     /// (`docs/scenario-format.md`): `visible`, `status`, `canAuthorize`, `popup`, `modules`, plus
     /// `outstanding`, `secondsLeft`, `result` and `rule` (the row of `docs/payment-sheet.md` §4 last
-    /// applied).
+    /// applied), and `order` once a payment gave the wallet an order (``walletOrder``).
     public func snapshot() -> JSONValue {
         guard let sheetState = sheet else {
             return [
@@ -67,6 +67,8 @@ extension SheetMachine {
         }
         members["result"] = opt(sheetState.result?.rawValue)
         members["rule"] = sheetState.lastRule.map { .number(String($0)) } ?? .null
+        // Only after a payment that gave the wallet an order (absent otherwise).
+        if let order = sheetState.walletOrder { members["order"] = order.json }
         return .object(members)
     }
 }

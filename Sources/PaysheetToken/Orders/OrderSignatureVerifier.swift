@@ -1,0 +1,104 @@
+@preconcurrency import Crypto
+import Foundation
+import PaysheetModel
+import PaysheetTokenFormat
+import SwiftASN1
+@_spi(FixedExpiryValidationTime) import X509
+
+/// Verifies the `signature` file of an order package as Wallet does: a detached CMS `SignedData`
+/// over `manifest.json` whose messageDigest is SHA-256 of the manifest, whose signature verifies
+/// with the signing certificate it carries, and whose certificate chains to a trusted root (Apple
+/// Root CA - G3 in production; the sandbox's root in the sandbox) at the time of the check.
+public struct OrderSignatureVerifier: Sendable {
+    /// The roots a signing certificate may chain to.
+    public let trust: TrustAnchors
+
+    /// A verifier trusting `trust`.
+    public init(trust: TrustAnchors) { self.trust = trust }
+
+    /// The signing certificate of `signature`, once it is found to sign `manifest` and to chain
+    /// to ``trust`` at `time`; otherwise an ``OrderPackageError`` saying which check failed.
+    public func verify(
+        _ signature: [UInt8],
+        manifest: [UInt8],
+        at time: Date
+    ) async throws(OrderPackageError) -> Certificate {
+        let signed: AppleSignedData
+        do throws(PaymentTokenError) { signed = try AppleSignedData(berEncoded: signature) } catch {
+            throw OrderPackageError(.malformed, "the signature is not a detached CMS SignedData: \(error.message)")
+        }
+        let signer = signed.signer
+        guard signer.digestAlgorithm == TokenOID.sha256 else {
+            throw OrderPackageError(.signature, "the signature's digest algorithm is \(signer.digestAlgorithm), not SHA-256")
+        }
+        guard let messageDigest = signer.messageDigest else {
+            throw OrderPackageError(.signature, "the signature has no messageDigest attribute")
+        }
+        guard constantTimeEqual(Array(SHA256.hash(data: manifest)), messageDigest) else {
+            throw OrderPackageError(
+                .signature,
+                "the signature was made over another manifest: its messageDigest is not SHA-256 of manifest.json"
+            )
+        }
+        var certificates: [Certificate] = []
+        for (index, der) in signed.certificates.enumerated() {
+            do { certificates.append(try Certificate(derEncoded: der)) } catch {
+                throw OrderPackageError(.malformed, "certificate \(index) in the signature is not X.509 (\(error))")
+            }
+        }
+        guard let leafIndex = certificates.firstIndex(where: { Self.matches($0, signer.identifier) }) else {
+            throw OrderPackageError(.signature, "none of the signature's certificates is the signer's")
+        }
+        let leaf = certificates[leafIndex]
+        guard let key = SignerKey(leaf.publicKey) else {
+            throw OrderPackageError(.signature, "the signing certificate's key is neither P-256 nor RSA")
+        }
+        let valid: Bool
+        do throws(PaymentTokenError) {
+            valid = try key.isValidSignature(
+                signer.signature,
+                algorithm: signer.signatureAlgorithm,
+                message: signer.signedAttributes
+            )
+        } catch {
+            throw OrderPackageError(.signature, error.message)
+        }
+        guard valid else {
+            throw OrderPackageError(
+                .signature,
+                "the signature does not verify with its signing certificate (\(leaf.subject)): it was forged or altered"
+            )
+        }
+        var intermediates = certificates
+        intermediates.remove(at: leafIndex)
+        var verifier = Verifier(rootCertificates: CertificateStore(trust.roots)) {
+            RFC5280Policy(fixedExpiryValidationTime: time)
+        }
+        switch await verifier.validate(leaf: leaf, intermediates: CertificateStore(intermediates)) {
+        case .validCertificate:
+            return leaf
+        case .couldNotValidate:
+            if let expired = certificates.first(where: { time < $0.notValidBefore || time > $0.notValidAfter }) {
+                throw OrderPackageError(
+                    .chain,
+                    "the certificate \(expired.subject) is valid from \(iso(expired.notValidBefore)) to \(iso(expired.notValidAfter)), not at \(iso(time))"
+                )
+            }
+            throw OrderPackageError(
+                .chain,
+                "the signing certificate (\(leaf.subject)) does not chain to a trusted root (\(trust.names))"
+            )
+        }
+    }
+
+    private static func matches(_ certificate: Certificate, _ identifier: CMSSignerInfo.Identifier) -> Bool {
+        switch identifier {
+        case .issuerAndSerialNumber(let issuer, let serial):
+            guard let name = try? DistinguishedName(derEncoded: issuer) else { return false }
+            return certificate.issuer == name && certificate.serialNumber == Certificate.SerialNumber(bytes: serial)
+        case .subjectKeyIdentifier(let ski):
+            guard let ext = try? certificate.extensions.subjectKeyIdentifier else { return false }
+            return Array(ext.keyIdentifier) == ski
+        }
+    }
+}
