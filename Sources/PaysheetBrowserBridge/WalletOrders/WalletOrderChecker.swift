@@ -20,12 +20,19 @@ struct WalletOrderChecker: Sendable {
 
     /// Bytes of a package at most.
     static let packageLimit = 4 << 20
-    /// Seconds a fetch may take.
-    static let timeout: Int64 = 10
+    /// How long a fetch may take (connecting included: a web service that refuses connections is
+    /// tried again until then).
+    let timeout: TimeAmount
 
-    init(trust: TrustAnchors, http: HTTPClient = .shared, now: @escaping @Sendable () -> Date = { Date() }) {
+    init(
+        trust: TrustAnchors,
+        http: HTTPClient = .shared,
+        timeout: TimeAmount = .seconds(10),
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
         self.package = WalletOrderPackageCheck(trust: trust)
         self.http = http
+        self.timeout = timeout
         self.now = now
     }
 
@@ -41,7 +48,7 @@ struct WalletOrderChecker: Sendable {
         request.headers.add(name: "Authorization", value: "AppleOrder " + details.authenticationToken)
         let body: ByteBuffer
         do {
-            let response = try await http.execute(request, timeout: .seconds(Self.timeout))
+            let response = try await http.execute(request, timeout: timeout)
             body = try await response.body.collect(upTo: Self.packageLimit)
             guard response.status == .ok else {
                 return .refused(.fetch, "the web service answered \(response.status.code) to GET \(url)\(Self.reason(body))")
