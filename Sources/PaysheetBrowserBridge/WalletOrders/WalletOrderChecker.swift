@@ -10,7 +10,7 @@ import PaysheetToken
 /// {orderIdentifier}`, `Authorization: AppleOrder {authenticationToken}`) and checks it
 /// (``WalletOrderPackageCheck``). The fetch is the server's, so it is bounded: plain HTTP only to
 /// this machine, 10 seconds, 4 MiB (a page names the URL; see docs/sheet.md).
-struct WalletOrderChecker: Sendable {
+package struct WalletOrderChecker: Sendable {
     /// The package checks (the trusted roots).
     let package: WalletOrderPackageCheck
     /// The client that fetches.
@@ -24,7 +24,7 @@ struct WalletOrderChecker: Sendable {
     /// tried again until then).
     let timeout: TimeAmount
 
-    init(
+    package init(
         trust: TrustAnchors,
         http: HTTPClient = .shared,
         timeout: TimeAmount = .seconds(10),
@@ -37,7 +37,7 @@ struct WalletOrderChecker: Sendable {
     }
 
     /// The verdict on the order `details` name.
-    func verdict(_ details: ApplePayPaymentOrderDetails) async -> WalletOrderVerdict {
+    package func verdict(_ details: ApplePayPaymentOrderDetails) async -> WalletOrderVerdict {
         let url: String
         switch Self.orderURL(details) {
         case .success(let address): url = address
