@@ -68,18 +68,7 @@ package enum BrowserRoutes {
                 body: .init(byteBuffer: ByteBuffer(string: JSONValue.object(["page": .string(id)]).compactText))
             )
         }
-        // Whoever holds the page's id: the simulated wallet fetches and checks the order of the
-        // page's last payment (`SheetHub+WalletOrders.swift`).
-        router.post("/paysheet/v1/pages/:id/wallet-order") { _, context -> Response in
-            let answer = try await hub.checkWalletOrder(page: context.parameters.get("id") ?? "") {
-                Date().timeIntervalSince1970
-            }
-            return Response(
-                status: .ok,
-                headers: [.contentType: "application/json", .cacheControl: "no-store", .accessControlAllowOrigin: "*"],
-                body: .init(byteBuffer: ByteBuffer(string: answer.compactText))
-            )
-        }
+        addWalletOrderRoute(to: router, hub: hub)
         // Whoever holds the page's id.
         router.post("/paysheet/v1/pages/:id") { request, context -> Response in
             let id = context.parameters.get("id") ?? ""

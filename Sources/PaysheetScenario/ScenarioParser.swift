@@ -344,7 +344,8 @@ public enum ScenarioParser {
         "rejected",
     ]
     static let snapshotKeys: Set<String> = [
-        "visible", "status", "canAuthorize", "popup", "modules", "outstanding", "secondsLeft", "result", "rule", "order",
+        "visible", "status", "canAuthorize", "popup", "modules", "outstanding", "secondsLeft", "result", "rule",
+        "order",
     ]
     static let moduleKeys: Set<String> = ["card", "shipping", "method", "contact", "coupon", "summary", "billing"]
 

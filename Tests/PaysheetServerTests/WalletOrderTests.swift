@@ -46,7 +46,11 @@ import UnionPay
             #expect(details.authenticationToken.hasPrefix("pwo_") && details.authenticationToken.count >= 16)
             // The sheet kept them and says it has not fetched the order yet.
             let path = "/wallet-orders/v1/orders/\(Self.type)/\(id)"
-            let fetched = try await server.raw(.get, path, headers: ["Authorization": "AppleOrder " + details.authenticationToken])
+            let fetched = try await server.raw(
+                .get,
+                path,
+                headers: ["Authorization": "AppleOrder " + details.authenticationToken]
+            )
             #expect(fetched.status == 200)
             #expect(fetched.headers[.contentType] == "application/vnd.apple.order")
             let lastModified = try #require(fetched.headers[.lastModified])
@@ -64,7 +68,10 @@ import UnionPay
             #expect(order["orderManagementURL"]?.stringValue?.hasSuffix("/store/order?id=" + id) == true)
             // Nothing but the token's hash is stored.
             let stored = try await server.storedText("SELECT hash FROM wallet_order_tokens")
-            #expect(!stored.contains(details.authenticationToken) && stored.contains(Secrets.hash(details.authenticationToken)))
+            #expect(
+                !stored.contains(details.authenticationToken)
+                    && stored.contains(Secrets.hash(details.authenticationToken))
+            )
         }
     }
 
@@ -123,19 +130,36 @@ import UnionPay
             let auth = ["Authorization": "AppleOrder " + details.authenticationToken]
             let first = try await server.raw(.get, path, headers: auth)
             let lastModified = try #require(first.headers[.lastModified])
-            let again = try await server.raw(.get, path, headers: auth.merging(["If-Modified-Since": lastModified]) { a, _ in a })
+            let again = try await server.raw(
+                .get,
+                path,
+                headers: auth.merging(["If-Modified-Since": lastModified]) { a, _ in a }
+            )
             #expect(again.status == 304)
             #expect(again.body.isEmpty)
             #expect(again.headers[.lastModified] == lastModified)
             let earlier = HTTPDate.text(HTTPDate.date(lastModified)!.addingTimeInterval(-1))
-            #expect(try await server.raw(.get, path, headers: auth.merging(["If-Modified-Since": earlier]) { a, _ in a }).status == 200)
+            #expect(
+                try await server.raw(.get, path, headers: auth.merging(["If-Modified-Since": earlier]) { a, _ in a })
+                    .status == 200
+            )
             // An unreadable date is ignored (RFC 9110): the package is sent.
-            #expect(try await server.raw(.get, path, headers: auth.merging(["If-Modified-Since": "yesterday"]) { a, _ in a }).status == 200)
+            #expect(
+                try await server.raw(
+                    .get,
+                    path,
+                    headers: auth.merging(["If-Modified-Since": "yesterday"]) { a, _ in a }
+                ).status == 200
+            )
             // A refund changes the order: the old date now gets the package, marked cancelled.
             server.advanceClock(by: 60)
             #expect(try await server.send("POST", "/v1/orders/\(id)/refunds", "{}").0 == 201)
             #expect(try await waitUntil { try await server.order(id)["status"] == "refunded" })
-            let changed = try await server.raw(.get, path, headers: auth.merging(["If-Modified-Since": lastModified]) { a, _ in a })
+            let changed = try await server.raw(
+                .get,
+                path,
+                headers: auth.merging(["If-Modified-Since": lastModified]) { a, _ in a }
+            )
             #expect(changed.status == 200)
             #expect(HTTPDate.date(changed.headers[.lastModified] ?? "")! > HTTPDate.date(lastModified)!)
             let order = try JSONParser.parse(Array(try ZipArchive(reading: Data(changed.body)).files[0].contents))
@@ -151,8 +175,12 @@ import UnionPay
             let registration = "/wallet-orders/v1/devices/device-1/registrations/\(Self.type)/\(id)"
             let list = "/wallet-orders/v1/devices/device-1/registrations/\(Self.type)"
             #expect(try await server.raw(.get, list).status == 204)
-            #expect(try await server.raw(.post, registration, headers: auth, body: #"{"pushToken":"push-1"}"#).status == 201)
-            #expect(try await server.raw(.post, registration, headers: auth, body: #"{"pushToken":"push-2"}"#).status == 200)
+            #expect(
+                try await server.raw(.post, registration, headers: auth, body: #"{"pushToken":"push-1"}"#).status == 201
+            )
+            #expect(
+                try await server.raw(.post, registration, headers: auth, body: #"{"pushToken":"push-2"}"#).status == 200
+            )
             // Bad input: a clear error, nothing stored.
             let noToken = try await server.raw(.post, registration, headers: auth, body: #"{"push":"x"}"#)
             #expect(noToken.status == 400)
@@ -177,8 +205,13 @@ import UnionPay
             #expect(changed["orderIdentifiers"] == [.string(id)])
             #expect(Int(changed["lastModified"]?.stringValue ?? "") ?? 0 > Int(lastModified)!)
             // Another device, another order type: nothing.
-            #expect(try await server.raw(.get, "/wallet-orders/v1/devices/device-2/registrations/\(Self.type)").status == 204)
-            #expect(try await server.raw(.get, "/wallet-orders/v1/devices/device-1/registrations/order.other").status == 204)
+            #expect(
+                try await server.raw(.get, "/wallet-orders/v1/devices/device-2/registrations/\(Self.type)").status
+                    == 204
+            )
+            #expect(
+                try await server.raw(.get, "/wallet-orders/v1/devices/device-1/registrations/order.other").status == 204
+            )
 
             #expect(try await server.raw(.delete, registration, headers: auth).status == 200)
             let twice = try await server.raw(.delete, registration, headers: auth)
@@ -202,7 +235,11 @@ import UnionPay
             let fresh = try #require(body["orderDetails"]?["authenticationToken"]?.stringValue)
             #expect(body["orderDetails"]?["orderIdentifier"] == .string(id))
             #expect(fresh != details.authenticationToken)
-            let stale = try await server.raw(.get, path, headers: ["Authorization": "AppleOrder " + details.authenticationToken])
+            let stale = try await server.raw(
+                .get,
+                path,
+                headers: ["Authorization": "AppleOrder " + details.authenticationToken]
+            )
             #expect(stale.status == 401)
             #expect(try JSONParser.parse(stale.body)["error"]?["code"] == "stale_token")
             #expect(try await server.raw(.get, path, headers: ["Authorization": "AppleOrder " + fresh]).status == 200)
@@ -344,7 +381,9 @@ import UnionPay
         // A page of the browser bridge takes a payment completed with those details.
         let page = try await server.bridge("/paysheet/v1/pages", [:])
         let pageId = try #require(page["page"]?.stringValue)
-        func op(_ body: JSONValue) async throws -> JSONValue { try await server.bridge("/paysheet/v1/pages/\(pageId)", body) }
+        func op(_ body: JSONValue) async throws -> JSONValue {
+            try await server.bridge("/paysheet/v1/pages/\(pageId)", body)
+        }
         _ = try await op(["op": "construct", "version": 14, "request": BrowserBridgeTests.request, "userGesture": true])
         _ = try await op(["op": "call", "session": 1, "method": "begin", "args": []])
         _ = try await op(["op": "call", "session": 1, "method": "completeMerchantValidation", "args": [["s": 1]]])
@@ -357,7 +396,10 @@ import UnionPay
         #expect(completed["sheet"]?["order"]?["wallet"]?["status"] == "unchecked", "\(completed.compactText)")
 
         let checked = try await server.bridge("/paysheet/v1/pages/\(pageId)/wallet-order", [:])
-        #expect(checked["sheet"]?["order"]?["wallet"]?["status"] == "appears", "\(checked["sheet"]?["order"]?.compactText ?? "")")
+        #expect(
+            checked["sheet"]?["order"]?["wallet"]?["status"] == "appears",
+            "\(checked["sheet"]?["order"]?.compactText ?? "")"
+        )
         #expect(checked["sheet"]?["order"]?["wallet"]?["message"] == "This order would appear in Wallet")
 
         // Owners: an unknown page is 404; a page whose payment gave no order is 409.
@@ -415,7 +457,9 @@ extension TestServer {
         if let body { request.body = .bytes(ByteBuffer(string: body)) }
         let response = try await http.execute(request, timeout: .seconds(30))
         var fields = HTTPFields()
-        for header in response.headers { fields.append(HTTPField(name: HTTPField.Name(header.name)!, value: header.value)) }
+        for header in response.headers {
+            fields.append(HTTPField(name: HTTPField.Name(header.name)!, value: header.value))
+        }
         return (Int(response.status.code), fields, Array(buffer: try await response.body.collect(upTo: 1 << 22)))
     }
 

@@ -29,11 +29,18 @@ import X509
 
     @Test func anotherManifestIsRefused() async throws {
         let pki = try SandboxPKI.generate()
-        let signature = try pki.orderPackageSigner(orderTypeIdentifier: Self.type).signature(of: Self.manifest, at: Date())
+        let signature = try pki.orderPackageSigner(orderTypeIdentifier: Self.type).signature(
+            of: Self.manifest,
+            at: Date()
+        )
         var tampered = Self.manifest
         tampered[tampered.count - 3] = UInt8(ascii: "e")
         let error = await #expect(throws: OrderPackageError.self) {
-            _ = try await OrderSignatureVerifier(trust: pki.trustAnchors).verify(signature, manifest: tampered, at: Date())
+            _ = try await OrderSignatureVerifier(trust: pki.trustAnchors).verify(
+                signature,
+                manifest: tampered,
+                at: Date()
+            )
         }
         #expect(error?.code == .signature)
         #expect(error?.message.contains("messageDigest") == true)

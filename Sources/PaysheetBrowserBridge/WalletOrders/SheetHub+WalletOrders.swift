@@ -1,4 +1,6 @@
 import Foundation
+import Hummingbird
+import NIOCore
 import PaysheetModel
 import PaysheetServer
 import PaysheetSheet
@@ -45,5 +47,22 @@ extension SheetHub {
             message:
                 "page \(id.prefix(80)) does not exist: pages are created by POST /paysheet/v1/pages and dropped after \(Int(idleSeconds)) s idle"
         )
+    }
+}
+
+extension BrowserRoutes {
+    /// Whoever holds the page's id: the simulated wallet fetches and checks the order of the
+    /// page's last payment (`POST /paysheet/v1/pages/{id}/wallet-order`).
+    static func addWalletOrderRoute(to router: Router<APIRequestContext>, hub: SheetHub) {
+        router.post("/paysheet/v1/pages/:id/wallet-order") { _, context -> Response in
+            let answer = try await hub.checkWalletOrder(page: context.parameters.get("id") ?? "") {
+                Date().timeIntervalSince1970
+            }
+            return Response(
+                status: .ok,
+                headers: [.contentType: "application/json", .cacheControl: "no-store", .accessControlAllowOrigin: "*"],
+                body: .init(byteBuffer: ByteBuffer(string: answer.compactText))
+            )
+        }
     }
 }

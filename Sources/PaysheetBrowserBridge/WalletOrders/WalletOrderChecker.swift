@@ -51,7 +51,10 @@ package struct WalletOrderChecker: Sendable {
             let response = try await http.execute(request, timeout: timeout)
             body = try await response.body.collect(upTo: Self.packageLimit)
             guard response.status == .ok else {
-                return .refused(.fetch, "the web service answered \(response.status.code) to GET \(url)\(Self.reason(body))")
+                return .refused(
+                    .fetch,
+                    "the web service answered \(response.status.code) to GET \(url)\(Self.reason(body))"
+                )
             }
         } catch let error as NIOTooManyBytesError {
             _ = error
@@ -65,7 +68,8 @@ package struct WalletOrderChecker: Sendable {
     /// The order's URL on its web service, if the wallet would call it: HTTPS, or plain HTTP to
     /// this machine (Wallet's developer setting for local web services).
     static func orderURL(_ details: ApplePayPaymentOrderDetails) -> Result<String, WalletOrderPackageCheck.Refusal> {
-        guard let base = URL(string: details.webServiceURL), let scheme = base.scheme?.lowercased(), let host = base.host
+        guard let base = URL(string: details.webServiceURL), let scheme = base.scheme?.lowercased(),
+            let host = base.host
         else {
             return .failure(.init(verdict: .refused(.webServiceURL, "\(details.webServiceURL) is not an absolute URL")))
         }

@@ -40,7 +40,9 @@ struct WalletOrderPackageCheck: Sendable {
     static func files(of package: Data) -> Result<[String: Data], Refusal> {
         let archive: ZipArchive
         do throws(ACPError) { archive = try ZipArchive(reading: package, what: "the package") } catch {
-            return .failure(Refusal(verdict: .refused(.package, "\(error.message) (an order package is a ZIP archive)")))
+            return .failure(
+                Refusal(verdict: .refused(.package, "\(error.message) (an order package is a ZIP archive)"))
+            )
         }
         var files: [String: Data] = [:]
         for (name, contents) in archive.files {
@@ -111,10 +113,16 @@ struct WalletOrderPackageCheck: Sendable {
         }
         func text(_ key: String) -> String? { order[key]?.stringValue }
         guard order["schemaVersion"]?.doubleValue == 1 else {
-            return .refused(.order, "order.json's schemaVersion is \(order["schemaVersion"]?.compactText ?? "missing"), not 1")
+            return .refused(
+                .order,
+                "order.json's schemaVersion is \(order["schemaVersion"]?.compactText ?? "missing"), not 1"
+            )
         }
         guard text("orderType") == "ecommerce" else {
-            return .refused(.order, "order.json's orderType is \(order["orderType"]?.compactText ?? "missing"), not \"ecommerce\"")
+            return .refused(
+                .order,
+                "order.json's orderType is \(order["orderType"]?.compactText ?? "missing"), not \"ecommerce\""
+            )
         }
         guard text("orderTypeIdentifier") == details.orderTypeIdentifier else {
             return .refused(
@@ -128,6 +136,12 @@ struct WalletOrderPackageCheck: Sendable {
                 "order.json's orderIdentifier is \(order["orderIdentifier"]?.compactText ?? "missing"), but the payment's orderDetails name \(details.orderIdentifier)"
             )
         }
+        return orderContents(order)
+    }
+
+    /// `order.json`'s dates, status, management URL, merchant, web service and payment.
+    static func orderContents(_ order: JSONObject) -> WalletOrderVerdict? {
+        func text(_ key: String) -> String? { order[key]?.stringValue }
         for key in ["createdAt", "updatedAt"] {
             guard let value = text(key), Self.rfc3339(value) != nil else {
                 return .refused(.order, "order.json's \(key) is not an RFC 3339 date and time")
@@ -146,7 +160,10 @@ struct WalletOrderPackageCheck: Sendable {
             return .refused(.order, "order.json's merchant lacks its displayName, merchantIdentifier or url")
         }
         if order["webServiceURL"] != nil, (text("authenticationToken")?.count ?? 0) < 16 {
-            return .refused(.order, "order.json names a webServiceURL without an authenticationToken of 16 characters or more")
+            return .refused(
+                .order,
+                "order.json names a webServiceURL without an authenticationToken of 16 characters or more"
+            )
         }
         if let payment = order["payment"] {
             guard case .object(let total)? = payment["total"], total["amount"] != nil,

@@ -78,7 +78,12 @@ public struct ApplePayPaymentOrderDetails: Codable, Sendable, Hashable {
     public var authenticationToken: String
 
     /// Order details.
-    public init(orderTypeIdentifier: String, orderIdentifier: String, webServiceURL: String, authenticationToken: String) {
+    public init(
+        orderTypeIdentifier: String,
+        orderIdentifier: String,
+        webServiceURL: String,
+        authenticationToken: String
+    ) {
         self.orderTypeIdentifier = orderTypeIdentifier
         self.orderIdentifier = orderIdentifier
         self.webServiceURL = webServiceURL

@@ -23,7 +23,16 @@ extension APIRouter {
     static let logLimit = 16 * 1024
 
     func addWalletOrderRoutes(_ router: Router<APIRequestContext>) {
-        // A merchant key: a new token for a paid order (every earlier one of the order stops working).
+        addWalletOrderIssueRoute(router)
+        guard let walletOrders else { return }
+        let base = WalletOrderService.basePath + "/v1"
+        addWalletOrderPackageRoute(router, base: base, walletOrders)
+        addWalletOrderRegistrationRoutes(router, base: base, walletOrders)
+        addWalletOrderDeviceRoutes(router, base: base, walletOrders)
+    }
+
+    /// A merchant key: a new token for a paid order (every earlier one of the order stops working).
+    func addWalletOrderIssueRoute(_ router: Router<APIRequestContext>) {
         mutating(
             router,
             "/v1/orders/:id/wallet-order",
@@ -38,16 +47,21 @@ extension APIRouter {
                 throw ServiceError(
                     .notFound,
                     code: "wallet_orders_off",
-                    message: "this server issues no Wallet orders (walletOrders is off or has no Order Type ID certificate)"
+                    message:
+                        "this server issues no Wallet orders (walletOrders is off or has no Order Type ID certificate)"
                 )
             }
             let details = try await walletOrders.issue(orderId: caller.id, replacing: true)
             return try APIAnswer(WalletOrderDetailsView(orderDetails: details), status: 201)
         }
-        guard let walletOrders else { return }
-        let base = WalletOrderService.basePath + "/v1"
+    }
 
-        // The order's token: its latest signed package (304 when not modified since If-Modified-Since).
+    /// The order's token: its latest signed package (304 when not modified since If-Modified-Since).
+    func addWalletOrderPackageRoute(
+        _ router: Router<APIRequestContext>,
+        base: String,
+        _ walletOrders: WalletOrderService
+    ) {
         router.get(RouterPath(stringLiteral: base + "/orders/:type/:order")) { request, context -> Response in
             let (order, payments, token) = try await walletOrders.authenticate(
                 type: context.parameters.get("type") ?? "",
@@ -65,12 +79,21 @@ extension APIRouter {
             return Response(
                 status: .ok,
                 headers: [
-                    .contentType: WalletOrderPackage.contentType, .lastModified: lastModified, .cacheControl: "no-cache",
+                    .contentType: WalletOrderPackage.contentType, .lastModified: lastModified,
+                    .cacheControl: "no-cache",
                 ],
                 body: .init(byteBuffer: ByteBuffer(data: package))
             )
         }
-        // The order's token: a device registers for the order's updates (201 new, 200 known).
+    }
+
+    /// The order's token: a device registers for the order's updates (201 new, 200 known), or no
+    /// longer wants them.
+    func addWalletOrderRegistrationRoutes(
+        _ router: Router<APIRequestContext>,
+        base: String,
+        _ walletOrders: WalletOrderService
+    ) {
         router.post(RouterPath(stringLiteral: base + "/devices/:device/registrations/:type/:order")) {
             request,
             context -> Response in
@@ -94,7 +117,6 @@ extension APIRouter {
             )
             return Response(status: created ? .created : .ok)
         }
-        // The order's token: a device no longer wants the order's updates.
         router.delete(RouterPath(stringLiteral: base + "/devices/:device/registrations/:type/:order")) {
             request,
             context -> Response in
@@ -106,6 +128,14 @@ extension APIRouter {
             try await walletOrders.unregister(device: context.parameters.get("device") ?? "", orderId: order.id)
             return Response(status: .ok)
         }
+    }
+
+    /// Anyone: what changed for a device (its identifier is the key), and the device's log.
+    func addWalletOrderDeviceRoutes(
+        _ router: Router<APIRequestContext>,
+        base: String,
+        _ walletOrders: WalletOrderService
+    ) {
         // Anyone with the device's identifier: which of its orders changed since ordersModifiedSince (204: none).
         router.get(RouterPath(stringLiteral: base + "/devices/:device/registrations/:type")) {
             request,
@@ -120,7 +150,9 @@ extension APIRouter {
             else {
                 return Response(status: .noContent)
             }
-            return try JSONBody.response(WalletOrderIdentifiersView(orderIdentifiers: orders, lastModified: lastModified))
+            return try JSONBody.response(
+                WalletOrderIdentifiersView(orderIdentifiers: orders, lastModified: lastModified)
+            )
         }
         // Anyone: the device's error messages, logged (never stored), at most logLimit bytes.
         router.post(RouterPath(stringLiteral: base + "/log")) { request, context -> Response in
@@ -134,7 +166,9 @@ extension APIRouter {
             let log = try JSONBody.decode(WalletOrderLogBody.self, from: body)
             guard log.logs.count <= 100 else { throw ServiceError.invalid("logs", "at most 100 messages at once") }
             for message in log.logs {
-                let printable = String(message.unicodeScalars.prefix(1_000).map { $0.value < 0x20 ? " " : Character($0) })
+                let printable = String(
+                    message.unicodeScalars.prefix(1_000).map { $0.value < 0x20 ? " " : Character($0) }
+                )
                 context.logger.info("wallet order web service: a device reports: \(printable)")
             }
             return Response(status: .ok)

@@ -122,7 +122,9 @@ public struct WalletOrderService: Sendable {
         authorization: String?
     ) async throws -> (order: OrderRecord, payments: [PaymentRecord], token: String) {
         guard let token = Self.token(authorization) else {
-            throw ServiceError.unauthorized("this call needs the order's token: Authorization: AppleOrder <authenticationToken>")
+            throw ServiceError.unauthorized(
+                "this call needs the order's token: Authorization: AppleOrder <authenticationToken>"
+            )
         }
         let presented = Array(Secrets.hash(token).utf8)
         let stored =
@@ -184,7 +186,11 @@ public struct WalletOrderService: Sendable {
                 updated
             )
         } catch {
-            throw ServiceError(.internalFailure, code: "signing_failed", message: "the order package could not be signed")
+            throw ServiceError(
+                .internalFailure,
+                code: "signing_failed",
+                message: "the order package could not be signed"
+            )
         }
     }
 

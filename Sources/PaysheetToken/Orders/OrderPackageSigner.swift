@@ -10,13 +10,28 @@ import X509
 /// (SHA-256, signed attributes contentType, signingTime and messageDigest), made with the key of
 /// an Order Type ID certificate and carrying that certificate and its issuer (Apple's WWDR
 /// intermediate in production; the sandbox's merchant CA in the sandbox).
-public struct OrderPackageSigner: @unchecked Sendable {
-    // `@unchecked`: immutable, but swift-crypto (3.12) does not mark its keys `Sendable`.
+public struct OrderPackageSigner: Sendable {
     /// The Order Type ID certificate.
     public let certificate: Certificate
     /// The certificate that issued it, embedded in every signature.
     public let intermediate: Certificate
-    let key: CMSWriter.SigningKey
+    /// The private key's bytes (swift-crypto 3.12 does not mark its keys `Sendable`: each signature
+    /// reads the key from them).
+    let key: KeyBytes
+
+    enum KeyBytes: Sendable {
+        case p256(raw: [UInt8])
+        case rsa(der: [UInt8])
+
+        var signingKey: CMSWriter.SigningKey {
+            get throws {
+                switch self {
+                case .p256(let raw): return .p256(try P256.Signing.PrivateKey(rawRepresentation: raw))
+                case .rsa(let der): return .rsa(try _RSA.Signing.PrivateKey(derRepresentation: der))
+                }
+            }
+        }
+    }
 
     /// The order type identifier the certificate names (its subject's UID), which every order it
     /// signs must carry as `orderTypeIdentifier`.
@@ -29,7 +44,7 @@ public struct OrderPackageSigner: @unchecked Sendable {
         }
         self.certificate = certificate
         self.intermediate = intermediate
-        self.key = .p256(key)
+        self.key = .p256(raw: Array(key.rawRepresentation))
     }
 
     /// A signer with an RSA key (Apple issues Order Type ID certificates for RSA-2048 keys).
@@ -39,7 +54,7 @@ public struct OrderPackageSigner: @unchecked Sendable {
         }
         self.certificate = certificate
         self.intermediate = intermediate
-        self.key = .rsa(key)
+        self.key = .rsa(der: Array(key.derRepresentation))
     }
 
     /// A signer from PEM files: the Order Type ID certificate, its private key (P-256 or RSA;
@@ -66,7 +81,7 @@ public struct OrderPackageSigner: @unchecked Sendable {
         try CMSWriter.sign(
             manifest,
             signer: certificate,
-            key: key,
+            key: try key.signingKey,
             intermediate: intermediate,
             signingTime: signingTime
         )

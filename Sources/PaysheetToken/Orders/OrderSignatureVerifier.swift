@@ -27,9 +27,31 @@ public struct OrderSignatureVerifier: Sendable {
         do throws(PaymentTokenError) { signed = try AppleSignedData(berEncoded: signature) } catch {
             throw OrderPackageError(.malformed, "the signature is not a detached CMS SignedData: \(error.message)")
         }
-        let signer = signed.signer
+        try Self.checkDigest(signed.signer, manifest: manifest)
+        var certificates: [Certificate] = []
+        for (index, der) in signed.certificates.enumerated() {
+            do { certificates.append(try Certificate(derEncoded: der)) } catch {
+                throw OrderPackageError(.malformed, "certificate \(index) in the signature is not X.509 (\(error))")
+            }
+        }
+        guard let leafIndex = certificates.firstIndex(where: { Self.matches($0, signed.signer.identifier) }) else {
+            throw OrderPackageError(.signature, "none of the signature's certificates is the signer's")
+        }
+        let leaf = certificates[leafIndex]
+        try Self.checkSignature(signed.signer, by: leaf)
+        var intermediates = certificates
+        intermediates.remove(at: leafIndex)
+        try await checkChain(leaf, intermediates: intermediates, at: time)
+        return leaf
+    }
+
+    /// The signed messageDigest is SHA-256 of `manifest`.
+    static func checkDigest(_ signer: CMSSignerInfo, manifest: [UInt8]) throws(OrderPackageError) {
         guard signer.digestAlgorithm == TokenOID.sha256 else {
-            throw OrderPackageError(.signature, "the signature's digest algorithm is \(signer.digestAlgorithm), not SHA-256")
+            throw OrderPackageError(
+                .signature,
+                "the signature's digest algorithm is \(signer.digestAlgorithm), not SHA-256"
+            )
         }
         guard let messageDigest = signer.messageDigest else {
             throw OrderPackageError(.signature, "the signature has no messageDigest attribute")
@@ -40,16 +62,10 @@ public struct OrderSignatureVerifier: Sendable {
                 "the signature was made over another manifest: its messageDigest is not SHA-256 of manifest.json"
             )
         }
-        var certificates: [Certificate] = []
-        for (index, der) in signed.certificates.enumerated() {
-            do { certificates.append(try Certificate(derEncoded: der)) } catch {
-                throw OrderPackageError(.malformed, "certificate \(index) in the signature is not X.509 (\(error))")
-            }
-        }
-        guard let leafIndex = certificates.firstIndex(where: { Self.matches($0, signer.identifier) }) else {
-            throw OrderPackageError(.signature, "none of the signature's certificates is the signer's")
-        }
-        let leaf = certificates[leafIndex]
+    }
+
+    /// The signature over the signed attributes verifies with `leaf`'s key.
+    static func checkSignature(_ signer: CMSSignerInfo, by leaf: Certificate) throws(OrderPackageError) {
         guard let key = SignerKey(leaf.publicKey) else {
             throw OrderPackageError(.signature, "the signing certificate's key is neither P-256 nor RSA")
         }
@@ -69,26 +85,27 @@ public struct OrderSignatureVerifier: Sendable {
                 "the signature does not verify with its signing certificate (\(leaf.subject)): it was forged or altered"
             )
         }
-        var intermediates = certificates
-        intermediates.remove(at: leafIndex)
+    }
+
+    /// `leaf` chains to ``trust`` through `intermediates` at `time` (RFC 5280).
+    func checkChain(_ leaf: Certificate, intermediates: [Certificate], at time: Date) async throws(OrderPackageError) {
         var verifier = Verifier(rootCertificates: CertificateStore(trust.roots)) {
             RFC5280Policy(fixedExpiryValidationTime: time)
         }
-        switch await verifier.validate(leaf: leaf, intermediates: CertificateStore(intermediates)) {
-        case .validCertificate:
-            return leaf
-        case .couldNotValidate:
-            if let expired = certificates.first(where: { time < $0.notValidBefore || time > $0.notValidAfter }) {
-                throw OrderPackageError(
-                    .chain,
-                    "the certificate \(expired.subject) is valid from \(iso(expired.notValidBefore)) to \(iso(expired.notValidAfter)), not at \(iso(time))"
-                )
-            }
+        guard
+            case .couldNotValidate = await verifier.validate(leaf: leaf, intermediates: CertificateStore(intermediates))
+        else { return }
+        if let expired = ([leaf] + intermediates).first(where: { time < $0.notValidBefore || time > $0.notValidAfter })
+        {
             throw OrderPackageError(
                 .chain,
-                "the signing certificate (\(leaf.subject)) does not chain to a trusted root (\(trust.names))"
+                "the certificate \(expired.subject) is valid from \(iso(expired.notValidBefore)) to \(iso(expired.notValidAfter)), not at \(iso(time))"
             )
         }
+        throw OrderPackageError(
+            .chain,
+            "the signing certificate (\(leaf.subject)) does not chain to a trusted root (\(trust.names))"
+        )
     }
 
     private static func matches(_ certificate: Certificate, _ identifier: CMSSignerInfo.Identifier) -> Bool {

@@ -32,7 +32,10 @@ extension SandboxPKI {
                 )
             ),
             RelativeDistinguishedName(
-                RelativeDistinguishedName.Attribute(type: .RDNAttributeType.organizationName, utf8String: Self.organization)
+                RelativeDistinguishedName.Attribute(
+                    type: .RDNAttributeType.organizationName,
+                    utf8String: Self.organization
+                )
             ),
             RelativeDistinguishedName(
                 RelativeDistinguishedName.Attribute(type: .RDNAttributeType.countryName, utf8String: "US")
@@ -95,8 +98,16 @@ extension SandboxPKI {
         )
         let staging = folder + ".new-" + UUID().uuidString
         try TokenFiles.write(key.pemRepresentation, to: staging + "/key.pem", mode: 0o600)
-        try TokenFiles.write(certificate.serializeAsPEM().pemString + "\n", to: staging + "/certificate.pem", mode: 0o644)
-        try TokenFiles.write(merchantCA.serializeAsPEM().pemString + "\n", to: staging + "/intermediate.pem", mode: 0o644)
+        try TokenFiles.write(
+            certificate.serializeAsPEM().pemString + "\n",
+            to: staging + "/certificate.pem",
+            mode: 0o644
+        )
+        try TokenFiles.write(
+            merchantCA.serializeAsPEM().pemString + "\n",
+            to: staging + "/intermediate.pem",
+            mode: 0o644
+        )
         if rename(staging, folder) != 0 { try? FileManager.default.removeItem(atPath: staging) }
         return try load()
     }
