@@ -9,7 +9,7 @@ import PaysheetToken
 /// payment succeeds (in the authorization's answer, `result.orderDetails`) or when the merchant
 /// asks for a new one (which replaces the earlier ones); only its SHA-256 is stored, and a
 /// presented token is compared with every stored one in constant time. A token is accepted for
-/// ``tokenLifetime`` after it was issued. The order web service (`webServiceURL` +
+/// `walletOrders.tokenLifetime` after it was issued. The order web service (`webServiceURL` +
 /// `/v1/orders/…`, `/v1/devices/…`, `/v1/log`) serves the order's signed package and keeps the
 /// devices registered for its updates; an order's `updatedAt` is the last change of its payments
 /// (or its cancel), so refunds and cancels reach "changes since".
