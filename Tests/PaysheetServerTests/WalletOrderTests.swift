@@ -286,6 +286,11 @@ import UnionPay
             #expect(try await server.raw(.post, path, body: many).status == 400)
             let big = #"{"logs":[""# + String(repeating: "x", count: 20_000) + #""]}"#
             #expect(try await server.raw(.post, path, body: big).status == 413)
+            // 60 a minute from one client: someone filling the logs is refused.
+            var statuses: [Int] = []
+            for _ in 0..<60 { statuses.append(try await server.raw(.post, path, body: #"{"logs":["x"]}"#).status) }
+            #expect(statuses.contains(429))
+            #expect(statuses.filter { $0 == 200 }.count <= 60 - 5)
         }
     }
 

@@ -15,7 +15,8 @@ import PaysheetPayments
 ///   the order's token (`Authorization: AppleOrder …`), checked before the body is read;
 /// - `GET /wallet-orders/v1/devices/{deviceIdentifier}/registrations/{orderTypeIdentifier}`: anyone
 ///   who knows the device's identifier (Wallet sends no token there);
-/// - `POST /wallet-orders/v1/log`: anyone (at most ``logLimit`` bytes; logged, never stored).
+/// - `POST /wallet-orders/v1/log`: anyone (at most ``logLimit`` bytes and 60 a minute per client;
+///   logged, never stored).
 extension APIRouter {
     /// Bytes of a registration's body at most.
     static let registrationLimit = 4 * 1024
@@ -156,6 +157,7 @@ extension APIRouter {
         }
         // Anyone: the device's error messages, logged (never stored), at most logLimit bytes.
         router.post(RouterPath(stringLiteral: base + "/log")) { request, context -> Response in
+            try take(.walletOrderLog, request, context)
             guard let body = try? await request.body.collect(upTo: Self.logLimit) else {
                 throw ServiceError(
                     .tooLarge,
