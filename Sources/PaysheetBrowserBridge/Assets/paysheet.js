@@ -919,10 +919,12 @@
 
   /** Asks the bridge to fetch and check the order of the last payment; resolves to the sheet's `order`. */
   function checkWalletOrder() {
+    // Answered as the `state` operation: its events and sheet are applied as any answer's.
+    var seq = ++requestSeq;
     return fetch(endpoint + "/wallet-order", { method: "POST", headers: { "Content-Type": "text/plain;charset=UTF-8" }, body: "{}" })
       .then(function (r) {
-        return r.json().then(function (body) {
-          if (r.status !== 200) throw new Error("Paysheet: the wallet's check failed: " + (body.error ? body.error.message : "HTTP " + r.status));
+        return r.text().then(function (text) {
+          var body = answer(r.status, text, seq);
           var order = body.sheet && body.sheet.order;
           if (order) showWalletVerdict(order);
           return order || null;
