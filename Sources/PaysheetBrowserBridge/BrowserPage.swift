@@ -13,6 +13,9 @@ struct BrowserPage: Sendable {
     var virtualClock = false
     /// Whether a session must be created in a user-gesture handler (Safari's rule).
     var requireUserGesture = true
+    /// Whether the page chose the sheet's language itself (`options.language`); otherwise the
+    /// browser's languages (`navigator.languages`, sent with the page's facts) choose it.
+    var languageChosen = false
     /// The wall-clock time of the last operation (seconds).
     var lastWall: Double
     /// Every event dispatched to the page and every ignored user action, oldest first (at most
@@ -132,13 +135,23 @@ struct BrowserPage: Sendable {
     }
 
     /// What the page tells with its operations: the events it listens to, whether it runs under
-    /// WebKit's test runner, its domain and where its document sits.
+    /// WebKit's test runner, its domain, the browser's languages and where its document sits.
     private mutating func applyPageFacts(_ operation: JSONObject) throws(BridgeError) {
         if let listeners = operation["listeners"] { machine.setListeners(try Self.listeners(listeners)) }
         // The page tells, when it constructs a session or a request, whether it runs under
         // WebKit's test runner (`window.internals`), whose mock coordinator stands in for the sheet.
         if let mock = operation["webKitMock"]?.boolValue { machine.setWebKitMock(mock) }
         if let domain = operation["pageDomain"]?.stringValue { machine.setPageDomain(domain) }
+        // The browser's languages, most preferred first: the sheet speaks the first it can.
+        if let languages = operation["languages"], !languages.isNull {
+            guard let tags = SheetInput.languageTags(languages) else {
+                throw BridgeError(
+                    field: "languages",
+                    message: "must be the browser's language tags (navigator.languages)"
+                )
+            }
+            if !languageChosen { machine.setLanguage(SheetLanguage.preferred(tags)) }
+        }
         // Where the page's document sits (its origin, its ancestors', the permissions policy).
         if let frameJSON = operation["frame"], !frameJSON.isNull {
             guard let frame = FrameContext(json: frameJSON) else {
@@ -202,7 +215,10 @@ struct BrowserPage: Sendable {
             guard case .number(let number)? = operation["request"], let request = Int(number) else {
                 throw BridgeError(field: "request", message: "required: the PaymentRequest's number")
             }
-            let result = machine.call(try Self.paymentRequestCall(operation), paymentRequest: request)
+            var call = try Self.paymentRequestCall(operation)
+            // `configure({requireUserGesture: false})` lifts the rule for `show()` as for sessions.
+            if case .show(let gesture) = call { call = .show(userGesture: gesture || !requireUserGesture) }
+            let result = machine.call(call, paymentRequest: request)
             record(result, into: &answer)
             events += result.events
         case "user":
@@ -218,13 +234,28 @@ struct BrowserPage: Sendable {
                 throw BridgeError(field: "paymentMethod", message: "required: an ApplePayPaymentMethod")
             }
             events += Self.reportingIgnored(machine.mockChangePaymentMethod(method), into: &answer)
+        case "mockShippingAddress":
+            // `MockPaymentCoordinator::setShippingAddress`: a `MockPaymentAddress`, kept for later.
+            let members = operation["address"]?.objectValue ?? JSONObject()
+            func text(_ key: String) -> String? { members[key]?.stringValue }
+            var contact = ApplePayPaymentContact()
+            contact.countryCode = text("countryCode")
+            contact.addressLines = members["addressLines"]?.arrayValue?.compactMap(\.stringValue)
+            contact.administrativeArea = text("administrativeArea")
+            contact.locality = text("locality")
+            contact.subLocality = text("subLocality")
+            contact.postalCode = text("postalCode")
+            contact.givenName = text("localizedName")
+            contact.phoneNumber = text("phoneNumber")
+            contact.emailAddress = text("emailAddress")
+            machine.setMockShippingAddress(contact)
         case "navigate":
             events += machine.navigate()
         default:
             throw BridgeError(
                 field: "op",
                 message:
-                    "unknown operation \"\(name)\" (known: construct, call, static, paymentRequest, paymentRequestCall, user, mockChangePaymentMethod, advance, tick, state, navigate)"
+                    "unknown operation \"\(name)\" (known: construct, call, static, paymentRequest, paymentRequestCall, user, mockChangePaymentMethod, mockShippingAddress, advance, tick, state, navigate)"
             )
         }
     }
@@ -266,13 +297,7 @@ struct BrowserPage: Sendable {
         case "canMakePayments": result = machine.canMakePayments()
         case "canMakePaymentsWithActiveCard": result = machine.canMakePaymentsWithActiveCard()
         case "applePayCapabilities":
-            // Safari 17+: the credential status the `canMakePayments` answer implies.
-            let can = machine.canMakePayments().returned?.boolValue ?? false
-            result = PageResult(returned: [
-                "paymentCredentialStatus": .string(
-                    can ? "paymentCredentialsAvailable" : "paymentCredentialsUnavailable"
-                )
-            ])
+            result = machine.applePayCapabilities()
         case "openPaymentSetup": result = machine.openPaymentSetup(userGesture: gesture || !requireUserGesture)
         case "ApplePayError":
             // JSON has no `undefined`: the page lists the positions it passed as undefined.
@@ -349,9 +374,12 @@ struct BrowserPage: Sendable {
             answer["pageErrors"] = .array(machine.lastPageErrors.map(\.jsonValue))
             answer["installmentConfiguration"] = machine.shownRequest?.installmentConfiguration ?? .null
             answer["setupConfiguration"] = machine.setupConfiguration ?? .null
+            answer["mock"] = .object(machine.mockView.members)
         }
+        answer["shows"] = .number(String(machine.showCount))
         answer["sheet"] = machine.snapshot()
         answer["choices"] = machine.choices()
+        if machine.shownRequest != nil { answer["texts"] = machine.sheetTexts() }
         answer["now"] = .number(JSONValue.javaScriptNumberString(String(machine.now)))
         answer["clock"] = .string(virtualClock ? "virtual" : "real")
         answer["sessions"] = .array(

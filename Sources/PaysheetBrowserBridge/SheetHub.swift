@@ -32,6 +32,9 @@ public actor SheetHub {
     let defaultRecipient: TokenRecipient
     /// Tells the sandbox's merchant sessions from others (pages that check sessions).
     let merchantSessions: SandboxMerchantSessions
+    /// Told of each merchant token a page's sheet issues, with the page's id (the sandbox's
+    /// token events, `SandboxMerchantTokenEvents`); `nil`: nobody is told.
+    let onMerchantToken: (@Sendable (_ page: String, SandboxIssuedMerchantToken) -> Void)?
     /// A kept page: its engine, when it was last used (wall-clock seconds) and its client.
     struct Entry {
         var page: BrowserPage
@@ -54,8 +57,10 @@ public actor SheetHub {
         merchantSessions: SandboxMerchantSessions = SandboxMerchantSessions(),
         capacity: Int = 1_000,
         pagesPerClient: Int = 32,
-        idleSeconds: Double = 3_600
+        idleSeconds: Double = 3_600,
+        onMerchantToken: (@Sendable (_ page: String, SandboxIssuedMerchantToken) -> Void)? = nil
     ) {
+        self.onMerchantToken = onMerchantToken
         self.pki = pki
         self.merchantSessions = merchantSessions
         self.defaultRecipient = recipient
@@ -80,7 +85,7 @@ public actor SheetHub {
         let id = "pg_" + Secrets.hex(32)
         pages[id] = Entry(
             page: BrowserPage(
-                configuration: pageConfiguration(SheetConfiguration(tokenFactory: defaultFactory), wall: wall),
+                configuration: pageConfiguration(SheetConfiguration(tokenFactory: factory(page: id)), wall: wall),
                 wall: wall
             ),
             used: wall,
@@ -204,7 +209,7 @@ public actor SheetHub {
         }
         var page: BrowserPage
         if operation["op"]?.stringValue == "configure" {
-            page = try configured(operation, wall: wall)
+            page = try configured(operation, page: id, wall: wall)
             page.configured(size: body.compactText.utf8.count)
             return try run(&page, id: id, client: entry.client, ["op": "state"], wall: wall)
         }
@@ -231,9 +236,15 @@ public actor SheetHub {
         }
     }
 
-    var defaultFactory: SandboxTokenFactory { SandboxTokenFactory(pki: pki, recipient: defaultRecipient) }
+    /// The token factory of page `id`: encrypting to `recipient` (by default the merchant
+    /// server's), and telling ``onMerchantToken`` of the merchant tokens it issues.
+    func factory(page id: String, recipient: TokenRecipient? = nil) -> SandboxTokenFactory {
+        var factory = SandboxTokenFactory(pki: pki, recipient: recipient ?? defaultRecipient)
+        if let onMerchantToken { factory.onMerchantToken = { onMerchantToken(id, $0) } }
+        return factory
+    }
 
-    private func configured(_ op: JSONObject, wall: Double) throws(ServiceError) -> BrowserPage {
+    private func configured(_ op: JSONObject, page id: String, wall: Double) throws(ServiceError) -> BrowserPage {
         for key in op.keys where !Self.configureKeys.contains(key) {
             throw ServiceError.invalid(
                 key,
@@ -246,14 +257,14 @@ public actor SheetHub {
         } catch {
             throw ServiceError.invalid(error.field, error.message)
         }
-        configuration.tokenFactory = defaultFactory
+        configuration.tokenFactory = factory(page: id)
         if let pem = op["merchantCertificate"], !pem.isNull {
             guard let text = pem.stringValue else {
                 throw ServiceError.invalid("merchantCertificate", "must be a PEM certificate (a string)")
             }
             do {
                 let recipient = try TokenRecipient(certificate: Certificate(pemEncoded: text))
-                configuration.tokenFactory = SandboxTokenFactory(pki: pki, recipient: recipient)
+                configuration.tokenFactory = factory(page: id, recipient: recipient)
             } catch {
                 throw ServiceError.invalid(
                     "merchantCertificate",
@@ -268,6 +279,7 @@ public actor SheetHub {
             configuration.merchantSessions = policy
         }
         var page = BrowserPage(configuration: pageConfiguration(configuration, wall: wall), wall: wall)
+        page.languageChosen = op["options"]?["language"] != nil
         if let gestureValue = op["requireUserGesture"], !gestureValue.isNull {
             guard let required = gestureValue.boolValue else {
                 throw ServiceError.invalid("requireUserGesture", "must be true or false")

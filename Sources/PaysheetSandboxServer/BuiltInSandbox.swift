@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import Foundation
 import Hummingbird
 import HummingbirdCore
 import Logging
@@ -16,12 +17,33 @@ import X509
 /// UnionPay PKI and gateway (`UnionPaySandbox`), the sandbox's merchant sessions and the browser's
 /// tools (`PaysheetBrowserBridge`). Everything is kept in the server's data folder and made on
 /// first use. One per server: its merchant sessions are that server's.
-package struct BuiltInSandbox: ServerSandbox {
+package struct BuiltInSandbox: ServerSandbox, MerchantTokenEventSandbox {
     /// The server's merchant sessions: its validator issues them, its browser pages check them.
     package let sessions: SandboxMerchantSessions
+    /// The merchant tokens its sheets issue and their life-cycle events (docs/agreements.md).
+    package let tokenEvents: SandboxMerchantTokenEvents
 
-    /// A sandbox with a fresh merchant-session key.
-    package init() { sessions = SandboxMerchantSessions() }
+    /// A sandbox with a fresh merchant-session key and no token events.
+    package init() {
+        sessions = SandboxMerchantSessions()
+        tokenEvents = SandboxMerchantTokenEvents()
+    }
+
+    package func merchantTokenEvents(
+        merchantIdentifier: String,
+        notificationURL: String?,
+        clock: @escaping @Sendable () -> Date,
+        http: HTTPClient
+    ) -> (source: any MerchantTokenEventSource, routes: ExtraRoutes) {
+        let events = tokenEvents
+        let settings = SandboxTokenEventRoutes.Settings(
+            merchantIdentifier: merchantIdentifier,
+            notificationURL: notificationURL,
+            clock: clock,
+            http: http
+        )
+        return (events, { router, _ in SandboxTokenEventRoutes.add(to: router, events: events, settings: settings) })
+    }
 
     package var merchantSessions: any MerchantSessionIssuer { sessions }
 
@@ -98,10 +120,12 @@ package struct BuiltInSandbox: ServerSandbox {
     }
 
     package func browserRoutes(dataFolder: String, merchantKey: MerchantKey) throws -> ExtraRoutes {
+        let events = tokenEvents
         let hub = SheetHub(
             pki: try SandboxMerchant.pki(dataFolder: dataFolder),
             recipient: TokenRecipient(merchantKey),
-            merchantSessions: sessions
+            merchantSessions: sessions,
+            onMerchantToken: { page, token in events.issued(token, page: page) }
         )
         return { router, trustedProxies in try BrowserRoutes.add(to: router, hub: hub, trustedProxies: trustedProxies) }
     }

@@ -15,6 +15,9 @@ public struct SandboxTokenFactory: PaymentTokenFactory {
     public let recipient: TokenRecipient
     /// The signing time of each token.
     public let now: @Sendable () -> Date
+    /// Told of each merchant token issued (the sandbox keeps them to send their life-cycle
+    /// notifications); `nil`: nobody is told.
+    public var onMerchantToken: (@Sendable (SandboxIssuedMerchantToken) -> Void)?
 
     /// A factory issuing from `pki` to `recipient`, signing at `now()`.
     public init(pki: SandboxPKI, recipient: TokenRecipient, now: @escaping @Sendable () -> Date = { Date() }) {
@@ -53,6 +56,7 @@ public struct SandboxTokenFactory: PaymentTokenFactory {
                     fpanSuffix: card.paymentPass?.primaryAccountNumberSuffix ?? String(card.displayName.suffix(4)),
                     network: card.network
                 )
+                issued(payment, for: r)
             }
             if let contexts = r.multiTokenContexts, !contexts.isEmpty {
                 payment.authenticationResponses = SandboxMerchantToken.authenticationResponses(
@@ -71,5 +75,20 @@ public struct SandboxTokenFactory: PaymentTokenFactory {
             // payment carries the marked placeholder rather than an invented one.
             return PlaceholderTokenFactory().makeToken(for: context)
         }
+    }
+
+    /// Tells ``onMerchantToken`` of the merchant token `payment` carries, issued for `request`.
+    func issued(_ payment: SandboxPayment, for request: ApplePayPaymentRequest) {
+        guard let onMerchantToken, let identifier = payment.merchantTokenIdentifier else { return }
+        onMerchantToken(
+            SandboxIssuedMerchantToken(
+                merchantTokenIdentifier: identifier,
+                merchantIdentifierHash: recipient.merchantIdentifierHash,
+                tokenNotificationURL: request.recurringPaymentRequest?.tokenNotificationURL
+                    ?? request.automaticReloadPaymentRequest?.tokenNotificationURL
+                    ?? request.deferredPaymentRequest?.tokenNotificationURL,
+                metadata: payment.merchantTokenMetadata
+            )
+        )
     }
 }

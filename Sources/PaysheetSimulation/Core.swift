@@ -41,6 +41,8 @@ public struct Core: Sendable {
         case agreementOutlivesRefund = "agreement-outlives-refund"
         /// An agreement is charged without looking at whether it ended.
         case chargeEndedAgreement = "charge-ended-agreement"
+        /// An agreement is charged without looking at its merchant token's state.
+        case chargeDeadToken = "charge-dead-token"
 
         /// The invariant that catches it.
         public var caughtBy: Invariant {
@@ -53,6 +55,7 @@ public struct Core: Sendable {
             case .refundIgnoresInFlight: .refundsWithinPaid
             case .agreementOutlivesRefund: .agreementEndsFirst
             case .chargeEndedAgreement: .noChargeAfterAgreementEnds
+            case .chargeDeadToken: .noChargeOnDeadToken
             }
         }
     }
@@ -69,6 +72,7 @@ public struct Core: Sendable {
         case .refundIgnoresInFlight: refundIgnoresInFlight()
         case .agreementOutlivesRefund: agreementOutlivesRefund()
         case .chargeEndedAgreement: chargeEndedAgreement()
+        case .chargeDeadToken: chargeDeadToken()
         }
     }
 
@@ -187,6 +191,21 @@ public struct Core: Sendable {
             }
             return AgreementLifecycle(agreement).chargeablePeriod(
                 firstOrder: untouched,
+                lastCharge: lastCharge,
+                now: now
+            )
+        }
+        return core
+    }
+
+    static func chargeDeadToken() -> Core {
+        var core = Core.real
+        core.agreementGate = { machine, firstOrder, lastCharge, now in
+            // Blind to the token: as if no life-cycle notification had come.
+            var agreement = machine.agreement
+            agreement.tokenStatus = nil
+            return AgreementLifecycle(agreement).chargeablePeriod(
+                firstOrder: firstOrder,
                 lastCharge: lastCharge,
                 now: now
             )

@@ -21,6 +21,9 @@ public enum Invariant: String, Sendable, CaseIterable {
     case agreementEndsFirst = "agreement-ends-first"
     /// No merchant-initiated charge is made once its agreement ended (R12).
     case noChargeAfterAgreementEnds = "no-charge-after-agreement-ends"
+    /// No merchant-initiated charge is made with a merchant token the server was told is deleted
+    /// or suspended (and not resumed since).
+    case noChargeOnDeadToken = "no-charge-on-dead-token"
 }
 
 /// An invariant that did not hold, where and why.

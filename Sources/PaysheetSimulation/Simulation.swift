@@ -78,6 +78,8 @@ public struct Simulation<C: Chooser> {
     enum Work {
         case action(Pending, order: String)
         case agreementCharge(firstOrder: String)
+        /// A life-cycle notification of the merchant token of the agreement of `firstOrder`.
+        case tokenEvent(firstOrder: String, MerchantTokenEvent.Kind)
         case input(Pending, order: String, attempt: Int, loaded: (OrderRecord, [PaymentRecord])?)
         case effects(order: String, [OrderLifecycle.Effect])
         case answer(payment: String, charge: Bool, SubmitAnswer)
@@ -180,6 +182,7 @@ public struct Simulation<C: Chooser> {
             if plan, chooser.chance(0.6) {
                 add(.agreementCharge(firstOrder: order), server: nil, after: 20 + Double(chooser.choose(80)))
             }
+            if plan { scriptTokenEvents(order) }
         }
     }
 
@@ -242,6 +245,8 @@ public struct Simulation<C: Chooser> {
             add(.input(pending, order: order, attempt: 0, loaded: nil), server: server)
         case .agreementCharge(let first):
             agreementCharge(first, server: server)
+        case .tokenEvent(let first, let kind):
+            tokenEvent(kind, of: first, server: server)
         case .input(let pending, let order, let attempt, let loaded):
             input(pending, order: order, attempt: attempt, loaded: loaded, server: server)
         case .effects(let order, let effects):
@@ -352,6 +357,7 @@ public struct Simulation<C: Chooser> {
         case .success(let chargeable): period = chargeable
         }
         checkAgreementLives(first)
+        checkTokenAlive(first)
         guard var next = store.orders[first] else { return }
         next.id = newId("ordA")
         next.agreementId = agreement.id
@@ -546,6 +552,9 @@ public struct Simulation<C: Chooser> {
 
     /// A violation seen while working (checked with the others after the step).
     var seen: Violation?
+    /// What the token service told the servers of each agreement's merchant token (by the
+    /// agreement's first payment), kept apart from the core's record: the invariant's own account.
+    var tokenTold: [String: MerchantTokenStatus] = [:]
 
     /// R12: a reversal that gives back the whole of a plan's first payment is sent only after
     /// the agreement ended.

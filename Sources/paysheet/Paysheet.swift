@@ -12,7 +12,7 @@ struct Paysheet: AsyncParsableCommand {
             "A toolkit for merchants who accept Apple Pay: the simulated payment sheet, payment tokens and the sandbox that issues them.",
         subcommands: [
             ServeCommand.self, PayCommand.self, APIKeyCommand.self, AcquirerSandboxCommand.self, SheetCommand.self,
-            TokenCommand.self, KeysCommand.self, ContactCommand.self,
+            TokenCommand.self, KeysCommand.self, ContactCommand.self, SandboxCommand.self,
         ]
     )
 }

@@ -10,6 +10,7 @@ main states go to --screenshots (default artifacts/browser). Exit status 0 only 
 passed.
 """
 import argparse
+import contextlib
 import functools
 import http.server
 import json
@@ -118,16 +119,36 @@ class Env:
         self.site = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
         threading.Thread(target=self.site.serve_forever, daemon=True).start()
         self.site_url = f"http://127.0.0.1:{self.site.server_address[1]}/index.html"
+        # In English whatever the machine's locale: the cases read the sheet's English words.
+        self.driver = self._chrome("en-US")
+
+    def _chrome(self, language):
+        """A headless Chromium whose language (navigator.languages, Accept-Language) is `language`."""
         options = webdriver.ChromeOptions()
         for a in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1000,1000", "--disable-gpu",
                   # shop.test is the loopback address under a name that is not loopback's (frame cases).
-                  "--host-resolver-rules=MAP shop.test 127.0.0.1"]:
+                  "--host-resolver-rules=MAP shop.test 127.0.0.1", "--lang=" + language]:
             options.add_argument(a)
+        options.add_experimental_option("prefs", {"intl.accept_languages": language})
         options.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
         options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
         service = webdriver.ChromeService(executable_path=os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver"))
-        self.driver = webdriver.Chrome(service=service, options=options)
-        self.driver.set_script_timeout(30)
+        driver = webdriver.Chrome(service=service, options=options)
+        driver.set_script_timeout(30)
+        return driver
+
+    @contextlib.contextmanager
+    def browser_in(self, language):
+        """Runs the `with` body in a second Chromium started in `language` (env.driver is it)."""
+        english = self.driver
+        self.driver = self._chrome(language)
+        try:
+            yield self.driver
+        finally:
+            try:
+                self.driver.quit()
+            finally:
+                self.driver = english
 
     def close(self):
         try:
@@ -464,6 +485,20 @@ def _(env):
     equal(r, [False, {"paymentCredentialStatus": "paymentCredentialsUnavailable"}], "promises")
 
 
+@case("applePayCapabilities answers its four statuses: available, unavailable, unknown in a third-party browser, unsupported")
+def _(env):
+    env.page()
+    ask = ("var done = arguments[0]; Promise.all([ApplePaySession.canMakePaymentsWithActiveCard('m'), "
+           "ApplePaySession.applePayCapabilities('m')]).then(function (r) { done([r[0], r[1].paymentCredentialStatus]); });")
+    equal(env.driver.execute_async_script(ask), [True, "paymentCredentialsAvailable"], "Safari, a card in the wallet")
+    env.driver.execute_script("paysheet.configure({options: {browser: 'thirdParty'}})")
+    equal(env.driver.execute_async_script(ask), [False, "paymentCredentialStatusUnknown"], "a third-party browser")
+    env.driver.execute_script("paysheet.configure({options: {browser: 'safari', canMakePayments: false}})")
+    equal(env.driver.execute_async_script(ask), [False, "applePayUnsupported"], "a device without Apple Pay")
+    bad = env.driver.execute_script("try { paysheet.configure({options: {browser: 'netscape'}}); return null; } catch (e) { return String(e.message); }")
+    check(bad and "browser" in bad, f"an unknown browser is refused with a message naming the option: {bad!r}")
+
+
 # ---------------------------------------------------------------------------------------------
 # What the sheet shows (docs/payment-sheet.md §3 and §4), read as rendered text.
 
@@ -686,12 +721,19 @@ def _(env):
     req.show().then(function () { window.__outcome = ['resolved']; }, function (e) { window.__outcome = ['rejected', e.name, e.message]; });
     """ % PR_SETUP
     for setup, kind, (name, message) in PR_CASES:
-        env.driver.execute_script("window.__outcome = null;")
-        env.gesture(run, setup)
-        got = env.wait("window.__outcome", setup)
-        if got != [kind, name, message]:
-            failures.append(f"{setup}: expected {[kind, name, message]}, got {got}")
-        env.driver.execute_script("if (paysheet.snapshot().visible) paysheet.cancel();")
+        # Current WebKit checks the Apple Pay method's data in the constructor
+        # (PaymentHandler::validateData); Safari 14 and earlier at show(), as WebKit's page records.
+        variants = [("safari-18", kind)]
+        if kind == "rejected" and "pm.data" in setup:
+            variants = [("safari-18", "threw"), ("safari-14", "rejected")]
+        for profile, expected in variants:
+            env.driver.execute_script("paysheet.configure({options: {profile: arguments[0]}}); window.__outcome = null;", profile)
+            env.gesture(run, setup)
+            got = env.wait("window.__outcome", setup)
+            if got != [expected, name, message]:
+                failures.append(f"{setup} ({profile}): expected {[expected, name, message]}, got {got}")
+            env.driver.execute_script("if (paysheet.snapshot().visible) paysheet.cancel();")
+    env.driver.execute_script("paysheet.configure({options: {profile: 'safari-18'}})")
     check(not failures, "\n".join(failures))
     r = env.script("new PaymentRequest(null, null)")
     equal(r.get("threw"), {"name": "TypeError", "message": "Value is not a sequence"}, "new PaymentRequest(null, null)")
@@ -1100,6 +1142,64 @@ def _(env):
     equal(refused.get("error", {}).get("code"), "agreement_canceled", "a charge after the cancel")
 
 
+@case("demo store: the tea subscription's merchant token deleted — the sandbox notifies the server as Apple Pay does, the agreement ends and its charge is refused")
+def _(env):
+    d = env.driver
+    d.get(env.base + "/")
+    env.wait("document.querySelector('button[data-plan=tea-monthly]')", "the plans")
+    d.find_element(By.CSS_SELECTOR, "button[data-plan=tea-monthly]").click()
+    env.wait("document.getElementById('order-id').textContent", "the subscription's order")
+    order_id = d.find_element(By.ID, "order-id").text
+    # The page's session on the sandbox's sheet engine: the sheet that issues the merchant token.
+    page_id = d.execute_script("return paysheet.pageId")
+    d.find_element(By.ID, "pay").click()
+    env.wait("document.querySelector('#paysheet-sheet:not([hidden]) [data-action=authorize]:not([disabled])')", "the sheet, ready to pay")
+    env.click_sheet("authorize")
+    env.wait("location.pathname === '/subscription.html'", "the subscription page", timeout=30)
+    order = env.api("GET", "/v1/orders/" + order_id)
+    agreement_id = order["agreementId"]
+    env.wait(f"document.querySelector('[data-agreement=\"{agreement_id}\"] [data-field=status]') && document.querySelector('[data-agreement=\"{agreement_id}\"] [data-field=status]').textContent === 'active'", "an active subscription", timeout=30)
+    equal(env.api("GET", "/v1/orders/" + order_id)["status"], "paid", "the first month on the server")
+    notification_base = order["paymentRequest"]["recurringPaymentRequest"]["tokenNotificationURL"]
+    equal(notification_base, env.base + "/v1/merchant-token-events", "the request's tokenNotificationURL")
+    equal(env.api("GET", "/v1/agreements/" + agreement_id)["card"]["tokenStatus"], "active", "the token before")
+    # The shopper removes the card from Wallet: the sheet's session asks the sandbox, which sends
+    # Apple Pay's notification (a GET naming the event) to the token's notification URL; the
+    # server asks the sandbox's token gateway what the event is, and acts.
+    req = urllib.request.Request(env.base + "/paysheet/v1/pages/" + page_id + "/merchant-token-events", method="POST",
+                                 data=json.dumps({"eventType": "UNLINK", "reason": "USER"}).encode(),
+                                 headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=30) as r:
+        sent = json.loads(r.read())
+    notification = sent["notificationURL"]
+    check(notification.startswith(notification_base + "/notification/merchantToken/"), f"the notification: {notification}")
+    equal(sent["merchantAnswer"]["status"], 200, "the server's answer to the notification")
+    equal(sent["merchantAnswer"]["body"]["result"], "applied", "what the notification did")
+    agreement = env.api("GET", "/v1/agreements/" + agreement_id)
+    equal(agreement["status"], "canceled", "the agreement after the deletion")
+    equal(agreement["canceledBecause"], "its merchant token was deleted by the user", "why it ended")
+    equal(agreement["card"]["tokenStatus"], "deleted", "the token after")
+    # The subscription page (the management URL) shows it ended, and why (this browser may show
+    # other subscriptions of the store: the same card's merchant token is the same there).
+    d.refresh()
+    box = f'[data-agreement="{agreement_id}"]'
+    env.wait(f"document.querySelector('{box} [data-field=status]') && document.querySelector('{box} [data-field=status]').textContent === 'canceled'", "the ended subscription", timeout=30)
+    equal(d.find_element(By.CSS_SELECTOR, box + " [data-field=ended]").text, "its merchant token was deleted by the user", "the page's reason")
+    equal(d.find_element(By.CSS_SELECTOR, box + " [data-field=token]").text, "deleted", "the page's card status")
+    check(not d.find_elements(By.CSS_SELECTOR, box + " [data-action=cancel]"), "a cancel button on an ended subscription")
+    env.shot("store-subscription-token-deleted")
+    # A charge on the dead token is refused before anything reaches the acquirer.
+    refused = env.api("POST", "/v1/agreements/" + agreement_id + "/charges", {}, expect_error=True)
+    equal(refused.get("error", {}).get("code"), "merchant_token_deleted", "a charge after the deletion")
+    # The same notification again (a replay) is refused and changes nothing.
+    try:
+        urllib.request.urlopen(notification, timeout=30).read()
+        raise Failure("a replayed notification was accepted")
+    except urllib.error.HTTPError as e:
+        equal(e.code, 409, "a replayed notification's status")
+        equal(json.loads(e.read())["error"]["code"], "token_event_replayed", "a replayed notification's code")
+
+
 @case("demo store: a declined card shows Try Again on the sheet, the order stays unpaid")
 def _(env):
     d = env.driver
@@ -1238,6 +1338,73 @@ def _(env):
 import webkit_mock_cases  # noqa: E402 (its cases use the helpers above)
 
 webkit_mock_cases.register(sys.modules[__name__])
+# ---------------------------------------------------------------------------------------------
+# The sheet in the shopper's language: Chromium started in Simplified Chinese and in Japanese
+# (--lang and intl.accept_languages), the sheet's own words in that language (the engine's
+# SheetString table), the merchant's words as given.
+
+LANGUAGE_CASES = [
+    # (Chromium's language, the sheet's, §4 row, error, status, SHIPPING module, popup, headings, screenshot)
+    ("zh-CN", "zh-Hans", 6, {"code": "addressUnserviceable", "message": "Bad postcode"},
+     "无法送货", "无法送货\n不支持此地址", "Demo Merchant不支持配送到你的送货地址",
+     {"card": "付款方式", "shipping": "送货地址", "contact": "联系信息", "summary": "账单列表"},
+     {"label": "模拟付款单 — 不是 Apple Pay", "pay": "支付（模拟）", "cancel": "取消", "total": "支付 Demo Merchant"},
+     "sheet-zh-Hans"),
+    ("ja", "ja", 7, {"code": "addressUnserviceable", "contactField": "postalCode", "message": "Bad postcode"},
+     "配送先住所が無効です", "配送先住所が無効\nBad postcode", "Demo Merchantはこの配送先住所への配送に対応していません",
+     {"card": "カード", "shipping": "配送先", "contact": "連絡先", "summary": "支払い内容"},
+     {"label": "シミュレーションのペイメントシート — Apple Pay ではありません", "pay": "支払う（シミュレーション）",
+      "cancel": "キャンセル", "total": "Demo Merchant に支払う"},
+     "sheet-ja"),
+]
+
+for lang_case in LANGUAGE_CASES:
+    def make(c=lang_case):
+        browser, language, row, error, status, shipping, popup, headings, chrome, shot = c
+
+        @case(f"languages: Chromium in {browser} shows the sheet in {language} (§4 row {row}); the merchant's words as given")
+        def _(env):
+            with env.browser_in(browser) as d:
+                env.page()
+                check(d.execute_script("return navigator.languages[0]").startswith(browser),
+                      "navigator.languages: " + str(d.execute_script("return navigator.languages")))
+                start(env, plan={"results": [{"status": STATUS_CODES["FAILURE"], "errors": [error]}]})
+                env.wait("document.querySelector('#paysheet-sheet[lang]')", "the sheet")
+                equal(d.find_element(By.ID, "paysheet-sheet").get_attribute("lang"), language, "the sheet's lang")
+                for module, heading in headings.items():
+                    equal(env.sheet_text(f"[data-module={module}] h3"), heading, f"the {module} heading")
+                equal(env.sheet_text("[data-part=label]"), chrome["label"], "the simulation label")
+                equal(env.sheet_text("[data-action=authorize]"), chrome["pay"], "the Pay button")
+                equal(env.sheet_text("[data-action=cancel]"), chrome["cancel"], "the Cancel button")
+                equal(env.sheet_text(".ps-total td"), chrome["total"], "the total's row")
+                env.click_sheet("authorize")
+                env.wait("window.__completed === 1", "completePayment")
+                env.wait("document.querySelector('#paysheet-sheet [data-part=status]') && document.querySelector('#paysheet-sheet [data-part=status]').textContent !== ''", "a status")
+                equal(env.sheet_text("[data-part=status]"), status, "the status line")
+                equal(env.sheet_text("[data-error=shipping]"), shipping, "the SHIPPING module's error")
+                equal(env.sheet_text("[data-part=popup]"), popup, "the popup")
+                snap = d.execute_script("return paysheet.snapshot()")
+                equal((snap["language"], snap["rule"], snap["result"]), (language, row, None), "the snapshot's codes")
+                equal(snap["statusId"], "status.shippingUnavailable" if row == 6 else "status.shippingAddressInvalid", "statusId")
+                d.set_window_size(430, 900)
+                env.shot(shot)
+    make()
+
+
+@case("languages: the page's options.language comes before the browser's; other languages fall back to English")
+def _(env):
+    with env.browser_in("zh-CN") as d:
+        env.page({"options": {"language": "ja-JP"}})
+        start(env)
+        equal(d.execute_script("return paysheet.snapshot().language"), "ja", "the page's choice")
+        equal(env.sheet_text("[data-module=shipping] h3"), "配送先", "the SHIPPING heading")
+    env.page({"options": {"language": ["fr-FR", "de"]}})
+    start(env)
+    equal(env.driver.execute_script("return paysheet.snapshot().language"), "en", "no language the sheet speaks")
+    equal(env.sheet_text("[data-module=shipping] h3"), "SHIPPING", "the SHIPPING heading")
+    equal(env.sheet_text("[data-action=authorize]"), "Pay (simulated)", "the Pay button")
+
+
 import frame_cases  # noqa: E402
 frame_cases.register(sys.modules[__name__])
 import webkit_line_cases  # noqa: E402

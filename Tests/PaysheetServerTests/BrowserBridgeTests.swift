@@ -200,6 +200,81 @@ import Testing
         }
     }
 
+    // MARK: - The sheet's language
+
+    /// `paysheet.js` draws the sheet's words from the engine's `texts`: none of them is written in
+    /// it (the table is `SheetString`'s).
+    @Test func paysheetJSKeepsNoCopyOfTheSheetsWords() throws {
+        let js = String(buffer: try BrowserRoutes.load("paysheet.js"))
+        for id in SheetString.allCases {
+            for language in SheetLanguage.allCases {
+                let text = id.text(in: language)
+                #expect(!js.contains("\"\(text)\""), "\(id.rawValue) is written in paysheet.js")
+                #expect(
+                    !js.contains(
+                        "\"\(text.replacingOccurrences(of: "{label}", with: "").replacingOccurrences(of: "{url}", with: ""))\""
+                    )
+                )
+            }
+            if id.isDrawnByRenderer { #expect(js.contains("\"\(id.rawValue)\""), "paysheet.js draws \(id.rawValue)") }
+        }
+    }
+
+    @Test func theBrowsersLanguagesChooseTheSheetsUnlessThePageChose() async throws {
+        let h = try hub()
+        let page = await h.create(client: "10.0.0.1", wall: 1)
+        func construct(_ languages: JSONValue) async throws(ServiceError) -> JSONValue {
+            try await h.handle(
+                page: page,
+                body: [
+                    "op": "construct", "version": 3, "request": Self.request, "userGesture": true,
+                    "languages": languages,
+                ],
+                wall: 1
+            )
+        }
+        // Before any session: no sheet, no words to draw; the snapshot says the language.
+        let none = try await h.handle(page: page, body: ["op": "state"], wall: 1)
+        #expect(none["sheet"]?["language"] == "en")
+        #expect(none["texts"] == nil)
+        _ = try await construct(["zh-TW", "zh-CN", "en-US"])
+        let begun = try await h.handle(
+            page: page,
+            body: ["op": "call", "session": 1, "method": "begin", "args": []],
+            wall: 1
+        )
+        #expect(begun["sheet"]?["language"] == "zh-Hans")
+        #expect(begun["texts"]?["module.card"] == "付款方式")
+        #expect(begun["texts"]?["sheet.total"] == "支付 {label}")
+        // A language tag that is not one is the page's mistake, named.
+        do throws(ServiceError) {
+            _ = try await construct(["zh CN"])
+            Issue.record("a malformed tag was accepted")
+        } catch {
+            #expect(error.field == "languages")
+        }
+        // The page's own choice (options.language) stays, whatever the browser says.
+        _ = try await h.handle(page: page, body: ["op": "configure", "options": ["language": "ja"]], wall: 1)
+        _ = try await construct(["zh-CN"])
+        let chosen = try await h.handle(
+            page: page,
+            body: ["op": "call", "session": 1, "method": "begin", "args": []],
+            wall: 1
+        )
+        #expect(chosen["sheet"]?["language"] == "ja")
+        #expect(chosen["texts"]?["module.shipping"] == "配送先")
+        // Without a choice, a browser in a language the sheet does not speak gets English.
+        _ = try await h.handle(page: page, body: ["op": "configure"], wall: 1)
+        _ = try await construct(["fr-FR", "de"])
+        let english = try await h.handle(
+            page: page,
+            body: ["op": "call", "session": 1, "method": "begin", "args": []],
+            wall: 1
+        )
+        #expect(english["sheet"]?["language"] == "en")
+        #expect(english["texts"]?["sheet.pay"] == "Pay (simulated)")
+    }
+
     @Test func pageIdsAreIssuedByTheServerAndAnUnknownIdIsNotAPage() async throws {
         let h = try hub()
         let a = await h.create(client: "10.0.0.1", wall: 1)

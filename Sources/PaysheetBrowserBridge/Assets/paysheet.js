@@ -13,7 +13,8 @@
  *   data-require-user-gesture="false"   let sessions be created outside a click handler
  *   data-clock="virtual"                time passes only through paysheet.advanceClock(seconds)
  *   data-wallet='{"cards": [...]}'      the simulated user's wallet (the scenario format's)
- *   data-options='{"timeoutSeconds": 30}'  the scenario format's options
+ *   data-options='{"timeoutSeconds": 30}'  the scenario format's options ({"language": "ja"} picks the
+ *                                       sheet's language; by default the browser's languages do)
  *
  * Test scripts (Selenium, Playwright, Cypress) drive the sheet through `window.paysheet`.
  * This is a simulation: no real payment sheet is shown and no real card is charged.
@@ -65,9 +66,15 @@
     try { if (policy && typeof policy.allowsFeature === "function") allowed = !!policy.allowsFeature("payment"); } catch (e) { allowed = null; }
     return { origins: origins, paymentAllowed: allowed };
   }
+  /** The browser's languages, most preferred first: the sheet speaks the first the engine can. */
+  function browserLanguages() {
+    var list = navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language || "en"];
+    return Array.prototype.slice.call(list);
+  }
   // The operations that create a session or a request or ask about the wallet: each tells the
-  // engine where the page is (its frame), its domain (for merchant sessions) and whether it runs
-  // under WebKit's test runner, whose mock coordinator stands in for the sheet.
+  // engine where the page is (its frame), its domain (for merchant sessions), the browser's
+  // languages (for the sheet's words) and whether it runs under WebKit's test runner, whose mock
+  // coordinator stands in for the sheet.
   var PAGE_FACT_OPS = { construct: true, "static": true, paymentRequest: true };
 
   // The engine's message for a call with too few arguments (ScriptError.notEnoughArguments; a
@@ -79,7 +86,7 @@
 
   /** Sends `op` to the engine and waits for the answer (synchronous, as the API is). */
   function bridge(op) {
-    if (PAGE_FACT_OPS[op.op]) Object.assign(op, { frame: frameContext(), webKitMock: underWebKitRunner(), pageDomain: location.hostname });
+    if (PAGE_FACT_OPS[op.op]) Object.assign(op, { frame: frameContext(), webKitMock: underWebKitRunner(), pageDomain: location.hostname, languages: browserLanguages() });
     var xhr = new XMLHttpRequest();
     xhr.open("POST", endpoint, false);
     // text/plain keeps the request "simple" so that a page on another origin needs no preflight.
@@ -178,14 +185,27 @@
   // ---- User gestures (Safari's rule: a session is created in a user-gesture handler) ----------
 
   var gesture = 0;
+  var consumed = false; // PaymentRequest.show() consumes the activation it runs in
   ["click", "mousedown", "mouseup", "pointerdown", "pointerup", "touchstart", "touchend", "keydown", "keyup"].forEach(function (type) {
     window.addEventListener(type, function (e) {
       if (!e.isTrusted) return; // el.click() from a script is no gesture
       gesture++;
+      consumed = false;
       setTimeout(function () { gesture--; }, 0);
     }, true);
   });
-  function inGesture() { return gesture > 0; }
+  /** Whether this window, or a same-origin window above it, is in a user gesture (HTML's
+   * activation notification reaches same-origin descendants). */
+  function inGesture() {
+    if (gesture > 0) return true;
+    try { return window.parent !== window && !!window.parent.paysheet && window.parent.paysheet.inUserGesture(); } catch (e) { return false; }
+  }
+  /** `show()`'s check: a transient activation not yet consumed, which it consumes. */
+  function consumeGesture() {
+    if (!inGesture() || consumed) return false;
+    consumed = true;
+    return true;
+  }
 
   // ---- Events ------------------------------------------------------------------------------
 
@@ -370,15 +390,36 @@
       var list = args(arguments), undefinedAt = [];
       for (var i = 0; i < list.length; i++) if (arguments[i] === undefined) undefinedAt.push(i);
       var value = result(bridge({ op: "static", method: "ApplePayError", args: list, undefinedAt: undefinedAt }));
-      Object.defineProperty(this, "code", { value: value.code, enumerable: true });
-      Object.defineProperty(this, "contactField", { value: value.contactField === undefined ? undefined : value.contactField, enumerable: true });
-      Object.defineProperty(this, "message", { value: value.message === undefined ? "" : value.message, enumerable: true });
+      errorInternal.set(this, { code: value.code, contactField: value.contactField === undefined ? undefined : value.contactField,
+        message: value.message === undefined ? "" : value.message, domain: null });
     }
+    // Current WebKit's attributes are writable; an enumeration value it does not know is ignored,
+    // as WebIDL's setters do (the engine's binding decides what it knows).
+    get code() { return errorInternal.get(this).code; }
+    set code(v) { var d = errorInternal.get(this); var e = knownError([wire(v)]); if (e) d.code = e.code; }
+    get contactField() { return errorInternal.get(this).contactField; }
+    set contactField(v) {
+      var d = errorInternal.get(this);
+      if (v === null || v === undefined) { d.contactField = null; return; }
+      var e = knownError([wire(d.code), wire(v)]); if (e) d.contactField = e.contactField;
+    }
+    get message() { return errorInternal.get(this).message; }
+    set message(v) { errorInternal.get(this).message = String(v); }
+    get domain() { return errorInternal.get(this).domain; }
+    set domain(v) { if (v === null || v === undefined || String(v) === "disbursement") errorInternal.get(this).domain = v === undefined ? null : v; }
   }
+  var errorInternal = new WeakMap();
+  /** The engine's `ApplePayError` for these arguments, or null when it refuses them. */
+  function knownError(list) {
+    try { return result(bridge({ op: "static", method: "ApplePayError", args: list, undefinedAt: [] })); } catch (e) { return null; }
+  }
+  ["code", "contactField", "message", "domain"].forEach(function (k) {
+    Object.defineProperty(ApplePayError.prototype, k, Object.assign(Object.getOwnPropertyDescriptor(ApplePayError.prototype, k), { enumerable: true }));
+  });
   Object.defineProperty(ApplePayError.prototype, "toJSON", {
     value: function () {
       var o = { code: this.code };
-      if (this.contactField !== undefined) o.contactField = this.contactField;
+      if (this.contactField !== undefined && this.contactField !== null) o.contactField = this.contactField;
       if (this.message !== undefined) o.message = this.message;
       return o;
     },
@@ -613,7 +654,7 @@
     show(detailsPromise) {
       var self = this, d = prInternal.get(this);
       return new Promise(function (resolve, reject) {
-        try { result(requestCall(self, "show", { userGesture: inGesture() })); } catch (e) { reject(e); return; }
+        try { result(requestCall(self, "show", { userGesture: consumeGesture() })); } catch (e) { reject(e); return; }
         d.pending = { resolve: resolve, reject: reject, retry: false };
         activeSession = self;
         startClock();
@@ -696,6 +737,14 @@
 
   var state = { last: null, clock: "real", focusPay: false };
   var root = null;
+  // The sheet's words in its language, by id, as the engine sends them (`texts`; the one table is
+  // the engine's SheetString). `{label}` and `{url}` are filled with what the page gave.
+  var texts = {};
+  function t(id, values) {
+    var text = Object.prototype.hasOwnProperty.call(texts, id) ? texts[id] : id;
+    Object.keys(values || {}).forEach(function (k) { text = text.split("{" + k + "}").join(values[k]); });
+    return text;
+  }
 
   var CSS = [
     "#paysheet-sheet{position:fixed;inset:0;z-index:2147483646;display:flex;align-items:flex-end;justify-content:center;",
@@ -770,6 +819,7 @@
     if (!document.body) return;
     var sheet = body.sheet, choices = body.choices;
     if (body.clock) state.clock = body.clock;
+    if (body.texts) texts = body.texts;
     ensureRoot();
     if (!sheet || !sheet.visible) {
       var wasOpen = !root.hidden;
@@ -781,7 +831,7 @@
       return;
     }
     // Draw only what changed: a tick with the same sheet keeps the user's half-typed input.
-    var drawn = JSON.stringify([sheet, choices, state.clock]);
+    var drawn = JSON.stringify([sheet, choices, state.clock, texts]);
     if (drawn === state.drawn && !root.hidden) return;
     state.drawn = drawn;
     var active = root.contains(document.activeElement) ? document.activeElement : null;
@@ -789,71 +839,72 @@
     var typed = active && active.tagName === "INPUT" ? active.value : null;
     var wasHidden = root.hidden;
     root.hidden = false;
+    root.setAttribute("lang", sheet.language || "en");
     root.innerHTML = "";
     var cur = choices.currencyCode;
     var m = sheet.modules;
     var panel = h("div", { class: "ps-panel", tabindex: "-1" });
 
-    panel.appendChild(h("p", { class: "ps-label", id: "paysheet-title", "data-part": "label", text: "Simulated payment sheet — not Apple Pay" }));
+    panel.appendChild(h("p", { class: "ps-label", id: "paysheet-title", "data-part": "label", text: t("sheet.simulationLabel") }));
     panel.appendChild(h("header", {}, [
       h("h2", { text: (m.summary.total.label || "") + " — " + money(m.summary.total.amount, cur) }),
-      h("button", { type: "button", "data-action": "cancel", "data-focus": "cancel", onclick: function () { userAction({ user: "cancel" }); } }, ["Cancel"]),
+      h("button", { type: "button", "data-action": "cancel", "data-focus": "cancel", onclick: function () { userAction({ user: "cancel" }); } }, [t("sheet.cancel")]),
     ]));
 
     // CARD
-    var cardSelect = h("select", { id: "paysheet-card", "data-focus": "card", "aria-label": "Card",
+    var cardSelect = h("select", { id: "paysheet-card", "data-focus": "card", "aria-label": t("label.card"),
       onchange: function (e) { userAction({ user: "selectPaymentMethod", index: Number(e.target.value) }); } },
       choices.cards.map(function (c) {
         return h("option", { value: String(c.index), selected: c.selected, disabled: !c.usable },
-          [c.displayName + " (" + c.type + ")" + (c.usable ? "" : " — not accepted")]);
+          [c.displayName + " (" + c.type + ")" + (c.usable ? "" : " — " + t("sheet.notAccepted"))]);
       }));
-    panel.appendChild(h("section", { "data-module": "card" }, [h("h3", { text: "CARD" }), cardSelect, errorBlock("card", m.card.error)]));
+    panel.appendChild(h("section", { "data-module": "card" }, [h("h3", { text: t("module.card") }), cardSelect, errorBlock("card", m.card.error)]));
 
     // SHIPPING
     if (choices.requestsShipping) {
-      var shipSelect = h("select", { id: "paysheet-shipping", "data-focus": "shipping", "aria-label": "Shipping address",
+      var shipSelect = h("select", { id: "paysheet-shipping", "data-focus": "shipping", "aria-label": t("label.shippingAddress"),
         onchange: function (e) { userAction({ user: "selectShippingContact", index: Number(e.target.value) }); } },
         choices.shippingContacts.map(function (c) {
           return h("option", { value: String(c.index), selected: c.selected }, [contactLine(c.contact)]);
         }));
-      panel.appendChild(h("section", { "data-module": "shipping" }, [h("h3", { text: "SHIPPING" }), shipSelect, errorBlock("shipping", m.shipping.error)]));
+      panel.appendChild(h("section", { "data-module": "shipping" }, [h("h3", { text: t("module.shipping") }), shipSelect, errorBlock("shipping", m.shipping.error)]));
     }
 
     // METHOD
     if (choices.shippingMethods.length) {
-      var methodSelect = h("select", { id: "paysheet-method", "data-focus": "method", "aria-label": "Shipping method",
+      var methodSelect = h("select", { id: "paysheet-method", "data-focus": "method", "aria-label": t("label.shippingMethod"),
         onchange: function (e) { userAction({ user: "selectShippingMethod", identifier: e.target.value }); } },
         choices.shippingMethods.map(function (x) {
           return h("option", { value: x.identifier, selected: x.selected }, [x.label + " — " + x.detail + " — " + money(x.amount, cur)]);
         }));
-      panel.appendChild(h("section", { "data-module": "method" }, [h("h3", { text: "METHOD" }), methodSelect, errorBlock("method", m.method.error)]));
+      panel.appendChild(h("section", { "data-module": "method" }, [h("h3", { text: t("module.method") }), methodSelect, errorBlock("method", m.method.error)]));
     }
 
     // CONTACT
     if (choices.requestsEmail || choices.requestsPhone || m.contact.error) {
       var fields = [];
-      if (choices.requestsEmail) fields.push(h("input", { id: "paysheet-email", "data-focus": "email", type: "email", "aria-label": "Email", value: m.contact.email || "",
+      if (choices.requestsEmail) fields.push(h("input", { id: "paysheet-email", "data-focus": "email", type: "email", "aria-label": t("label.email"), value: m.contact.email || "",
         onchange: function (e) { userAction({ user: "editContact", email: e.target.value }); } }));
-      if (choices.requestsPhone) fields.push(h("input", { id: "paysheet-phone", "data-focus": "phone", type: "tel", "aria-label": "Phone", value: m.contact.phone || "",
+      if (choices.requestsPhone) fields.push(h("input", { id: "paysheet-phone", "data-focus": "phone", type: "tel", "aria-label": t("label.phone"), value: m.contact.phone || "",
         onchange: function (e) { userAction({ user: "editContact", phone: e.target.value }); } }));
-      panel.appendChild(h("section", { "data-module": "contact" }, [h("h3", { text: "CONTACT" }), h("div", { class: "ps-row" }, fields), errorBlock("contact", m.contact.error)]));
+      panel.appendChild(h("section", { "data-module": "contact" }, [h("h3", { text: t("module.contact") }), h("div", { class: "ps-row" }, fields), errorBlock("contact", m.contact.error)]));
     }
 
     // COUPON
     if (choices.supportsCouponCode) {
-      var couponInput = h("input", { id: "paysheet-coupon", "data-focus": "coupon", "aria-label": "Coupon code", value: m.coupon.code || "" });
-      panel.appendChild(h("section", { "data-module": "coupon" }, [h("h3", { text: "COUPON" }), h("div", { class: "ps-row" }, [couponInput,
-        h("button", { type: "button", "data-action": "coupon", "data-focus": "coupon-apply", onclick: function () { userAction({ user: "enterCouponCode", code: couponInput.value }); } }, ["Apply"])]),
+      var couponInput = h("input", { id: "paysheet-coupon", "data-focus": "coupon", "aria-label": t("label.couponCode"), value: m.coupon.code || "" });
+      panel.appendChild(h("section", { "data-module": "coupon" }, [h("h3", { text: t("module.coupon") }), h("div", { class: "ps-row" }, [couponInput,
+        h("button", { type: "button", "data-action": "coupon", "data-focus": "coupon-apply", onclick: function () { userAction({ user: "enterCouponCode", code: couponInput.value }); } }, [t("sheet.apply")])]),
         errorBlock("coupon", m.coupon.error)]));
     }
 
     // SUMMARY
     var rows = m.summary.lineItems.map(function (i) {
-      return h("tr", {}, [h("td", { text: i.label }), h("td", { text: i.type === "pending" ? "Amount pending" : money(i.amount, cur) })]);
+      return h("tr", {}, [h("td", { text: i.label }), h("td", { text: i.type === "pending" ? t("sheet.amountPending") : money(i.amount, cur) })]);
     });
-    rows.push(h("tr", { class: "ps-total" }, [h("td", { text: "Pay " + (m.summary.total.label || "") }),
-      h("td", { "data-part": "total", text: m.summary.total.type === "pending" ? "Amount pending" : money(m.summary.total.amount, cur) })]));
-    panel.appendChild(h("section", { "data-module": "summary" }, [h("h3", { text: "SUMMARY" }), h("table", {}, [h("tbody", {}, rows)])]));
+    rows.push(h("tr", { class: "ps-total" }, [h("td", { text: t("sheet.total", { label: m.summary.total.label || "" }) }),
+      h("td", { "data-part": "total", text: m.summary.total.type === "pending" ? t("sheet.amountPending") : money(m.summary.total.amount, cur) })]));
+    panel.appendChild(h("section", { "data-module": "summary" }, [h("h3", { text: t("module.summary") }), h("table", {}, [h("tbody", {}, rows)])]));
 
     // BILLING: what continues after today (the engine's words; no rule here).
     if (m.billing) {
@@ -865,12 +916,14 @@
       (b.merchants || []).forEach(function (x) { lines.push(h("p", { "data-part": "billing-merchant", text: x.text })); });
       if (b.freeCancellation) lines.push(h("p", { "data-part": "billing-cancellation", text: b.freeCancellation }));
       if (b.agreement) lines.push(h("p", { "data-part": "billing-agreement", text: b.agreement }));
-      if (b.managementURL) lines.push(h("p", { "data-part": "billing-management", text: "Manage at " + b.managementURL }));
-      panel.appendChild(h("section", { "data-module": "billing", "data-kind": b.kind }, [h("h3", { text: "BILLING" }),
+      if (b.managementURL) lines.push(h("p", { "data-part": "billing-management", text: t("sheet.manageAt", { url: b.managementURL }) }));
+      panel.appendChild(h("section", { "data-module": "billing", "data-kind": b.kind }, [h("h3", { text: t("module.billing") }),
         h("p", { "data-part": "billing-description", text: b.description || "" })].concat(lines)));
     }
 
-    // Authorization area: status, popup, countdown, pay.
+    // Authorization area: status, popup, countdown, pay. The countdown and the reason Pay is
+    // disabled are the simulator's notes for the developer (no real sheet has them): English, with
+    // the engine's event names and reasons, in every language.
     panel.appendChild(h("div", { class: "ps-status", "data-part": "status", role: "status", "aria-live": "polite", text: sheet.status || "" }));
     if (sheet.popup) panel.appendChild(h("div", { class: "ps-popup", "data-part": "popup", role: "alert", text: sheet.popup }));
     if (sheet.outstanding) {
@@ -879,7 +932,7 @@
     }
     panel.appendChild(h("button", { type: "button", class: "ps-pay", "data-action": "authorize", "data-focus": "authorize", disabled: !sheet.canAuthorize,
       "aria-describedby": choices.authorizeBlockedBy ? "paysheet-blocked" : null,
-      onclick: function () { userAction({ user: "authorize" }); } }, ["Pay (simulated)"]));
+      onclick: function () { userAction({ user: "authorize" }); } }, [t("sheet.pay")]));
     if (choices.authorizeBlockedBy && !sheet.outstanding) {
       panel.appendChild(h("p", { id: "paysheet-blocked", class: "ps-countdown", "data-part": "blocked", text: "Cannot pay yet: " + choices.authorizeBlockedBy }));
     }
@@ -896,8 +949,8 @@
   function showClosed(sheet) {
     var old = document.getElementById("paysheet-closed");
     if (old) old.remove();
-    var text = { success: "Simulated sheet closed: payment done", failure: "Simulated sheet closed: payment not completed",
-      timedOut: "Simulated sheet closed: timed out", canceled: "Simulated sheet closed: canceled", aborted: "Simulated sheet closed: aborted by the page" }[sheet.result] || "Simulated sheet closed";
+    var text = t({ success: "closed.success", failure: "closed.failure", timedOut: "closed.timedOut", canceled: "closed.canceled",
+      aborted: "closed.aborted" }[sheet.result] || "closed.other");
     if (sheet.status) text += " — " + sheet.status;
     var note = h("div", { id: "paysheet-closed", role: "status", "data-result": sheet.result, text: text });
     document.body.appendChild(note);
@@ -1008,28 +1061,85 @@
   };
 
   // A shim with the names of WebKit's internals.mockPaymentCoordinator, for tests written against it.
-  // Its actions are the mock coordinator's: they reach the page without waiting for merchant validation.
+  // As WebKit's mock does (`dispatchIfShowing`), each action reaches the page in a later task, and
+  // only if the sheet it was made for is still shown: an update the page has just given settles first.
+  function mockTask(action) {
+    var last = state.last;
+    var showing = last && last.sheet && last.sheet.visible ? last.shows : 0;
+    if (!showing) return;
+    setTimeout(function () {
+      var now = state.last;
+      if (now && now.sheet && now.sheet.visible && now.shows === showing) action();
+    }, 0);
+  }
+  var LINE_ITEM_DEFAULTS = { type: "final", paymentTiming: "immediate", recurringPaymentIntervalUnit: "month", recurringPaymentIntervalCount: 1 };
+  var DATE_MEMBERS = ["recurringPaymentStartDate", "recurringPaymentEndDate", "deferredPaymentDate", "freeCancellationDate"];
+  /** A dictionary as WebKit's bindings hand it to the page: IDL defaults filled, dates as `Date`s. */
+  function idlLineItem(item) {
+    if (!item || typeof item !== "object") return item;
+    var out = Object.assign({}, LINE_ITEM_DEFAULTS, item);
+    DATE_MEMBERS.forEach(function (k) { if (typeof out[k] === "string") out[k] = new Date(out[k]); });
+    return out;
+  }
+  function idlKinds(value) {
+    if (!value || typeof value !== "object") return value === undefined ? null : value;
+    var out = Object.assign({}, value);
+    ["regularBilling", "trialBilling", "automaticReloadBilling", "deferredBilling"].forEach(function (k) { if (out[k]) out[k] = idlLineItem(out[k]); });
+    DATE_MEMBERS.forEach(function (k) { if (typeof out[k] === "string") out[k] = new Date(out[k]); });
+    return out;
+  }
+  function mockMember(name) { var m = readSheet().mock || {}; return m[name] === undefined ? null : m[name]; }
   api.mockPaymentCoordinator = {
     setCanMakePayments: function (b) { var o = Object.assign({}, config.options || {}, { canMakePayments: !!b }); configure({ options: o }); },
-    setCanMakePaymentsWithActiveCard: function (b) { api.mockPaymentCoordinator.setCanMakePayments(b); },
-    setShippingAddress: function (contact) { return userAction({ user: "editShippingContact", contact: contact }, true); },
-    changeShippingOption: function (identifier) { return userAction({ user: "selectShippingMethod", identifier: identifier }, true); },
+    setCanMakePaymentsWithActiveCard: function (b) { var o = Object.assign({}, config.options || {}, { activeCard: !!b }); configure({ options: o }); },
+    /** Synchronous, as WebKit's: the address the mock reports after merchant validation and pays with. */
+    setShippingAddress: function (address) { bridge({ op: "mockShippingAddress", address: wire(address || {}) }); },
+    changeShippingOption: function (identifier) { mockTask(function () { userAction({ user: "selectShippingMethod", identifier: identifier }, true); }); },
     /** The page is told of this `ApplePayPaymentMethod` as given (WebKit's mock: no card behind it). */
     changePaymentMethod: function (m) {
-      return sheetAction({ op: "mockChangePaymentMethod", paymentMethod: wire(m || {}) });
+      var method = wire(m || {});
+      mockTask(function () { sheetAction({ op: "mockChangePaymentMethod", paymentMethod: method }); });
     },
-    changeCouponCode: function (code) { return userAction({ user: "enterCouponCode", code: code }, true); },
-    acceptPayment: function () { return userAction({ user: "authorize" }, true); },
-    cancelPayment: function () { return userAction({ user: "cancel" }, true); },
-    get total() { var s = api.snapshot(); return s.modules ? s.modules.summary.total : null; },
-    get lineItems() { var s = api.snapshot(); return s.modules ? s.modules.summary.lineItems : []; },
-    get shippingMethods() { var s = api.snapshot(); return s.modules ? s.modules.method.options : []; },
+    changeCouponCode: function (code) { mockTask(function () { userAction({ user: "enterCouponCode", code: String(code) }, true); }); },
+    acceptPayment: function () { mockTask(function () { userAction({ user: "authorize" }, true); }); },
+    cancelPayment: function () { mockTask(function () { userAction({ user: "cancel" }, true); }); },
+    /** The total of the last update (before any, the shown summary's). */
+    get total() {
+      var t = mockMember("total");
+      if (!t) { var s = api.snapshot(); t = s.modules ? s.modules.summary.total : null; }
+      return idlLineItem(t);
+    },
+    get lineItems() {
+      var m = readSheet().mock || {};
+      var items = m.lineItems;
+      if (!items) { var s = api.snapshot(); items = s.modules ? s.modules.summary.lineItems : []; }
+      return items.map(idlLineItem);
+    },
+    get shippingMethods() {
+      var m = mockMember("shippingMethods");
+      if (!m) { var s = api.snapshot(); m = s.modules ? s.modules.method.options : []; }
+      return m;
+    },
     /** The errors the page passed with its last completion (as WebKit's mock reports them). */
     get errors() { return readSheet().pageErrors || []; },
     /** The shown request's `installmentConfiguration`, as the platform received it. */
     get installmentConfiguration() { return readSheet().installmentConfiguration; },
     /** The configuration of the page's last `ApplePaySetup` call. */
     get setupConfiguration() { return readSheet().setupConfiguration; },
+    get requiredBillingContactFields() { return mockMember("requiredBillingContactFields"); },
+    get requiredShippingContactFields() { return mockMember("requiredShippingContactFields"); },
+    get supportedCountries() { return mockMember("supportedCountries") || []; },
+    get supportsCouponCode() { return mockMember("supportsCouponCode"); },
+    get couponCode() { return mockMember("couponCode"); },
+    get shippingContactEditingMode() { return mockMember("shippingContactEditingMode"); },
+    get recurringPaymentRequest() { return idlKinds(mockMember("recurringPaymentRequest")); },
+    get automaticReloadPaymentRequest() { return idlKinds(mockMember("automaticReloadPaymentRequest")); },
+    get multiTokenContexts() { return mockMember("multiTokenContexts"); },
+    get deferredPaymentRequest() { return idlKinds(mockMember("deferredPaymentRequest")); },
+    get disbursementRequest() { return mockMember("disbursementRequest"); },
+    get applePayLaterAvailability() { return mockMember("applePayLaterAvailability"); },
+    get merchantCategoryCode() { return mockMember("merchantCategoryCode"); },
+    get isDelegatedRequest() { return mockMember("isDelegatedRequest"); },
     /** A feature the simulated wallet can set up (`ApplePaySetup.getSetupFeatures`). */
     addSetupFeature: function (state, type, supportsInstallments) {
       result(bridge({ op: "static", method: "addSetupFeature", args: [wire(state), wire(type), wire(!!supportsInstallments)] }));

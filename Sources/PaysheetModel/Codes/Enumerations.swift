@@ -103,3 +103,13 @@ public enum ApplePayStatus: Int, Codable, Sendable, CaseIterable {
         }
     }
 }
+
+/// `ApplePayFeature`: the features a request may name (current WebKit's enumeration, IDL order).
+public enum ApplePayFeature: String, Codable, Sendable, CaseIterable {
+    case applePayLater, applePayLaterAvailability, authorizationResultOrderDetails, lineItemPaymentTiming
+    case paymentRequestAutomaticReload, paymentRequestCouponCode, paymentRequestMerchantCategoryCode
+    case paymentRequestMultiTokenContexts, paymentRequestRecurring, paymentRequestShippingContactEditingMode
+    case paymentTimingAutomaticReload, paymentRequestDeferred, paymentTimingDeferred, paymentTimingImmediate
+    case paymentTimingRecurring, shippingContactEditingModeEnabled, shippingContactEditingModeStorePickup
+    case shippingMethodDateComponentsRange, paymentRequestDisbursements, paymentRequestDelegation
+}

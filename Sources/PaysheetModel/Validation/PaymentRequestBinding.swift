@@ -61,6 +61,11 @@ public struct PaymentRequestBinding: Sendable {
         for method in methods where !Self.isValidMethodIdentifier(method.supportedMethods) {
             throw ScriptError(.rangeError, "\"\(method.supportedMethods)\" is an invalid payment method identifier.")
         }
+        if profile.validatesPaymentMethodDataAtConstruction {
+            for method in methods where Self.isApplePay(method.supportedMethods) {
+                try validateApplePayData(method.data)
+            }
+        }
         try checkTotal(&result.total!.amount)
         let selected = try checkDetails(&result, requestShipping: opts.requestShipping, validateIdentifiers: false)
         if result.id == nil { result.id = UUID().uuidString.lowercased() }
@@ -151,6 +156,29 @@ public struct PaymentRequestBinding: Sendable {
         return (binding.unsignedLong(versionValue), request)
     }
 
+    /// `ApplePayPaymentHandler::validateData` (current WebKit, in the constructor): the data bound as
+    /// `ApplePayRequest`, its base checks, then the validator's capabilities, networks and country.
+    func validateApplePayData(_ data: JSONValue?) throws(ScriptError) {
+        guard let data, !data.isNull else { throw .typeError("Missing payment method data.") }
+        let validator = RequestValidator(profile: profile)
+        let (version, base) = try applePayRequest(data)
+        let request = try validator.checkBase(base, version: version)
+        if !request.merchantCapabilities.contains(where: {
+            [.supports3DS, .supportsEMV, .supportsCredit, .supportsDebit].contains($0)
+        }) {
+            throw .typeError("Missing merchant capabilities.")
+        }
+        if request.supportedNetworks.isEmpty, request.installmentConfiguration == nil {
+            throw .typeError("Missing supported networks.")
+        }
+        if !ISOCodes.countryCodes.contains(request.countryCode) {
+            throw .typeError("\"\(request.countryCode)\" is not a valid country code.")
+        }
+        for country in request.supportedCountries ?? [] where !ISOCodes.countryCodes.contains(country) {
+            throw .typeError("\"\(country)\" is not a valid country code.")
+        }
+    }
+
     /// The Apple Pay handler's `show()`: the base checks, the details and options merged in (every
     /// amount in the total's currency), then `PaymentRequestValidator`. Returns the request the
     /// sheet shows.
@@ -190,39 +218,55 @@ public struct PaymentRequestBinding: Sendable {
             currency: currency,
             selected: shippingOption
         )
+        // At show(): the applicable modifier's lines, shipping methods and payment kinds (its
+        // totals only from the first update on).
+        if let (_, modifier) = try firstApplicableModifier(details, selectedType: nil) {
+            request.lineItems = (request.lineItems ?? []) + modifier.additionalLineItems
+            if !modifier.additionalShippingMethods.isEmpty {
+                request.shippingMethods = (request.shippingMethods ?? []) + modifier.additionalShippingMethods
+            }
+            request.recurringPaymentRequest = modifier.recurringPaymentRequest
+            request.automaticReloadPaymentRequest = modifier.automaticReloadPaymentRequest
+            request.multiTokenContexts = modifier.multiTokenContexts
+            request.deferredPaymentRequest = modifier.deferredPaymentRequest
+            request.disbursementRequest = modifier.disbursementRequest
+        }
         try validator.checkPaymentRequestValidator(request)
         return request
     }
 
-    /// The total and lines the sheet shows for `details` when a card of `type` is selected: the
-    /// first Apple Pay modifier for that type replaces the total and adds its lines
-    /// (`computeTotalAndLineItems`).
-    public func totalAndLineItems(
+    /// What an update carries for `details` with a card of `selectedType` selected
+    /// (`computeTotalAndLineItems` and the modifier's payment kinds): the first applicable modifier's
+    /// totals replace the details' total (the Apple Pay modifier's last) and add their lines.
+    public func modified(
         _ details: PaymentDetails,
         selectedType: ApplePayPaymentMethodType?
-    ) throws(ScriptError)
-        -> (total: ApplePayLineItem, lineItems: [ApplePayLineItem])
-    {
+    ) throws(ScriptError) -> ModifiedDetails {
         let currency = details.total!.amount.currency
-        var total = try Self.lineItem(details.total!, currency: currency)
-        var lines = try details.displayItems.map { paymentItem throws(ScriptError) in
-            try Self.lineItem(paymentItem, currency: currency)
-        }
-        guard let selectedType else { return (total, lines) }
-        for modifier in details.modifiers where modifier.supportedMethods == Self.applePayMethod {
-            guard let data = modifier.data else { continue }
-            let members = try binding.dictionary(data)
-            let type = try members["paymentMethodType"].map { typeValue throws(ScriptError) in
-                try binding.enumeration(typeValue, ApplePayPaymentMethodType.self)
-            }
-            guard type == selectedType else { continue }
-            if let modifierTotal = modifier.total { total = try Self.lineItem(modifierTotal, currency: currency) }
-            lines += try modifier.additionalDisplayItems.map { paymentItem throws(ScriptError) in
+        var out = ModifiedDetails(
+            total: try Self.lineItem(details.total!, currency: currency),
+            lineItems: try details.displayItems.map { paymentItem throws(ScriptError) in
                 try Self.lineItem(paymentItem, currency: currency)
             }
-            break
+        )
+        guard let (modifier, applePay) = try firstApplicableModifier(details, selectedType: selectedType) else {
+            return out
         }
-        return (total, lines)
+        if let modifierTotal = modifier.total { out.total = try Self.lineItem(modifierTotal, currency: currency) }
+        out.lineItems += try modifier.additionalDisplayItems.map { paymentItem throws(ScriptError) in
+            try Self.lineItem(paymentItem, currency: currency)
+        }
+        if let total = applePay.total { out.total = total }
+        out.lineItems += applePay.additionalLineItems
+        out.modifier = applePay
+        return out
+    }
+
+    /// An update's total, lines and the applicable Apple Pay modifier.
+    public struct ModifiedDetails: Sendable, Hashable {
+        public var total: ApplePayLineItem
+        public var lineItems: [ApplePayLineItem]
+        public var modifier: ApplePayModifier?
     }
 
     /// The shipping options as the sheet's shipping methods, every price in `currency`.
@@ -428,7 +472,9 @@ public struct PaymentRequestBinding: Sendable {
     /// credentials; anything else must be a standardized identifier (`[a-z][a-z0-9]*(-[a-z0-9]+)*`).
     public static func isValidMethodIdentifier(_ id: String) -> Bool {
         if id.range(of: #"^[A-Za-z][A-Za-z0-9+.-]*:"#, options: .regularExpression) != nil, let url = URL(string: id) {
-            return url.scheme?.lowercased() == "https" && url.user == nil && url.password == nil && url.host != nil
+            // Empty credentials (`https://:@host/`) are dropped by the URL parser, as WebKit's is.
+            return url.scheme?.lowercased() == "https" && (url.user ?? "").isEmpty && (url.password ?? "").isEmpty
+                && url.host != nil
         }
         return id.range(of: #"^[a-z][a-z0-9]*(-[a-z][a-z0-9]*|-[0-9][a-z0-9]*)*$"#, options: .regularExpression) != nil
     }

@@ -32,6 +32,9 @@ public struct RequestValidator: Sendable {
             value throws(ScriptError) in
             try binding.deferred(value)
         }
+        request.disbursementRequest = try binding.optionalDictionary(members, "disbursementRequest").map {
+            value throws(ScriptError) in try binding.disbursement(value)
+        }
         request.lineItems = try members["lineItems"].map { value throws(ScriptError) in try binding.lineItems(value) }
         request.multiTokenContexts = try members["multiTokenContexts"].map { value throws(ScriptError) in
             try binding.tokenContexts(value)
@@ -72,7 +75,9 @@ public struct RequestValidator: Sendable {
         }
         let countryCode = binding.string(countryCodeValue)
         let features = try members["features"].map { value throws(ScriptError) in
-            try binding.sequence(value).map(binding.string)
+            try binding.sequence(value).map { element throws(ScriptError) in
+                try binding.enumeration(element, ApplePayFeature.self).rawValue
+            }
         }
         let installment = try members["installmentConfiguration"].flatMap { $0.isNull ? nil : $0 }
             .map { value throws(ScriptError) in try binding.installmentConfiguration(value) }
@@ -83,6 +88,7 @@ public struct RequestValidator: Sendable {
         for capability in try binding.sequence(caps) {
             capabilities.append(try binding.enumeration(capability, ApplePayMerchantCapability.self))
         }
+        let delegated = members["isDelegatedRequest"].map(binding.boolean)
         let mcc = binding.optionalString(members, "merchantCategoryCode")
         let billingFields = try members["requiredBillingContactFields"].map { value throws(ScriptError) in
             try binding.contactFields(value)
@@ -119,6 +125,7 @@ public struct RequestValidator: Sendable {
         request.couponCode = couponCode
         request.features = features
         request.installmentConfiguration = installment
+        request.isDelegatedRequest = delegated
         request.merchantCategoryCode = mcc
         request.requiredBillingContactFields = billingFields
         request.requiredShippingContactFields = shippingFields
@@ -173,6 +180,12 @@ public struct RequestValidator: Sendable {
         request.total = try checkTotal(request.total)
         if let items = request.lineItems { request.lineItems = try checkLineItems(items) }
         if let methods = request.shippingMethods { try checkMethodAmounts(methods) }
+        try checkPaymentKinds(request)
+    }
+
+    /// The recurring, automatic reload, multi-merchant and deferred requests' own checks
+    /// (`ApplePaySession::convertAndValidate`, and `ApplePayPaymentHandler::validate` for a modifier).
+    func checkPaymentKinds(_ request: ApplePayPaymentRequest) throws(ScriptError) {
         if let rec = request.recurringPaymentRequest {
             _ = try checkBilling(rec.regularBilling, name: "regularBilling", timing: .recurring)
             if let trial = rec.trialBilling { _ = try checkBilling(trial, name: "trialBilling", timing: .recurring) }

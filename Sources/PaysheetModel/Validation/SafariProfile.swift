@@ -23,6 +23,9 @@ public enum SafariProfile: String, Sendable, Codable, CaseIterable {
 
     /// Whether amounts may have more than two fraction digits.
     var allowsLongFractions: Bool { self == .current }
+    /// Whether the constructor already checks the Apple Pay method's data (current WebKit's
+    /// `PaymentHandler::validateData`); older Safaris check it at `show()` only.
+    var validatesPaymentMethodDataAtConstruction: Bool { self == .current }
     /// Whether a zero total is rejected.
     var rejectsZeroTotal: Bool { self == .safari12 }
     /// The largest total accepted, if any.

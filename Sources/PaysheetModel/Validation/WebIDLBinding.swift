@@ -105,6 +105,9 @@ public struct WebIDLBinding: Sendable {
         item.amount = optionalString(members, "amount")
         item.automaticReloadPaymentThresholdAmount = optionalString(members, "automaticReloadPaymentThresholdAmount")
         item.deferredPaymentDate = members["deferredPaymentDate"].map(string)
+        if let kind = members["disbursementLineItemType"] {
+            item.disbursementLineItemType = try enumeration(kind, ApplePayDisbursementLineItemType.self)
+        }
         item.label = optionalString(members, "label")
         if let timing = members["paymentTiming"] {
             item.paymentTiming = try enumeration(timing, ApplePayPaymentTiming.self)
@@ -205,6 +208,14 @@ public struct WebIDLBinding: Sendable {
         var out: [ApplePayContactField] = []
         for element in try sequence(value) { out.append(try enumeration(element, ApplePayContactField.self)) }
         return out
+    }
+
+    func disbursement(_ members: JSONObject) throws(ScriptError) -> ApplePayDisbursementRequest {
+        ApplePayDisbursementRequest(
+            requiredRecipientContactFields: try members["requiredRecipientContactFields"].map {
+                value throws(ScriptError) in try contactFields(value)
+            }
+        )
     }
 
     func recurring(_ members: JSONObject) throws(ScriptError) -> ApplePayRecurringPaymentRequest {

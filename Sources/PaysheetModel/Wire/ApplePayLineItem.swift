@@ -22,6 +22,8 @@ public struct ApplePayLineItem: Codable, Sendable, Hashable {
     public var deferredPaymentDate: String?
     /// The balance below which an automatic reload happens.
     public var automaticReloadPaymentThresholdAmount: String?
+    /// What this line of a disbursement is.
+    public var disbursementLineItemType: ApplePayDisbursementLineItemType?
 
     /// A line item.
     public init(

@@ -36,6 +36,8 @@ public struct ApplePayPaymentRequest: Codable, Sendable, Hashable {
     public var installmentConfiguration: JSONValue?
     /// Feature names (newest versions), passed through unchanged.
     public var features: [String]?
+    /// Whether the merchant asks on behalf of another (`paymentRequestDelegation`).
+    public var isDelegatedRequest: Bool?
 
     // ApplePayPaymentRequest
     /// The total; its label is the merchant name shown after "Pay".
@@ -56,6 +58,8 @@ public struct ApplePayPaymentRequest: Codable, Sendable, Hashable {
     public var multiTokenContexts: [ApplePayPaymentTokenContext]?
     /// A deferred payment.
     public var deferredPaymentRequest: ApplePayDeferredPaymentRequest?
+    /// A payout to the shopper's card instead of a payment.
+    public var disbursementRequest: ApplePayDisbursementRequest?
 
     /// A request with the required members.
     public init(

@@ -18,6 +18,8 @@ public struct ApplePayUpdate: Codable, Sendable, Hashable {
     public var newMultiTokenContexts: [ApplePayPaymentTokenContext]?
     /// A new deferred payment request.
     public var newDeferredPaymentRequest: ApplePayDeferredPaymentRequest?
+    /// The disbursement request, replaced (the Payment Request API's modifiers).
+    public var newDisbursementRequest: ApplePayDisbursementRequest?
 
     /// An update.
     public init(

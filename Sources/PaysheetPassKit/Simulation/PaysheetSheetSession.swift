@@ -130,6 +130,7 @@ public final class PaysheetSheetSession: @unchecked Sendable {
             )
         }
         var configuration = SheetConfiguration(wallet: simulator.wallet, tokenFactory: factory)
+        configuration.language = simulator.language
         configuration.pageDomain = "app"
         var machine = SheetMachine(configuration: configuration)
         let json = PassKitBridge.$minorDigits.withValue(Currency(request.currencyCode)?.minorUnits) {

@@ -26,6 +26,7 @@ public final class PaysheetSimulator: @unchecked Sendable {
     private var _dataFolder: String?
     private var _tokenFormat = PaysheetTokenFormat.ecV1
     private var _completionTimeout: Double = 30
+    private var _language = SheetLanguage.english
     private var _sessions: [PaysheetSheetSession] = []
     private var _events: [String] = []
     private var _log: [String] = []
@@ -81,6 +82,15 @@ public final class PaysheetSimulator: @unchecked Sendable {
         set { locked { _completionTimeout = newValue } }
     }
 
+    /// The simulated iPhone's language: the sheet shows its own words (statuses, module errors) in
+    /// it, as iOS shows them in the device's language; what the app gives is shown as given.
+    /// English by default; `SheetLanguage(locale: Locale(identifier: "ja_JP"))` or
+    /// `SheetLanguage.preferred(Locale.preferredLanguages)` choose it from a locale.
+    public var language: SheetLanguage {
+        get { locked { _language } }
+        set { locked { _language = newValue } }
+    }
+
     /// Every sheet presented so far, oldest first.
     public var sessions: [PaysheetSheetSession] { locked { _sessions } }
 
@@ -90,7 +100,7 @@ public final class PaysheetSimulator: @unchecked Sendable {
     /// Why a sheet was not presented or a controller not made (the simulator's log).
     public var log: [String] { locked { _log } }
 
-    /// Forgets sessions, events and log; restores the default wallet and shopper.
+    /// Forgets sessions, events and log; restores the default wallet, shopper and language.
     public func reset() {
         locked {
             _wallet = .default
@@ -100,6 +110,7 @@ public final class PaysheetSimulator: @unchecked Sendable {
             _log = []
             _completionTimeout = 30
             _tokenFormat = .ecV1
+            _language = .english
         }
     }
 

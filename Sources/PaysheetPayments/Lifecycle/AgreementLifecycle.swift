@@ -29,15 +29,17 @@ public struct AgreementLifecycle: Sendable, Equatable {
     }
 
     /// The period that may be charged at `now` (1 = the first after the start), given its first
-    /// payment's order as stored and its last charge: refused when the agreement is canceled or
-    /// ended, its first payment has not succeeded, its last charge is still in flight, or (a
-    /// subscription) the next period is not yet due.
+    /// payment's order as stored and its last charge: refused when its merchant token was deleted
+    /// or is suspended (``tokenRefusal``), the agreement is canceled or ended, its first payment
+    /// has not succeeded, its last charge is still in flight, or (a subscription) the next period
+    /// is not yet due.
     public func chargeablePeriod(
         firstOrder: (order: OrderRecord, payments: [PaymentRecord])?,
         lastCharge: PaymentRecord?,
         now: Date
     ) -> Result<Int, PaymentRefusal> {
         let id = agreement.id
+        if agreement.merchantTokenStatus == .deleted, let refusal = tokenRefusal { return .failure(refusal) }
         if let canceledAt = agreement.canceledAt {
             let why = agreement.canceledBecause.map { " (\($0))" } ?? ""
             return .failure(
@@ -61,6 +63,7 @@ public struct AgreementLifecycle: Sendable, Equatable {
                 .conflict("agreement \(id): its first payment has not succeeded", code: "agreement_not_active")
             )
         }
+        if let refusal = tokenRefusal { return .failure(refusal) }
         let period: Int
         let due: Date
         switch nextCharge(lastCharge: lastCharge) {

@@ -36,8 +36,22 @@ public struct AgreementRecord: Sendable, Codable, Equatable {
     public var canceledAt: Date?
     /// Why it ended, when it ended by itself rather than by a cancel request: "its first payment was voided", …
     public var canceledBecause: String?
+    /// The merchant token's state as its lifecycle notifications last said (`nil`: none received,
+    /// usable). A deleted or suspended token takes no charge (``AgreementLifecycle``).
+    public var tokenStatus: MerchantTokenStatus?
+    /// When the last lifecycle event applied to the token was issued (the gateway's time when it
+    /// tells it, otherwise when the server applied it): an event issued before it is stale.
+    public var tokenEventAt: Date?
+    /// The ids of the lifecycle events applied to it, oldest first (the last
+    /// ``AgreementLifecycle/keptTokenEvents``): a notification of one of them changes nothing.
+    public var tokenEventIds: [String]?
+    /// The funding card's expiration date, from the token's metadata when an event updated it.
+    public var cardExpiration: String?
     /// Optimistic-concurrency version.
     public var version: Int = 0
+
+    /// The merchant token's state: ``tokenStatus``, or active when no notification said otherwise.
+    public var merchantTokenStatus: MerchantTokenStatus { tokenStatus ?? .active }
 
     /// An agreement (the shape of the memberwise initializer, for the package's own targets).
     package init(

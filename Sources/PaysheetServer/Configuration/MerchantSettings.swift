@@ -66,6 +66,10 @@ public struct MerchantSettings: Sendable, Codable, Equatable {
     /// Where a shopper manages a plan's agreement (the sheet's `managementURL`); by default the
     /// demo store's subscription page on the server's public URL.
     public var managementURL: String?
+    /// Where the token gateway notifies life-cycle events of a plan's merchant token (the sheet's
+    /// `tokenNotificationURL`); by default the server's own route on its public URL
+    /// (`/v1/merchant-token-events`, docs/agreements.md).
+    public var tokenNotificationURL: String?
     /// Where the merchant ships, and P.O. box rules (the contact validator's policy).
     public var shipping: ContactValidationPolicy = ContactValidationPolicy()
 

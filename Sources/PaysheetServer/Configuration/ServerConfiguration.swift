@@ -365,7 +365,8 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
     }
 
     static let optionalSettings: Set<String> = [
-        "publicURL", "databaseURL", "credentialKeyFile", "merchant.managementURL", "identityCertificateFile",
+        "publicURL", "databaseURL", "credentialKeyFile", "merchant.managementURL", "merchant.tokenNotificationURL",
+        "identityCertificateFile",
         "identityKeyFile", "acquirer.gatewayURL", "acquirer.signingKeyFile",
         "acquirer.signingCertificateFile", "acquirer.trustedRootFiles", "acquirer.intermediateFiles",
         "acquirer.gatewayOwners", "acquirer.secureKeyFile", "acquirer.fileDownloadURL",

@@ -40,6 +40,8 @@ public struct APIRouter: Sendable {
     let storageFull = StorageAlarm()
     /// Proxies whose `X-Forwarded-For` names the client.
     let trustedProxies: [String]
+    /// Merchant-token life-cycle notifications (``addTokenNotificationRoutes(_:)``), when received.
+    let tokenNotifications: MerchantTokenNotifications?
     /// Orders in Wallet (`nil`: none issued; `WalletOrderRoutes.swift`).
     let walletOrders: WalletOrderService?
 
@@ -58,8 +60,10 @@ public struct APIRouter: Sendable {
         draining: Flag = Flag(),
         reconciliation: ReconciliationService? = nil,
         limits: ServerConfiguration.RequestLimits = .init(),
+        tokenNotifications: MerchantTokenNotifications? = nil,
         walletOrders: WalletOrderService? = nil
     ) {
+        self.tokenNotifications = tokenNotifications
         self.walletOrders = walletOrders
         self.limiter = RequestLimiter(limits)
         self.trustedProxies = limits.trustedProxies
@@ -210,6 +214,7 @@ public struct APIRouter: Sendable {
         addSheetRoutes(router)
         addMoneyRoutes(router)
         addAgreementRoutes(router)
+        addTokenNotificationRoutes(router)
         addReconciliationRoutes(router)
         addWalletOrderRoutes(router)
         addPublicRoutes(router)

@@ -8,6 +8,11 @@ struct AgreementView: Encodable {
         var network: String?
         var tokenSuffix: String
         var cardSuffix: String?
+        /// The funding card's expiration date, when a life-cycle event told it.
+        var cardExpiration: String?
+        /// The merchant token as its life-cycle notifications last said: `active`, `suspended`
+        /// (no charge until resumed) or `deleted` (the agreement ended with it).
+        var tokenStatus: String
     }
     /// One merchant-initiated charge.
     struct Charge: Encodable {
@@ -90,7 +95,9 @@ extension PaymentService {
             card: .init(
                 network: agreement.network,
                 tokenSuffix: agreement.tokenSuffix,
-                cardSuffix: agreement.cardSuffix
+                cardSuffix: agreement.cardSuffix,
+                cardExpiration: agreement.cardExpiration,
+                tokenStatus: agreement.merchantTokenStatus.rawValue
             ),
             startedAt: audience == .merchant ? agreement.startedAt : Self.day(of: agreement.startedAt),
             nextChargeDue: audience == .merchant ? due : due.map(Self.day(of:)),

@@ -43,12 +43,14 @@ extension PaymentService {
             cardSuffix: data.merchantTokenMetadata?.fpanSuffix,
             network: network
         )
-        if try await store.insert(agreement) { return }
+        // Found again by its token's keyed reference when a lifecycle notification names the token.
+        let reference = vault.tokenReference(data.merchantTokenIdentifier ?? "")
+        if try await store.insert(agreement, tokenReference: reference) { return }
         // A first payment that failed before: this payment (the only open one of the order) replaces it.
         for _ in 0..<4 {
             guard let existing = try await store.agreement(id) else { break }
             agreement.version = existing.version
-            if try await store.update(agreement) != nil { return }
+            if try await store.update(agreement, tokenReference: reference) != nil { return }
         }
         throw ServiceError.conflict("the agreement of order \(order.id) kept changing; try again")
     }

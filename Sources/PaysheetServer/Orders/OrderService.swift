@@ -410,7 +410,8 @@ public struct OrderService: Sendable {
                 paymentDescription: plan.description,
                 regularBilling: regular,
                 billingAgreement: plan.billingAgreement,
-                managementURL: management
+                managementURL: management,
+                tokenNotificationURL: settings.tokenNotificationURL
             )
             if let trial = plan.trialAmount {
                 var trialLine = ApplePayLineItem(label: plan.firstLine.label, amount: trial)
@@ -430,7 +431,8 @@ public struct OrderService: Sendable {
                 paymentDescription: plan.description,
                 automaticReloadBilling: reload,
                 billingAgreement: plan.billingAgreement,
-                managementURL: management
+                managementURL: management,
+                tokenNotificationURL: settings.tokenNotificationURL
             )
         }
     }

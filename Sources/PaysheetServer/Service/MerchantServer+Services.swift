@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Foundation
 import Hummingbird
 import Logging
@@ -31,6 +32,7 @@ extension MerchantServer {
             sandbox: (any ServerSandbox)?,
             metrics: PrometheusCollectorRegistry?,
             clock: @escaping @Sendable () -> Date,
+            http: HTTPClient,
             logger: Logger
         ) throws {
             var services: [any Service] = []
@@ -61,6 +63,30 @@ extension MerchantServer {
             sandboxTools = tools
             let draining = Flag()
             self.draining = draining
+            // Merchant-token life-cycle notifications: confirmed by Apple's gateway or the sandbox's,
+            // whose routes (sending them) are sandbox tools.
+            let tokenEvents = MerchantServer.merchantTokenEvents(
+                config,
+                validation: validation,
+                sandbox: sandbox,
+                clock: clock,
+                http: http
+            )
+            let browser: ExtraRoutes? =
+                tools
+                ? try MerchantServer.sandbox(sandbox, for: "sandboxTools is on").browserRoutes(
+                    dataFolder: data,
+                    merchantKey: tokens.merchantKey
+                ) : nil
+            let sandboxRoutes: ExtraRoutes?
+            if let browser, let tokenRoutes = tokenEvents?.routes {
+                sandboxRoutes = { router, proxies in
+                    try browser(router, proxies)
+                    try tokenRoutes(router, proxies)
+                }
+            } else {
+                sandboxRoutes = browser
+            }
             let api = APIRouter(
                 orders: orders,
                 payments: payments,
@@ -69,15 +95,19 @@ extension MerchantServer {
                 registry: metrics,
                 sandboxMerchantCertificate: tools
                     ? try? tokens.merchantKey.certificate?.serializeAsPEM().pemString : nil,
-                browser: tools
-                    ? try MerchantServer.sandbox(sandbox, for: "sandboxTools is on").browserRoutes(
-                        dataFolder: data,
-                        merchantKey: tokens.merchantKey
-                    ) : nil,
+                browser: sandboxRoutes,
                 mode: config.mode,
                 draining: draining,
                 reconciliation: reconciliation,
                 limits: config.limits,
+                tokenNotifications: tokenEvents.map {
+                    MerchantTokenNotifications(
+                        source: $0.source,
+                        payments: payments,
+                        merchantIdentifier: config.merchant.merchantIdentifier,
+                        logger: logger
+                    )
+                },
                 walletOrders: try Self.walletOrders(
                     config,
                     data: data,

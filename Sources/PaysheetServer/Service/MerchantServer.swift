@@ -84,6 +84,9 @@ public struct MerchantServer: Sendable {
         let (host, port) = try ServerConfiguration.hostPort(config.listen, what: "listen address")
         let publicURL = config.publicURL ?? "http://\(host == "0.0.0.0" ? "127.0.0.1" : host):\(port)"
         if config.merchant.managementURL == nil { config.merchant.managementURL = publicURL + "/subscription.html" }
+        if config.merchant.tokenNotificationURL == nil {
+            config.merchant.tokenNotificationURL = publicURL + APIRouter.tokenNotificationPath
+        }
         let tokens = try TokenParts(config, data: data, sandbox: sandbox)
         let connections = try ConnectionSettings.forServer(config.connections, logger: logger)
         let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: Self.httpConfiguration)
@@ -116,6 +119,7 @@ public struct MerchantServer: Sendable {
                 sandbox: sandbox,
                 metrics: metrics,
                 clock: clock,
+                http: http,
                 logger: logger
             )
             let ready = parts.ready

@@ -61,6 +61,19 @@ enum Migrations {
         (
             5,
             [
+                // Merchant-token lifecycle notifications: an agreement found by its token's keyed
+                // reference (never the identifier), and the events received (replays refused).
+                "ALTER TABLE agreements ADD COLUMN token_ref TEXT",
+                "CREATE INDEX agreements_token_ref ON agreements (token_ref)",
+                """
+                CREATE TABLE merchant_token_events (event_id TEXT PRIMARY KEY, event_type TEXT NOT NULL, result TEXT NOT NULL,
+                    agreements BIGINT NOT NULL, received_ms BIGINT NOT NULL)
+                """,
+            ]
+        ),
+        (
+            6,
+            [
                 // Orders in Wallet: each order's authentication tokens (their SHA-256) and the devices
                 // registered for its updates (`WalletOrders/`).
                 """

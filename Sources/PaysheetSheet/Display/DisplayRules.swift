@@ -1,50 +1,55 @@
 import PaysheetModel
 
-/// How a module error's message is chosen: the page's `message`, or a fixed sheet text.
+/// How a module error's message is chosen: the page's `message` (shown as given), or one of the
+/// sheet's own texts.
 enum MessageSource: Sendable, Hashable {
     case errorMessage
-    case fixed(String)
+    case fixed(SheetString)
 
-    func resolve(_ error: ApplePayError?) -> String {
+    func resolve(_ error: ApplePayError?) -> ShownMessage {
         switch self {
-        case .errorMessage: return error?.message ?? ""
-        case .fixed(let text): return text
+        case .errorMessage: return .page(error?.message ?? "")
+        case .fixed(let text): return .sheet(text)
         }
     }
 }
 
 /// A module display: title and message source.
 struct ModuleDisplay: Sendable, Hashable {
-    var title: String
+    var title: SheetString
     var message: MessageSource
 
-    func resolve(_ error: ApplePayError?) -> ModuleError { ModuleError(title: title, message: message.resolve(error)) }
+    func resolve(_ error: ApplePayError?) -> ShownError { ShownError(title: title, message: message.resolve(error)) }
 
     static let verifyContact = ModuleDisplay(
-        title: "VERIFY CONTACT INFORMATION",
-        message: .fixed("invalid contact information")
+        title: .errorVerifyContactInformation,
+        message: .fixed(.messageInvalidContactInformation)
     )
-    static let addressInvalidMessage = ModuleDisplay(title: "SHIPPING ADDRESS INVALID", message: .errorMessage)
+    static let addressInvalidMessage = ModuleDisplay(title: .errorShippingAddressInvalid, message: .errorMessage)
     static let addressInvalidFixed = ModuleDisplay(
-        title: "SHIPPING ADDRESS INVALID",
-        message: .fixed("invalid address")
+        title: .errorShippingAddressInvalid,
+        message: .fixed(.messageInvalidAddress)
     )
-    static let unavailableFixed = ModuleDisplay(title: "SHIPPING UNAVAILABLE", message: .fixed("Address not supported"))
-    static let unavailableMessage = ModuleDisplay(title: "SHIPPING UNAVAILABLE", message: .errorMessage)
+    static let unavailableFixed = ModuleDisplay(
+        title: .errorShippingUnavailable,
+        message: .fixed(.messageAddressNotSupported)
+    )
+    static let unavailableMessage = ModuleDisplay(title: .errorShippingUnavailable, message: .errorMessage)
 }
 
-/// The sheet-level status strings of the FINGERPRINT area.
+/// The sheet-level status strings of the FINGERPRINT area, in English (``SheetString`` has them in
+/// every language the sheet speaks).
 public enum SheetStatus {
-    public static let paymentNotCompleted = "Payment Not Completed"
-    public static let tryAgain = "Try Again"
-    public static let shippingAddressInvalid = "Shipping Address Invalid"
-    public static let verifyContactInformation = "Verify Contact Information"
-    public static let shippingUnavailable = "Shipping Unavailable"
+    public static let paymentNotCompleted = SheetString.statusPaymentNotCompleted.text(in: .english)
+    public static let tryAgain = SheetString.statusTryAgain.text(in: .english)
+    public static let shippingAddressInvalid = SheetString.statusShippingAddressInvalid.text(in: .english)
+    public static let verifyContactInformation = SheetString.statusVerifyContactInformation.text(in: .english)
+    public static let shippingUnavailable = SheetString.statusShippingUnavailable.text(in: .english)
     /// Not in the seed: Paysheet's names for billing and PIN outcomes.
-    public static let billingAddressInvalid = "Billing Address Invalid"
-    public static let pinRequired = "PIN Required"
-    public static let pinIncorrect = "Incorrect PIN"
-    public static let pinLocked = "PIN Locked"
+    public static let billingAddressInvalid = SheetString.statusBillingAddressInvalid.text(in: .english)
+    public static let pinRequired = SheetString.statusPINRequired.text(in: .english)
+    public static let pinIncorrect = SheetString.statusPINIncorrect.text(in: .english)
+    public static let pinLocked = SheetString.statusPINLocked.text(in: .english)
 }
 
 /// One row of `docs/payment-sheet.md` §4: what `completePayment` shows for a status and the page's
@@ -57,7 +62,7 @@ struct AuthorizationRule: Sendable, Hashable {
     var codes: Set<ApplePayErrorCode?>
     /// Whether the first error has a contact field; `nil` = either.
     var contactField: Bool?
-    var fingerprint: String?
+    var fingerprint: SheetString?
     var contact: ModuleDisplay?
     var shipping: ModuleDisplay?
     var closes: Bool
@@ -78,7 +83,7 @@ enum DisplayRules {
         _ status: ApplePayStatus,
         _ codes: Set<ApplePayErrorCode?>,
         _ field: Bool?,
-        _ fp: String?,
+        _ fp: SheetString?,
         contact: D? = nil,
         shipping: D? = nil,
         closes: Bool = false,
@@ -99,9 +104,18 @@ enum DisplayRules {
         )
     }
 
+    /// The status line's texts by the seed's names, so that the rows read as its table.
+    private enum Status {
+        static let tryAgain = SheetString.statusTryAgain
+        static let paymentNotCompleted = SheetString.statusPaymentNotCompleted
+        static let shippingAddressInvalid = SheetString.statusShippingAddressInvalid
+        static let verifyContactInformation = SheetString.statusVerifyContactInformation
+        static let shippingUnavailable = SheetString.statusShippingUnavailable
+    }
+
     /// The 21 rows of `docs/payment-sheet.md` §4, in order.
     static let authorization: [AuthorizationRule] = {
-        let S = SheetStatus.self
+        let S = Status.self
         let isc = ApplePayStatus.invalidShippingContact
         let ispa = ApplePayStatus.invalidShippingPostalAddress
         return [
@@ -165,7 +179,12 @@ enum DisplayRules {
 
     /// The row for `status` and the first error, if the seed recorded one.
     static func authorizationRule(status: ApplePayStatus, first: ApplePayError?) -> AuthorizationRule? {
-        authorization.first { r in
+        // A legacy status alone (versions 1–2 pass no errors): the seed's row for that status with
+        // no contact field, which shows the same for every error code.
+        if first == nil, status == .invalidShippingContact || status == .invalidShippingPostalAddress {
+            return authorizationRule(status: status, first: ApplePayError(.unknown))
+        }
+        return authorization.first { r in
             r.status == status && r.codes.contains(first?.code)
                 && (r.contactField == nil || first == nil || r.contactField == (first?.contactField != nil))
         }
@@ -174,7 +193,7 @@ enum DisplayRules {
     /// What `completeShippingContactSelection` (and the other selection updates) show for an
     /// error code (`docs/payment-sheet.md` §3; billing and coupon codes are Paysheet's extension).
     struct UpdateRule: Sendable, Hashable {
-        var fingerprint: String?
+        var fingerprint: SheetString?
         var module: SheetModule?
         var display: ModuleDisplay?
         var popup: Bool
@@ -184,23 +203,23 @@ enum DisplayRules {
         switch code {
         case .addressUnserviceable:
             return UpdateRule(
-                fingerprint: SheetStatus.shippingAddressInvalid,
+                fingerprint: .statusShippingAddressInvalid,
                 module: .shipping,
                 display: .unavailableFixed,
                 popup: true
             )
         case .shippingContactInvalid:
             return UpdateRule(
-                fingerprint: SheetStatus.shippingAddressInvalid,
+                fingerprint: .statusShippingAddressInvalid,
                 module: .shipping,
                 display: .addressInvalidMessage,
                 popup: false
             )
         case .unknown:
-            return UpdateRule(fingerprint: SheetStatus.shippingAddressInvalid, module: nil, display: nil, popup: false)
+            return UpdateRule(fingerprint: .statusShippingAddressInvalid, module: nil, display: nil, popup: false)
         case .billingContactInvalid:
             return UpdateRule(
-                fingerprint: SheetStatus.billingAddressInvalid,
+                fingerprint: .statusBillingAddressInvalid,
                 module: .card,
                 display: billingDisplay,
                 popup: false
@@ -209,23 +228,23 @@ enum DisplayRules {
             return UpdateRule(
                 fingerprint: nil,
                 module: .coupon,
-                display: ModuleDisplay(title: "INVALID CODE", message: .errorMessage),
+                display: ModuleDisplay(title: .errorInvalidCode, message: .errorMessage),
                 popup: false
             )
         case .couponCodeExpired:
             return UpdateRule(
                 fingerprint: nil,
                 module: .coupon,
-                display: ModuleDisplay(title: "CODE EXPIRED", message: .errorMessage),
+                display: ModuleDisplay(title: .errorCodeExpired, message: .errorMessage),
                 popup: false
             )
         }
     }
 
-    static let billingDisplay = ModuleDisplay(title: "BILLING ADDRESS INVALID", message: .errorMessage)
+    static let billingDisplay = ModuleDisplay(title: .errorBillingAddressInvalid, message: .errorMessage)
 
     /// The module display of an error that is not the first one (or not covered by a row).
-    static func secondaryDisplay(for e: ApplePayError) -> (SheetModule, ModuleError)? {
+    static func secondaryDisplay(for e: ApplePayError) -> (SheetModule, ShownError)? {
         switch e.code {
         case .unknown: return nil
         case .billingContactInvalid: return (.card, billingDisplay.resolve(e))
@@ -235,7 +254,7 @@ enum DisplayRules {
         case .shippingContactInvalid, .addressUnserviceable:
             let module = e.contactField.map(SheetModule.owner(of:)) ?? .shipping
             if module == .contact {
-                return (.contact, ModuleError(title: ModuleDisplay.verifyContact.title, message: e.message))
+                return (.contact, ShownError(title: ModuleDisplay.verifyContact.title, message: .page(e.message)))
             }
             if e.code == .addressUnserviceable {
                 return (
@@ -244,10 +263,5 @@ enum DisplayRules {
             }
             return (.shipping, ModuleDisplay.addressInvalidMessage.resolve(e))
         }
-    }
-
-    /// The popup text: `{label} does not allow delivery to your shipping address`.
-    static func popupText(merchant label: String) -> String {
-        "\(label) does not allow delivery to your shipping address"
     }
 }

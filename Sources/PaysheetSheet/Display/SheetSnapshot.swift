@@ -7,16 +7,24 @@ extension SheetMachine {
     /// The sheet as a person sees it, in the scenario format's snapshot shape
     /// (`docs/scenario-format.md`): `visible`, `status`, `canAuthorize`, `popup`, `modules`, plus
     /// `outstanding`, `secondsLeft`, `result` and `rule` (the row of `docs/payment-sheet.md` §4 last
-    /// applied), and `order` once a payment gave the wallet an order (``walletOrder``).
+    /// applied), `language` (``SheetConfiguration/language``) and `statusId` (the status line's
+    /// ``SheetString`` id). The sheet's own texts (`status`, `popup`, the module errors' titles and
+    /// fixed messages) are in that language; codes and the page's own texts are as they are. `order`
+    /// appears once a payment gave the wallet an order (``walletOrder``).
     public func snapshot() -> JSONValue {
+        let language = configuration.language
         guard let sheetState = sheet else {
             return [
-                "visible": false, "status": .null, "canAuthorize": false, "popup": .null, "modules": .null,
-                "outstanding": .null, "secondsLeft": .null, "result": .null, "rule": .null,
+                "visible": false, "status": .null, "statusId": .null, "language": .string(language.rawValue),
+                "canAuthorize": false, "popup": .null, "modules": .null, "outstanding": .null, "secondsLeft": .null,
+                "result": .null, "rule": .null,
             ]
         }
         func err(_ m: SheetModule) -> JSONValue {
-            sheetState.errors[m].map { ["title": .string($0.title), "message": .string($0.message)] } ?? .null
+            sheetState.errors[m].map {
+                let shown = $0.resolved(in: language)
+                return ["title": .string(shown.title), "message": .string(shown.message)]
+            } ?? .null
         }
         func opt(_ text: String?) -> JSONValue { text.map { .string($0) } ?? .null }
         func item(_ line: ApplePayLineItem) -> JSONValue {
@@ -34,9 +42,13 @@ extension SheetMachine {
         let methods = sheetState.methods.map { SheetMachine.pageMethod($0).jsonValue }
         var members = JSONObject()
         members["visible"] = .bool(sheetState.visible)
-        members["status"] = opt(sheetState.status)
+        members["status"] = opt(sheetState.status?.text(in: language))
+        members["statusId"] = opt(sheetState.status?.id?.rawValue)
+        members["language"] = .string(language.rawValue)
         members["canAuthorize"] = .bool(canAuthorize)
-        members["popup"] = opt(sheetState.popup)
+        members["popup"] = opt(
+            sheetState.popupLabel.map { SheetString.popupNoDelivery.text(in: language, ["label": $0]) }
+        )
         members["modules"] = [
             "card": ["error": err(.card), "selected": card],
             "shipping": [

@@ -18,12 +18,14 @@ struct SheetState: Sendable {
     var phone: String?
     var lineItems: [ApplePayLineItem]
     var total: ApplePayLineItem
-    var errors: [SheetModule: ModuleError] = [:]
+    var errors: [SheetModule: ShownError] = [:]
     /// Set by an `unknown` error in a shipping-contact update: no module error, but the address
     /// must change before the user can authorize.
     var shippingNeedsChange = false
-    var status: String?
-    var popup: String?
+    var status: StatusLine?
+    /// The merchant's label when the popup ("{label} does not allow delivery to your shipping
+    /// address") is shown.
+    var popupLabel: String?
     /// The row of `docs/payment-sheet.md` §4 applied by the last `completePayment`.
     var lastRule: Int?
     /// The order the payment gave the wallet (`SheetMachine+WalletOrder.swift`).
@@ -72,7 +74,7 @@ struct SheetState: Sendable {
     /// A new user action clears the last outcome's status line and popup.
     mutating func userActed() {
         status = nil
-        popup = nil
+        popupLabel = nil
     }
 
     /// Why the user cannot authorize now (beyond outstanding completions), or `nil`.
@@ -121,18 +123,18 @@ struct SheetState: Sendable {
         }
         let updateErrors = update.errors ?? []
         status = nil
-        popup = nil
+        popupLabel = nil
         guard let first = updateErrors.first else { return }
         let rule = DisplayRules.updateRule(for: first.code)
-        status = rule.fingerprint
-        if rule.popup { popup = DisplayRules.popupText(merchant: total.label ?? "") }
+        status = rule.fingerprint.map(StatusLine.sheet)
+        if rule.popup { popupLabel = total.label ?? "" }
         if first.code == .unknown, kind == .shippingContact { shippingNeedsChange = true }
         if var module = rule.module, let display = rule.display {
             var shown = display.resolve(first)
             if let field = first.contactField, module == .shipping, SheetModule.owner(of: field) == .contact {
                 module = .contact
-                shown = ModuleError(title: ModuleDisplay.verifyContact.title, message: shown.message)
-                if status == SheetStatus.shippingAddressInvalid { status = SheetStatus.verifyContactInformation }
+                shown = ShownError(title: ModuleDisplay.verifyContact.title, message: shown.message)
+                if status == .sheet(.statusShippingAddressInvalid) { status = .sheet(.statusVerifyContactInformation) }
             }
             errors[module] = shown
         }
@@ -149,53 +151,54 @@ struct SheetState: Sendable {
         let all = result.errors ?? []
         let first = pageErrors.first ?? all.first
         errors = [:]
-        popup = nil
+        popupLabel = nil
         lastRule = nil
         switch status {
         case .pinRequired:
-            self.status = SheetStatus.pinRequired
+            self.status = .sheet(.statusPINRequired)
             return (false, nil)
         case .pinIncorrect:
-            self.status = SheetStatus.pinIncorrect
+            self.status = .sheet(.statusPINIncorrect)
             return (false, nil)
         case .pinLockout:
-            self.status = SheetStatus.pinLocked
+            self.status = .sheet(.statusPINLocked)
             return (false, nil)
         default: break
         }
         if let rule = DisplayRules.authorizationRule(status: status, first: first) {
             lastRule = rule.row
-            self.status = rule.fingerprint
+            self.status = rule.fingerprint.map(StatusLine.sheet)
             var contact = rule.contact?.resolve(first)
             var shipping = rule.shipping?.resolve(first)
             // A CONTACT field (§2) moves the row's SHIPPING display to the CONTACT module.
             if let field = pageErrors.first?.contactField, SheetModule.owner(of: field) == .contact,
                 let moved = shipping
             {
-                contact = ModuleError(
+                contact = ShownError(
                     title: ModuleDisplay.verifyContact.title,
                     message: rule.contact == nil ? moved.message : contact!.message
                 )
                 shipping = nil
-                if self.status == SheetStatus.shippingAddressInvalid {
-                    self.status = SheetStatus.verifyContactInformation
+                if self.status == .sheet(.statusShippingAddressInvalid) {
+                    self.status = .sheet(.statusVerifyContactInformation)
                 }
             }
             errors[.contact] = contact
             errors[.shipping] = shipping
-            if rule.popup { popup = DisplayRules.popupText(merchant: total.label ?? "") }
+            if rule.popup { popupLabel = total.label ?? "" }
             markModules(for: pageErrors.dropFirst())
             return (rule.paid, rule.row)
         }
         // Outside the seed's table: billing errors (status 2 or billingContactInvalid) and
         // coupon errors. Paysheet's own rules, documented in the README.
         if let first, first.code == .couponCodeInvalid || first.code == .couponCodeExpired {
-            self.status = SheetStatus.tryAgain
+            self.status = .sheet(.statusTryAgain)
         } else {
-            self.status = SheetStatus.billingAddressInvalid
-            errors[.card] = ModuleError(
-                title: "BILLING ADDRESS INVALID",
-                message: (first?.message ?? "").isEmpty ? "invalid billing address" : first!.message
+            self.status = .sheet(.statusBillingAddressInvalid)
+            let message = first?.message ?? ""
+            errors[.card] = ShownError(
+                title: .errorBillingAddressInvalid,
+                message: message.isEmpty ? .sheet(.messageInvalidBillingAddress) : .page(message)
             )
         }
         markModules(for: pageErrors.isEmpty ? all : pageErrors)

@@ -20,6 +20,8 @@ struct PaymentRequestRecord: Sendable {
     var cancelPending = false
     /// The kind of card selected last (for the modifiers).
     var selectedType: ApplePayPaymentMethodType?
+    /// A payment method WebKit's mock chose while an update was pending, for when it settles.
+    var deferredMethodChange: ApplePayPaymentMethod?
     /// Whether the merchant-validation event's `complete()` was called.
     var merchantValidationCompleted = false
     /// The response's state: none yet, waiting for `complete()`/`retry()`, retrying, completed.
@@ -38,6 +40,8 @@ public enum PaymentRequestEvent: Sendable, Hashable {
     case shippingOptionChange(String)
     /// `paymentmethodchange` (`PaymentMethodChangeEvent`, its `methodDetails`).
     case paymentMethodChange(ApplePayPaymentMethod)
+    /// A coupon code entered: `paymentmethodchange` whose details are `{couponCode}`.
+    case couponCodeChange(String)
     /// The user authorized: `show()` resolves (or a pending `retry()`) with this `PaymentResponse`.
     case accepted(JSONValue)
     /// `show()` (or a pending `retry()`) rejects with this exception.
@@ -49,7 +53,7 @@ public enum PaymentRequestEvent: Sendable, Hashable {
         case .merchantValidation: return "merchantvalidation"
         case .shippingAddressChange: return "shippingaddresschange"
         case .shippingOptionChange: return "shippingoptionchange"
-        case .paymentMethodChange: return "paymentmethodchange"
+        case .paymentMethodChange, .couponCodeChange: return "paymentmethodchange"
         case .accepted: return "accepted"
         case .rejected: return "rejected"
         }
@@ -67,6 +71,9 @@ public enum PaymentRequestEvent: Sendable, Hashable {
         case .paymentMethodChange(let method):
             members["methodName"] = .string(PaymentRequestBinding.applePayMethod)
             members["methodDetails"] = method.jsonValue
+        case .couponCodeChange(let code):
+            members["methodName"] = .string(PaymentRequestBinding.applePayMethod)
+            members["methodDetails"] = ["couponCode": .string(code)]
         case .accepted(let response): members["response"] = response
         case .rejected(let error): members["error"] = error.json
         }

@@ -18,6 +18,13 @@ public struct SheetConfiguration: Sendable {
     public var validationURL: String
     /// Whether `canMakePayments()` answers true (default: the wallet has a card).
     public var canMakePayments: Bool?
+    /// Whether `canMakePaymentsWithActiveCard()` answers true (default: as `canMakePayments`);
+    /// WebKit's mock sets it apart (`setCanMakePaymentsWithActiveCard`).
+    public var activeCard: Bool?
+    /// Whether the page runs in a third-party browser (iOS 18's Apple Pay by code): the wallet's
+    /// contents are unknown to the page (`applePayCapabilities` answers
+    /// `paymentCredentialStatusUnknown`, `canMakePaymentsWithActiveCard` false).
+    public var thirdPartyBrowser = false
     /// Makes the token of an authorized payment.
     public var tokenFactory: any PaymentTokenFactory
     /// Whether the page runs under WebKit's test runner, whose `MockPaymentCoordinator` stands in
@@ -39,6 +46,10 @@ public struct SheetConfiguration: Sendable {
     /// Where the page's document sits (its frame and those above it); `nil` for a top-level
     /// document served securely, as scenarios and Swift tests assume.
     public var frame: FrameContext?
+    /// The language of the sheet's own words (its statuses, module titles and fixed error texts);
+    /// what the page gives is shown as given. `SheetLanguage(locale:)` and
+    /// ``SheetLanguage/preferred(_:)`` choose it from a locale or a preference list.
+    public var language: SheetLanguage
 
     /// A configuration; every argument has the scenario format's default.
     public init(
@@ -49,7 +60,8 @@ public struct SheetConfiguration: Sendable {
         profile: SafariProfile = .current,
         validationURL: String = "https://apple-pay-gateway.apple.com/paymentservices/startSession",
         canMakePayments: Bool? = nil,
-        tokenFactory: any PaymentTokenFactory = PlaceholderTokenFactory()
+        tokenFactory: any PaymentTokenFactory = PlaceholderTokenFactory(),
+        language: SheetLanguage = .english
     ) {
         self.wallet = wallet
         self.timeoutSeconds = timeoutSeconds
@@ -59,5 +71,6 @@ public struct SheetConfiguration: Sendable {
         self.validationURL = validationURL
         self.canMakePayments = canMakePayments
         self.tokenFactory = tokenFactory
+        self.language = language
     }
 }

@@ -27,10 +27,13 @@ extension SheetMachine {
                 options: options,
                 refusal: refusal
             )
+            // Without `requestShipping` the request has no shipping options (WebKit: `nullopt`).
+            var details = constructed.details
+            if !constructed.options.requestShipping { details.shippingOptions = [] }
             paymentRequests.append(
                 PaymentRequestRecord(
                     methods: constructed.methods,
-                    details: constructed.details,
+                    details: details,
                     options: constructed.options,
                     shippingOption: constructed.shippingOption
                 )
@@ -109,6 +112,7 @@ extension SheetMachine {
             do throws(ScriptError) { try detailsUpdated(index, kind: kind, errors: [], events: &events) } catch {
                 abortPaymentRequest(index, with: error, events: &events)
             }
+            flushDeferredMethodChange(index, events: &events)
         case .complete(let result): try completeResponse(index, result, events: &events)
         case .completeWithDetails(let result, let details):
             try completeResponse(index, result, details: details, events: &events)
@@ -175,19 +179,23 @@ extension SheetMachine {
         do throws(ScriptError) {
             let options = paymentRequests[index].options
             let (update, selected) = try paymentRequestBinding.update(value!, requestShipping: options.requestShipping)
+            // Only the members the update has replace the request's (`settleDetailsPromise`).
+            let given = value?.objectValue ?? JSONObject()
+            func has(_ key: String) -> Bool { given[key].map { !$0.isNull } ?? false }
             if let total = update.total { paymentRequests[index].details.total = total }
-            paymentRequests[index].details.displayItems = update.displayItems
-            if options.requestShipping {
+            if has("displayItems") { paymentRequests[index].details.displayItems = update.displayItems }
+            if options.requestShipping, has("shippingOptions") {
                 paymentRequests[index].details.shippingOptions = update.shippingOptions
                 paymentRequests[index].shippingOption = selected
             }
-            paymentRequests[index].details.modifiers = update.modifiers
+            if has("modifiers") { paymentRequests[index].details.modifiers = update.modifiers }
             // An update's invalid `paymentMethodErrors` are ignored (WebKit clears that exception).
             let methodErrors =
                 update.paymentMethodErrors.flatMap { try? WebIDLBinding(profile: configuration.profile).errors($0) }
                 ?? []
+            // `computeErrors` runs for an address and for a payment method (or coupon code) change.
             let errors =
-                kind == .shippingContact
+                kind != .shippingMethod
                 ? pageErrors(
                     index,
                     update,
@@ -198,9 +206,19 @@ extension SheetMachine {
         } catch {
             abortPaymentRequest(index, with: error, events: &events)
         }
+        flushDeferredMethodChange(index, events: &events)
     }
 
-    /// The handler's `detailsUpdated`: the sheet's update for the selection the page answered.
+    /// A payment method the mock chose while an update was pending reaches the page once it has
+    /// settled (`whenDetailsSettled`).
+    private mutating func flushDeferredMethodChange(_ index: Int, events: inout [DispatchedEvent]) {
+        guard let method = paymentRequests[index].deferredMethodChange else { return }
+        paymentRequests[index].deferredMethodChange = nil
+        if paymentRequests[index].state == .interactive { events += mockChangePaymentMethod(method) }
+    }
+
+    /// The handler's `detailsUpdated`: the sheet's update for the selection the page answered, with
+    /// the applicable modifier's totals, lines, shipping methods and payment kinds.
     private mutating func detailsUpdated(
         _ index: Int,
         kind: UpdateValidator.Kind,
@@ -209,18 +227,23 @@ extension SheetMachine {
     ) throws(ScriptError) {
         guard let session = paymentRequests[index].session else { return }
         let record = paymentRequests[index]
-        let (total, lines) = try paymentRequestBinding.totalAndLineItems(
-            record.details,
-            selectedType: record.selectedType
-        )
-        var update = ApplePayUpdate(newTotal: total, newLineItems: lines, errors: errors)
-        if kind == .shippingContact {
-            update.newShippingMethods = try PaymentRequestBinding.shippingMethods(
-                record.details.shippingOptions,
-                currency: record.details.total!.amount.currency,
-                selected: record.shippingOption
-            )
+        let modified = try paymentRequestBinding.modified(record.details, selectedType: record.selectedType)
+        var update = ApplePayUpdate(newTotal: modified.total, newLineItems: modified.lineItems, errors: errors)
+        // WebKit sends the shipping methods with every update
+        // (`APPLE_PAY_UPDATE_SHIPPING_METHODS_WHEN_CHANGING_LINE_ITEMS`).
+        do {
+            update.newShippingMethods =
+                try PaymentRequestBinding.shippingMethods(
+                    record.details.shippingOptions,
+                    currency: record.details.total!.amount.currency,
+                    selected: record.shippingOption
+                ) + (modified.modifier?.additionalShippingMethods ?? [])
         }
+        update.newRecurringPaymentRequest = modified.modifier?.recurringPaymentRequest
+        update.newAutomaticReloadPaymentRequest = modified.modifier?.automaticReloadPaymentRequest
+        update.newMultiTokenContexts = modified.modifier?.multiTokenContexts
+        update.newDeferredPaymentRequest = modified.modifier?.deferredPaymentRequest
+        update.newDisbursementRequest = modified.modifier?.disbursementRequest
         try completeUpdate(session, update, kind: kind, events: &events)
     }
 
@@ -229,14 +252,33 @@ extension SheetMachine {
     mutating func applyPaymentRequestTotals(_ index: Int, events: inout [DispatchedEvent]) {
         let record = paymentRequests[index]
         do throws(ScriptError) {
-            let (total, lines) = try paymentRequestBinding.totalAndLineItems(
-                record.details,
-                selectedType: record.selectedType
+            let modified = try paymentRequestBinding.modified(record.details, selectedType: record.selectedType)
+            sheet?.apply(
+                update: ApplePayUpdate(newTotal: modified.total, newLineItems: modified.lineItems),
+                kind: .paymentMethod
             )
-            sheet?.apply(update: ApplePayUpdate(newTotal: total, newLineItems: lines), kind: .paymentMethod)
         } catch {
             abortPaymentRequest(index, with: error, events: &events)
         }
+    }
+
+    /// A coupon code entered on the sheet: the page's `paymentmethodchange` with `{couponCode}`
+    /// (`didChangeCouponCode`), or, with no listener, the handler's own update.
+    mutating func dispatchCouponCode(
+        _ code: String,
+        request index: Int,
+        session: Int,
+        events: inout [DispatchedEvent]
+    ) {
+        sessions[session].step(to: .couponCodeChanged)
+        guard configuration.listeners.contains(.paymentmethodselected) else {
+            do throws(ScriptError) { try detailsUpdated(index, kind: .couponCode, errors: [], events: &events) } catch {
+                abortPaymentRequest(index, with: error, events: &events)
+            }
+            return
+        }
+        setOutstanding(.couponcodechanged)
+        emit(.couponCodeChanged(code), to: session, events: &events)
     }
 
     /// The errors a `PaymentDetailsUpdate` or a `retry()` asks the sheet to show (`computeErrors`):
@@ -377,7 +419,10 @@ extension SheetMachine {
             paymentRequests[index].state = .closed
             paymentRequests[index].awaitingUpdate = nil
             pageEvent = .rejected(.aborted)
-        case .couponCodeChanged, .ignored, .paymentRequest:
+        case .couponCodeChanged(let code):
+            paymentRequests[index].awaitingUpdate = .couponCode
+            pageEvent = .couponCodeChange(code)
+        case .ignored, .paymentRequest:
             return nil
         }
         return .paymentRequest(request: index + 1, pageEvent)

@@ -34,6 +34,10 @@ public struct SheetMachine: Sendable {
     public var shownRequest: ApplePayPaymentRequest? { sheet?.request }
 
     var paymentRequests: [PaymentRequestRecord] = []
+    /// How many times a sheet was shown (a mock coordinator's action is for the showing it was made in).
+    public private(set) var showCount = 0
+    /// What WebKit's mock coordinator would hold (``MockCoordinatorView``).
+    public internal(set) var mockView = MockCoordinatorView()
 
     /// A new page with no session.
     public init(configuration: SheetConfiguration = SheetConfiguration()) {
@@ -53,6 +57,10 @@ public struct SheetMachine: Sendable {
 
     /// Where the page's document sits (``SheetConfiguration/frame``).
     public mutating func setFrame(_ frame: FrameContext?) { configuration.frame = frame }
+
+    /// The language of the sheet's own words (``SheetConfiguration/language``); the sheet shown
+    /// now speaks it from its next snapshot.
+    public mutating func setLanguage(_ language: SheetLanguage) { configuration.language = language }
 
     /// Why Safari refuses to start a payment from this page's document (its frame), or `nil`.
     var frameRefusal: ScriptError? { configuration.frame?.refusal(profile: configuration.profile) }
@@ -103,7 +111,31 @@ public struct SheetMachine: Sendable {
     }
 
     /// `ApplePaySession.canMakePaymentsWithActiveCard(merchantIdentifier)` (the promise's value).
-    public func canMakePaymentsWithActiveCard() -> PageResult { canMakePayments() }
+    public func canMakePaymentsWithActiveCard() -> PageResult {
+        if configuration.thirdPartyBrowser, frameRefusal == nil { return PageResult(returned: .bool(false)) }
+        if let active = configuration.activeCard, frameRefusal == nil, canMakePayments().returned?.boolValue == true {
+            return PageResult(returned: .bool(active))
+        }
+        return canMakePayments()
+    }
+
+    /// `ApplePaySession.applePayCapabilities(merchantIdentifier)`: one of the four
+    /// `PaymentCredentialStatus` values. A device told it cannot make payments does not support
+    /// Apple Pay; a third-party browser cannot see the wallet; otherwise the wallet's cards decide.
+    public func applePayCapabilities() -> PageResult {
+        if let refusal = frameRefusal { return PageResult(threw: refusal) }
+        let status: String
+        if configuration.canMakePayments == false {
+            status = "applePayUnsupported"
+        } else if configuration.thirdPartyBrowser {
+            status = "paymentCredentialStatusUnknown"
+        } else if configuration.canMakePayments == true || !configuration.wallet.cards.isEmpty {
+            status = "paymentCredentialsAvailable"
+        } else {
+            status = "paymentCredentialsUnavailable"
+        }
+        return PageResult(returned: ["paymentCredentialStatus": .string(status)])
+    }
 
     /// `ApplePaySession.openPaymentSetup(merchantIdentifier)` (the promise's value).
     public func openPaymentSetup(userGesture: Bool) -> PageResult {
@@ -215,6 +247,8 @@ public struct SheetMachine: Sendable {
             throw .invalidAccess("Page already has an active payment session.")
         }
         sessions[session].begin()
+        showCount += 1
+        mockView.shown(sessions[session].request)
         sheet = SheetState(
             session: session,
             request: sessions[session].request,
@@ -229,7 +263,7 @@ public struct SheetMachine: Sendable {
         setOutstanding(.validatemerchant)
         if configuration.webKitMock {
             // WebKit's mock: its own URL, and no sheet events but its shipping contact.
-            mockContact = sessions[session].request.shippingContact ?? ApplePayPaymentContact()
+            if let contact = sessions[session].request.shippingContact { mockContact = contact }
             sheet?.pendingInitial = []
             emit(.validateMerchant(validationURL: "https://webkit.org/"), to: session, events: &events)
             return
@@ -295,6 +329,10 @@ public struct SheetMachine: Sendable {
         return contact
     }
 
+    /// WebKit's mock coordinator's `setShippingAddress`: the contact it reports after merchant
+    /// validation and pays with, from now on (a request's own `shippingContact` replaces it).
+    public mutating func setMockShippingAddress(_ contact: ApplePayPaymentContact) { mockContact = contact }
+
     /// WebKit's mock coordinator's `changePaymentMethod`: the page is told of `method` as given
     /// (no card of the wallet behind it, no redaction); a `PaymentRequest`'s modifiers follow its
     /// `type`. Reported like a user action that cannot be taken when the sheet is not waiting.
@@ -310,6 +348,13 @@ public struct SheetMachine: Sendable {
             return events
         }
         if let waiting = shown.outstanding, waiting.event != .validatemerchant {
+            if let paymentRequest = sessions[shown.session].paymentRequest {
+                // WebKit records the card's type now and holds the event until the page's update
+                // settles (`PaymentRequest::whenDetailsSettled`).
+                paymentRequests[paymentRequest].selectedType = method.type
+                paymentRequests[paymentRequest].deferredMethodChange = method
+                return events
+            }
             events.append(
                 DispatchedEvent(
                     session: shown.session,
@@ -357,6 +402,7 @@ public struct SheetMachine: Sendable {
         lastPageErrors = update.errors ?? []
         sessions[session].step(to: .active)
         guard showsSheet(session) else { return }
+        mockView.updated(update, kind: kind)
         sheet?.stopWaiting()
         sheet?.apply(update: update, kind: kind)
         continueInitialEvents(events: &events)
@@ -370,6 +416,7 @@ public struct SheetMachine: Sendable {
         guard sessions[session].state == .authorized else { throw .invalidAccess() }
         let checked = try updateValidator.checkResult(bound)
         lastPageErrors = bound.errors ?? []
+        mockView.completed(errors: bound.errors ?? [])
         guard showsSheet(session) else {
             if checked.isFinal { sessions[session].end(.completed) } else { sessions[session].step(to: .active) }
             return
@@ -500,7 +547,7 @@ public struct SheetMachine: Sendable {
         now += max(0, seconds)
         var events: [DispatchedEvent] = []
         if let shown = sheet, shown.visible, let deadline = shown.outstanding?.deadline, now >= deadline {
-            sheet?.status = SheetStatus.paymentNotCompleted
+            sheet?.status = .sheet(.statusPaymentNotCompleted)
             sessions[shown.session].end(.canceled)
             close(result: .timedOut)
             emit(.cancel(ApplePaySessionError()), to: shown.session, events: &events)
@@ -566,6 +613,10 @@ public struct SheetMachine: Sendable {
             sheet?.userActed()
             sheet?.couponCode = code
             sheet?.errors[.coupon] = nil
+            if let paymentRequest = sessions[session].paymentRequest {
+                dispatchCouponCode(code, request: paymentRequest, session: session, events: &events)
+                return events
+            }
             dispatch(
                 .couponcodechanged,
                 state: .couponCodeChanged,
@@ -777,12 +828,12 @@ public struct SheetMachine: Sendable {
         return ApplePayPayment(token: token, billingContact: billing, shippingContact: shipping)
     }
 
-    /// Ends session `s` as canceled: its sheet, if shown, closes with `status` on it, and the page
-    /// gets `cancel`.
+    /// Ends session `s` as canceled: its sheet, if shown, closes with `status` on it (a diagnostic of
+    /// the simulator, in English), and the page gets `cancel`.
     mutating func cancel(_ session: Int, status: String?, events: inout [DispatchedEvent]) {
         sessions[session].end(.canceled)
         if showsSheet(session) {
-            sheet?.status = status
+            sheet?.status = status.map(StatusLine.diagnostic)
             close(result: .canceled)
         }
         emit(.cancel(ApplePaySessionError()), to: session, events: &events)

@@ -6,7 +6,8 @@ import PaysheetModel
 public enum SheetInput {
     /// The keys of `options`.
     public static let optionKeys: Set<String> = [
-        "timeoutSeconds", "initialEvents", "listeners", "profile", "validationURL", "canMakePayments", "frame",
+        "timeoutSeconds", "initialEvents", "listeners", "profile", "validationURL", "canMakePayments", "activeCard",
+        "browser", "frame", "language",
     ]
 
     /// The sheet configuration that `wallet` and `options` describe (both optional), with the
@@ -59,6 +60,17 @@ public enum SheetInput {
             guard let flag = canJSON.boolValue else { throw fail("options.canMakePayments", "must be true or false") }
             config.canMakePayments = flag
         }
+        if let activeJSON = opts["activeCard"] {
+            guard let flag = activeJSON.boolValue else { throw fail("options.activeCard", "must be true or false") }
+            config.activeCard = flag
+        }
+        if let browserJSON = opts["browser"] {
+            switch browserJSON.stringValue {
+            case "safari": config.thirdPartyBrowser = false
+            case "thirdParty": config.thirdPartyBrowser = true
+            default: throw fail("options.browser", "one of safari, thirdParty")
+            }
+        }
         if let frameJSON = opts["frame"] {
             guard let frame = FrameContext(json: frameJSON) else {
                 throw fail(
@@ -69,7 +81,41 @@ public enum SheetInput {
             }
             config.frame = frame
         }
+        if let languageJSON = opts["language"] {
+            guard let tags = languageTags(languageJSON) else {
+                throw fail(
+                    "options.language",
+                    "must be a language tag (\"zh-Hans\", \"ja\", \"en\", \"zh-CN\", …) or a list of them, most preferred first"
+                )
+            }
+            config.language = SheetLanguage.preferred(tags)
+        }
         return config
+    }
+
+    /// The language tags `value` lists (one tag, or a non-empty list of them), each well formed:
+    /// letters, then subtags of letters and digits after `-` or `_`. `nil` otherwise.
+    public static func languageTags(_ value: JSONValue) -> [String]? {
+        let tags: [String]
+        switch value {
+        case .string(let tag): tags = [tag]
+        case .array(let items):
+            let strings = items.compactMap(\.stringValue)
+            guard !items.isEmpty, strings.count == items.count else { return nil }
+            tags = strings
+        default: return nil
+        }
+        func wellFormed(_ tag: String) -> Bool {
+            let subtags = tag.split(separator: "-", omittingEmptySubsequences: false)
+                .flatMap { $0.split(separator: "_", omittingEmptySubsequences: false) }
+            guard let primary = subtags.first, (1...8).contains(primary.count),
+                primary.allSatisfy({ $0.isASCII && $0.isLetter })
+            else { return false }
+            return subtags.dropFirst().allSatisfy { sub in
+                (1...8).contains(sub.count) && sub.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
+            }
+        }
+        return tags.allSatisfy(wellFormed) ? tags : nil
     }
 
     /// A user action written as `{"user": "selectPaymentMethod", "index": 1}` (a scenario's `user`
