@@ -429,6 +429,7 @@ struct BrowserPage: Sendable {
         case "completeMerchantValidation": return .completeMerchantValidation
         case "merchantSessionSettled": return .merchantSessionSettled(settled)
         case "completeMerchantValidationNow": return .completeMerchantValidationNow(operation["value"] ?? .null)
+        case "showDetailsPending": return .showDetailsPending
         case "updateWith": return .updateWith
         case "detailsSettled": return .detailsSettled(settled)
         case "notUpdated": return .notUpdated

@@ -270,15 +270,7 @@
   class ListenedTarget extends EventTarget {
     constructor(types) {
       super();
-      var l = { handlers: {}, counts: {} };
-      listened.set(this, l);
-      var self = this;
-      types.forEach(function (type) {
-        EventTarget.prototype.addEventListener.call(self, type, function (event) {
-          var h = l.handlers[type];
-          if (typeof h === "function") h.call(self, event);
-        });
-      });
+      listened.set(this, { handlers: {}, counts: {}, added: {} });
     }
 
     addEventListener(type, listener, options) {
@@ -300,7 +292,21 @@
       Object.defineProperty(C.prototype, "on" + type, {
         configurable: true, enumerable: true,
         get: function () { var l = listened.get(this); return l ? l.handlers[type] || null : null; },
-        set: function (h) { var l = listened.get(this); if (l) l.handlers[type] = typeof h === "function" ? h : null; },
+        set: function (h) {
+          var l = listened.get(this);
+          if (!l) return;
+          l.handlers[type] = typeof h === "function" ? h : null;
+          // HTML: an event handler takes its place among the listeners when it is first set, so
+          // listeners added before it run first (which matters when `updateWith` stops the rest).
+          if (l.handlers[type] && !l.added[type]) {
+            l.added[type] = true;
+            var self = this;
+            EventTarget.prototype.addEventListener.call(this, type, function (event) {
+              var handler = l.handlers[type];
+              if (typeof handler === "function") handler.call(self, event);
+            });
+          }
+        },
       });
     });
   }
@@ -656,6 +662,10 @@
       return new Promise(function (resolve, reject) {
         try { result(requestCall(self, "show", { userGesture: consumeGesture() })); } catch (e) { reject(e); return; }
         d.pending = { resolve: resolve, reject: reject, retry: false };
+        // show(detailsPromise): the page's events wait until it settles; then its details apply.
+        if (detailsPromise !== undefined) {
+          try { result(requestCall(self, "showDetailsPending")); whenSettled(self, detailsPromise, "detailsSettled"); } catch (e) { /* closed meanwhile */ }
+        }
         activeSession = self;
         startClock();
       });
@@ -815,6 +825,9 @@
 
   function money(amount, currency) { return (amount === undefined || amount === null ? "—" : amount) + " " + (currency || ""); }
 
+  /** `id` if it is one of `ids` (the words a snapshot may name for a part), else the first. */
+  function oneOf(id, ids) { return ids.indexOf(id) >= 0 ? id : ids[0]; }
+
   function render(body) {
     if (!document.body) return;
     var sheet = body.sheet, choices = body.choices;
@@ -867,7 +880,26 @@
         choices.shippingContacts.map(function (c) {
           return h("option", { value: String(c.index), selected: c.selected }, [contactLine(c.contact)]);
         }));
-      panel.appendChild(h("section", { "data-module": "shipping" }, [h("h3", { text: t("module.shipping") }), shipSelect, errorBlock("shipping", m.shipping.error)]));
+      // A store pickup's address is the merchant's: shown, not changed.
+      var readOnly = m.shipping.editable === false;
+      if (readOnly) shipSelect.disabled = true;
+      panel.appendChild(h("section", { "data-module": "shipping", "data-editable": String(!readOnly) }, [h("h3", { text: t(oneOf(m.shipping.titleId, ["module.shipping", "module.delivery", "module.pickup", "module.servicePickup"])) }),
+        shipSelect].concat(readOnly ? [h("div", { class: "ps-note", text: t("shipping.readOnly") })] : []).concat([errorBlock("shipping", m.shipping.error)])));
+    }
+
+    // PAYOUT (a disbursement request) and PAY LATER (the snapshot names which words)
+    if (sheet.disbursement) {
+      var payout = [h("h3", { text: t("module.disbursement") }), h("div", { text: t("disbursement.to") })];
+      if (sheet.disbursement.instantFundsOut) payout.push(h("div", { class: "ps-note", text: t("disbursement.instant") }));
+      if (sheet.disbursement.requiredRecipientContactFields.length) {
+        payout.push(h("div", { class: "ps-note", text: t("disbursement.recipient").replace("{fields}", sheet.disbursement.requiredRecipientContactFields.join(", ")) }));
+      }
+      panel.appendChild(h("section", { "data-module": "disbursement" }, payout));
+    }
+    if (sheet.payLater) {
+      panel.appendChild(h("section", { "data-module": "payLater", "data-availability": sheet.payLater.availability },
+        [h("h3", { text: t("module.payLater") }),
+          h("div", { text: t(oneOf(sheet.payLater.textId, ["payLater.available", "payLater.unavailableItemIneligible", "payLater.unavailableRecurringTransaction"])) })]));
     }
 
     // METHOD

@@ -65,6 +65,16 @@ public struct PaymentRequestBinding: Sendable {
             for method in methods where Self.isApplePay(method.supportedMethods) {
                 try validateApplePayData(method.data)
             }
+            for method in methods where Self.isAMSUI(method.supportedMethods) {
+                // `ApplePayAMSUIRequest`: its `engagementRequest` must be an object (WebKit's
+                // `ApplePayAMSUIPaymentHandler::validateData`).
+                let members = try binding.dictionary(method.data ?? .null)
+                guard case .object = members["engagementRequest"] ?? .null else {
+                    throw .typeError(
+                        "Member ApplePayAMSUIRequest.engagementRequest is required and must be a JSON-serializable object."
+                    )
+                }
+            }
         }
         try checkTotal(&result.total!.amount)
         let selected = try checkDetails(&result, requestShipping: opts.requestShipping, validateIdentifiers: false)
@@ -477,6 +487,12 @@ public struct PaymentRequestBinding: Sendable {
                 && url.host != nil
         }
         return id.range(of: #"^[a-z][a-z0-9]*(-[a-z][a-z0-9]*|-[0-9][a-z0-9]*)*$"#, options: .regularExpression) != nil
+    }
+
+    /// Whether `id` names the App Store's payment method for Apple Pay (`https://apple.com/ams-ui`).
+    public static func isAMSUI(_ id: String) -> Bool {
+        guard let url = URL(string: id), url.scheme?.lowercased() == "https" else { return false }
+        return url.host?.lowercased() == "apple.com" && url.path == "/ams-ui"
     }
 
     /// Whether `id` names the Apple Pay method (host `apple.com`, path `/apple-pay`).

@@ -101,6 +101,11 @@ extension SheetMachine {
         case .completeMerchantValidationNow(let value):
             try completingMerchantValidation(index, with: value)
             merchantSessionSettled(index, value, events: &events)
+        case .showDetailsPending:
+            let record = paymentRequests[index]
+            if record.state != .interactive || record.updating { throw .invalidState() }
+            paymentRequests[index].updating = true
+            paymentRequests[index].showDetails = true
         case .updateWith:
             let record = paymentRequests[index]
             if record.awaitingUpdate == nil || record.updating || record.state != .interactive { throw .invalidState() }
@@ -168,6 +173,7 @@ extension SheetMachine {
     }
 
     private mutating func detailsSettled(_ index: Int, _ value: JSONValue?, events: inout [DispatchedEvent]) {
+        if paymentRequests[index].showDetails { return showDetailsSettled(index, value, events: &events) }
         guard paymentRequests[index].updating, let kind = paymentRequests[index].awaitingUpdate else { return }
         paymentRequests[index].updating = false
         paymentRequests[index].awaitingUpdate = nil
@@ -205,6 +211,38 @@ extension SheetMachine {
             try detailsUpdated(index, kind: kind, errors: errors, events: &events)
         } catch {
             abortPaymentRequest(index, with: error, events: &events)
+        }
+        flushDeferredMethodChange(index, events: &events)
+    }
+
+    /// `show(detailsPromise)`'s promise settled (`ShowDetailsResolved`): the details merged, nothing
+    /// sent to the sheet; the events held meanwhile reach the page now.
+    private mutating func showDetailsSettled(_ index: Int, _ value: JSONValue?, events: inout [DispatchedEvent]) {
+        paymentRequests[index].showDetails = false
+        paymentRequests[index].updating = false
+        guard paymentRequests[index].state == .interactive else { return }
+        if paymentRequests[index].cancelPending || value == nil {
+            paymentRequests[index].cancelPending = false
+            return abortPaymentRequest(index, with: .aborted, events: &events)
+        }
+        do throws(ScriptError) {
+            let options = paymentRequests[index].options
+            let (update, selected) = try paymentRequestBinding.update(value!, requestShipping: options.requestShipping)
+            let given = value?.objectValue ?? JSONObject()
+            func has(_ key: String) -> Bool { given[key].map { !$0.isNull } ?? false }
+            if let total = update.total { paymentRequests[index].details.total = total }
+            if has("displayItems") { paymentRequests[index].details.displayItems = update.displayItems }
+            if options.requestShipping, has("shippingOptions") {
+                paymentRequests[index].details.shippingOptions = update.shippingOptions
+                paymentRequests[index].shippingOption = selected
+            }
+            if has("modifiers") { paymentRequests[index].details.modifiers = update.modifiers }
+        } catch {
+            return abortPaymentRequest(index, with: error, events: &events)
+        }
+        if paymentRequests[index].heldShippingContact, let session = paymentRequests[index].session {
+            paymentRequests[index].heldShippingContact = false
+            dispatchMockShippingContact(session, events: &events)
         }
         flushDeferredMethodChange(index, events: &events)
     }
@@ -329,6 +367,7 @@ extension SheetMachine {
         let value = result.map { WebIDLBinding(profile: configuration.profile).string($0) } ?? "unknown"
         guard ["fail", "success", "unknown"].contains(value) else { throw .typeError("Type error") }
         let data = try details.flatMap { value throws(ScriptError) in try updateValidator.bindCompleteDetails(value) }
+        if paymentRequests[index].response == .closed { throw .aborted }
         guard paymentRequests[index].response == .open else { throw .invalidState() }
         paymentRequests[index].response = .completed
         guard let session = paymentRequests[index].session, sessions[session].state == .authorized else {
@@ -350,6 +389,7 @@ extension SheetMachine {
         _ value: JSONValue?,
         events: inout [DispatchedEvent]
     ) throws(ScriptError) {
+        if paymentRequests[index].response == .closed { throw .aborted }
         guard paymentRequests[index].response == .open else { throw .invalidState() }
         let details = try paymentRequestBinding.validationErrors(value)
         // Here an invalid `paymentMethod` is the page's exception.
