@@ -433,7 +433,9 @@ struct BrowserPage: Sendable {
         case "updateWith": return .updateWith
         case "detailsSettled": return .detailsSettled(settled)
         case "notUpdated": return .notUpdated
-        case "complete": return .complete(operation["value"])
+        case "complete":
+            if let details = operation["details"] { return .completeWithDetails(operation["value"], details: details) }
+            return .complete(operation["value"])
         case "retry": return .retry(operation["value"])
         default:
             throw BridgeError(

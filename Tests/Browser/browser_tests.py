@@ -1299,6 +1299,97 @@ def _(env):
     check(d.find_element(By.ID, "no-wallet").text, "the store's explanation")
 
 
+# ---------------------------------------------------------------------------------------------
+# Orders in Wallet
+
+def paid_order(env):
+    """An order of the server paid by `paysheet pay` (a shopper's checkout); returns its id and the
+    simulated wallet's verdict that `paysheet pay` printed."""
+    out = subprocess.run([env.binary, "pay", "--server", env.base, "--data", env.data],
+                         check=True, capture_output=True, text=True, timeout=120).stdout
+    order = next(line.split()[1].rstrip(":") for line in out.splitlines() if line.startswith("order ord_") and ": paid" in line)
+    verdict = next((line for line in out.splitlines() if line.startswith("wallet (simulated): ")), None)
+    return order, verdict
+
+
+def checked_by_openssl(env, details):
+    """Fetches the order package as Wallet does and checks it with tools that are not ours: the ZIP
+    (Python's zipfile), the manifest's SHA-256s (hashlib), the detached signature and its chain to
+    the sandbox's root (openssl cms)."""
+    import hashlib
+    import io
+    import zipfile
+    url = f"{details['webServiceURL']}/v1/orders/{details['orderTypeIdentifier']}/{details['orderIdentifier']}"
+    req = urllib.request.Request(url, headers={"Authorization": "AppleOrder " + details["authenticationToken"]})
+    with urllib.request.urlopen(req, timeout=30) as r:
+        equal(r.headers.get("Content-Type"), "application/vnd.apple.order", "the package's type")
+        package = r.read()
+    files = {n: zipfile.ZipFile(io.BytesIO(package)).read(n) for n in zipfile.ZipFile(io.BytesIO(package)).namelist()}
+    manifest = json.loads(files["manifest.json"])
+    equal(sorted(manifest), sorted(n for n in files if n not in ("manifest.json", "signature")), "the manifest's files")
+    for name, digest in manifest.items():
+        equal(hashlib.sha256(files[name]).hexdigest(), digest, f"SHA-256 of {name}")
+    order = json.loads(files["order.json"])
+    equal((order["orderTypeIdentifier"], order["orderIdentifier"], order["status"]),
+          (details["orderTypeIdentifier"], details["orderIdentifier"], "open"), "order.json")
+    folder = tempfile.mkdtemp(prefix="paysheet-order-")
+    for name in ("manifest.json", "signature"):
+        with open(os.path.join(folder, name), "wb") as f:
+            f.write(files[name])
+    proc = subprocess.run(["openssl", "cms", "-verify", "-inform", "DER", "-binary", "-purpose", "any",
+                           "-in", os.path.join(folder, "signature"), "-content", os.path.join(folder, "manifest.json"),
+                           "-CAfile", os.path.join(env.data, "sandbox-ca", "root.pem"), "-out", os.devnull],
+                          capture_output=True, text=True)
+    check(proc.returncode == 0, f"openssl cms -verify refused the signature: {proc.stderr}")
+
+
+@case("orders in Wallet: the test page completes a payment with the server's orderDetails (both APIs); the simulated wallet fetches the package and says whether the order would appear, and why not")
+def _(env):
+    d = env.driver
+    order_id, cli_verdict = paid_order(env)
+    equal(cli_verdict, "wallet (simulated): This order would appear in Wallet", "paysheet pay's wallet line")
+    # The merchant issues the order's details twice: the first token is then stale.
+    stale = env.api("POST", f"/v1/orders/{order_id}/wallet-order", {})["orderDetails"]
+    details = env.api("POST", f"/v1/orders/{order_id}/wallet-order", {})["orderDetails"]
+    equal(details["webServiceURL"], env.base + "/wallet-orders", "the order service's URL")
+    checked_by_openssl(env, details)
+
+    # ApplePaySession: completePayment({status: STATUS_SUCCESS, orderDetails}).
+    env.page()
+    start(env, plan={"results": [{"status": 0, "orderDetails": details}]})
+    env.click_sheet("authorize")
+    env.wait("document.querySelector('#paysheet-wallet-order[data-wallet=appears]')", "the simulated wallet's verdict", timeout=30)
+    equal(d.find_element(By.ID, "paysheet-wallet-order").text, "Simulated wallet: This order would appear in Wallet", "the verdict under the sheet")
+    order = d.execute_script("return paysheet.walletOrder()")
+    equal((order["orderIdentifier"], order["wallet"]["status"], order["wallet"]["check"]), (order_id, "appears", None), "paysheet.walletOrder()")
+    check("authenticationToken" not in order, "the snapshot shows no token")
+    env.shot("wallet-order-appears")
+
+    # The Payment Request API: complete('success', {data: {orderDetails}}) with the stale token.
+    env.page()
+    pr_start(env)
+    env.wait("paysheet.snapshot().outstanding === null", "merchant validation")
+    env.click_sheet("authorize")
+    env.wait("window.__shown", "show() to settle")
+    d.execute_script("window.__done = null; __response.complete('success', {data: {orderDetails: arguments[0]}}).then(function () { window.__done = 'ok'; }, function (e) { window.__done = e.name; });", stale)
+    equal(env.wait("window.__done", "complete()"), "ok", "complete() with the order details")
+    env.wait("document.querySelector('#paysheet-wallet-order[data-wallet=refused]')", "the simulated wallet's verdict", timeout=30)
+    order = d.execute_script("return paysheet.walletOrder()")
+    equal(order["wallet"]["check"], "fetch", "the failed check")
+    text = d.find_element(By.ID, "paysheet-wallet-order").text
+    check(text.startswith("Simulated wallet: This order would not appear in Wallet: the web service answered 401"), f"the verdict: {text!r}")
+    check("replaced by a newer one" in text, f"the reason names the stale token: {text!r}")
+    # Incomplete order details: complete() rejects with the binding's TypeError.
+    env.page()
+    pr_start(env)
+    env.wait("paysheet.snapshot().outstanding === null", "merchant validation")
+    env.click_sheet("authorize")
+    env.wait("window.__shown", "show() to settle")
+    r = d.execute_async_script("var cb = arguments[1]; __response.complete('success', {data: {orderDetails: {orderIdentifier: arguments[0]}}}).then(function(){cb('resolved')}, function(e){cb([e.name, e.message])});", order_id)
+    equal(r, ["TypeError", "Member ApplePayPaymentOrderDetails.authenticationToken is required and must be an instance of DOMString"], "complete() with incomplete order details")
+    equal(d.execute_script("return paysheet.walletOrder()"), None, "no order kept")
+
+
 import webkit_mock_cases  # noqa: E402 (its cases use the helpers above)
 
 webkit_mock_cases.register(sys.modules[__name__])

@@ -606,9 +606,12 @@
     get payerName() { return prInternal.get(this).r.payerName; }
     get payerEmail() { return prInternal.get(this).r.payerEmail; }
     get payerPhone() { return prInternal.get(this).r.payerPhone; }
-    complete(result) {
+    complete(result, details) {
       var request = prInternal.get(this).request;
-      return requestPromise(request, "complete", arguments.length && result !== undefined ? { value: wire(result) } : {}).then(function () { return undefined; });
+      var extra = arguments.length && result !== undefined ? { value: wire(result) } : {};
+      // PaymentCompleteDetails: its data carries ApplePayPaymentCompleteDetails (the order details for Wallet).
+      if (details !== undefined) extra.details = wire(details);
+      return requestPromise(request, "complete", extra).then(function () { return undefined; });
     }
     retry(errors) {
       var request = prInternal.get(this).request;
@@ -779,6 +782,8 @@
     "#paysheet-sheet button:focus-visible,#paysheet-sheet select:focus-visible,#paysheet-sheet input:focus-visible{outline:3px solid #f59e0b;outline-offset:2px}",
     "#paysheet-closed{position:fixed;left:50%;bottom:16px;transform:translateX(-50%);z-index:2147483646;background:#111;color:#fff;",
     "padding:8px 14px;border-radius:8px;font:14px system-ui,sans-serif;pointer-events:none}",
+    "#paysheet-wallet-order{position:fixed;left:50%;bottom:56px;transform:translateX(-50%);z-index:2147483646;background:#fef3c7;",
+    "color:#78350f;border:1px solid #f59e0b;padding:8px 14px;border-radius:8px;font:14px system-ui,sans-serif;max-width:90vw}",
   ].join("");
 
   function h(tag, attrs, children) {
@@ -835,6 +840,7 @@
       root.innerHTML = "";
       state.drawn = null;
       if (wasOpen && sheet && sheet.result) showClosed(sheet);
+      if (sheet && sheet.order) walletOrder(sheet.order);
       return;
     }
     // Draw only what changed: a tick with the same sheet keeps the user's half-typed input.
@@ -983,6 +989,42 @@
     setTimeout(function () { note.remove(); }, 4000);
   }
 
+  // ---- Orders in Wallet (simulated) -------------------------------------------------------
+  // After a payment that gave the wallet an order, the engine's bridge fetches the order from its
+  // web service and checks it as Wallet would; the verdict stays on the page, under the sheet.
+
+  var walletAsked = {};
+  function walletOrder(order) {
+    showWalletVerdict(order);
+    var key = order.webServiceURL + " " + order.orderTypeIdentifier + " " + order.orderIdentifier;
+    if (order.wallet.status !== "unchecked" || walletAsked[key]) return;
+    walletAsked[key] = true;
+    checkWalletOrder().catch(function (e) { console.error(e); });
+  }
+
+  /** Asks the bridge to fetch and check the order of the last payment; resolves to the sheet's `order`. */
+  function checkWalletOrder() {
+    // Answered as the `state` operation: its events and sheet are applied as any answer's.
+    var seq = ++requestSeq;
+    return fetch(endpoint + "/wallet-order", { method: "POST", headers: { "Content-Type": "text/plain;charset=UTF-8" }, body: "{}" })
+      .then(function (r) {
+        return r.text().then(function (text) {
+          var body = answer(r.status, text, seq);
+          var order = body.sheet && body.sheet.order;
+          if (order) showWalletVerdict(order);
+          return order || null;
+        });
+      });
+  }
+
+  function showWalletVerdict(order) {
+    if (!document.body) return;
+    var old = document.getElementById("paysheet-wallet-order");
+    if (old) old.remove();
+    document.body.appendChild(h("div", { id: "paysheet-wallet-order", role: "status", "data-wallet": order.wallet.status,
+      "data-check": order.wallet.check, text: "Simulated wallet: " + order.wallet.message }));
+  }
+
   function userAction(action, mock) {
     var op = Object.assign({ op: "user" }, action);
     if (mock) op.mock = true;
@@ -1042,6 +1084,10 @@
     sessions: function () { return readSheet().sessions; },
     /** Whether a payment completed with STATUS_SUCCESS on this page. */
     paid: function () { return readSheet().paid; },
+    /** The order the last payment gave the wallet and the wallet's verdict (`null`: none). */
+    walletOrder: function () { return readSheet().sheet.order || null; },
+    /** Fetches and checks that order now (once per order); resolves to walletOrder()'s value. */
+    checkWalletOrder: function () { return checkWalletOrder(); },
     /** Whether the page is inside a user gesture now (for debugging the gesture rule). */
     inUserGesture: inGesture,
   };

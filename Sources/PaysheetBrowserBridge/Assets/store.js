@@ -226,7 +226,9 @@
       say("Authorizing the payment…");
       return api("POST", base + "/authorize", { payment: response.details }, secret).then(function (answer) {
         var paid = answer.result.status === 0;
-        return response.complete(paid ? "success" : "fail").then(function () {
+        // The order details for Wallet travel in complete()'s data, as ApplePayPaymentCompleteDetails.
+        var details = paid && answer.result.orderDetails ? { data: { orderDetails: answer.result.orderDetails } } : undefined;
+        return response.complete(paid ? "success" : "fail", details).then(function () {
           if (paid) {
             say("Paid. Showing your order…");
             var paidOrder = order;

@@ -9,7 +9,8 @@ extension SheetMachine {
     /// `outstanding`, `secondsLeft`, `result` and `rule` (the row of `docs/payment-sheet.md` §4 last
     /// applied), `language` (``SheetConfiguration/language``) and `statusId` (the status line's
     /// ``SheetString`` id). The sheet's own texts (`status`, `popup`, the module errors' titles and
-    /// fixed messages) are in that language; codes and the page's own texts are as they are.
+    /// fixed messages) are in that language; codes and the page's own texts are as they are. `order`
+    /// appears once a payment gave the wallet an order (``walletOrder``).
     public func snapshot() -> JSONValue {
         let language = configuration.language
         guard let sheetState = sheet else {
@@ -84,6 +85,8 @@ extension SheetMachine {
         }
         members["result"] = opt(sheetState.result?.rawValue)
         members["rule"] = sheetState.lastRule.map { .number(String($0)) } ?? .null
+        // Only after a payment that gave the wallet an order (absent otherwise).
+        if let order = sheetState.walletOrder { members["order"] = order.json }
         return .object(members)
     }
 

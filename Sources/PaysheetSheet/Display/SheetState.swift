@@ -28,6 +28,8 @@ struct SheetState: Sendable {
     var popupLabel: String?
     /// The row of `docs/payment-sheet.md` §4 applied by the last `completePayment`.
     var lastRule: Int?
+    /// The order the payment gave the wallet (`SheetMachine+WalletOrder.swift`).
+    var walletOrder: SheetWalletOrder?
 
     init(session: Int, request: ApplePayPaymentRequest, wallet: Wallet, initialEvents: [SheetEventType]) {
         self.session = session

@@ -110,6 +110,9 @@ public enum PaymentRequestCall: Sendable, Hashable {
     case notUpdated
     /// `PaymentResponse.complete(result)` (`nil`: no argument).
     case complete(JSONValue?)
+    /// `PaymentResponse.complete(result, details)` with its second argument (`PaymentCompleteDetails`,
+    /// whose `data` carries `ApplePayPaymentCompleteDetails`: the order details for Wallet).
+    case completeWithDetails(JSONValue?, details: JSONValue)
     /// `PaymentResponse.retry(errors)` (`nil`: no argument).
     case retry(JSONValue?)
 }

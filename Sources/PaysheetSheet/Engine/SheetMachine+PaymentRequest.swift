@@ -122,6 +122,8 @@ extension SheetMachine {
             }
             flushDeferredMethodChange(index, events: &events)
         case .complete(let result): try completeResponse(index, result, events: &events)
+        case .completeWithDetails(let result, let details):
+            try completeResponse(index, result, details: details, events: &events)
         case .retry(let errors): try retryResponse(index, errors, events: &events)
         }
         return nil
@@ -354,21 +356,35 @@ extension SheetMachine {
 
     // MARK: PaymentResponse
 
+    /// `PaymentResponse.complete(result, details)`: the arguments are converted first (`details`'
+    /// `data` must be an object), then the response's state is checked, then the Apple Pay
+    /// handler converts the data to `ApplePayPaymentCompleteDetails`, whose order details go with
+    /// the payment's result (an exception there leaves the response completed and the sheet waiting,
+    /// as WebKit's `PaymentResponse::complete` does).
     private mutating func completeResponse(
         _ index: Int,
         _ result: JSONValue?,
+        details: JSONValue? = nil,
         events: inout [DispatchedEvent]
     ) throws(ScriptError) {
         let value = result.map { WebIDLBinding(profile: configuration.profile).string($0) } ?? "unknown"
         guard ["fail", "success", "unknown"].contains(value) else { throw .typeError("Type error") }
+        let data = try details.flatMap { value throws(ScriptError) in try updateValidator.bindCompleteDetails(value) }
         if paymentRequests[index].response == .closed { throw .aborted }
         guard paymentRequests[index].response == .open else { throw .invalidState() }
         paymentRequests[index].response = .completed
         guard let session = paymentRequests[index].session, sessions[session].state == .authorized else {
             throw .aborted
         }
+        let completeDetails = try data.map { value throws(ScriptError) in
+            try updateValidator.bindApplePayCompleteDetails(value)
+        }
         let status: ApplePayStatus = value == "success" ? .success : .failure
-        try completePayment(session, ApplePayPaymentAuthorizationResult(status: status), events: &events)
+        try completePayment(
+            session,
+            ApplePayPaymentAuthorizationResult(status: status, orderDetails: completeDetails?.orderDetails),
+            events: &events
+        )
     }
 
     private mutating func retryResponse(

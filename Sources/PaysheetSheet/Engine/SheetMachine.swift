@@ -437,6 +437,7 @@ public struct SheetMachine: Sendable {
         if checked.isFinal {
             sessions[session].end(.completed)
             if outcome.paid { paid = true }
+            keepWalletOrder(checked.orderDetails, paid: outcome.paid)
             close(result: outcome.paid ? .success : .failure)
         } else {
             sessions[session].step(to: .active)
