@@ -359,8 +359,8 @@ extension SheetMachine {
     /// `PaymentResponse.complete(result, details)`: the arguments are converted first (`details`'
     /// `data` must be an object), then the response's state is checked, then the Apple Pay
     /// handler converts the data to `ApplePayPaymentCompleteDetails`, whose order details go with
-    /// the payment's result (an exception there leaves the response completed and the sheet waiting,
-    /// as WebKit's `PaymentResponse::complete` does).
+    /// the payment's result (an exception there leaves the response open, so the page can complete
+    /// again, as WebKit's own pages expect).
     private mutating func completeResponse(
         _ index: Int,
         _ result: JSONValue?,
@@ -372,12 +372,14 @@ extension SheetMachine {
         let data = try details.flatMap { value throws(ScriptError) in try updateValidator.bindCompleteDetails(value) }
         if paymentRequests[index].response == .closed { throw .aborted }
         guard paymentRequests[index].response == .open else { throw .invalidState() }
+        // The Apple Pay data is converted before the response completes: a page whose order
+        // details are refused can complete again (WebKit's `ApplePayPaymentCompleteDetails` pages).
+        let completeDetails = try data.map { value throws(ScriptError) in
+            try updateValidator.bindApplePayCompleteDetails(value)
+        }
         paymentRequests[index].response = .completed
         guard let session = paymentRequests[index].session, sessions[session].state == .authorized else {
             throw .aborted
-        }
-        let completeDetails = try data.map { value throws(ScriptError) in
-            try updateValidator.bindApplePayCompleteDetails(value)
         }
         let status: ApplePayStatus = value == "success" ? .success : .failure
         try completePayment(
