@@ -7,8 +7,6 @@ import pytest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from merchant_site.site import MerchantSite  # noqa: E402
 
-pytest_plugins = ["pytester"]
-
 
 @pytest.fixture(scope="session")
 def merchant_site(paysheet_server, paysheet_api_key):

@@ -1,5 +1,6 @@
 """An unmodified merchant checkout page, on another origin, paid and canceled through the injected
 drop-in in Playwright (Debian's Chromium)."""
+from decimal import Decimal
 from urllib.parse import urlparse
 
 import pytest
@@ -25,26 +26,37 @@ def test_the_drop_in_is_there_before_the_pages_first_script(paysheet_page, paysh
     assert paysheet_page.evaluate("typeof window.paysheet.pageId") == "string"
 
 
+CONTACT = {"givenName": "Jane", "familyName": "Appleseed", "emailAddress": "jane@example.com", "phoneNumber": "+1 408 555 0100",
+           "addressLines": ["1 Infinite Loop"], "locality": "Cupertino", "administrativeArea": "CA", "postalCode": "95014",
+           "country": "United States", "countryCode": "US"}
+SHANGHAI = {"givenName": "Li", "familyName": "Wei", "emailAddress": "li@example.com", "phoneNumber": "+86 21 5555 0100",
+            "addressLines": ["100 Century Avenue"], "locality": "Shanghai", "administrativeArea": "Shanghai", "postalCode": "200120",
+            "country": "China", "countryCode": "CN"}
+WALLET = {"cards": [{"network": "visa", "type": "credit", "displayName": "Visa 1234", "billingContact": CONTACT},
+                    {"network": "masterCard", "type": "debit", "displayName": "Mastercard 5678", "billingContact": CONTACT}],
+          "shippingContacts": [CONTACT, SHANGHAI], "email": "jane@example.com", "phone": "+1 408 555 0100"}
+
+
+@pytest.mark.paysheet(wallet=WALLET)
 def test_the_shopper_chooses_a_card_a_contact_a_method_and_a_coupon(paysheet_page, shopper, paysheet_order, paysheet_api,
                                                                      merchant_site):
-    order = paysheet_order(lines=[("Oolong tea", "40.00")], delivery="ship",
+    order = paysheet_order(lines=[("Oolong tea", "40.00")],
                            shippingMethods=[{"identifier": "standard", "label": "Standard", "detail": "3-5 days", "amount": "0.00"},
                                             {"identifier": "express", "label": "Express", "detail": "tomorrow", "amount": "15.00"}])
     open_checkout(paysheet_page, merchant_site, order)
     paysheet_page.click("#pay")
-    sheet = shopper.wait_for_sheet()
-    assert sheet["modules"]["summary"]["total"]["amount"] == "40.00"
-    cards = shopper.choices()["cards"]
-    other = next(c for c in cards if c["usable"] and not c["selected"])
-    shopper.choose_card(other["index"])
-    assert shopper.sheet()["modules"]["card"]["selected"]["displayName"] == other["displayName"]
-    contacts = shopper.choices()["shippingContacts"]
-    shopper.choose_contact(contacts[-1]["index"])
+    shopper.wait_for_sheet()
+    shopper.choose_card(1)
+    assert shopper.sheet()["modules"]["card"]["selected"]["displayName"] == "Mastercard 5678"
+    shopper.choose_contact(1)
+    assert shopper.wait_for_sheet()["modules"]["shipping"]["selected"]["locality"] == "Shanghai"
+    standard = Decimal(shopper.sheet()["modules"]["summary"]["total"]["amount"])
     shopper.choose_method("express")
-    assert shopper.wait_for_sheet()["modules"]["summary"]["total"]["amount"] == "55.00"
+    express = Decimal(shopper.wait_for_sheet()["modules"]["summary"]["total"]["amount"])
+    assert express - standard == Decimal("15.00")
     shopper.enter_coupon("WELCOME10")
     discounted = shopper.wait_for_sheet()["modules"]["summary"]["total"]["amount"]
-    assert discounted != "55.00", "the merchant's coupon changed nothing"
+    assert Decimal(discounted) < express, "the merchant's coupon took nothing off"
     shopper.authorize()
     assert shopper.wait_for_result() == "success"
     types = shopper.event_types()
@@ -101,7 +113,7 @@ def test_a_choice_the_sheet_does_not_offer_fails_with_what_it_offers(paysheet_pa
     assert message.startswith("the sheet offers no card 99 (it offers 0: ")
     for card in shopper.choices()["cards"]:
         assert card["displayName"] in message
-    with pytest.raises(AssertionError, match="the sheet offers no shippingMethod 'express'"):
+    with pytest.raises(AssertionError, match=r"the sheet offers no shipping method 'express' \(it offers none\)"):
         shopper.choose_method("express")
 
 
@@ -144,3 +156,34 @@ def test_the_init_script_refuses_an_unknown_option(paysheet_server, paysheet_dro
     from pytest_paysheet import PaysheetSetupError
     with pytest.raises(PaysheetSetupError, match="unknown paysheet option.* clok; known: wallet"):
         init_script(paysheet_server.url, {"clok": "virtual"}, paysheet_drop_in)
+
+
+def test_a_sheet_left_waiting_by_the_page_is_described(paysheet_page, shopper, paysheet_order, merchant_site, slow_back_end):
+    open_checkout(paysheet_page, merchant_site, paysheet_order(lines=[("White tea", "33.00")]))
+    slow_back_end.hold("payment-method")
+    paysheet_page.click("#pay")
+    shopper.wait_until(lambda s: s["outstanding"] == "paymentmethodselected", "to wait for paymentmethodselected")
+    with pytest.raises(AssertionError) as failure:
+        shopper.authorize(timeout=0)
+    assert str(failure.value).splitlines() == [
+        "the sheet did not come to be open and not waiting for the page within 0 s: it is waiting for the page to answer "
+        "`paymentmethodselected` (does the page's handler call its complete…() / updateWith()?)",
+        "sheet: shown, waiting for the page to answer paymentmethodselected",
+        "  total 'Paysheet Demo Store' 33.00; card 'Visa 1234'; can pay: no",
+        "  events: validatemerchant, paymentmethodselected",
+    ]
+
+
+@pytest.mark.paysheet(wallet={"cards": [WALLET["cards"][0], {"network": "jcb", "type": "credit", "displayName": "JCB 3566"}],
+                              "shippingContacts": [CONTACT]})
+def test_a_choice_the_sheet_ignores_says_why(paysheet_page, shopper, paysheet_order, merchant_site):
+    open_checkout(paysheet_page, merchant_site, paysheet_order())
+    paysheet_page.click("#pay")
+    with pytest.raises(AssertionError) as failure:
+        shopper.choose_card(1)
+    first, *rest = str(failure.value).splitlines()
+    assert first.startswith("the sheet ignored the shopper's choice of card 1: "), first
+    reason = [e for e in shopper.events() if e["type"] == "ignored"][-1]["reason"]
+    assert first.endswith(reason)
+    assert rest[0] == "sheet: shown"
+    assert shopper.sheet()["modules"]["card"]["selected"]["displayName"] == "Visa 1234"

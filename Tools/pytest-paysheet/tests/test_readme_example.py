@@ -3,7 +3,7 @@ def test_a_shopper_pays_on_my_checkout_page(paysheet_page, shopper, paysheet_ord
     order = paysheet_order(lines=[("Green tea", "25.00")])
     paysheet_page.goto(f"{merchant_site.url}/checkout.html?order={order['id']}")
     paysheet_page.click("#pay")  # the page's own code: new ApplePaySession(…) in the click
-    shopper.choose_card(1)
+    assert shopper.wait_for_sheet()["modules"]["summary"]["total"]["amount"] == "25.00"
     shopper.authorize()
     assert shopper.wait_for_result() == "success"
     assert paysheet_page.text_content("#message") == "Paid 25.00 CNY. Thank you!"

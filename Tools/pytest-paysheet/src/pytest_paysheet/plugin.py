@@ -56,7 +56,9 @@ def _setup(action):
     try:
         return action()
     except PaysheetSetupError as e:
-        pytest.fail(f"pytest-paysheet: {e}", pytrace=False)
+        message = str(e)
+    # Outside the except: the failure is this one line, not "during handling of the above exception".
+    pytest.fail(f"pytest-paysheet: {message}", pytrace=False)
 
 
 @pytest.fixture(scope="session")
@@ -123,20 +125,22 @@ def paysheet_browser_path(request) -> str:
 @pytest.fixture(scope="session")
 def paysheet_playwright_browser(request, paysheet_browser_path):
     """A Playwright Chromium launched from the system's browser (no Playwright browser download)."""
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        pytest.fail("pytest-paysheet: paysheet_page needs Playwright for Python: pip install playwright "
-                    "(no `playwright install` is needed: the system's Chromium is used)", pytrace=False)
-    manager = sync_playwright().start()
-    try:
-        browser = manager.chromium.launch(executable_path=paysheet_browser_path,
-                                          headless=not request.config.getoption("--paysheet-headed"),
-                                          args=["--no-sandbox", "--disable-dev-shm-usage"])
-    except Exception as e:
-        manager.stop()
-        pytest.fail(f"pytest-paysheet: no browser: Playwright could not launch {paysheet_browser_path}: "
-                    f"{str(e).splitlines()[0]}", pytrace=False)
+    def launch():
+        try:
+            from playwright.sync_api import sync_playwright
+        except ImportError:
+            raise PaysheetSetupError("paysheet_page needs Playwright for Python: pip install playwright (no "
+                                     "`playwright install` is needed: the system's Chromium is used)") from None
+        manager = sync_playwright().start()
+        try:
+            return manager, manager.chromium.launch(executable_path=paysheet_browser_path,
+                                                    headless=not request.config.getoption("--paysheet-headed"),
+                                                    args=["--no-sandbox", "--disable-dev-shm-usage"])
+        except Exception as e:
+            manager.stop()
+            raise PaysheetSetupError(f"no browser: Playwright could not launch {paysheet_browser_path}: "
+                                     f"{first_line(e)}") from None
+    manager, browser = _setup(launch)
     yield browser
     browser.close()
     manager.stop()
@@ -156,30 +160,42 @@ def paysheet_page(paysheet_playwright_browser, paysheet_init_script):
 @pytest.fixture
 def paysheet_selenium(request, paysheet_browser_path, paysheet_init_script):
     """A Selenium Chrome driver whose every document gets the drop-in before its scripts (CDP)."""
-    try:
-        from selenium import webdriver
-    except ImportError:
-        pytest.fail("pytest-paysheet: paysheet_selenium needs Selenium: pip install selenium", pytrace=False)
-    driver_path = _setup(lambda: chromedriver_path(_setting(request, "--paysheet-chromedriver", "CHROMEDRIVER")))
-    options = webdriver.ChromeOptions()
-    options.binary_location = paysheet_browser_path
-    for argument in ["--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--lang=en-US",
-                     "--window-size=1000,1000"]:
-        options.add_argument(argument)
-    if not request.config.getoption("--paysheet-headed"):
-        options.add_argument("--headless=new")
-    options.add_experimental_option("prefs", {"intl.accept_languages": "en-US"})
-    try:
-        driver = webdriver.Chrome(service=webdriver.ChromeService(executable_path=driver_path), options=options)
-    except Exception as e:
-        pytest.fail(f"pytest-paysheet: no browser: Selenium could not start {paysheet_browser_path} with "
-                    f"{driver_path}: {str(e).splitlines()[0]}", pytrace=False)
+    def start():
+        try:
+            from selenium import webdriver
+        except ImportError:
+            raise PaysheetSetupError("paysheet_selenium needs Selenium: pip install selenium") from None
+        driver_path = chromedriver_path(_setting(request, "--paysheet-chromedriver", "CHROMEDRIVER"))
+        try:
+            return webdriver.Chrome(service=webdriver.ChromeService(executable_path=driver_path),
+                                    options=_chrome_options(webdriver, request, paysheet_browser_path))
+        except Exception as e:
+            raise PaysheetSetupError(f"no browser: Selenium could not start {paysheet_browser_path} with "
+                                     f"{driver_path}: {first_line(e)}") from None
+    driver = _setup(start)
     try:
         driver.execute_cdp_cmd("Page.setBypassCSP", {"enabled": True})
         driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": paysheet_init_script})
         yield driver
     finally:
         driver.quit()
+
+
+def _chrome_options(webdriver, request, browser):
+    options = webdriver.ChromeOptions()
+    options.binary_location = browser
+    for argument in ["--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--lang=en-US",
+                     "--window-size=1000,1000"]:
+        options.add_argument(argument)
+    if not request.config.getoption("--paysheet-headed"):
+        options.add_argument("--headless=new")
+    options.add_experimental_option("prefs", {"intl.accept_languages": "en-US"})
+    return options
+
+
+def first_line(error) -> str:
+    lines = [line.strip() for line in str(error).splitlines() if line.strip()]
+    return lines[0] if lines else type(error).__name__
 
 
 @pytest.fixture

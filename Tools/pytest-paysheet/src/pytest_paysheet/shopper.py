@@ -126,8 +126,14 @@ class Shopper:
         if modules:
             total = modules.get("summary", {}).get("total") or {}
             card = (modules.get("card") or {}).get("selected") or {}
+            blocked = None
+            if not sheet.get("canAuthorize") and not sheet.get("outstanding"):
+                try:
+                    blocked = (self.choices() or {}).get("authorizeBlockedBy")
+                except AssertionError:
+                    blocked = None
             lines.append(f"  total {total.get('label')!r} {total.get('amount')}; card {card.get('displayName')!r}; "
-                         f"can pay: {'yes' if sheet.get('canAuthorize') else 'no'}")
+                         f"can pay: {'yes' if sheet.get('canAuthorize') else 'no'}" + (f" ({blocked})" if blocked else ""))
             for name, module in modules.items():
                 if isinstance(module, dict) and module.get("error"):
                     lines.append(f"  {name} error: {module['error'].get('title')}: {module['error'].get('message')}")
@@ -142,11 +148,11 @@ class Shopper:
 
     # ---- Acting --------------------------------------------------------------------------------
 
-    def _act(self, what: str, name: str, *args, settled: bool = True) -> dict:
+    def _act(self, what: str, name: str, *args, settled: bool = True, timeout: Optional[float] = None) -> dict:
         if settled:
-            self.wait_for_sheet()
+            self.wait_for_sheet(timeout)
         else:
-            self.wait_for_shown()
+            self.wait_for_shown(timeout)
         answer = self._call(name, *args)
         if not answer.get("ok"):
             raise AssertionError(f"the sheet ignored the shopper's {what}: {answer.get('ignored')}\n"
@@ -157,45 +163,48 @@ class Shopper:
         options = (self.choices() or {}).get(kind) or []
         if not any(o.get(key) == value for o in options):
             listed = "; ".join(f"{o.get(key)!r}: {label(o)}" for o in options) or "none"
-            raise AssertionError(f"the sheet offers no {kind[:-1] if kind.endswith('s') else kind} {value!r} "
+            noun = {"cards": "card", "shippingContacts": "shipping contact", "shippingMethods": "shipping method"}[kind]
+            raise AssertionError(f"the sheet offers no {noun} {value!r} "
                                  f"(it offers {listed})")
 
-    def choose_card(self, index: int) -> dict:
+    def choose_card(self, index: int, timeout: Optional[float] = None) -> dict:
         """Picks the wallet's card `index` (0-based, as `choices()['cards']` lists them)."""
-        self.wait_for_sheet()
+        self.wait_for_sheet(timeout)
         self._choice("cards", "index", index, lambda c: f"{c.get('displayName')} ({c.get('type')})"
                      + ("" if c.get("usable") else ", not accepted"))
-        return self._act(f"choice of card {index}", "selectPaymentMethod", index)
+        return self._act(f"choice of card {index}", "selectPaymentMethod", index, timeout=timeout)
 
-    def choose_contact(self, index: int) -> dict:
+    def choose_contact(self, index: int, timeout: Optional[float] = None) -> dict:
         """Picks the wallet's shipping contact `index` (0-based)."""
-        self.wait_for_sheet()
+        self.wait_for_sheet(timeout)
         self._choice("shippingContacts", "index", index,
                      lambda c: " ".join(str(v) for v in ((c.get("contact") or {}).get("locality"),
                                                          (c.get("contact") or {}).get("countryCode")) if v))
-        return self._act(f"choice of shipping contact {index}", "selectShippingContact", index)
+        return self._act(f"choice of shipping contact {index}", "selectShippingContact", index, timeout=timeout)
 
-    def choose_method(self, identifier: str) -> dict:
+    def choose_method(self, identifier: str, timeout: Optional[float] = None) -> dict:
         """Picks the shipping method with this identifier."""
-        self.wait_for_sheet()
+        self.wait_for_sheet(timeout)
         self._choice("shippingMethods", "identifier", identifier, lambda m: f"{m.get('label')} {m.get('amount')}")
-        return self._act(f"choice of shipping method {identifier!r}", "selectShippingMethod", identifier)
+        return self._act(f"choice of shipping method {identifier!r}", "selectShippingMethod", identifier, timeout=timeout)
 
-    def enter_coupon(self, code: str) -> dict:
+    def enter_coupon(self, code: str, timeout: Optional[float] = None) -> dict:
         """Types a coupon code and applies it (the page gets couponcodechanged)."""
-        return self._act(f"coupon code {code!r}", "enterCouponCode", code)
+        return self._act(f"coupon code {code!r}", "enterCouponCode", code, timeout=timeout)
 
-    def edit_contact(self, email: Optional[str] = None, phone: Optional[str] = None) -> dict:
+    def edit_contact(self, email: Optional[str] = None, phone: Optional[str] = None,
+                     timeout: Optional[float] = None) -> dict:
         """Edits the contact's email and/or phone on the sheet."""
-        return self._act("contact edit", "editContact", {k: v for k, v in (("email", email), ("phone", phone)) if v is not None})
+        return self._act("contact edit", "editContact", {k: v for k, v in (("email", email), ("phone", phone)) if v is not None},
+                         timeout=timeout)
 
-    def authorize(self) -> dict:
+    def authorize(self, timeout: Optional[float] = None) -> dict:
         """Presses Pay (the page gets paymentauthorized with a sandbox token)."""
-        return self._act("Pay", "authorize")
+        return self._act("Pay", "authorize", timeout=timeout)
 
-    def cancel(self) -> dict:
+    def cancel(self, timeout: Optional[float] = None) -> dict:
         """Presses Cancel (the page gets cancel)."""
-        return self._act("Cancel", "cancel", settled=False)
+        return self._act("Cancel", "cancel", settled=False, timeout=timeout)
 
     def advance_clock(self, seconds: float) -> dict:
         """Lets `seconds` of the sheet's time pass (with the virtual clock, the only way it passes)."""
