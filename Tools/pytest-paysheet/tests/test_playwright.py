@@ -15,7 +15,7 @@ def open_checkout(page, site, order):
 
 def test_the_drop_in_is_there_before_the_pages_first_script(paysheet_page, paysheet_server, paysheet_order, merchant_site):
     open_checkout(paysheet_page, merchant_site, paysheet_order())
-    assert paysheet_page.evaluate("window.__foundAtFirstScript") == {"applePaySession": "function"}
+    assert paysheet_page.evaluate("window.__foundAtFirstScript") == {"applePaySession": "function", "nativePaymentRequest": False}
     # The page is unedited (no script of Paysheet's in it) and of another origin than the server.
     assert paysheet_page.evaluate("[...document.scripts].map(s => s.src).filter(s => s.includes('paysheet'))") == []
     page_origin = urlparse(paysheet_page.url)
@@ -130,6 +130,8 @@ def test_a_page_without_the_drop_in_is_named(paysheet_playwright_browser, mercha
         page = context.new_page()
         page.goto(f"{merchant_site.url}/checkout.html?order={paysheet_order()['id']}")
         page.wait_for_selector("#message:has-text('cannot pay')")
+        # Chromium's own Payment Request API, and no ApplePaySession: what the injection replaces.
+        assert page.evaluate("window.__foundAtFirstScript") == {"applePaySession": "undefined", "nativePaymentRequest": True}
         with pytest.raises(AssertionError, match=r"paysheet.js is not on this page \(http://localhost:\d+/checkout.html"):
             Shopper.for_playwright(page).sheet()
     finally:

@@ -8,7 +8,7 @@ def test_a_shopper_pays_through_the_drop_in_injected_by_selenium(paysheet_seleni
                                                                  merchant_site):
     order = paysheet_order(lines=[("Puer tea", "60.00")])
     paysheet_selenium.get(f"{merchant_site.url}/checkout.html?order={order['id']}")
-    assert paysheet_selenium.execute_script("return window.__foundAtFirstScript") == {"applePaySession": "function"}
+    assert paysheet_selenium.execute_script("return window.__foundAtFirstScript") == {"applePaySession": "function", "nativePaymentRequest": False}
     WebDriverWait(paysheet_selenium, 10).until(expected_conditions.element_to_be_clickable((By.ID, "pay"))).click()
     sheet = shopper.wait_for_sheet()
     assert sheet["modules"]["summary"]["total"]["amount"] == "60.00"
