@@ -6,5 +6,6 @@ def test_a_shopper_pays_on_my_checkout_page(paysheet_page, shopper, paysheet_ord
     assert shopper.wait_for_sheet()["modules"]["summary"]["total"]["amount"] == "25.00"
     shopper.authorize()
     assert shopper.wait_for_result() == "success"
+    assert shopper.event_types() == ["validatemerchant", "paymentmethodselected", "paymentauthorized"]
     assert paysheet_page.text_content("#message") == "Paid 25.00 CNY. Thank you!"
     assert paysheet_api.order(order["id"])["status"] == "paid"
