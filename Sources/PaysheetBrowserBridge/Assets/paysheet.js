@@ -16,6 +16,13 @@
  *   data-options='{"timeoutSeconds": 30}'  the scenario format's options ({"language": "ja"} picks the
  *                                       sheet's language; by default the browser's languages do)
  *
+ * Injected before the page's own scripts instead (Playwright's init scripts, the DevTools
+ * protocol's Page.addScriptToEvaluateOnNewDocument), with no <script> element of its own, it reads
+ * `window.PAYSHEET_CONFIG`, set before it in the same injected text:
+ *   window.PAYSHEET_CONFIG = {server: "http://127.0.0.1:8080", requireUserGesture: true,
+ *     clock: "virtual", wallet: {...}, options: {...}, merchantSessions: "checked"};
+ * (`server` is where `paysheet serve` listens; the rest are `paysheet.configure`'s options).
+ *
  * Test scripts (Selenium, Playwright, Cypress) drive the sheet through `window.paysheet`.
  * This is a simulation: no real payment sheet is shown and no real card is charged.
  */
@@ -23,7 +30,28 @@
   "use strict";
 
   var script = document.currentScript;
-  var base = script && script.src ? new URL(".", script.src).href.replace(/\/$/, "") : "";
+  // Injected: no <script src> of its own. A document's empty first page (about:blank, which every
+  // tab and frame starts with) gets nothing; one copy per document (a second logs and returns).
+  var fromSrc = !!(script && script.src);
+  if (!fromSrc && location.href === "about:blank") return;
+  var injected = fromSrc ? undefined : window.PAYSHEET_CONFIG;
+  if (window.paysheet && window.paysheet.pageId) {
+    console.warn("Paysheet: paysheet.js is already on this page; this copy does nothing");
+    return;
+  }
+  var base = script && script.src ? new URL(".", script.src).href.replace(/\/$/, "") : injectedServer(injected);
+  /** `PAYSHEET_CONFIG.server` without its final slash ("" without one: this document's origin). */
+  function injectedServer(config) {
+    if (config === undefined) return "";
+    if (config === null || typeof config !== "object") throw new TypeError("Paysheet: window.PAYSHEET_CONFIG must be an object such as {server: \"http://127.0.0.1:8080\"}");
+    if (config.server === undefined) return "";
+    var url;
+    try { url = new URL(String(config.server)); } catch (e) { url = null; }
+    if (!url || (url.protocol !== "http:" && url.protocol !== "https:")) {
+      throw new TypeError("Paysheet: PAYSHEET_CONFIG.server must be the http(s) URL of paysheet serve, such as \"http://127.0.0.1:8080\" (got " + JSON.stringify(config.server) + ")");
+    }
+    return url.origin + url.pathname.replace(/\/$/, "");
+  }
   // The engine issues the page's id (its only credential for this page's sheet).
   var pageId = (function () {
     var xhr = new XMLHttpRequest();
@@ -1191,8 +1219,14 @@
     if (e.persisted) bridgeAsync({ op: "state" }).catch(function (err) { console.error(err); });
   });
 
-  // Options from the <script> element.
-  if (script) {
+  // Options from the <script> element, or (injected) from PAYSHEET_CONFIG.
+  if (injected) {
+    var chosen = {};
+    ["wallet", "options", "requireUserGesture", "clock", "merchantCertificate", "merchantSessions"].forEach(function (k) {
+      if (injected[k] !== undefined) chosen[k] = injected[k];
+    });
+    if (Object.keys(chosen).length) configure(chosen);
+  } else if (script) {
     var initial = {};
     var g = script.getAttribute("data-require-user-gesture");
     if (g !== null) initial.requireUserGesture = g !== "false";
