@@ -171,9 +171,12 @@
     var modifiers = Object.keys(kinds).length ? [{ supportedMethods: "https://apple.com/apple-pay", data: kinds }] : undefined;
     return {
       methods: [{ supportedMethods: "https://apple.com/apple-pay", data: data }],
-      details: function (u, methods) {
+      // The option the shopper chose stays selected (the first one until they choose).
+      details: function (u, methods, chosen) {
+        var ids = (methods || []).map(function (m) { return m.identifier; });
+        var pick = ids.indexOf(chosen) >= 0 ? chosen : ids[0];
         var d = { total: item(u.newTotal), displayItems: (u.newLineItems || []).map(item),
-          shippingOptions: (methods || []).map(function (m, i) { return { id: m.identifier, label: m.label, amount: amount(m.amount), selected: i === 0 }; }) };
+          shippingOptions: (methods || []).map(function (m) { return { id: m.identifier, label: m.label, amount: amount(m.amount), selected: m.identifier === pick }; }) };
         if (modifiers) d.modifiers = modifiers;
         return d;
       },
@@ -199,7 +202,7 @@
       event.updateWith(api("POST", base + path, body, secret).then(function (u) {
         last = u;
         if (u.newShippingMethods) methods = u.newShippingMethods;
-        return shape.details(u, methods);
+        return shape.details(u, methods, request.shippingOption);
       }));
     }
     request.onmerchantvalidation = function (event) {

@@ -113,7 +113,10 @@ extension SheetMachine {
             let record = paymentRequests[index]
             if record.awaitingUpdate == nil || record.updating || record.state != .interactive { throw .invalidState() }
             paymentRequests[index].updating = true
-        case .detailsSettled(let value): detailsSettled(index, value, events: &events)
+        case .detailsSettled(let value):
+            detailsSettled(index, value, events: &events)
+            // The request's `shippingOption` as the update left it.
+            return ["shippingOption": paymentRequests[index].shippingOption.map(JSONValue.string) ?? .null]
         case .notUpdated:
             guard let kind = paymentRequests[index].awaitingUpdate, !paymentRequests[index].updating else { return nil }
             paymentRequests[index].awaitingUpdate = nil
@@ -377,16 +380,14 @@ extension SheetMachine {
         let completeDetails = try data.map { value throws(ScriptError) in
             try updateValidator.bindApplePayCompleteDetails(value)
         }
+        let status: ApplePayStatus = value == "success" ? .success : .failure
+        let outcome = ApplePayPaymentAuthorizationResult(status: status, orderDetails: completeDetails?.orderDetails)
+        _ = try updateValidator.checkResult(outcome)
         paymentRequests[index].response = .completed
         guard let session = paymentRequests[index].session, sessions[session].state == .authorized else {
             throw .aborted
         }
-        let status: ApplePayStatus = value == "success" ? .success : .failure
-        try completePayment(
-            session,
-            ApplePayPaymentAuthorizationResult(status: status, orderDetails: completeDetails?.orderDetails),
-            events: &events
-        )
+        try completePayment(session, outcome, events: &events)
     }
 
     private mutating func retryResponse(

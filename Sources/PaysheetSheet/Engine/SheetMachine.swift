@@ -34,6 +34,9 @@ public struct SheetMachine: Sendable {
     public var shownRequest: ApplePayPaymentRequest? { sheet?.request }
 
     var paymentRequests: [PaymentRequestRecord] = []
+    /// The merchant-validation deadline under WebKit's test runner (see ``begin``).
+    static let mockValidationSeconds: Double = 8
+
     /// How many times a sheet was shown (a mock coordinator's action is for the showing it was made in).
     public private(set) var showCount = 0
     /// What WebKit's mock coordinator would hold (``MockCoordinatorView``).
@@ -262,6 +265,13 @@ public struct SheetMachine: Sendable {
         }
         setOutstanding(.validatemerchant)
         if configuration.webKitMock {
+            // WebKit's mock has no clock and a page that never completes merchant validation
+            // would wait forever; the simulated sheet gives it `mockValidationSeconds` (Safari's
+            // sheet gives up after 30 s), so a run of WebKit's pages never hangs on the simulator.
+            sheet?.wait(
+                for: .validatemerchant,
+                until: now + min(configuration.timeoutSeconds, Self.mockValidationSeconds)
+            )
             // WebKit's mock: its own URL, and no sheet events but its shipping contact.
             if let contact = sessions[session].request.shippingContact { mockContact = contact }
             sheet?.pendingInitial = []
