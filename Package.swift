@@ -147,7 +147,7 @@ let package = Package(
         .target(
             name: "PaysheetBrowserBridge",
             dependencies: [
-                "PaysheetServer", "PaysheetSheet", "PaysheetSheetTokens", "PaysheetModel", "PaysheetToken",
+                "PaysheetServer", "PaysheetSheet", "PaysheetSheetTokens", "PaysheetModel", "PaysheetToken", "UnionPay",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Hummingbird", package: "hummingbird"),

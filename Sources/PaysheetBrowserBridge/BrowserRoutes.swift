@@ -68,6 +68,7 @@ package enum BrowserRoutes {
                 body: .init(byteBuffer: ByteBuffer(string: JSONValue.object(["page": .string(id)]).compactText))
             )
         }
+        addWalletOrderRoute(to: router, hub: hub)
         // Whoever holds the page's id.
         router.post("/paysheet/v1/pages/:id") { request, context -> Response in
             let id = context.parameters.get("id") ?? ""

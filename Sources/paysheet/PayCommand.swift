@@ -170,6 +170,11 @@ struct PayCommand: AsyncParsableCommand {
             print("  \(name): \(p["state"]?.stringValue ?? "")\(reason)")
         }
         print(sheetPaid ? "sheet: payment completed" : "sheet: payment not completed")
+        // The order the payment gave the wallet, fetched and checked as the simulated wallet does.
+        if let details = await sheet.machine.walletOrder {
+            let verdict = await WalletOrderChecker(trust: try data.pki().trustAnchors).verdict(details)
+            print("wallet (simulated): \(verdict.message)")
+        }
         return cancelAfter == nil ? status == "paid" : status == "canceled"
     }
 }

@@ -270,15 +270,7 @@
   class ListenedTarget extends EventTarget {
     constructor(types) {
       super();
-      var l = { handlers: {}, counts: {} };
-      listened.set(this, l);
-      var self = this;
-      types.forEach(function (type) {
-        EventTarget.prototype.addEventListener.call(self, type, function (event) {
-          var h = l.handlers[type];
-          if (typeof h === "function") h.call(self, event);
-        });
-      });
+      listened.set(this, { handlers: {}, counts: {}, added: {} });
     }
 
     addEventListener(type, listener, options) {
@@ -300,7 +292,21 @@
       Object.defineProperty(C.prototype, "on" + type, {
         configurable: true, enumerable: true,
         get: function () { var l = listened.get(this); return l ? l.handlers[type] || null : null; },
-        set: function (h) { var l = listened.get(this); if (l) l.handlers[type] = typeof h === "function" ? h : null; },
+        set: function (h) {
+          var l = listened.get(this);
+          if (!l) return;
+          l.handlers[type] = typeof h === "function" ? h : null;
+          // HTML: an event handler takes its place among the listeners when it is first set, so
+          // listeners added before it run first (which matters when `updateWith` stops the rest).
+          if (l.handlers[type] && !l.added[type]) {
+            l.added[type] = true;
+            var self = this;
+            EventTarget.prototype.addEventListener.call(this, type, function (event) {
+              var handler = l.handlers[type];
+              if (typeof handler === "function") handler.call(self, event);
+            });
+          }
+        },
       });
     });
   }
@@ -600,9 +606,12 @@
     get payerName() { return prInternal.get(this).r.payerName; }
     get payerEmail() { return prInternal.get(this).r.payerEmail; }
     get payerPhone() { return prInternal.get(this).r.payerPhone; }
-    complete(result) {
+    complete(result, details) {
       var request = prInternal.get(this).request;
-      return requestPromise(request, "complete", arguments.length && result !== undefined ? { value: wire(result) } : {}).then(function () { return undefined; });
+      var extra = arguments.length && result !== undefined ? { value: wire(result) } : {};
+      // PaymentCompleteDetails: its data carries ApplePayPaymentCompleteDetails (the order details for Wallet).
+      if (details !== undefined) extra.details = wire(details);
+      return requestPromise(request, "complete", extra).then(function () { return undefined; });
     }
     retry(errors) {
       var request = prInternal.get(this).request;
@@ -653,6 +662,10 @@
       return new Promise(function (resolve, reject) {
         try { result(requestCall(self, "show", { userGesture: consumeGesture() })); } catch (e) { reject(e); return; }
         d.pending = { resolve: resolve, reject: reject, retry: false };
+        // show(detailsPromise): the page's events wait until it settles; then its details apply.
+        if (detailsPromise !== undefined) {
+          try { result(requestCall(self, "showDetailsPending")); whenSettled(self, detailsPromise, "detailsSettled"); } catch (e) { /* closed meanwhile */ }
+        }
         activeSession = self;
         startClock();
       });
@@ -769,6 +782,8 @@
     "#paysheet-sheet button:focus-visible,#paysheet-sheet select:focus-visible,#paysheet-sheet input:focus-visible{outline:3px solid #f59e0b;outline-offset:2px}",
     "#paysheet-closed{position:fixed;left:50%;bottom:16px;transform:translateX(-50%);z-index:2147483646;background:#111;color:#fff;",
     "padding:8px 14px;border-radius:8px;font:14px system-ui,sans-serif;pointer-events:none}",
+    "#paysheet-wallet-order{position:fixed;left:50%;bottom:56px;transform:translateX(-50%);z-index:2147483646;background:#fef3c7;",
+    "color:#78350f;border:1px solid #f59e0b;padding:8px 14px;border-radius:8px;font:14px system-ui,sans-serif;max-width:90vw}",
   ].join("");
 
   function h(tag, attrs, children) {
@@ -810,6 +825,9 @@
 
   function money(amount, currency) { return (amount === undefined || amount === null ? "—" : amount) + " " + (currency || ""); }
 
+  /** `id` if it is one of `ids` (the words a snapshot may name for a part), else the first. */
+  function oneOf(id, ids) { return ids.indexOf(id) >= 0 ? id : ids[0]; }
+
   function render(body) {
     if (!document.body) return;
     var sheet = body.sheet, choices = body.choices;
@@ -822,6 +840,7 @@
       root.innerHTML = "";
       state.drawn = null;
       if (wasOpen && sheet && sheet.result) showClosed(sheet);
+      if (sheet && sheet.order) walletOrder(sheet.order);
       return;
     }
     // Draw only what changed: a tick with the same sheet keeps the user's half-typed input.
@@ -861,7 +880,26 @@
         choices.shippingContacts.map(function (c) {
           return h("option", { value: String(c.index), selected: c.selected }, [contactLine(c.contact)]);
         }));
-      panel.appendChild(h("section", { "data-module": "shipping" }, [h("h3", { text: t("module.shipping") }), shipSelect, errorBlock("shipping", m.shipping.error)]));
+      // A store pickup's address is the merchant's: shown, not changed.
+      var readOnly = m.shipping.editable === false;
+      if (readOnly) shipSelect.disabled = true;
+      panel.appendChild(h("section", { "data-module": "shipping", "data-editable": String(!readOnly) }, [h("h3", { text: t(oneOf(m.shipping.titleId, ["module.shipping", "module.delivery", "module.pickup", "module.servicePickup"])) }),
+        shipSelect].concat(readOnly ? [h("div", { class: "ps-note", text: t("shipping.readOnly") })] : []).concat([errorBlock("shipping", m.shipping.error)])));
+    }
+
+    // PAYOUT (a disbursement request) and PAY LATER (the snapshot names which words)
+    if (sheet.disbursement) {
+      var payout = [h("h3", { text: t("module.disbursement") }), h("div", { text: t("disbursement.to") })];
+      if (sheet.disbursement.instantFundsOut) payout.push(h("div", { class: "ps-note", text: t("disbursement.instant") }));
+      if (sheet.disbursement.requiredRecipientContactFields.length) {
+        payout.push(h("div", { class: "ps-note", text: t("disbursement.recipient").replace("{fields}", sheet.disbursement.requiredRecipientContactFields.join(", ")) }));
+      }
+      panel.appendChild(h("section", { "data-module": "disbursement" }, payout));
+    }
+    if (sheet.payLater) {
+      panel.appendChild(h("section", { "data-module": "payLater", "data-availability": sheet.payLater.availability },
+        [h("h3", { text: t("module.payLater") }),
+          h("div", { text: t(oneOf(sheet.payLater.textId, ["payLater.available", "payLater.unavailableItemIneligible", "payLater.unavailableRecurringTransaction"])) })]));
     }
 
     // METHOD
@@ -951,6 +989,42 @@
     setTimeout(function () { note.remove(); }, 4000);
   }
 
+  // ---- Orders in Wallet (simulated) -------------------------------------------------------
+  // After a payment that gave the wallet an order, the engine's bridge fetches the order from its
+  // web service and checks it as Wallet would; the verdict stays on the page, under the sheet.
+
+  var walletAsked = {};
+  function walletOrder(order) {
+    showWalletVerdict(order);
+    var key = order.webServiceURL + " " + order.orderTypeIdentifier + " " + order.orderIdentifier;
+    if (order.wallet.status !== "unchecked" || walletAsked[key]) return;
+    walletAsked[key] = true;
+    checkWalletOrder().catch(function (e) { console.error(e); });
+  }
+
+  /** Asks the bridge to fetch and check the order of the last payment; resolves to the sheet's `order`. */
+  function checkWalletOrder() {
+    // Answered as the `state` operation: its events and sheet are applied as any answer's.
+    var seq = ++requestSeq;
+    return fetch(endpoint + "/wallet-order", { method: "POST", headers: { "Content-Type": "text/plain;charset=UTF-8" }, body: "{}" })
+      .then(function (r) {
+        return r.text().then(function (text) {
+          var body = answer(r.status, text, seq);
+          var order = body.sheet && body.sheet.order;
+          if (order) showWalletVerdict(order);
+          return order || null;
+        });
+      });
+  }
+
+  function showWalletVerdict(order) {
+    if (!document.body) return;
+    var old = document.getElementById("paysheet-wallet-order");
+    if (old) old.remove();
+    document.body.appendChild(h("div", { id: "paysheet-wallet-order", role: "status", "data-wallet": order.wallet.status,
+      "data-check": order.wallet.check, text: "Simulated wallet: " + order.wallet.message }));
+  }
+
   function userAction(action, mock) {
     var op = Object.assign({ op: "user" }, action);
     if (mock) op.mock = true;
@@ -1010,6 +1084,10 @@
     sessions: function () { return readSheet().sessions; },
     /** Whether a payment completed with STATUS_SUCCESS on this page. */
     paid: function () { return readSheet().paid; },
+    /** The order the last payment gave the wallet and the wallet's verdict (`null`: none). */
+    walletOrder: function () { return readSheet().sheet.order || null; },
+    /** Fetches and checks that order now (once per order); resolves to walletOrder()'s value. */
+    checkWalletOrder: function () { return checkWalletOrder(); },
     /** Whether the page is inside a user gesture now (for debugging the gesture rule). */
     inUserGesture: inGesture,
   };
@@ -1072,7 +1150,8 @@
     get shippingMethods() {
       var m = mockMember("shippingMethods");
       if (!m) { var s = api.snapshot(); m = s.modules ? s.modules.method.options : []; }
-      return m;
+      // ApplePayShippingMethod's dictionary defaults, as WebKit's bindings hand it out.
+      return m.map(function (x) { return Object.assign({ detail: "", selected: false }, x); });
     },
     /** The errors the page passed with its last completion (as WebKit's mock reports them). */
     get errors() { return readSheet().pageErrors || []; },

@@ -42,6 +42,8 @@ public struct APIRouter: Sendable {
     let trustedProxies: [String]
     /// Merchant-token life-cycle notifications (``addTokenNotificationRoutes(_:)``), when received.
     let tokenNotifications: MerchantTokenNotifications?
+    /// Orders in Wallet (`nil`: none issued; `WalletOrderRoutes.swift`).
+    let walletOrders: WalletOrderService?
 
     /// A router over the services; `registry` serves `/metrics`; `sandboxMerchantCertificate`
     /// (PEM) is published at `/v1/sandbox/merchant` for `paysheet pay`; `browser` (when given)
@@ -58,9 +60,11 @@ public struct APIRouter: Sendable {
         draining: Flag = Flag(),
         reconciliation: ReconciliationService? = nil,
         limits: ServerConfiguration.RequestLimits = .init(),
-        tokenNotifications: MerchantTokenNotifications? = nil
+        tokenNotifications: MerchantTokenNotifications? = nil,
+        walletOrders: WalletOrderService? = nil
     ) {
         self.tokenNotifications = tokenNotifications
+        self.walletOrders = walletOrders
         self.limiter = RequestLimiter(limits)
         self.trustedProxies = limits.trustedProxies
         self.draining = draining
@@ -212,6 +216,7 @@ public struct APIRouter: Sendable {
         addAgreementRoutes(router)
         addTokenNotificationRoutes(router)
         addReconciliationRoutes(router)
+        addWalletOrderRoutes(router)
         addPublicRoutes(router)
         try addConsoleRoutes(router)
         return router
@@ -344,7 +349,7 @@ public struct APIRouter: Sendable {
             let outcome = try await payments.authorize(orderId: id, payment: request.payment, preloaded: snapshot)
             return try APIAnswer(
                 AuthorizeView(
-                    result: outcome.result,
+                    result: await walletOrderResult(outcome),
                     order: try await OrderView.make(
                         outcome.order,
                         service: orders,

@@ -306,17 +306,26 @@ public struct SheetMachine: Sendable {
         sessions[session].merchantValidationEnded()
         sheet?.stopWaiting()
         if configuration.webKitMock, showsSheet(session) {
-            // `MockPaymentCoordinator::completeMerchantValidation` reports its shipping contact.
-            dispatch(
-                .shippingcontactselected,
-                state: .shippingContactSelected,
-                event: .shippingContactSelected(Self.mockVersioned(mockContact, version: sessions[session].version)),
-                session: session,
-                events: &events
-            )
+            if let paymentRequest = sessions[session].paymentRequest, paymentRequests[paymentRequest].showDetails {
+                // The page's events wait for `show()`'s details (`whenDetailsSettled`).
+                paymentRequests[paymentRequest].heldShippingContact = true
+                return
+            }
+            dispatchMockShippingContact(session, events: &events)
             return
         }
         continueInitialEvents(events: &events)
+    }
+
+    /// `MockPaymentCoordinator::completeMerchantValidation` reports its shipping contact.
+    mutating func dispatchMockShippingContact(_ session: Int, events: inout [DispatchedEvent]) {
+        dispatch(
+            .shippingcontactselected,
+            state: .shippingContactSelected,
+            event: .shippingContactSelected(Self.mockVersioned(mockContact, version: sessions[session].version)),
+            session: session,
+            events: &events
+        )
     }
 
     /// A contact as WebKit converts it for a page of API `version` (phonetic names from version 3).
@@ -347,7 +356,8 @@ public struct SheetMachine: Sendable {
             )
             return events
         }
-        if let waiting = shown.outstanding, waiting.event != .validatemerchant {
+        let detailsPending = sessions[shown.session].paymentRequest.map { paymentRequests[$0].showDetails } ?? false
+        if detailsPending || (shown.outstanding.map { $0.event != .validatemerchant } ?? false) {
             if let paymentRequest = sessions[shown.session].paymentRequest {
                 // WebKit records the card's type now and holds the event until the page's update
                 // settles (`PaymentRequest::whenDetailsSettled`).
@@ -360,7 +370,7 @@ public struct SheetMachine: Sendable {
                     session: shown.session,
                     event: .ignored(
                         action: "changePaymentMethod",
-                        reason: "waiting for the page to complete \(waiting.event.rawValue)"
+                        reason: "waiting for the page to complete \(shown.outstanding?.event.rawValue ?? "")"
                     )
                 )
             )
@@ -427,6 +437,7 @@ public struct SheetMachine: Sendable {
         if checked.isFinal {
             sessions[session].end(.completed)
             if outcome.paid { paid = true }
+            keepWalletOrder(checked.orderDetails, paid: outcome.paid)
             close(result: outcome.paid ? .success : .failure)
         } else {
             sessions[session].step(to: .active)
@@ -534,6 +545,12 @@ public struct SheetMachine: Sendable {
             sessions[session].end(.canceled)
             if showsSheet(session) { close(result: .canceled) }
             emit(.cancel(ApplePaySessionError()), to: session, events: &events)
+        }
+        // A response the page kept is closed: its `complete()` and `retry()` reject with
+        // `AbortError` when the page comes back (WebKit's `PaymentRequest::suspend`).
+        for index in paymentRequests.indices
+        where paymentRequests[index].response == .open || paymentRequests[index].response == .retrying {
+            paymentRequests[index].response = .closed
         }
         return events
     }
@@ -665,7 +682,10 @@ public struct SheetMachine: Sendable {
         case .selectShippingMethod(let id):
             if !shown.methods.contains(where: { $0.identifier == id }) { return "no shipping method \"\(id)\"" }
         case .enterCouponCode:
-            if shown.request.supportsCouponCode != true { return "the request does not support coupon codes" }
+            // WebKit's mock enters a code whatever the request says (`changeCouponCode`).
+            if shown.request.supportsCouponCode != true, source != .webKitMock {
+                return "the request does not support coupon codes"
+            }
         case .authorize:
             if let reason = shown.authorizeBlockReason { return reason }
         case .cancel, .editContact: break

@@ -2,23 +2,24 @@ import Foundation
 
 /// The ZIP archives UnionPay's reconciliation downloads hold: files stored or deflated, no
 /// encryption, no ZIP64. Reading walks the central directory; writing deflates each file.
-struct ZipArchive: Sendable, Equatable {
+/// (The merchant server's Wallet order packages are written and read with it too.)
+package struct ZipArchive: Sendable, Equatable {
     /// The files, by name, in archive order.
-    var files: [(name: String, contents: Data)]
+    package var files: [(name: String, contents: Data)]
 
-    static func == (a: ZipArchive, b: ZipArchive) -> Bool {
+    package static func == (a: ZipArchive, b: ZipArchive) -> Bool {
         a.files.map(\.name) == b.files.map(\.name) && a.files.map(\.contents) == b.files.map(\.contents)
     }
 
-    init(files: [(name: String, contents: Data)]) { self.files = files }
+    package init(files: [(name: String, contents: Data)]) { self.files = files }
 
-    /// Reads `data`, or throws ``ACPError`` naming what is wrong with it.
-    init(reading data: Data) throws(ACPError) {
+    /// Reads `data`, or throws ``ACPError`` naming what is wrong with it (`what` names the archive).
+    package init(reading data: Data, what: String = "the reconciliation archive") throws(ACPError) {
         let bytes = [UInt8](data)
         func u16(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 }
         func u32(_ at: Int) -> Int { u16(at) | u16(at + 2) << 16 }
         func bad(_ why: String) -> ACPError {
-            ACPError(.malformed, "the reconciliation archive is not a readable ZIP: \(why)")
+            ACPError(.malformed, "\(what) is not a readable ZIP: \(why)")
         }
         // The end-of-central-directory record: the last 22 bytes, or earlier when a comment follows.
         guard bytes.count >= 22 else { throw bad("too short") }
@@ -78,7 +79,7 @@ struct ZipArchive: Sendable, Equatable {
     }
 
     /// The archive's bytes: every file deflated, the DOS time of `date` (UTC).
-    func encoded(date: Date = Date()) -> Data {
+    package func encoded(date: Date = Date()) -> Data {
         var out = Data()
         var directory = Data()
         func le16(_ v: Int, _ d: inout Data) {
