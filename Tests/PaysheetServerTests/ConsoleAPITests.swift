@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import PaysheetModel
+import PaysheetSheetTokens
 import PaysheetToken
 import Testing
 import UnionPay
@@ -66,8 +67,12 @@ import UnionPay
         #expect(!page.contains("<script>"))
     }
 
-    @Test func ordersAreFilteredByStatusAndCreationTimeAndBadFiltersAreRefused() async throws {
-        try await TestServer.inProcess { server in
+    @Test(arguments: TestDatabases.kinds) func listingsAreFilteredAndPagedAndBadFiltersAreRefused(
+        kind: String
+    )
+        async throws
+    {
+        try await TestServer.inProcess(database: kind) { server in
             let factory = try await server.tokenFactory()
             let paid = try await server.createOrder()
             #expect(await try server.pay(paid, factory: factory).paid)
@@ -101,6 +106,21 @@ import UnionPay
             }
             let (status, body) = try await server.send("GET", "/v1/reconciliations?before=2026-11-22", nil)
             #expect(status == 400 && body["error"]?["field"] == "before")
+
+            // Agreements, newest first, a page at a time.
+            var agreements: [String] = []
+            for _ in 0..<2 {
+                let plan = try await server.createOrder(["plan": "tea-monthly"])
+                #expect(await try server.pay(plan, factory: factory).paid)
+                agreements.insert(try #require(plan["agreementId"]?.stringValue), at: 0)
+            }
+            let (_, first) = try await server.send("GET", "/v1/agreements?limit=1", nil)
+            #expect(first["agreements"]?.arrayValue?.compactMap { $0["id"]?.stringValue } == [agreements[0]])
+            let next = try #require(first["next"]?.stringValue)
+            let (_, second) = try await server.send("GET", "/v1/agreements?limit=1&before=\(next)", nil)
+            #expect(second["agreements"]?.arrayValue?.compactMap { $0["id"]?.stringValue } == [agreements[1]])
+            #expect(second["next"] == nil)
+            #expect(second["agreements"]?.arrayValue?.first?["status"] == "active")
         }
     }
 
@@ -147,6 +167,11 @@ import UnionPay
         #expect(shown["payments"]?.arrayValue?.first?["card"]?["suffix"]?.stringValue?.count == 4)
         #expect(answers["/v1/reconciliations/\(day)"]?["matched"]?.compactText.isEmpty == false)
         #expect(answers["/v1/agreements"]?["agreements"]?.arrayValue?.count == 1)
+        let days = answers["/v1/reconciliations"]?["reconciliations"]?.arrayValue?.map { $0["day"]?.stringValue }
+        #expect(days == [day])
+        #expect(answers["/v1/reconciliations"]?["reconciliations"]?.arrayValue?.first?["differenceCount"] == 0)
+        let (_, earlier) = try await server.send("GET", "/v1/reconciliations?before=\(day)", nil)
+        #expect(earlier["reconciliations"]?.arrayValue?.isEmpty == true)
 
         let secrets =
             try await Self.secrets(of: factory, server: server)
