@@ -112,6 +112,7 @@
   // Asks `question` in the dialog; resolves true only for the confirming button.
   function confirmAction(question, detail, yes) {
     var dialog = $("confirm");
+    if (dialog.open) return Promise.resolve(false);  // one question at a time
     $("confirm-question").textContent = question;
     $("confirm-detail").textContent = detail;
     $("confirm-yes").textContent = yes;
@@ -532,7 +533,8 @@
         try { sessionStorage.setItem(KEY, typed); } catch (e) { $("signin-message").textContent = "This browser keeps nothing for this tab (sessionStorage is off)."; return; }
         $("signin-message").textContent = "";
         state.route = "";
-        if (location.hash && location.hash !== "#orders") route(); else { location.hash = "#orders"; route(); }
+        if (!location.hash) history.replaceState(null, "", "#orders");
+        route();
       });
     }).catch(function (e) { $("signin-message").textContent = "The server could not be reached: " + e.message; });
   });
