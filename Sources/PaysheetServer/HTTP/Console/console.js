@@ -215,7 +215,7 @@
 
   function orderRow(o) {
     var row = el("tr", null, { "data-order": o.id });
-    cell(row, link(o.id, "#order/" + encodeURIComponent(o.id)));
+    cell(row, link(o.id, "#order/" + encodeURIComponent(o.id)), "id");
     cell(row, time(o.createdAt));
     cell(row, o.status).setAttribute("data-field", "status");
     cell(row, o.amount + " " + o.currencyCode, "number");
@@ -289,12 +289,12 @@
     clear(body);
     (o.payments || []).forEach(function (p) {
       var row = el("tr", null, { "data-payment": p.id || "" });
-      cell(row, p.id);
+      cell(row, p.id, "id");
       cell(row, p.kind);
       cell(row, p.state).setAttribute("data-field", "state");
       cell(row, p.amount + " " + o.currencyCode, "number");
       cell(row, card(p.card));
-      cell(row, p.acquirerReference);
+      cell(row, p.acquirerReference, "id");
       cell(row, p.resultCode ? p.resultCode + (p.reason ? " — " + p.reason : "") : p.reason);
       body.appendChild(row);
     });
@@ -393,7 +393,7 @@
 
   function agreementRow(a) {
     var row = el("tr", null, { "data-agreement": a.id });
-    cell(row, a.id);
+    cell(row, a.id, "id");
     cell(row, a.description + " (" + a.plan + ")");
     cell(row, a.status + (a.canceledBecause ? ": " + a.canceledBecause : "")).setAttribute("data-field", "status");
     cell(row, a.amount + " " + a.currencyCode + (a.interval ? " every " + a.interval : ""), "number");
@@ -408,7 +408,7 @@
       li.appendChild(document.createTextNode(" " + c.status));
       charges.appendChild(li);
     });
-    cell(row, charges);
+    cell(row, charges, "id");
     var actions = cell(row, "");
     if (a.status === "active") actions.appendChild(actionButton("Charge now…", "charge", function () { agreementAction(a, "charge"); }));
     if (a.status !== "canceled") actions.appendChild(actionButton("Cancel…", "cancel", function () { agreementAction(a, "cancel"); }));
@@ -492,8 +492,8 @@
       r.differences.forEach(function (d) {
         var row = el("tr", null, { "data-kind": d.kind });
         cell(row, KINDS[d.kind] || d.kind);
-        cell(row, d.orderId ? link(d.orderId, "#order/" + encodeURIComponent(d.orderId)) : "—");
-        cell(row, d.acquirerOrderId + " at " + txnTime(d.txnTime));
+        cell(row, d.orderId ? link(d.orderId, "#order/" + encodeURIComponent(d.orderId)) : "—", "id");
+        cell(row, d.acquirerOrderId + " at " + txnTime(d.txnTime), "id");
         cell(row, yuan(d.amountHere), "number");
         cell(row, yuan(d.amountInFile), "number");
         cell(row, d.detail);
