@@ -137,7 +137,9 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
-            ]
+            ],
+            // The merchant console's page (static: HTML, its script and style).
+            resources: [.copy("HTTP/Console")]
         ),
         // The simulated sheet's bridges to the merchant server: the browser's (`paysheet.js`, its
         // pages' sheet engines, the demo store) and the remote checkout's (`paysheet pay`), with

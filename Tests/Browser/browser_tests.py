@@ -80,12 +80,14 @@ class Env:
         # The merchant's API key (the tests read orders as the merchant's staff would).
         self.api_key = subprocess.run([binary, "api-key", "create", "--data", self.data, "--name", "browser tests"],
                                       check=True, capture_output=True, text=True).stdout.strip().splitlines()[-1]
+        # The sandbox acquirer serve starts (the console cases ask it for a settlement file).
+        self.acquirer = f"http://127.0.0.1:{free_port()}"
         self.server = subprocess.Popen(
             [binary, "serve", "--data", self.data, "--listen", f"127.0.0.1:{self.port}", "--no-demo-order"],
             stdout=self.log, stderr=subprocess.STDOUT,
             # The whole suite is one client address making a shop's worth of anonymous orders in
             # minutes: its rate is raised here (the limit itself is tested in AnonymousGrowthTests).
-            env=dict(os.environ, PAYSHEET_SANDBOX_ACQUIRER_LISTEN=f"127.0.0.1:{free_port()}",
+            env=dict(os.environ, PAYSHEET_SANDBOX_ACQUIRER_LISTEN=self.acquirer[len("http://"):],
                      PAYSHEET_ANONYMOUS_ORDERS_PER_MINUTE="600", PAYSHEET_COUPON_ATTEMPTS_PER_MINUTE="600"))
         try:
             self._start_site_and_browser()
@@ -1390,6 +1392,9 @@ def _(env):
     equal(d.execute_script("return paysheet.walletOrder()"), None, "no order kept")
 
 
+import console_cases  # noqa: E402 (the merchant console; its cases use the demo store above)
+
+console_cases.register(sys.modules[__name__])
 import webkit_mock_cases  # noqa: E402 (its cases use the helpers above)
 
 webkit_mock_cases.register(sys.modules[__name__])

@@ -218,6 +218,7 @@ public struct APIRouter: Sendable {
         addReconciliationRoutes(router)
         addWalletOrderRoutes(router)
         addPublicRoutes(router)
+        try addConsoleRoutes(router)
         return router
     }
 
@@ -296,42 +297,8 @@ public struct APIRouter: Sendable {
             view.clientSecret = secret
             return try APIAnswer(view, status: 201)
         }
-        // A merchant key: listing orders, newest first.
-        router.get("/v1/orders") { request, _ -> Response in
-            _ = try await access.merchant(request)
-            let query = request.uri.queryParameters
-            var status: OrderStatus?
-            if let statusText = query["status"] {
-                guard let known = OrderStatus(rawValue: String(statusText)) else {
-                    throw APIError.invalid(
-                        "status",
-                        "\(statusText) is not an order status (\(OrderStatus.allCases.map(\.rawValue).joined(separator: ", ")))"
-                    )
-                }
-                status = known
-            }
-            var limit = 20
-            if let limitText = query["limit"] {
-                guard let number = Int(String(limitText)), (1...100).contains(number) else {
-                    throw APIError.invalid("limit", "limit is 1 to 100")
-                }
-                limit = number
-            }
-            let page = try await store.orders(
-                status: status,
-                before: query["before"].map(String.init),
-                limit: limit + 1
-            )
-            var views: [OrderView] = []
-            for order in page.prefix(limit) {
-                views.append(
-                    try await OrderView.make(order, service: orders, store: store, withRequest: false, for: .merchant)
-                )
-            }
-            return try JSONBody.response(
-                OrderListView(orders: views, next: page.count > limit ? page[limit - 1].id : nil)
-            )
-        }
+        // A merchant key: listing orders, newest first, filtered (APIRouter+Console.swift).
+        router.get("/v1/orders") { request, _ -> Response in try await listOrders(request) }
         // The order's client secret (the shopper's view) or a merchant key (the full view).
         router.get("/v1/orders/:id") { request, context -> Response in
             let id = try orderId(context)
