@@ -20,7 +20,7 @@ import Testing
         _ = m.call(.completeMerchantValidation([:]), session: 1)
         _ = m.perform(.authorize, from: .webKitMock)
         #expect(m.state(of: 1) == .authorized)
-        let done = m.call(PageCall(.completePayment, arguments: [.number(String(status))]), session: 1)
+        let done = m.call(PageCall(.completePayment, arguments: [.number(String(status))])!, session: 1)
         #expect(done.threw == nil)
         return m.snapshot().objectValue ?? JSONObject()
     }
