@@ -22,11 +22,16 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
-        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
+        // 4.x: RSA encryption with PKCS #1 v1.5 padding (`_WEAK_AND_INSECURE_PKCS_V1_5`), UnionPay's
+        // sensitive-field encryption; 3.x offers OAEP only.
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        // UnionPay's file transfers: a zlib stream (CompressNIO) of a ZIP archive (ZIPFoundation).
+        .package(url: "https://github.com/weichsel/ZIPFoundation.git", from: "0.9.20"),
+        .package(url: "https://github.com/adam-fowler/compress-nio.git", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         // NIOHTTPTypes: the HTTP parts the connection guard reads (Hummingbird's own pipeline types).
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
@@ -42,8 +47,6 @@ let package = Package(
     ],
     targets: [
         .target(name: "PaysheetModel"),
-        // zlib (the system's): UnionPay's file transfers are zlib-compressed ZIP archives.
-        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .target(name: "PaysheetSheet", dependencies: ["PaysheetModel"]),
         // The payment core: an order and its payments as pure state machines (no I/O, no clock).
         .target(name: "PaysheetPayments", dependencies: ["PaysheetModel"]),
@@ -87,7 +90,9 @@ let package = Package(
         .target(
             name: "UnionPay",
             dependencies: [
-                "PaysheetModel", "CZlib",
+                "PaysheetModel",
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),

@@ -21,9 +21,10 @@ struct PayCommand: AsyncParsableCommand {
             Without --order it orders from the server's catalog as a shopper's page does (no key; the first products of one
             currency, shipped) and pays that order: its client secret stays in this process, never printed.
             The token is encrypted to the server's payment processing certificate (GET /v1/sandbox/merchant) and signed by the
-            sandbox CA of --data, which the server must trust (it does when both use the same data folder).
-            Prints what the sheet showed and the order's outcome. Exit 0 only when the order ends paid (with --cancel-after:
-            canceled, its money returned).
+            sandbox CA of --data, which the server must trust (it does when both use the same data folder: pass the --data
+            that paysheet serve prints). Prints what the sheet showed and the order's outcome; when the server refuses the
+            token or a call, its code and message (what to pass) on standard error. Exit 0 only when the order ends paid
+            (with --cancel-after: canceled, its money returned).
             """
     )
 
@@ -175,6 +176,22 @@ struct PayCommand: AsyncParsableCommand {
             let verdict = await WalletOrderChecker(trust: try data.pki().trustAnchors).verdict(details)
             print("wallet (simulated): \(verdict.message)")
         }
+        // Why, as the server said it (the sheet shows the shopper's words only): a code and what to pass.
+        let refusals = api.refusals.all
+        for refusal in refusals {
+            FileHandle.standardError.write(Data("paysheet pay: \(refusal)\n".utf8))
+        }
+        if status == "pending" {
+            // No certain outcome: the acquirer's answer was not had or not trusted (the server's log
+            // has its reason); a gateway run apart with another data folder is one such.
+            FileHandle.standardError.write(
+                Data(
+                    "paysheet pay: order \(order) is still pending after \(Int(wait)) s: the acquirer's outcome is not known (the server's log says why; a `paysheet acquirer-sandbox` run apart must use the server's --data)\n"
+                        .utf8
+                )
+            )
+        }
+        guard refusals.isEmpty || sheetPaid else { return false }
         return cancelAfter == nil ? status == "paid" : status == "canceled"
     }
 }

@@ -77,6 +77,11 @@ import Testing
             (.object(malformed), 0, "malformed: expiresAt is missing or not a number"),
             (["merchantSessionIdentifier": "test"], 0, "malformed: displayName"),
             (.object(forged), 0, "not issued by merchant validation"),
+            // What to do about it (issue 37): the page, the sheet and the sessions from one running server.
+            (
+                .object(forged), 0,
+                "validate the merchant through the same running sandbox server that serves this sheet"
+            ),
             (Self.session(domain: "other.example"), 0, "for other.example, not for this page's domain shop.example"),
             (Self.session(), 301, "expired"),
         ]

@@ -1,5 +1,7 @@
+import Crypto
 import Foundation
 import Testing
+import _CryptoExtras
 @testable import UnionPay
 @testable import UnionPaySandbox
 
@@ -30,41 +32,26 @@ import Testing
         #expect(try decryptor.decryptLong(sealed) == long)
     }
 
-    @Test func thePublicKeyOperationIsUndoneByBoringSSLsPrivateKeyOperationForAnyBlock() throws {
-        // m^e mod n here, (m^e)^d mod n by BoringSSL: m again, for raw blocks across the range
-        // (0, 1, small, random, n − 1), not only padded ones.
+    @Test func eachBlockIsPKCS1Version15TypeTwoWithFreshNonzeroPadding() throws {
+        // The raw private-key operation (no unpadding) shows the block the encryptor sealed:
+        // 00 02, at least eight random nonzero bytes, 00, the text — what UnionPay's gateway and
+        // the SDKs' `RSA/ECB/PKCS1Padding` expect (OAEP would not open there).
         let encryptor = try SensitiveDataEncryptor(certificate: Self.credentials.certificate)
-        let decryptor = try SensitiveDataDecryptor(credentials: Self.credentials)
-        let modulus = encryptor.modulus
-        var nMinusOne = [UInt8](repeating: 0, count: modulus.byteCount)
-        for i in 0..<modulus.byteCount {
-            nMinusOne[modulus.byteCount - 1 - i] = UInt8(truncatingIfNeeded: modulus.n[i / 8] >> (8 * UInt64(i % 8)))
+        let raw = try _RSA.BlindSigning.PrivateKey<SHA384>(
+            derRepresentation: Self.credentials.privateKey.derRepresentation
+        )
+        var paddings: Set<[UInt8]> = []
+        for text in ["6226388000000095", "", String(repeating: "x", count: 245)] {
+            let sealed = try #require(Data(base64Encoded: encryptor.encrypt(text)))
+            let block = try raw.blindSignature(for: sealed).withUnsafeBytes { [UInt8]($0) }
+            #expect(block.count == 256 && block[0] == 0 && block[1] == 2)
+            let end = try #require(block[2...].firstIndex(of: 0))
+            #expect(end - 2 >= 8)
+            #expect(Array(block[(end + 1)...]) == [UInt8](text.utf8))
+            paddings.insert(Array(block[2..<end]))
         }
-        nMinusOne[modulus.byteCount - 1] -= 1  // n is odd
-        var blocks: [[UInt8]] = [
-            [UInt8](repeating: 0, count: 256), [UInt8](repeating: 0, count: 255) + [1],
-            [UInt8](repeating: 0, count: 254) + [1, 0], nMinusOne,
-        ]
-        for _ in 0..<40 { blocks.append([0] + (0..<255).map { _ in UInt8.random(in: 0...255) }) }
-        for block in blocks {
-            let sealed = modulus.power(block, encryptor.exponent)
-            #expect(sealed.count == 256)
-            let opened = try decryptor.key.blindSignature(for: Data(sealed))
-            #expect(opened.withUnsafeBytes { [UInt8]($0) } == block)
-        }
-        // The exponent's leading zero bits change nothing: 3 written as 0x00 0x03 and as 0x03.
-        let small = [UInt8](repeating: 0, count: 255) + [7]
-        #expect(modulus.power(small, [0, 3]) == modulus.power(small, [3]))
-        #expect(modulus.power(small, [3]).suffix(2) == [1, 87])  // 7³ = 343 = 0x0157
-        #expect(modulus.power(small, [0]).last == 1 && modulus.power(small, [0]).dropLast().allSatisfy { $0 == 0 })
-    }
-
-    @Test func thePaddingIsRandomAndHasNoZeroByte() {
-        for count in [0, 1, 8, 245, 1000] {
-            let padding = SensitiveDataEncryptor.nonzeroRandomBytes(count)
-            #expect(padding.count == count && !padding.contains(0))
-        }
-        #expect(SensitiveDataEncryptor.nonzeroRandomBytes(32) != SensitiveDataEncryptor.nonzeroRandomBytes(32))
+        #expect(paddings.count == 3)
+        #expect(encryptor.blockSize == 245)
     }
 
     @Test func anotherKeyOrADamagedCiphertextDoesNotOpen() throws {

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import NIOConcurrencyHelpers
 import NIOCore
 import PaysheetModel
 import PaysheetSheet
@@ -16,6 +17,8 @@ public struct RemoteCheckout: PaymentSheetDelegate {
     let transport: Transport
     let order: String
     let credential: String?
+    /// What the server refused, in the order its answers came.
+    public let refusals = Refusals()
 
     /// A checkout of `order` on the merchant server at `server`, authorized by `credential` (the
     /// order's client secret, or a merchant API key), sent as `Authorization: Bearer`.
@@ -46,8 +49,42 @@ public struct RemoteCheckout: PaymentSheetDelegate {
     public struct CallError: Error, CustomStringConvertible, Sendable {
         /// What failed.
         public var description: String
+        /// The server's stable error code, when it answered with one.
+        public var code: String?
+        /// The server's message, when it answered with one.
+        public var message: String?
         /// An error saying `description`.
-        public init(description: String) { self.description = description }
+        public init(description: String, code: String? = nil, message: String? = nil) {
+            self.description = description
+            self.code = code
+            self.message = message
+        }
+    }
+
+    /// One refusal: the call (`authorize`, `merchant-session`, …), the server's stable code and
+    /// its message (which says what to pass when the sandbox's parts do not match).
+    public struct Refusal: Sendable, Equatable, CustomStringConvertible {
+        /// The call refused.
+        public var call: String
+        /// The server's stable code (`token_chain`, `unauthorized`, …).
+        public var code: String
+        /// What was wrong and what to do about it.
+        public var message: String
+
+        public var description: String { "\(call) refused (\(code)): \(message)" }
+    }
+
+    /// The refusals a checkout met (a reference: the delegate's copies share it).
+    public final class Refusals: Sendable {
+        let box = NIOLockedValueBox<[Refusal]>([])
+        /// Every refusal so far, oldest first.
+        public var all: [Refusal] { box.withLockedValue { $0 } }
+        func record(_ call: String, _ error: any Error) {
+            if let error = error as? CallError, let code = error.code {
+                record(Refusal(call: call, code: code, message: error.message ?? error.description))
+            }
+        }
+        func record(_ refusal: Refusal) { box.withLockedValue { $0.append(refusal) } }
     }
 
     /// GET `path` (JSON).
@@ -70,8 +107,11 @@ public struct RemoteCheckout: PaymentSheetDelegate {
         let (status, bytes) = try await transport(method, path, headers, body)
         let json = try JSONParser.parse(bytes)
         guard (200..<300).contains(status) else {
+            let message = json["error"]?["message"]?.stringValue
             throw CallError(
-                description: "\(path): HTTP \(status) \(json["error"]?["message"]?.stringValue ?? json.compactText)"
+                description: "\(path): HTTP \(status) \(message ?? json.compactText)",
+                code: json["error"]?["code"]?.stringValue,
+                message: message
             )
         }
         return json
@@ -81,13 +121,20 @@ public struct RemoteCheckout: PaymentSheetDelegate {
         do {
             return try decodeJSONValue(ApplePayUpdate.self, from: try await post("/v1/orders/\(order)/\(path)", body))
         } catch {
+            refusals.record(path, error)
             FileHandle.standardError.write(Data("\(path): \(error)\n".utf8))
             return await sheet.unchangedUpdate()
         }
     }
 
     public func paymentSheet(_ sheet: PaymentSheetDriver, validateMerchantAt validationURL: String) async -> JSONValue {
-        (try? await post("/v1/orders/\(order)/merchant-session", ["validationURL": .string(validationURL)])) ?? .null
+        do {
+            return try await post("/v1/orders/\(order)/merchant-session", ["validationURL": .string(validationURL)])
+        } catch {
+            refusals.record("merchant-session", error)
+            FileHandle.standardError.write(Data("merchant-session: \(error)\n".utf8))
+            return .null
+        }
     }
     public func paymentSheet(
         _ sheet: PaymentSheetDriver,
@@ -122,8 +169,15 @@ public struct RemoteCheckout: PaymentSheetDelegate {
                 "/v1/orders/\(order)/authorize",
                 ["payment": try JSONValueEncoder().encode(payment)]
             )
+            // A refused token: the sheet shows the shopper's message; its sender is told why.
+            if let code = answer["refusal"]?["code"]?.stringValue {
+                refusals.record(
+                    Refusal(call: "authorize", code: code, message: answer["refusal"]?["message"]?.stringValue ?? "")
+                )
+            }
             return try decodeJSONValue(ApplePayPaymentAuthorizationResult.self, from: answer["result"] ?? .null)
         } catch {
+            refusals.record("authorize", error)
             FileHandle.standardError.write(Data("authorize: \(error)\n".utf8))
             return ApplePayPaymentAuthorizationResult(
                 status: .failure,

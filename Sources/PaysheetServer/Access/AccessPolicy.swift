@@ -59,6 +59,9 @@ enum Credential: Sendable, Equatable {
 struct AccessPolicy: Sendable {
     let keys: APIKeys
     let store: PaymentStore
+    /// Where this server's keys are and how to make one, told with an unknown key's 401 (no secret:
+    /// a sandbox server names its database, a production server only the command).
+    var unknownKeyHint = "keys are made with `paysheet api-key create` against this server's database"
 
     static let clientSecretPrefix = "pcs_"
 
@@ -70,7 +73,7 @@ struct AccessPolicy: Sendable {
         switch Credential(request) {
         case .merchantKey(let key):
             guard let record = try await keys.verify(key) else {
-                throw ServiceError.unauthorized("the API key is not valid (unknown or revoked)")
+                throw ServiceError.unauthorized("the API key is not valid here (unknown or revoked): \(unknownKeyHint)")
             }
             return record
         case .none:

@@ -47,7 +47,8 @@ public struct APIRouter: Sendable {
 
     /// A router over the services; `registry` serves `/metrics`; `sandboxMerchantCertificate`
     /// (PEM) is published at `/v1/sandbox/merchant` for `paysheet pay`; `browser` (when given)
-    /// adds `paysheet.js`, its bridge and the demo store at `/`.
+    /// adds `paysheet.js`, its bridge and the demo store at `/`; `apiKeysHint` is told with an
+    /// unknown API key's 401 (where this server's keys are, how to make one).
     init(
         orders: OrderService,
         payments: PaymentService,
@@ -61,7 +62,8 @@ public struct APIRouter: Sendable {
         reconciliation: ReconciliationService? = nil,
         limits: ServerConfiguration.RequestLimits = .init(),
         tokenNotifications: MerchantTokenNotifications? = nil,
-        walletOrders: WalletOrderService? = nil
+        walletOrders: WalletOrderService? = nil,
+        apiKeysHint: String? = nil
     ) {
         self.tokenNotifications = tokenNotifications
         self.walletOrders = walletOrders
@@ -81,7 +83,9 @@ public struct APIRouter: Sendable {
             now: orders.now,
             sealingKey: payments.vault?.keyBytes ?? Data((0..<32).map { _ in UInt8.random(in: 0...255) })
         )
-        self.access = AccessPolicy(keys: APIKeys(store: store, now: orders.now), store: store)
+        var access = AccessPolicy(keys: APIKeys(store: store, now: orders.now), store: store)
+        if let apiKeysHint { access.unknownKeyHint = apiKeysHint }
+        self.access = access
         self.mode = mode
     }
 
@@ -347,18 +351,16 @@ public struct APIRouter: Sendable {
             if orders.isExpired(snapshot.0) { throw OrderService.expired(id) }
             let request = try JSONBody.decode(AuthorizeBody.self, from: body)
             let outcome = try await payments.authorize(orderId: id, payment: request.payment, preloaded: snapshot)
+            let order = try await OrderView.make(
+                outcome.order,
+                service: orders,
+                store: store,
+                withRequest: false,
+                records: outcome.payments,
+                for: Self.audience(caller)
+            )
             return try APIAnswer(
-                AuthorizeView(
-                    result: await walletOrderResult(outcome),
-                    order: try await OrderView.make(
-                        outcome.order,
-                        service: orders,
-                        store: store,
-                        withRequest: false,
-                        records: outcome.payments,
-                        for: Self.audience(caller)
-                    )
-                )
+                AuthorizeView(result: await walletOrderResult(outcome), order: order, refusal: outcome.refusal)
             )
         }
         // The sheet's cancel (the shopper dismissed it, or its deadline passed).

@@ -121,6 +121,8 @@ struct OrderView: Encodable {
 struct AuthorizeView: Encodable {
     var result: ApplePayPaymentAuthorizationResult
     var order: OrderView
+    /// Why the token was refused (for its sender; the sheet shows `result`), when it was.
+    var refusal: TokenRefusal?
 }
 
 /// Bodies of the update endpoints.

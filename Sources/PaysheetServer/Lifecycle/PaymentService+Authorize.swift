@@ -17,6 +17,9 @@ public struct AuthorizationOutcome: Sendable {
     public var payment: PaymentRecord?
     /// The order's payments as the authorization left them (for its answer), when it knows them.
     public var payments: [PaymentRecord]?
+    /// Why the token was refused, for its sender, when it was (the sheet shows ``result``'s
+    /// shopper-facing message).
+    public var refusal: TokenRefusal? = nil
 }
 
 extension PaymentService {
@@ -243,14 +246,16 @@ extension PaymentService {
             // The body was parsed once already: the token is read from that value, not re-parsed.
             decrypted = try await decryptor.decrypt(PaymentTokenData(jsonValue: payment.token.paymentData), at: started)
         } catch {
-            logger.warning("order \(orderId): token rejected: \(error.code.rawValue)")
-            Counter(label: "paysheet_tokens_rejected_total", dimensions: [("code", error.code.rawValue)]).increment()
-            return .refused(failure("Payment could not be verified", order))
+            return refused(order, tokenTrust.refusal(for: error), counted: error.code.rawValue)
         }
         let expectedHash = Array(SHA256.hash(data: Data(base64Encoded: order.applicationData) ?? Data()))
         guard decrypted.verified.token.header.applicationData == expectedHash else {
-            logger.warning("order \(orderId): token applicationData hash is not this order's")
-            return .refused(failure("Payment is not for this order", order))
+            let refusal = TokenRefusal(
+                code: "token_other_order",
+                message:
+                    "the token was made for another payment request than order \(orderId)'s (its applicationData hash is not this order's): pay with the order's own paymentRequest"
+            )
+            return refused(order, refusal, shopperMessage: "Payment is not for this order")
         }
         guard let currency = Currency(order.currencyCode), decrypted.paymentData.currencyCode == currency.numeric
         else {
@@ -288,6 +293,24 @@ extension PaymentService {
             }
         }
         return .accepted(AcceptedToken(decrypted: decrypted, currency: currency, plan: plan))
+    }
+
+    /// A token refused before anything is charged: the sheet gets `shopperMessage`, the token's
+    /// sender and the log `refusal`; `counted`: the token error's code, counted in
+    /// `paysheet_tokens_rejected_total`.
+    func refused(
+        _ order: OrderRecord,
+        _ refusal: TokenRefusal,
+        shopperMessage: String = "Payment could not be verified",
+        counted: String? = nil
+    ) -> TokenCheck {
+        logger.warning("order \(order.id): token rejected: \(refusal.code): \(refusal.message)")
+        if let counted {
+            Counter(label: "paysheet_tokens_rejected_total", dimensions: [("code", counted)]).increment()
+        }
+        var outcome = failure(shopperMessage, order)
+        outcome.refusal = refusal
+        return .refused(outcome)
     }
 
     /// The card the acquirer is sent for a decrypted token: the account number and expiry with the

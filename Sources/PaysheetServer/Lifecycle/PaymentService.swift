@@ -36,6 +36,8 @@ public final class PaymentService: Sendable {
     let now: @Sendable () -> Date
     /// Seals the merchant tokens of agreements (``CredentialVault``); `nil`: no plan can be sold.
     let vault: CredentialVault?
+    /// What the tokens are verified and decrypted with, as a refusal names it.
+    let tokenTrust: TokenTrustDescription
 
     /// A service.
     public init(
@@ -48,9 +50,11 @@ public final class PaymentService: Sendable {
         shopperCancelWindow: Double = 120,
         logger: Logger = Logger(label: "paysheet.payments"),
         now: @escaping @Sendable () -> Date = { Date() },
-        vault: CredentialVault? = nil
+        vault: CredentialVault? = nil,
+        tokenTrust: TokenTrustDescription = TokenTrustDescription()
     ) {
         self.vault = vault
+        self.tokenTrust = tokenTrust
         self.store = store
         self.acquirer = acquirer
         self.decryptor = decryptor

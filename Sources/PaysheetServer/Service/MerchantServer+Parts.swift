@@ -15,6 +15,8 @@ extension MerchantServer {
         /// The payment processing certificate file (tokens are encrypted to it).
         let paymentCertificate: String
         let decryptor: PaymentTokenDecryptor
+        /// The same, as a refusal names it.
+        let trust: TokenTrustDescription
 
         init(_ config: ServerConfiguration, data: String, sandbox: (any ServerSandbox)?) throws {
             if let cert = config.tokens.certificateFile, let key = config.tokens.keyFile {
@@ -33,6 +35,11 @@ extension MerchantServer {
                     try MerchantServer.sandbox(sandbox, for: "tokens.trustSandbox is on").tokenRoot(dataFolder: data)
                 )
             }
+            trust = TokenTrustDescription(
+                sandboxDataFolder: config.tokens.trustSandbox ? data : nil,
+                trustsApple: config.tokens.trustApple,
+                paymentCertificateFile: paymentCertificate
+            )
             decryptor = PaymentTokenDecryptor(
                 keys: MerchantKeyring([merchantKey]),
                 verifier: PaymentTokenVerifier(trust: TrustAnchors(roots)),
@@ -164,6 +171,11 @@ extension MerchantServer {
                 fileDownloadURL: config.acquirer.fileDownloadURL
             )
             unionPay.tokenRequestorId = config.acquirer.tokenRequestorId
+            if configuredRoots == nil, config.acquirer.gatewayURL != nil {
+                // The sandbox's trust, and a gateway run apart: both must come from one data folder.
+                unionPay.untrustedAnswerHint =
+                    " (this server trusts the UnionPay sandbox PKI of its data folder \(data): run `paysheet acquirer-sandbox` with --data \(data), or set acquirer.trustedRootFiles and acquirer.intermediateFiles to the gateway's)"
+            }
             client = UnionPayClient(
                 configuration: unionPay,
                 http: http,

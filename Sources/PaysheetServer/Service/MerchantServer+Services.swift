@@ -54,7 +54,8 @@ extension MerchantServer {
                 shopperCancelWindow: config.shopperCancelWindow,
                 logger: logger,
                 now: clock,
-                vault: try CredentialVault.loadOrCreate(path: config.credentialKeyFile ?? data + "/credential-key")
+                vault: try CredentialVault.loadOrCreate(path: config.credentialKeyFile ?? data + "/credential-key"),
+                tokenTrust: tokens.trust
             )
             // The drop-in, its bridge, the demo store and /v1/sandbox/* are sandbox tools: served only
             // when asked for and while the server trusts sandbox tokens (the only tokens the simulated
@@ -115,7 +116,8 @@ extension MerchantServer {
                     store: store,
                     sandbox: sandbox,
                     clock: clock
-                )
+                ),
+                apiKeysHint: Self.apiKeysHint(config, data: data, storage: storage)
             )
 
             // Beside the HTTP server: the query poller, the certificate refresher, the reconciliation
@@ -199,5 +201,24 @@ extension MerchantServer {
                 now: clock
             )
         }
+    }
+}
+
+extension MerchantServer.ServiceParts {
+    /// What an unknown API key's 401 adds: in sandbox mode, this server's database and the
+    /// command that makes a key for it (a key made with another data folder is in another
+    /// database); in production, the command only (the database is not named to callers).
+    static func apiKeysHint(
+        _ config: ServerConfiguration,
+        data: String,
+        storage: MerchantServer.StorageParts
+    ) -> String? {
+        guard config.mode == .sandbox else { return nil }
+        let command =
+            config.databaseURL == nil
+            ? "`paysheet api-key create --data \(data)`"
+            : "`paysheet api-key create --database` with this server's database URL"
+        return
+            "this server's keys are in its database (\(storage.label)); a key made with another data folder or database is unknown here: make one with \(command)"
     }
 }

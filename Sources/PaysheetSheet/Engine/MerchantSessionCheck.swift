@@ -46,8 +46,14 @@ enum MerchantSessionCheck {
             if !ok { return "The merchant session is malformed: \(name) is missing or not a \(type)." }
         }
         guard let verifier, verifier.isSigned(session) else {
+            // The two ways a newcomer gets here: the page's merchant validation went to another
+            // server than the one whose sheet checks it (or to Apple's, with a merchant identity
+            // certificate), or the server restarted (its session key is drawn at start).
             return
-                "The merchant session was not issued by merchant validation (its signature is not the sandbox issuer's)."
+                "The merchant session was not issued by merchant validation (its signature is not the sandbox issuer's): "
+                + "validate the merchant through the same running sandbox server that serves this sheet (paysheet.js), "
+                + "with its merchantValidation \"sandbox\" (a merchant identity certificate's Apple sessions cannot be checked here), "
+                + "and ask for a new session after it restarts."
         }
         let expires = session["expiresAt"]?.doubleValue ?? 0
         if nowMs > expires { return "The merchant session has expired (a session is valid for 5 minutes)." }

@@ -250,7 +250,8 @@ public struct UnionPayClient: Sendable {
             try verifier.verify(answer)
             return .message(answer)
         } catch let error as ACPError {
-            return .noAnswer("\(path): \(error.message)")
+            let hint = error.code == .signature ? configuration.untrustedAnswerHint : ""
+            return .noAnswer("\(path): \(error.message)\(hint)")
         } catch {
             return .noAnswer("\(path): \(error)")
         }

@@ -23,6 +23,10 @@ public struct UnionPayConfiguration: Sendable, Codable, Equatable {
     /// `000902`), sent with merchant-initiated charges of stored merchant tokens; UnionPay's
     /// demos use `62000000001`.
     public var tokenRequestorId: String = "62000000001"
+    /// Added to the reason of an answer whose signature does not verify (what to check: the
+    /// gateway's root and middle certificates; for a sandbox, that the gateway and the merchant
+    /// use the same data folder). Empty: nothing is added.
+    public var untrustedAnswerHint: String = ""
     /// Where file transfers (the reconciliation file) go: UnionPay's file download host
     /// (`https://filedownload.95516.com/`, `https://filedownload.test.95516.com/`); by default
     /// the gateway's URL (the sandbox serves both).
