@@ -208,6 +208,15 @@ public actor SheetHub {
             throw ServiceError.invalid(nil, "the body must be a JSON object (an operation)")
         }
         var page: BrowserPage
+        if operation["op"]?.stringValue == "gestureRule" {
+            // Only the user-gesture rule changes: the page keeps its sessions and requests.
+            guard let required = operation["requireUserGesture"]?.boolValue else {
+                throw ServiceError.invalid("requireUserGesture", "must be true or false")
+            }
+            page = entry.page
+            page.requireUserGesture = required
+            return try run(&page, id: id, client: entry.client, ["op": "state"], wall: wall)
+        }
         if operation["op"]?.stringValue == "configure" {
             page = try configured(operation, page: id, wall: wall)
             page.configured(size: body.compactText.utf8.count)

@@ -1127,8 +1127,9 @@ def _(env):
     check("Tea of the month club" in billing, f"the modifier's recurring request on the sheet: {billing!r}")
     env.click_sheet("authorize")
     env.wait("location.pathname === '/subscription.html'", "the subscription page", timeout=30)
-    env.wait("document.querySelector('[data-field=status]') && document.querySelector('[data-field=status]').textContent === 'active'", "an active subscription", timeout=30)
     order = env.api("GET", "/v1/orders/" + order_id)
+    box = f'[data-agreement="{order.get("agreementId")}"]'
+    env.wait(f"document.querySelector('{box} [data-field=status]') && document.querySelector('{box} [data-field=status]').textContent === 'active'", "an active subscription", timeout=30)
     equal(order["status"], "paid", "the first month on the server")
     agreement = env.api("GET", "/v1/agreements/" + order["agreementId"])
     equal(agreement["status"], "active", "the agreement paid with the merchant token")
@@ -1182,9 +1183,11 @@ def _(env):
     env.shot("store-subscription-sheet")
     env.click_sheet("authorize")
     env.wait("location.pathname === '/subscription.html'", "the subscription page", timeout=30)
-    env.wait("document.querySelector('[data-field=status]') && document.querySelector('[data-field=status]').textContent === 'active'", "an active subscription", timeout=30)
-    equal(d.find_element(By.CSS_SELECTOR, "[data-field=card]").text, "Visa ••••1234", "the funding card's last digits")
     order = env.api("GET", "/v1/orders/" + order_id)
+    # The page lists every subscription of this browser: this one is its own box.
+    box = f'[data-agreement="{order.get("agreementId")}"]'
+    env.wait(f"document.querySelector('{box} [data-field=status]') && document.querySelector('{box} [data-field=status]').textContent === 'active'", "an active subscription", timeout=30)
+    equal(d.find_element(By.CSS_SELECTOR, f"{box} [data-field=card]").text, "Visa ••••1234", "the funding card's last digits")
     equal(order["status"], "paid", "the first month on the server")
     equal(order["amount"], "1.00", "the trial's amount")
     agreement_id = order["agreementId"]
@@ -1192,8 +1195,8 @@ def _(env):
     early = env.api("POST", "/v1/agreements/" + agreement_id + "/charges", {}, expect_error=True)
     equal(early.get("error", {}).get("code"), "charge_not_due", "a charge before its period")
     env.shot("store-subscription-page")
-    d.find_element(By.CSS_SELECTOR, "[data-action=cancel]").click()
-    env.wait("document.querySelector('[data-field=status]') && document.querySelector('[data-field=status]').textContent === 'canceled'", "the canceled subscription")
+    d.find_element(By.CSS_SELECTOR, f"{box} [data-action=cancel]").click()
+    env.wait(f"document.querySelector('{box} [data-field=status]') && document.querySelector('{box} [data-field=status]').textContent === 'canceled'", "the canceled subscription")
     equal(env.api("GET", "/v1/agreements/" + agreement_id)["status"], "canceled", "the agreement on the server")
     refused = env.api("POST", "/v1/agreements/" + agreement_id + "/charges", {}, expect_error=True)
     equal(refused.get("error", {}).get("code"), "agreement_canceled", "a charge after the cancel")

@@ -1085,6 +1085,12 @@
 
   var config = {};
   function configure(options) {
+    var keys = Object.keys(options || {});
+    if (keys.length === 1 && keys[0] === "requireUserGesture") {
+      // Only the gesture rule: the page's sessions and requests stay as they are.
+      config.requireUserGesture = options.requireUserGesture;
+      return bridge({ op: "gestureRule", requireUserGesture: !!options.requireUserGesture }).sheet;
+    }
     config = Object.assign({}, config, options || {});
     var op = { op: "configure" };
     ["wallet", "options", "requireUserGesture", "clock", "merchantCertificate", "merchantSessions"].forEach(function (k) { if (config[k] !== undefined) op[k] = config[k]; });
