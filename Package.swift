@@ -142,7 +142,9 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
-            ]
+            ],
+            // The merchant console's page (static: HTML, its script and style).
+            resources: [.copy("HTTP/Console")]
         ),
         // The simulated sheet's bridges to the merchant server: the browser's (`paysheet.js`, its
         // pages' sheet engines, the demo store) and the remote checkout's (`paysheet pay`), with
@@ -150,7 +152,7 @@ let package = Package(
         .target(
             name: "PaysheetBrowserBridge",
             dependencies: [
-                "PaysheetServer", "PaysheetSheet", "PaysheetSheetTokens", "PaysheetModel", "PaysheetToken",
+                "PaysheetServer", "PaysheetSheet", "PaysheetSheetTokens", "PaysheetModel", "PaysheetToken", "UnionPay",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Hummingbird", package: "hummingbird"),

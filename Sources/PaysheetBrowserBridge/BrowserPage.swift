@@ -429,10 +429,13 @@ struct BrowserPage: Sendable {
         case "completeMerchantValidation": return .completeMerchantValidation
         case "merchantSessionSettled": return .merchantSessionSettled(settled)
         case "completeMerchantValidationNow": return .completeMerchantValidationNow(operation["value"] ?? .null)
+        case "showDetailsPending": return .showDetailsPending
         case "updateWith": return .updateWith
         case "detailsSettled": return .detailsSettled(settled)
         case "notUpdated": return .notUpdated
-        case "complete": return .complete(operation["value"])
+        case "complete":
+            if let details = operation["details"] { return .completeWithDetails(operation["value"], details: details) }
+            return .complete(operation["value"])
         case "retry": return .retry(operation["value"])
         default:
             throw BridgeError(

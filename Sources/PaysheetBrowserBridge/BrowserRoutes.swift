@@ -56,20 +56,23 @@ package enum BrowserRoutes {
                 return Response(status: .ok, headers: headers, body: .init(byteBuffer: body))
             }
         }
+        // Pages of any origin call the bridge: every answer, errors included, allows them.
+        let bridge = router.group("/paysheet/v1/pages").add(middleware: AnyOriginMiddleware())
         // Anyone (sandbox only): a new page; its id is the page's only credential.
-        router.post("/paysheet/v1/pages") { request, context -> Response in
+        bridge.post { request, context -> Response in
             let id = await hub.create(
                 client: context.client(of: request, trustedProxies: trustedProxies),
                 wall: Date().timeIntervalSince1970
             )
             return Response(
                 status: .created,
-                headers: [.contentType: "application/json", .cacheControl: "no-store", .accessControlAllowOrigin: "*"],
+                headers: [.contentType: "application/json", .cacheControl: "no-store"],
                 body: .init(byteBuffer: ByteBuffer(string: JSONValue.object(["page": .string(id)]).compactText))
             )
         }
+        addWalletOrderRoute(to: router, hub: hub)
         // Whoever holds the page's id.
-        router.post("/paysheet/v1/pages/:id") { request, context -> Response in
+        bridge.post(":id") { request, context -> Response in
             let id = context.parameters.get("id") ?? ""
             let buffer: ByteBuffer
             do { buffer = try await request.body.collect(upTo: BrowserPage.operationLimit) } catch {
@@ -88,7 +91,7 @@ package enum BrowserRoutes {
             let answer = try await hub.handle(page: id, body: json, wall: Date().timeIntervalSince1970)
             return Response(
                 status: .ok,
-                headers: [.contentType: "application/json", .cacheControl: "no-store", .accessControlAllowOrigin: "*"],
+                headers: [.contentType: "application/json", .cacheControl: "no-store"],
                 body: .init(byteBuffer: ByteBuffer(string: answer.compactText))
             )
         }

@@ -44,6 +44,10 @@ public actor SheetHub {
     var pages: [String: Entry] = [:]
     /// The ids of each client's pages.
     var byClient: [String: Set<String>] = [:]
+    /// The simulated wallet's check of the orders payments give it (`SheetHub+WalletOrders.swift`).
+    let walletOrderChecker: WalletOrderChecker
+    /// Pages whose order is being fetched now.
+    var checkingWalletOrders: Set<String> = []
 
     /// A hub whose pages' tokens are issued by `pki` and encrypted to `recipient` (the merchant
     /// server's own payment processing certificate), unless a page configures another certificate.
@@ -63,6 +67,8 @@ public actor SheetHub {
         self.capacity = max(1, capacity)
         self.pagesPerClient = max(1, pagesPerClient)
         self.idleSeconds = idleSeconds
+        // The wallet trusts the sandbox's root, which issues the sandbox's Order Type ID certificates.
+        self.walletOrderChecker = WalletOrderChecker(trust: pki.trustAnchors)
     }
 
     /// A new page for the client at `address` at wall-clock time `wall`; returns its id. Never

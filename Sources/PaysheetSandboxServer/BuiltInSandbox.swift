@@ -55,6 +55,13 @@ package struct BuiltInSandbox: ServerSandbox, MerchantTokenEventSandbox {
         return (key, dataFolder + "/merchants/" + merchantIdentifier + "/certificate.pem")
     }
 
+    package func orderSigner(dataFolder: String, orderTypeIdentifier: String) throws -> OrderPackageSigner {
+        try SandboxMerchant.pki(dataFolder: dataFolder).orderPackageSigner(
+            orderTypeIdentifier: orderTypeIdentifier,
+            folder: dataFolder + "/order-types/" + orderTypeIdentifier
+        )
+    }
+
     package func tokenRoot(dataFolder: String) throws -> Certificate {
         try SandboxMerchant.pki(dataFolder: dataFolder).root
     }

@@ -248,8 +248,12 @@ public enum ScenarioParser {
             try fields.allow(["page", "instance"])
             step = .request(name: name, [.notUpdated])
         case "response.complete":
-            try fields.allow(["page", "instance", "result"])
-            step = .request(name: name, [.complete(fields.members["result"])])
+            try fields.allow(["page", "instance", "result", "details"])
+            if let details = fields.members["details"] {
+                step = .request(name: name, [.completeWithDetails(fields.members["result"], details: details)])
+            } else {
+                step = .request(name: name, [.complete(fields.members["result"])])
+            }
         case "response.retry":
             try fields.allow(["page", "instance", "errors"])
             step = .request(name: name, [.retry(fields.members["errors"])])
@@ -341,7 +345,7 @@ public enum ScenarioParser {
     ]
     static let snapshotKeys: Set<String> = [
         "visible", "status", "canAuthorize", "popup", "modules", "outstanding", "secondsLeft", "result", "rule",
-        "language", "statusId",
+        "language", "statusId", "order",
     ]
     static let moduleKeys: Set<String> = ["card", "shipping", "method", "contact", "coupon", "summary", "billing"]
 

@@ -171,6 +171,11 @@ struct PayCommand: AsyncParsableCommand {
             print("  \(name): \(p["state"]?.stringValue ?? "")\(reason)")
         }
         print(sheetPaid ? "sheet: payment completed" : "sheet: payment not completed")
+        // The order the payment gave the wallet, fetched and checked as the simulated wallet does.
+        if let details = await sheet.machine.walletOrder {
+            let verdict = await WalletOrderChecker(trust: try data.pki().trustAnchors).verdict(details)
+            print("wallet (simulated): \(verdict.message)")
+        }
         // Why, as the server said it (the sheet shows the shopper's words only): a code and what to
         // pass. The exit status stays the order's (a refused token leaves it unpaid).
         for refusal in api.refusals.all {

@@ -101,6 +101,7 @@ struct ServeCommand: AsyncParsableCommand {
                     """
                     paysheet serve — merchant server for Apple Pay payments (\(started.mode.rawValue) mode)\(tools)
                       merchant server   \(started.url)   (API /v1, /health; /metrics and the merchant's calls take an API key)
+                      console           \(started.url)/console   (orders, timelines, refunds, agreements, reconciliation: an API key)
                       acquirer          \(started.gatewayURL)\(started.sandboxGatewayURL != nil ? "   (sandbox UnionPay gateway, started here)" : "   (external gateway)")
                       database          \(started.database)
                       data folder       \(started.dataFolder)

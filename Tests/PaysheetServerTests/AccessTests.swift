@@ -54,6 +54,7 @@ import Testing
         Route(method: "POST", path: "/v1/orders/{id}/authorize", body: #"{}"#, owner: .order),
         Route(method: "POST", path: "/v1/orders/{id}/refunds", body: #"{"amount":"1.00"}"#, owner: .merchant),
         Route(method: "POST", path: "/v1/orders/{id}/void", body: #"{}"#, owner: .merchant),
+        Route(method: "POST", path: "/v1/orders/{id}/wallet-order", body: #"{}"#, owner: .merchant),
         Route(method: "POST", path: "/v1/orders/{id}/cancel", body: nil, owner: .order),
         Route(method: "POST", path: "/v1/reconciliations", body: #"{"day":"20260101"}"#, owner: .merchant),
         Route(method: "GET", path: "/v1/reconciliations/20260101", body: nil, owner: .merchant),

@@ -78,7 +78,10 @@ import Testing
     }
 
     @Test func theIdsAreStableAndGroupedByWhereTheyAppear() {
-        let groups: Set<String> = ["status", "error", "message", "popup", "module", "sheet", "label", "closed"]
+        let groups: Set<String> = [
+            "status", "error", "message", "popup", "module", "sheet", "label", "closed", "payLater", "disbursement",
+            "shipping",
+        ]
         for id in SheetString.allCases {
             let group = String(id.rawValue.prefix { $0 != "." })
             #expect(groups.contains(group), "\(id.rawValue)")

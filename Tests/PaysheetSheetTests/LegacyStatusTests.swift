@@ -12,7 +12,7 @@ import Testing
     ]
 
     /// A version 2 session authorized and completed with `status`; the sheet as it then shows.
-    func completed(with status: Int) -> JSONObject {
+    func completed(with status: Int) throws -> JSONObject {
         var m = SheetMachine(configuration: SheetConfiguration(listeners: [.validatemerchant, .paymentauthorized]))
         m.setWebKitMock(true)
         _ = m.construct(version: 2, request: Self.request)
@@ -20,7 +20,8 @@ import Testing
         _ = m.call(.completeMerchantValidation([:]), session: 1)
         _ = m.perform(.authorize, from: .webKitMock)
         #expect(m.state(of: 1) == .authorized)
-        let done = m.call(PageCall(.completePayment, arguments: [.number(String(status))])!, session: 1)
+        let call = try #require(PageCall(.completePayment, arguments: [.number(String(status))]))
+        let done = m.call(call, session: 1)
         #expect(done.threw == nil)
         return m.snapshot().objectValue ?? JSONObject()
     }
@@ -30,24 +31,24 @@ import Testing
         return [error["title"]?.stringValue, error["message"]?.stringValue].compactMap { $0 }.joined(separator: ", ")
     }
 
-    @Test func invalidShippingPostalAddressShowsTheSeedsRow() {
-        let sheet = completed(with: 3)
+    @Test func invalidShippingPostalAddressShowsTheSeedsRow() throws {
+        let sheet = try completed(with: 3)
         #expect(sheet["status"]?.stringValue == "Shipping Address Invalid")
         #expect(moduleError(sheet, "shipping") == "SHIPPING ADDRESS INVALID, invalid address")
         #expect(sheet["visible"]?.boolValue == true)
     }
 
-    @Test func invalidShippingContactShowsTheSeedsRow() {
-        let sheet = completed(with: 4)
+    @Test func invalidShippingContactShowsTheSeedsRow() throws {
+        let sheet = try completed(with: 4)
         #expect(sheet["status"]?.stringValue == "Verify Contact Information")
         #expect(moduleError(sheet, "contact") == "VERIFY CONTACT INFORMATION, invalid contact information")
     }
 
-    @Test func theOtherStatusesKeepTheirWords() {
-        #expect(completed(with: 1)["status"]?.stringValue == "Payment Not Completed")
-        #expect(completed(with: 2)["status"]?.stringValue == "Billing Address Invalid")
-        #expect(completed(with: 5)["status"]?.stringValue == "PIN Required")
-        #expect(completed(with: 6)["status"]?.stringValue == "Incorrect PIN")
-        #expect(completed(with: 7)["status"]?.stringValue == "PIN Locked")
+    @Test func theOtherStatusesKeepTheirWords() throws {
+        #expect(try completed(with: 1)["status"]?.stringValue == "Payment Not Completed")
+        #expect(try completed(with: 2)["status"]?.stringValue == "Billing Address Invalid")
+        #expect(try completed(with: 5)["status"]?.stringValue == "PIN Required")
+        #expect(try completed(with: 6)["status"]?.stringValue == "Incorrect PIN")
+        #expect(try completed(with: 7)["status"]?.stringValue == "PIN Locked")
     }
 }

@@ -194,4 +194,37 @@ import Testing
         #expect(!PaymentRequestBinding.isValidMethodIdentifier("https://user@wpt.fyi/payment-request"))
         #expect(!PaymentRequestBinding.isValidMethodIdentifier("http://wpt.fyi/payment-request"))
     }
+
+    @Test func aResponseKeptAcrossANavigationIsClosed() {
+        var m = SheetMachine(configuration: SheetConfiguration(listeners: Set(SheetEventType.allCases)))
+        _ = m.constructPaymentRequest(methodData: Self.method, details: PaymentRequestTests.details, options: nil)
+        _ = m.call(.show(userGesture: true), paymentRequest: 1)
+        _ = m.call(.completeMerchantValidation, paymentRequest: 1)
+        _ = m.call(.merchantSessionSettled(["s": 1]), paymentRequest: 1)
+        _ = m.call(.notUpdated, paymentRequest: 1)
+        _ = m.perform(.authorize)
+        _ = m.navigate()
+        #expect(m.call(.complete(.string("success")), paymentRequest: 1).threw == .aborted)
+        #expect(m.call(.retry(nil), paymentRequest: 1).threw == .aborted)
+    }
+
+    @Test func showsDetailsPromiseHoldsTheMocksEventsUntilItSettles() {
+        var m = SheetMachine(configuration: SheetConfiguration(listeners: Set(SheetEventType.allCases)))
+        m.setWebKitMock(true)
+        _ = m.constructPaymentRequest(methodData: Self.method, details: PaymentRequestTests.details, options: nil)
+        _ = m.call(.show(userGesture: true), paymentRequest: 1)
+        #expect(m.call(.showDetailsPending, paymentRequest: 1).threw == nil)
+        _ = m.call(.completeMerchantValidation, paymentRequest: 1)
+        let validated = m.call(.merchantSessionSettled([:]), paymentRequest: 1)
+        #expect(validated.events.isEmpty)  // the shipping contact waits for the details
+        let settled = m.call(
+            .detailsSettled(["total": ["label": "Updated", "amount": Self.usd("2.00")]]),
+            paymentRequest: 1
+        )
+        #expect(settled.events.map(\.event.type) == ["shippingaddresschange"])
+        _ = m.call(.notUpdated, paymentRequest: 1)
+        _ = m.mockChangePaymentMethod(ApplePayPaymentMethod(displayName: nil, network: nil, type: .credit))
+        _ = m.call(.notUpdated, paymentRequest: 1)
+        #expect(m.mockView.members["total"]?.objectValue?["label"] == "Updated")
+    }
 }

@@ -16,6 +16,13 @@
  *   data-options='{"timeoutSeconds": 30}'  the scenario format's options ({"language": "ja"} picks the
  *                                       sheet's language; by default the browser's languages do)
  *
+ * Injected before the page's own scripts instead (Playwright's init scripts, the DevTools
+ * protocol's Page.addScriptToEvaluateOnNewDocument), with no <script> element of its own, it reads
+ * `window.PAYSHEET_CONFIG`, set before it in the same injected text:
+ *   window.PAYSHEET_CONFIG = {server: "http://127.0.0.1:8080", requireUserGesture: true,
+ *     clock: "virtual", wallet: {...}, options: {...}, merchantSessions: "checked"};
+ * (`server` is where `paysheet serve` listens; the rest are `paysheet.configure`'s options).
+ *
  * Test scripts (Selenium, Playwright, Cypress) drive the sheet through `window.paysheet`.
  * This is a simulation: no real payment sheet is shown and no real card is charged.
  */
@@ -23,7 +30,28 @@
   "use strict";
 
   var script = document.currentScript;
-  var base = script && script.src ? new URL(".", script.src).href.replace(/\/$/, "") : "";
+  // Injected: no <script src> of its own. A document's empty first page (about:blank, which every
+  // tab and frame starts with) gets nothing; one copy per document (a second logs and returns).
+  var fromSrc = !!(script && script.src);
+  if (!fromSrc && location.href === "about:blank") return;
+  var injected = fromSrc ? undefined : window.PAYSHEET_CONFIG;
+  if (window.paysheet && window.paysheet.pageId) {
+    console.warn("Paysheet: paysheet.js is already on this page; this copy does nothing");
+    return;
+  }
+  var base = script && script.src ? new URL(".", script.src).href.replace(/\/$/, "") : injectedServer(injected);
+  /** `PAYSHEET_CONFIG.server` without its final slash ("" without one: this document's origin). */
+  function injectedServer(config) {
+    if (config === undefined) return "";
+    if (config === null || typeof config !== "object") throw new TypeError("Paysheet: window.PAYSHEET_CONFIG must be an object such as {server: \"http://127.0.0.1:8080\"}");
+    if (config.server === undefined) return "";
+    var url;
+    try { url = new URL(String(config.server)); } catch (e) { url = null; }
+    if (!url || (url.protocol !== "http:" && url.protocol !== "https:")) {
+      throw new TypeError("Paysheet: PAYSHEET_CONFIG.server must be the http(s) URL of paysheet serve, such as \"http://127.0.0.1:8080\" (got " + JSON.stringify(config.server) + ")");
+    }
+    return url.origin + url.pathname.replace(/\/$/, "");
+  }
   // The engine issues the page's id (its only credential for this page's sheet).
   var pageId = (function () {
     var xhr = new XMLHttpRequest();
@@ -270,15 +298,7 @@
   class ListenedTarget extends EventTarget {
     constructor(types) {
       super();
-      var l = { handlers: {}, counts: {} };
-      listened.set(this, l);
-      var self = this;
-      types.forEach(function (type) {
-        EventTarget.prototype.addEventListener.call(self, type, function (event) {
-          var h = l.handlers[type];
-          if (typeof h === "function") h.call(self, event);
-        });
-      });
+      listened.set(this, { handlers: {}, counts: {}, added: {} });
     }
 
     addEventListener(type, listener, options) {
@@ -300,7 +320,21 @@
       Object.defineProperty(C.prototype, "on" + type, {
         configurable: true, enumerable: true,
         get: function () { var l = listened.get(this); return l ? l.handlers[type] || null : null; },
-        set: function (h) { var l = listened.get(this); if (l) l.handlers[type] = typeof h === "function" ? h : null; },
+        set: function (h) {
+          var l = listened.get(this);
+          if (!l) return;
+          l.handlers[type] = typeof h === "function" ? h : null;
+          // HTML: an event handler takes its place among the listeners when it is first set, so
+          // listeners added before it run first (which matters when `updateWith` stops the rest).
+          if (l.handlers[type] && !l.added[type]) {
+            l.added[type] = true;
+            var self = this;
+            EventTarget.prototype.addEventListener.call(this, type, function (event) {
+              var handler = l.handlers[type];
+              if (typeof handler === "function") handler.call(self, event);
+            });
+          }
+        },
       });
     });
   }
@@ -524,7 +558,10 @@
     Promise.resolve(promise).then(function (v) {
       var value;
       try { value = wire(v); } catch (e) { requestCall(request, method, { rejected: true }); return; }
-      requestCall(request, method, { value: value });
+      var body = requestCall(request, method, { value: value });
+      // An update may select another shipping option: the request's attribute follows it.
+      var r = body && body.returned;
+      if (r && typeof r === "object" && "shippingOption" in r) prInternal.get(request).shippingOption = r.shippingOption;
     }, function () { requestCall(request, method, { rejected: true }); });
   }
 
@@ -600,9 +637,17 @@
     get payerName() { return prInternal.get(this).r.payerName; }
     get payerEmail() { return prInternal.get(this).r.payerEmail; }
     get payerPhone() { return prInternal.get(this).r.payerPhone; }
-    complete(result) {
+    complete(result, details) {
       var request = prInternal.get(this).request;
-      return requestPromise(request, "complete", arguments.length && result !== undefined ? { value: wire(result) } : {}).then(function () { return undefined; });
+      var extra = arguments.length && result !== undefined ? { value: wire(result) } : {};
+      // PaymentCompleteDetails: its data carries ApplePayPaymentCompleteDetails (the order details for Wallet).
+      if (details !== undefined) {
+        try { extra.details = wire(details); } catch (e) {
+          // WebKit serializes `data` with JSON.stringify and says so.
+          return Promise.reject(new TypeError("JSON.stringify cannot serialize cyclic structures."));
+        }
+      }
+      return requestPromise(request, "complete", extra).then(function () { return undefined; });
     }
     retry(errors) {
       var request = prInternal.get(this).request;
@@ -653,6 +698,10 @@
       return new Promise(function (resolve, reject) {
         try { result(requestCall(self, "show", { userGesture: consumeGesture() })); } catch (e) { reject(e); return; }
         d.pending = { resolve: resolve, reject: reject, retry: false };
+        // show(detailsPromise): the page's events wait until it settles; then its details apply.
+        if (detailsPromise !== undefined) {
+          try { result(requestCall(self, "showDetailsPending")); whenSettled(self, detailsPromise, "detailsSettled"); } catch (e) { /* closed meanwhile */ }
+        }
         activeSession = self;
         startClock();
       });
@@ -769,6 +818,8 @@
     "#paysheet-sheet button:focus-visible,#paysheet-sheet select:focus-visible,#paysheet-sheet input:focus-visible{outline:3px solid #f59e0b;outline-offset:2px}",
     "#paysheet-closed{position:fixed;left:50%;bottom:16px;transform:translateX(-50%);z-index:2147483646;background:#111;color:#fff;",
     "padding:8px 14px;border-radius:8px;font:14px system-ui,sans-serif;pointer-events:none}",
+    "#paysheet-wallet-order{position:fixed;left:50%;bottom:56px;transform:translateX(-50%);z-index:2147483646;background:#fef3c7;",
+    "color:#78350f;border:1px solid #f59e0b;padding:8px 14px;border-radius:8px;font:14px system-ui,sans-serif;max-width:90vw}",
   ].join("");
 
   function h(tag, attrs, children) {
@@ -810,6 +861,9 @@
 
   function money(amount, currency) { return (amount === undefined || amount === null ? "—" : amount) + " " + (currency || ""); }
 
+  /** `id` if it is one of `ids` (the words a snapshot may name for a part), else the first. */
+  function oneOf(id, ids) { return ids.indexOf(id) >= 0 ? id : ids[0]; }
+
   function render(body) {
     if (!document.body) return;
     var sheet = body.sheet, choices = body.choices;
@@ -822,6 +876,7 @@
       root.innerHTML = "";
       state.drawn = null;
       if (wasOpen && sheet && sheet.result) showClosed(sheet);
+      if (sheet && sheet.order) walletOrder(sheet.order);
       return;
     }
     // Draw only what changed: a tick with the same sheet keeps the user's half-typed input.
@@ -861,7 +916,26 @@
         choices.shippingContacts.map(function (c) {
           return h("option", { value: String(c.index), selected: c.selected }, [contactLine(c.contact)]);
         }));
-      panel.appendChild(h("section", { "data-module": "shipping" }, [h("h3", { text: t("module.shipping") }), shipSelect, errorBlock("shipping", m.shipping.error)]));
+      // A store pickup's address is the merchant's: shown, not changed.
+      var readOnly = m.shipping.editable === false;
+      if (readOnly) shipSelect.disabled = true;
+      panel.appendChild(h("section", { "data-module": "shipping", "data-editable": String(!readOnly) }, [h("h3", { text: t(oneOf(m.shipping.titleId, ["module.shipping", "module.delivery", "module.pickup", "module.servicePickup"])) }),
+        shipSelect].concat(readOnly ? [h("div", { class: "ps-note", text: t("shipping.readOnly") })] : []).concat([errorBlock("shipping", m.shipping.error)])));
+    }
+
+    // PAYOUT (a disbursement request) and PAY LATER (the snapshot names which words)
+    if (sheet.disbursement) {
+      var payout = [h("h3", { text: t("module.disbursement") }), h("div", { text: t("disbursement.to") })];
+      if (sheet.disbursement.instantFundsOut) payout.push(h("div", { class: "ps-note", text: t("disbursement.instant") }));
+      if (sheet.disbursement.requiredRecipientContactFields.length) {
+        payout.push(h("div", { class: "ps-note", text: t("disbursement.recipient").replace("{fields}", sheet.disbursement.requiredRecipientContactFields.join(", ")) }));
+      }
+      panel.appendChild(h("section", { "data-module": "disbursement" }, payout));
+    }
+    if (sheet.payLater) {
+      panel.appendChild(h("section", { "data-module": "payLater", "data-availability": sheet.payLater.availability },
+        [h("h3", { text: t("module.payLater") }),
+          h("div", { text: t(oneOf(sheet.payLater.textId, ["payLater.available", "payLater.unavailableItemIneligible", "payLater.unavailableRecurringTransaction"])) })]));
     }
 
     // METHOD
@@ -951,6 +1025,44 @@
     setTimeout(function () { note.remove(); }, 4000);
   }
 
+  // ---- Orders in Wallet (simulated) -------------------------------------------------------
+  // After a payment that gave the wallet an order, the engine's bridge fetches the order from its
+  // web service and checks it as Wallet would; the verdict stays on the page, under the sheet.
+
+  var walletAsked = {};
+  function walletOrder(order) {
+    // Under WebKit's test runner the mock coordinator stands in for the wallet: no Wallet there.
+    if (underWebKitRunner()) return;
+    showWalletVerdict(order);
+    var key = order.webServiceURL + " " + order.orderTypeIdentifier + " " + order.orderIdentifier;
+    if (order.wallet.status !== "unchecked" || walletAsked[key]) return;
+    walletAsked[key] = true;
+    checkWalletOrder().catch(function (e) { console.error(e); });
+  }
+
+  /** Asks the bridge to fetch and check the order of the last payment; resolves to the sheet's `order`. */
+  function checkWalletOrder() {
+    // Answered as the `state` operation: its events and sheet are applied as any answer's.
+    var seq = ++requestSeq;
+    return fetch(endpoint + "/wallet-order", { method: "POST", headers: { "Content-Type": "text/plain;charset=UTF-8" }, body: "{}" })
+      .then(function (r) {
+        return r.text().then(function (text) {
+          var body = answer(r.status, text, seq);
+          var order = body.sheet && body.sheet.order;
+          if (order) showWalletVerdict(order);
+          return order || null;
+        });
+      });
+  }
+
+  function showWalletVerdict(order) {
+    if (!document.body) return;
+    var old = document.getElementById("paysheet-wallet-order");
+    if (old) old.remove();
+    document.body.appendChild(h("div", { id: "paysheet-wallet-order", role: "status", "data-wallet": order.wallet.status,
+      "data-check": order.wallet.check, text: "Simulated wallet: " + order.wallet.message }));
+  }
+
   function userAction(action, mock) {
     var op = Object.assign({ op: "user" }, action);
     if (mock) op.mock = true;
@@ -1010,6 +1122,10 @@
     sessions: function () { return readSheet().sessions; },
     /** Whether a payment completed with STATUS_SUCCESS on this page. */
     paid: function () { return readSheet().paid; },
+    /** The order the last payment gave the wallet and the wallet's verdict (`null`: none). */
+    walletOrder: function () { return readSheet().sheet.order || null; },
+    /** Fetches and checks that order now (once per order); resolves to walletOrder()'s value. */
+    checkWalletOrder: function () { return checkWalletOrder(); },
     /** Whether the page is inside a user gesture now (for debugging the gesture rule). */
     inUserGesture: inGesture,
   };
@@ -1072,7 +1188,8 @@
     get shippingMethods() {
       var m = mockMember("shippingMethods");
       if (!m) { var s = api.snapshot(); m = s.modules ? s.modules.method.options : []; }
-      return m;
+      // ApplePayShippingMethod's dictionary defaults, as WebKit's bindings hand it out.
+      return m.map(function (x) { return Object.assign({ detail: "", selected: false }, x); });
     },
     /** The errors the page passed with its last completion (as WebKit's mock reports them). */
     get errors() { return readSheet().pageErrors || []; },
@@ -1112,8 +1229,14 @@
     if (e.persisted) bridgeAsync({ op: "state" }).catch(function (err) { console.error(err); });
   });
 
-  // Options from the <script> element.
-  if (script) {
+  // Options from the <script> element, or (injected) from PAYSHEET_CONFIG.
+  if (injected) {
+    var chosen = {};
+    ["wallet", "options", "requireUserGesture", "clock", "merchantCertificate", "merchantSessions"].forEach(function (k) {
+      if (injected[k] !== undefined) chosen[k] = injected[k];
+    });
+    if (Object.keys(chosen).length) configure(chosen);
+  } else if (script) {
     var initial = {};
     var g = script.getAttribute("data-require-user-gesture");
     if (g !== null) initial.requireUserGesture = g !== "false";

@@ -159,14 +159,26 @@
     var data = { version: 14, merchantIdentifier: req.merchantIdentifier || "merchant.paysheet.demo", countryCode: req.countryCode,
       supportedNetworks: req.supportedNetworks, merchantCapabilities: req.merchantCapabilities };
     // applicationData binds the token to this order; the server checks it.
-    ["requiredBillingContactFields", "applicationData", "supportedCountries", "supportsCouponCode", "recurringPaymentRequest", "automaticReloadPaymentRequest"].forEach(function (k) {
+    ["requiredBillingContactFields", "applicationData", "supportedCountries", "supportsCouponCode", "couponCode"].forEach(function (k) {
       if (req[k] !== undefined) data[k] = req[k];
     });
+    // A subscription's recurring (or reload) request travels in an Apple Pay modifier, as
+    // WebKit's ApplePayModifier carries it; the sheet then issues a merchant token.
+    var kinds = {};
+    ["recurringPaymentRequest", "automaticReloadPaymentRequest", "deferredPaymentRequest"].forEach(function (k) {
+      if (req[k] !== undefined) kinds[k] = req[k];
+    });
+    var modifiers = Object.keys(kinds).length ? [{ supportedMethods: "https://apple.com/apple-pay", data: kinds }] : undefined;
     return {
       methods: [{ supportedMethods: "https://apple.com/apple-pay", data: data }],
-      details: function (u, methods) {
-        return { total: item(u.newTotal), displayItems: (u.newLineItems || []).map(item),
-          shippingOptions: (methods || []).map(function (m, i) { return { id: m.identifier, label: m.label, amount: amount(m.amount), selected: i === 0 }; }) };
+      // The option the shopper chose stays selected (the first one until they choose).
+      details: function (u, methods, chosen) {
+        var ids = (methods || []).map(function (m) { return m.identifier; });
+        var pick = ids.indexOf(chosen) >= 0 ? chosen : ids[0];
+        var d = { total: item(u.newTotal), displayItems: (u.newLineItems || []).map(item),
+          shippingOptions: (methods || []).map(function (m) { return { id: m.identifier, label: m.label, amount: amount(m.amount), selected: m.identifier === pick }; }) };
+        if (modifiers) d.modifiers = modifiers;
+        return d;
       },
       options: { requestShipping: fields.indexOf("postalAddress") >= 0, requestPayerEmail: fields.indexOf("email") >= 0,
         requestPayerPhone: fields.indexOf("phone") >= 0, requestPayerName: fields.indexOf("name") >= 0 },
@@ -190,13 +202,20 @@
       event.updateWith(api("POST", base + path, body, secret).then(function (u) {
         last = u;
         if (u.newShippingMethods) methods = u.newShippingMethods;
-        return shape.details(u, methods);
+        return shape.details(u, methods, request.shippingOption);
       }));
     }
     request.onmerchantvalidation = function (event) {
       event.complete(api("POST", base + "/merchant-session", { validationURL: event.validationURL }, secret));
     };
-    request.onpaymentmethodchange = function (event) { update(event, "/payment-method", { paymentMethod: event.methodDetails }); };
+    request.onpaymentmethodchange = function (event) {
+      // A coupon code reaches a Payment Request page as a method change with {couponCode}.
+      if (event.methodDetails && typeof event.methodDetails.couponCode === "string") {
+        update(event, "/coupon-code", { couponCode: event.methodDetails.couponCode });
+        return;
+      }
+      update(event, "/payment-method", { paymentMethod: event.methodDetails });
+    };
     request.onshippingaddresschange = function (event) {
       var a = request.shippingAddress;
       update(event, "/shipping-contact", { shippingContact: { countryCode: a.country, administrativeArea: a.region, locality: a.city,
@@ -210,7 +229,9 @@
       say("Authorizing the payment…");
       return api("POST", base + "/authorize", { payment: response.details }, secret).then(function (answer) {
         var paid = answer.result.status === 0;
-        return response.complete(paid ? "success" : "fail").then(function () {
+        // The order details for Wallet travel in complete()'s data, as ApplePayPaymentCompleteDetails.
+        var details = paid && answer.result.orderDetails ? { data: { orderDetails: answer.result.orderDetails } } : undefined;
+        return response.complete(paid ? "success" : "fail", details).then(function () {
           if (paid) {
             say("Paid. Showing your order…");
             var paidOrder = order;

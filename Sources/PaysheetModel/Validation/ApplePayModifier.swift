@@ -1,3 +1,5 @@
+import Foundation
+
 /// `ApplePayModifier`: the Apple Pay data of a `PaymentDetailsModifier` (WebKit's
 /// `ApplePayModifier.idl`), converted and checked as `ApplePayPaymentHandler` does.
 public struct ApplePayModifier: Sendable, Hashable {
@@ -37,7 +39,12 @@ extension PaymentRequestBinding {
             "automaticReloadPaymentRequest"
         ).map { value throws(ScriptError) in try binding.automaticReload(value) }
         modifier.deferredPaymentRequest = try binding.optionalDictionary(members, "deferredPaymentRequest").map {
-            value throws(ScriptError) in try binding.deferred(value)
+            value throws(ScriptError) in
+            var deferred = try binding.deferred(value)
+            // A modifier's data reaches WebKit as JSON: a `Date` member that is not a date's text
+            // is dropped by the date parser, not refused.
+            if let date = deferred.freeCancellationDate, !Self.isJSONDate(date) { deferred.freeCancellationDate = nil }
+            return deferred
         }
         modifier.disbursementRequest = try binding.optionalDictionary(members, "disbursementRequest").map {
             value throws(ScriptError) in try binding.disbursement(value)
@@ -66,6 +73,15 @@ extension PaymentRequestBinding {
         kinds.deferredPaymentRequest = modifier.deferredPaymentRequest
         try RequestValidator(profile: profile).checkPaymentKinds(kinds)
         return modifier
+    }
+
+    /// Whether `text` is a date as `JSON.stringify` writes one (ISO 8601, UTC).
+    static func isJSONDate(_ text: String) -> Bool {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        if formatter.date(from: text) != nil { return true }
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.date(from: text) != nil
     }
 
     /// `firstApplicableModifier`: the first Apple Pay modifier with data whose type is unset or

@@ -65,6 +65,16 @@ public struct PaymentRequestBinding: Sendable {
             for method in methods where Self.isApplePay(method.supportedMethods) {
                 try validateApplePayData(method.data)
             }
+            for method in methods where Self.isAMSUI(method.supportedMethods) {
+                // `ApplePayAMSUIRequest`: its `engagementRequest` must be an object (WebKit's
+                // `ApplePayAMSUIPaymentHandler::validateData`).
+                let members = try binding.dictionary(method.data ?? .null)
+                guard case .object = members["engagementRequest"] ?? .null else {
+                    throw .typeError(
+                        "Member ApplePayAMSUIRequest.engagementRequest is required and must be a JSON-serializable object"
+                    )
+                }
+            }
         }
         try checkTotal(&result.total!.amount)
         let selected = try checkDetails(&result, requestShipping: opts.requestShipping, validateIdentifiers: false)
@@ -159,7 +169,9 @@ public struct PaymentRequestBinding: Sendable {
     /// `ApplePayPaymentHandler::validateData` (current WebKit, in the constructor): the data bound as
     /// `ApplePayRequest`, its base checks, then the validator's capabilities, networks and country.
     func validateApplePayData(_ data: JSONValue?) throws(ScriptError) {
-        guard let data, !data.isNull else { throw .typeError("Missing payment method data.") }
+        // A method without data is left to `show()`, which rejects with the binding's TypeError
+        // (WebKit's page `payment-request-show-method` expects so).
+        guard let data, !data.isNull else { return }
         let validator = RequestValidator(profile: profile)
         let (version, base) = try applePayRequest(data)
         let request = try validator.checkBase(base, version: version)
@@ -191,6 +203,9 @@ public struct PaymentRequestBinding: Sendable {
     ) throws(ScriptError) -> ApplePayPaymentRequest {
         let validator = RequestValidator(profile: profile)
         var request = try validator.checkBase(base, version: version)
+        // The Payment Request API keeps `supportedCountries` at every version (WebKit's
+        // `paymentrequest-supportedCountries` page, at version 2).
+        request.supportedCountries = base.supportedCountries
         let total = details.total!
         let currency = total.amount.currency
         request.currencyCode = currency
@@ -477,6 +492,12 @@ public struct PaymentRequestBinding: Sendable {
                 && url.host != nil
         }
         return id.range(of: #"^[a-z][a-z0-9]*(-[a-z][a-z0-9]*|-[0-9][a-z0-9]*)*$"#, options: .regularExpression) != nil
+    }
+
+    /// Whether `id` names the App Store's payment method for Apple Pay (`https://apple.com/ams-ui`).
+    public static func isAMSUI(_ id: String) -> Bool {
+        guard let url = URL(string: id), url.scheme?.lowercased() == "https" else { return false }
+        return url.host?.lowercased() == "apple.com" && url.path == "/ams-ui"
     }
 
     /// Whether `id` names the Apple Pay method (host `apple.com`, path `/apple-pay`).

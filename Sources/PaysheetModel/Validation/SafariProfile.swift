@@ -26,6 +26,8 @@ public enum SafariProfile: String, Sendable, Codable, CaseIterable {
     /// Whether the constructor already checks the Apple Pay method's data (current WebKit's
     /// `PaymentHandler::validateData`); older Safaris check it at `show()` only.
     var validatesPaymentMethodDataAtConstruction: Bool { self == .current }
+    /// Whether a request that asks for no shipping keeps no shipping options (current WebKit).
+    public var dropsShippingOptionsWithoutShipping: Bool { self == .current }
     /// Whether a zero total is rejected.
     var rejectsZeroTotal: Bool { self == .safari12 }
     /// The largest total accepted, if any.

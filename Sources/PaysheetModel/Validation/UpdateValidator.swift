@@ -77,20 +77,7 @@ public struct UpdateValidator: Sendable {
     public func bindResult(_ json: JSONValue) throws(ScriptError) -> ApplePayPaymentAuthorizationResult {
         let members = try binding.dictionary(json)
         let errors = try members["errors"].map { value throws(ScriptError) in try binding.errors(value) }
-        var details: ApplePayPaymentOrderDetails?
-        if let detailMembers = try binding.optionalDictionary(members, "orderDetails") {
-            let dictionaryName = "ApplePayPaymentOrderDetails"
-            let token = try binding.requiredString(detailMembers, "authenticationToken", dictionary: dictionaryName)
-            let id = try binding.requiredString(detailMembers, "orderIdentifier", dictionary: dictionaryName)
-            let type = try binding.requiredString(detailMembers, "orderTypeIdentifier", dictionary: dictionaryName)
-            let url = try binding.requiredString(detailMembers, "webServiceURL", dictionary: dictionaryName)
-            details = ApplePayPaymentOrderDetails(
-                orderTypeIdentifier: type,
-                orderIdentifier: id,
-                webServiceURL: url,
-                authenticationToken: token
-            )
-        }
+        let details = try orderDetails(members)
         guard let statusValue = members["status"] else {
             throw binding.missing("ApplePayPaymentAuthorizationResult", "status", "unsigned short")
         }

@@ -78,4 +78,17 @@ public struct ApplePayPaymentOrderDetails: Codable, Sendable, Hashable {
     public var webServiceURL: String
     /// The authentication token.
     public var authenticationToken: String
+
+    /// Order details.
+    public init(
+        orderTypeIdentifier: String,
+        orderIdentifier: String,
+        webServiceURL: String,
+        authenticationToken: String
+    ) {
+        self.orderTypeIdentifier = orderTypeIdentifier
+        self.orderIdentifier = orderIdentifier
+        self.webServiceURL = webServiceURL
+        self.authenticationToken = authenticationToken
+    }
 }

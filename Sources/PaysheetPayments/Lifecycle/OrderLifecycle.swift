@@ -77,7 +77,7 @@ public struct OrderLifecycle: Sendable, Equatable {
         )
         payments.append(record)
         order = OrderSettlement.settle(order, payments)  // same version: the insert checks it
-        let cause = charge.cause ?? "authorized by the shopper; charging \(order.amount) \(order.currencyCode)"
+        let cause = charge.cause ?? "authorized by the shopper; charging \(order.amount)"
         return Step(
             write: .insertPayment(
                 record,

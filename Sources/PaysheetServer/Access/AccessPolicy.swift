@@ -44,14 +44,15 @@ enum Credential: Sendable, Equatable {
 /// Who may call what. Every route of the merchant server has one owner:
 ///
 /// - **anyone**: `/health`, the catalog, the notification route (the gateway's signature is checked
-///   there), the sandbox's published certificate, `paysheet.js`, its bridge and the demo store;
+///   there), the sandbox's published certificate, `paysheet.js`, its bridge and the demo store,
+///   the merchant console's page (`/console`: static, it holds no data);
 /// - **the order's client secret or a merchant key**: the sheet's endpoints of that order, its
 ///   shopper's view, its cancel;
 /// - **the first order's client secret or a merchant key**: an agreement's view and its cancel
 ///   (the shopper's subscription page);
 /// - **a merchant key**: orders with free-form lines or their own shipping methods, the full
-///   order view, listing orders, refunds, voids, merchant-initiated charges of an agreement,
-///   reconciliations, `/metrics`.
+///   order view, listing orders, agreements and reconciliations, refunds, voids,
+///   merchant-initiated charges of an agreement, reconciliations, `/metrics`.
 ///
 /// A missing or unusable credential is 401 and nothing changes; another order's client secret is
 /// 404, as if the order did not exist (ids are not confirmed to someone without its secret).

@@ -192,6 +192,9 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
     /// Request limits.
     public var limits = RequestLimits()
 
+    /// Orders in Wallet (`WalletOrderSettings`).
+    public var walletOrders = WalletOrderSettings()
+
     /// The defaults.
     public init() {}
 
@@ -303,6 +306,7 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
         if let value = try double("PAYSHEET_POLL_INTERVAL") { pollInterval = value }
         if let value = try double("PAYSHEET_SHOPPER_CANCEL_WINDOW") { shopperCancelWindow = value }
         if let value = try double("PAYSHEET_DRAIN_SECONDS") { drainSeconds = value }
+        try walletOrders.apply(environment: environment)
         if let value = environment["PAYSHEET_LOG_LEVEL"] {
             guard let level = Logger.Level(rawValue: value) else {
                 throw ConfigurationError(
@@ -367,7 +371,9 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
         "acquirer.signingCertificateFile", "acquirer.trustedRootFiles", "acquirer.intermediateFiles",
         "acquirer.gatewayOwners", "acquirer.secureKeyFile", "acquirer.fileDownloadURL",
         "acquirer.encryptionCertificateFile", "tokens.certificateFile", "tokens.keyFile",
-        "merchant.shipping.countries", "merchant.shipping.regions",
+        "merchant.shipping.countries", "merchant.shipping.regions", "walletOrders.orderTypeIdentifier",
+        "walletOrders.certificateFile", "walletOrders.keyFile", "walletOrders.intermediateFile",
+        "walletOrders.orderManagementURL",
     ]
     static let openDictionaries: Set<String> = [
         "merchant.coupons", "merchant.taxRates", "merchant.surcharges", "merchant.shipping.regions",

@@ -42,6 +42,8 @@ public struct APIRouter: Sendable {
     let trustedProxies: [String]
     /// Merchant-token life-cycle notifications (``addTokenNotificationRoutes(_:)``), when received.
     let tokenNotifications: MerchantTokenNotifications?
+    /// Orders in Wallet (`nil`: none issued; `WalletOrderRoutes.swift`).
+    let walletOrders: WalletOrderService?
 
     /// A router over the services; `registry` serves `/metrics`; `sandboxMerchantCertificate`
     /// (PEM) is published at `/v1/sandbox/merchant` for `paysheet pay`; `browser` (when given)
@@ -60,9 +62,11 @@ public struct APIRouter: Sendable {
         reconciliation: ReconciliationService? = nil,
         limits: ServerConfiguration.RequestLimits = .init(),
         tokenNotifications: MerchantTokenNotifications? = nil,
+        walletOrders: WalletOrderService? = nil,
         apiKeysHint: String? = nil
     ) {
         self.tokenNotifications = tokenNotifications
+        self.walletOrders = walletOrders
         self.limiter = RequestLimiter(limits)
         self.trustedProxies = limits.trustedProxies
         self.draining = draining
@@ -216,7 +220,9 @@ public struct APIRouter: Sendable {
         addAgreementRoutes(router)
         addTokenNotificationRoutes(router)
         addReconciliationRoutes(router)
+        addWalletOrderRoutes(router)
         addPublicRoutes(router)
+        try addConsoleRoutes(router)
         return router
     }
 
@@ -295,42 +301,8 @@ public struct APIRouter: Sendable {
             view.clientSecret = secret
             return try APIAnswer(view, status: 201)
         }
-        // A merchant key: listing orders, newest first.
-        router.get("/v1/orders") { request, _ -> Response in
-            _ = try await access.merchant(request)
-            let query = request.uri.queryParameters
-            var status: OrderStatus?
-            if let statusText = query["status"] {
-                guard let known = OrderStatus(rawValue: String(statusText)) else {
-                    throw APIError.invalid(
-                        "status",
-                        "\(statusText) is not an order status (\(OrderStatus.allCases.map(\.rawValue).joined(separator: ", ")))"
-                    )
-                }
-                status = known
-            }
-            var limit = 20
-            if let limitText = query["limit"] {
-                guard let number = Int(String(limitText)), (1...100).contains(number) else {
-                    throw APIError.invalid("limit", "limit is 1 to 100")
-                }
-                limit = number
-            }
-            let page = try await store.orders(
-                status: status,
-                before: query["before"].map(String.init),
-                limit: limit + 1
-            )
-            var views: [OrderView] = []
-            for order in page.prefix(limit) {
-                views.append(
-                    try await OrderView.make(order, service: orders, store: store, withRequest: false, for: .merchant)
-                )
-            }
-            return try JSONBody.response(
-                OrderListView(orders: views, next: page.count > limit ? page[limit - 1].id : nil)
-            )
-        }
+        // A merchant key: listing orders, newest first, filtered (APIRouter+Console.swift).
+        router.get("/v1/orders") { request, _ -> Response in try await listOrders(request) }
         // The order's client secret (the shopper's view) or a merchant key (the full view).
         router.get("/v1/orders/:id") { request, context -> Response in
             let id = try orderId(context)
@@ -387,7 +359,9 @@ public struct APIRouter: Sendable {
                 records: outcome.payments,
                 for: Self.audience(caller)
             )
-            return try APIAnswer(AuthorizeView(result: outcome.result, order: order, refusal: outcome.refusal))
+            return try APIAnswer(
+                AuthorizeView(result: await walletOrderResult(outcome), order: order, refusal: outcome.refusal)
+            )
         }
         // The sheet's cancel (the shopper dismissed it, or its deadline passed).
         orderRoute(router, "/v1/orders/:id/cancel") { _, id, caller in

@@ -69,3 +69,9 @@ enum JSONBody {
 
     static func error(_ e: APIError) -> Response { APIAnswer(e).response }
 }
+
+extension APIError {
+    /// This error as the API answers it (`{"error": {…}}`, its status, `Retry-After`), for routes
+    /// that add headers of their own to their error answers (the browser bridge's CORS).
+    package var response: Response { JSONBody.error(self) }
+}

@@ -27,6 +27,7 @@ extension MerchantServer {
             acquirer: AcquirerParts,
             storage: StorageParts,
             store: PaymentStore,
+            publicURL: String,
             validation: MerchantValidator.Mode,
             sandbox: (any ServerSandbox)?,
             metrics: PrometheusCollectorRegistry?,
@@ -108,6 +109,14 @@ extension MerchantServer {
                         logger: logger
                     )
                 },
+                walletOrders: try Self.walletOrders(
+                    config,
+                    data: data,
+                    publicURL: publicURL,
+                    store: store,
+                    sandbox: sandbox,
+                    clock: clock
+                ),
                 apiKeysHint: Self.apiKeysHint(config, data: data, storage: storage)
             )
 
@@ -147,6 +156,50 @@ extension MerchantServer {
             }
             router = try api.router()
             self.services = services
+        }
+
+        /// Orders in Wallet: signed by the configured Order Type ID certificate or, in sandbox mode
+        /// without one, by one the sandbox issues; `nil` when off, or in production without one.
+        static func walletOrders(
+            _ config: ServerConfiguration,
+            data: String,
+            publicURL: String,
+            store: PaymentStore,
+            sandbox: (any ServerSandbox)?,
+            clock: @escaping @Sendable () -> Date
+        ) throws -> WalletOrderService? {
+            let settings = config.walletOrders
+            guard settings.enabled else { return nil }
+            let type = settings.typeIdentifier(merchant: config.merchant)
+            let files = [settings.certificateFile, settings.keyFile, settings.intermediateFile]
+            let signer: OrderPackageSigner
+            if let certificate = files[0], let key = files[1], let intermediate = files[2] {
+                do {
+                    signer = try OrderPackageSigner(
+                        certificateFile: certificate,
+                        keyFile: key,
+                        intermediateFile: intermediate
+                    )
+                } catch {
+                    throw ConfigurationError("walletOrders: \(error)")
+                }
+            } else if files.contains(where: { $0 != nil }) {
+                throw ConfigurationError(
+                    "walletOrders needs certificateFile, keyFile and intermediateFile together (PAYSHEET_ORDER_CERTIFICATE, PAYSHEET_ORDER_KEY, PAYSHEET_ORDER_INTERMEDIATE)"
+                )
+            } else if config.mode == .sandbox, let sandbox {
+                signer = try sandbox.orderSigner(dataFolder: data, orderTypeIdentifier: type)
+            } else {
+                return nil
+            }
+            return try WalletOrderService(
+                store: store,
+                settings: config.merchant,
+                walletOrders: settings,
+                publicURL: publicURL,
+                signer: signer,
+                now: clock
+            )
         }
     }
 }

@@ -114,6 +114,7 @@ public struct MerchantServer: Sendable {
                 acquirer: acquirer,
                 storage: storage,
                 store: store,
+                publicURL: publicURL,
                 validation: validation,
                 sandbox: sandbox,
                 metrics: metrics,

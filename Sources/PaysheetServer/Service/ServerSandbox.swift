@@ -46,6 +46,9 @@ package protocol ServerSandbox: Sendable {
         configuration: ApplicationConfiguration,
         logger: Logger
     ) throws -> any Service
+    /// The sandbox's signer of order packages for `orderTypeIdentifier` (an Order Type ID
+    /// certificate from the sandbox's CA, kept in `dataFolder`, made on first use).
+    func orderSigner(dataFolder: String, orderTypeIdentifier: String) throws -> OrderPackageSigner
     /// Issues the merchant sessions of a server whose `merchantValidation` is not `apple`.
     var merchantSessions: any MerchantSessionIssuer { get }
     /// The browser's tools (`paysheet.js`, its bridge, the demo store), whose simulated sheets

@@ -71,5 +71,23 @@ enum Migrations {
                 """,
             ]
         ),
+        (
+            6,
+            [
+                // Orders in Wallet: each order's authentication tokens (their SHA-256) and the devices
+                // registered for its updates (`WalletOrders/`).
+                """
+                CREATE TABLE wallet_order_tokens (hash TEXT PRIMARY KEY, order_id TEXT NOT NULL,
+                    order_type_identifier TEXT NOT NULL, issued_ms BIGINT NOT NULL, revoked_ms BIGINT)
+                """,
+                "CREATE INDEX wallet_order_tokens_order ON wallet_order_tokens (order_id)",
+                """
+                CREATE TABLE wallet_order_registrations (device_id TEXT NOT NULL, order_type_identifier TEXT NOT NULL,
+                    order_id TEXT NOT NULL, push_token TEXT NOT NULL, created_ms BIGINT NOT NULL,
+                    PRIMARY KEY (device_id, order_type_identifier, order_id))
+                """,
+                "CREATE INDEX wallet_order_registrations_order ON wallet_order_registrations (order_id)",
+            ]
+        ),
     ]
 }

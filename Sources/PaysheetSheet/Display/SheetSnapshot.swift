@@ -9,7 +9,8 @@ extension SheetMachine {
     /// `outstanding`, `secondsLeft`, `result` and `rule` (the row of `docs/payment-sheet.md` §4 last
     /// applied), `language` (``SheetConfiguration/language``) and `statusId` (the status line's
     /// ``SheetString`` id). The sheet's own texts (`status`, `popup`, the module errors' titles and
-    /// fixed messages) are in that language; codes and the page's own texts are as they are.
+    /// fixed messages) are in that language; codes and the page's own texts are as they are. `order`
+    /// appears once a payment gave the wallet an order (``walletOrder``).
     public func snapshot() -> JSONValue {
         let language = configuration.language
         guard let sheetState = sheet else {
@@ -45,6 +46,8 @@ extension SheetMachine {
         members["statusId"] = opt(sheetState.status?.id?.rawValue)
         members["language"] = .string(language.rawValue)
         members["canAuthorize"] = .bool(canAuthorize)
+        members["payLater"] = Self.payLater(sheetState.request)
+        members["disbursement"] = Self.disbursement(sheetState.request)
         members["popup"] = opt(
             sheetState.popupLabel.map { SheetString.popupNoDelivery.text(in: language, ["label": $0]) }
         )
@@ -53,6 +56,10 @@ extension SheetMachine {
             "shipping": [
                 "error": err(.shipping),
                 "selected": sheetState.requestsShipping ? (sheetState.selectedContact?.jsonValue ?? .null) : .null,
+                // The heading the request's shipping type gives the module, and whether the
+                // shopper may change the address (a store pickup's is the merchant's).
+                "titleId": .string(Self.shippingTitle(sheetState.request.shippingType).rawValue),
+                "editable": .bool(sheetState.request.shippingContactEditingMode != .storePickup),
             ],
             "method": [
                 "error": err(.method),
@@ -78,6 +85,42 @@ extension SheetMachine {
         }
         members["result"] = opt(sheetState.result?.rawValue)
         members["rule"] = sheetState.lastRule.map { .number(String($0)) } ?? .null
+        // Only after a payment that gave the wallet an order (absent otherwise).
+        if let order = sheetState.walletOrder { members["order"] = order.json }
         return .object(members)
+    }
+
+    /// The shipping module's heading for `type` (`shippingType`).
+    static func shippingTitle(_ type: ApplePayShippingType?) -> SheetString {
+        switch type {
+        case .delivery: return .moduleDelivery
+        case .storePickup: return .modulePickup
+        case .servicePickup: return .moduleServicePickup
+        case .shipping, nil: return .moduleShipping
+        }
+    }
+
+    /// Pay Later on the sheet: the request's `applePayLaterAvailability` and the words for it.
+    static func payLater(_ request: ApplePayPaymentRequest) -> JSONValue {
+        guard let availability = request.applePayLaterAvailability else { return .null }
+        let text: SheetString
+        switch availability {
+        case .available: text = .payLaterAvailable
+        case .unavailableItemIneligible: text = .payLaterItemIneligible
+        case .unavailableRecurringTransaction: text = .payLaterRecurring
+        }
+        return ["availability": .string(availability.rawValue), "textId": .string(text.rawValue)]
+    }
+
+    /// A disbursement request on the sheet: the recipient's fields asked for and whether the money
+    /// goes out instantly (`supportsInstantFundsOut`).
+    static func disbursement(_ request: ApplePayPaymentRequest) -> JSONValue {
+        guard let disbursement = request.disbursementRequest else { return .null }
+        return [
+            "requiredRecipientContactFields": .array(
+                (disbursement.requiredRecipientContactFields ?? []).map { .string($0.rawValue) }
+            ),
+            "instantFundsOut": .bool(request.merchantCapabilities.contains(.supportsInstantFundsOut)),
+        ]
     }
 }

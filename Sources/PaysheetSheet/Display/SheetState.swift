@@ -28,6 +28,8 @@ struct SheetState: Sendable {
     var popupLabel: String?
     /// The row of `docs/payment-sheet.md` §4 applied by the last `completePayment`.
     var lastRule: Int?
+    /// The order the payment gave the wallet (`SheetMachine+WalletOrder.swift`).
+    var walletOrder: SheetWalletOrder?
 
     init(session: Int, request: ApplePayPaymentRequest, wallet: Wallet, initialEvents: [SheetEventType]) {
         self.session = session
@@ -44,15 +46,34 @@ struct SheetState: Sendable {
         self.phone = request.shippingContact?.phoneNumber ?? wallet.phone
         self.lineItems = request.lineItems ?? []
         self.total = request.total
+        self.cardIndex = cards.indices.first { Self.accepts(request, cards[$0]) }
+    }
+
+    /// Whether the request accepts `card`: its network is supported; with `supportsCredit` or
+    /// `supportsDebit` (not both) only cards of that kind; with `supportedCountries` only cards
+    /// issued there (the card's issuer country, else its billing address's country).
+    static func accepts(_ request: ApplePayPaymentRequest, _ card: WalletCard) -> Bool {
         let networks = Set(request.supportedNetworks.map { $0.lowercased() })
-        self.cardIndex = cards.indices.first { networks.contains(cards[$0].network.lowercased()) }
+        guard networks.contains(card.network.lowercased()) else { return false }
+        let credit = request.merchantCapabilities.contains(.supportsCredit)
+        let debit = request.merchantCapabilities.contains(.supportsDebit)
+        if credit != debit {
+            switch card.type {
+            case .credit: if !credit { return false }
+            case .debit, .prepaid: if !debit { return false }
+            case .store: break
+            }
+        }
+        if let countries = request.supportedCountries, !countries.isEmpty {
+            guard let issued = card.issuerCountryCode ?? card.billingContact?.countryCode,
+                countries.contains(issued.uppercased())
+            else { return false }
+        }
+        return true
     }
 
     var requestsShipping: Bool { request.requestsShippingAddress }
-    var usableCards: [Int] {
-        let networks = Set(request.supportedNetworks.map { $0.lowercased() })
-        return cards.indices.filter { networks.contains(cards[$0].network.lowercased()) }
-    }
+    var usableCards: [Int] { cards.indices.filter { Self.accepts(request, cards[$0]) } }
     var selectedCard: WalletCard? { cardIndex.map { cards[$0] } }
     var selectedContact: ApplePayPaymentContact? {
         contactIndex.flatMap { contacts.indices.contains($0) ? contacts[$0] : nil }

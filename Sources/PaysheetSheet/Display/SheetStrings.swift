@@ -59,6 +59,12 @@ public enum SheetString: String, Sendable, Hashable, CaseIterable {
     case moduleCard = "module.card"
     /// “SHIPPING”.
     case moduleShipping = "module.shipping"
+    /// “DELIVERY” (the shipping module of a `delivery` request).
+    case moduleDelivery = "module.delivery"
+    /// “PICKUP” (the shipping module of a `storePickup` request).
+    case modulePickup = "module.pickup"
+    /// “SERVICE PICKUP” (the shipping module of a `servicePickup` request).
+    case moduleServicePickup = "module.servicePickup"
     /// “METHOD”.
     case moduleMethod = "module.method"
     /// “CONTACT”.
@@ -69,6 +75,24 @@ public enum SheetString: String, Sendable, Hashable, CaseIterable {
     case moduleSummary = "module.summary"
     /// “BILLING”.
     case moduleBilling = "module.billing"
+    /// “PAY LATER”.
+    case modulePayLater = "module.payLater"
+    /// “PAYOUT” (a disbursement request's module).
+    case moduleDisbursement = "module.disbursement"
+    /// “Pay Later available”.
+    case payLaterAvailable = "payLater.available"
+    /// “Pay Later not available for these items”.
+    case payLaterItemIneligible = "payLater.unavailableItemIneligible"
+    /// “Pay Later not available for recurring payments”.
+    case payLaterRecurring = "payLater.unavailableRecurringTransaction"
+    /// “Money is sent to this card”.
+    case disbursementTo = "disbursement.to"
+    /// “Instant transfer”.
+    case disbursementInstant = "disbursement.instant"
+    /// “The recipient's details requested: {fields}”.
+    case disbursementRecipient = "disbursement.recipient"
+    /// “Pickup address (cannot be changed)”.
+    case shippingReadOnly = "shipping.readOnly"
     // The simulated sheet's controls and notes.
     /// “Simulated payment sheet — not Apple Pay”.
     case sheetSimulationLabel = "sheet.simulationLabel"
@@ -222,12 +246,40 @@ extension SheetString {
         case .moduleCard: return R(en: "CARD", zhHans: "付款方式", ja: "カード", zhHansSource: .appleGuideZh)
         case .moduleShipping:
             return R(en: "SHIPPING", zhHans: "送货地址", ja: "配送先", zhHansSource: .appleGuideZh, jaSource: .seed002)
+        case .moduleDelivery: return R(en: "DELIVERY", zhHans: "送货", ja: "配達")
+        case .modulePickup: return R(en: "PICKUP", zhHans: "自提", ja: "受け取り")
+        case .moduleServicePickup: return R(en: "SERVICE PICKUP", zhHans: "上门取件", ja: "集荷")
         case .moduleMethod: return R(en: "METHOD", zhHans: "配送方式", ja: "配送方法", zhHansSource: .seed004)
         case .moduleContact:
             return R(en: "CONTACT", zhHans: "联系信息", ja: "連絡先", zhHansSource: .appleGuideZh, jaSource: .seed002)
         case .moduleCoupon: return R(en: "COUPON", zhHans: "优惠券码", ja: "クーポン", zhHansSource: .seed003)
         case .moduleSummary: return R(en: "SUMMARY", zhHans: "账单列表", ja: "支払い内容", zhHansSource: .seed004)
         case .moduleBilling: return R(en: "BILLING", zhHans: "账单", ja: "請求")
+        case .modulePayLater: return R(en: "PAY LATER", zhHans: "稍后付款", ja: "後払い")
+        case .moduleDisbursement: return R(en: "PAYOUT", zhHans: "收款", ja: "受け取り金額")
+        case .payLaterAvailable: return R(en: "Pay Later available", zhHans: "可使用稍后付款", ja: "後払いを利用できます")
+        case .payLaterItemIneligible:
+            return R(
+                en: "Pay Later not available for these items",
+                zhHans: "这些商品不支持稍后付款",
+                ja: "この商品には後払いを利用できません"
+            )
+        case .payLaterRecurring:
+            return R(
+                en: "Pay Later not available for recurring payments",
+                zhHans: "定期付款不支持稍后付款",
+                ja: "定期的な支払いには後払いを利用できません"
+            )
+        case .disbursementTo: return R(en: "Money is sent to this card", zhHans: "款项将转入此卡", ja: "このカードに送金されます")
+        case .disbursementInstant: return R(en: "Instant transfer", zhHans: "即时转账", ja: "即時送金")
+        case .disbursementRecipient:
+            return R(
+                en: "The recipient's details requested: {fields}",
+                zhHans: "需要收款人的信息：{fields}",
+                ja: "受取人の情報が必要です：{fields}"
+            )
+        case .shippingReadOnly:
+            return R(en: "Pickup address (cannot be changed)", zhHans: "自提地址（不可更改）", ja: "受け取り場所（変更できません）")
         case .sheetSimulationLabel:
             return R(
                 en: "Simulated payment sheet — not Apple Pay",

@@ -22,12 +22,16 @@ struct PaymentRequestRecord: Sendable {
     var selectedType: ApplePayPaymentMethodType?
     /// A payment method WebKit's mock chose while an update was pending, for when it settles.
     var deferredMethodChange: ApplePayPaymentMethod?
+    /// `show(detailsPromise)`'s promise has not settled yet: the page's events wait for it.
+    var showDetails = false
+    /// The mock's shipping contact, held until `show()`'s details settle.
+    var heldShippingContact = false
     /// Whether the merchant-validation event's `complete()` was called.
     var merchantValidationCompleted = false
     /// The response's state: none yet, waiting for `complete()`/`retry()`, retrying, completed.
     var response: ResponseState = .none
 
-    enum ResponseState: String, Sendable { case none, open, retrying, completed }
+    enum ResponseState: String, Sendable { case none, open, retrying, completed, closed }
 }
 
 /// What a `PaymentRequest` learns from the sheet.
@@ -85,6 +89,8 @@ public enum PaymentRequestEvent: Sendable, Hashable {
 public enum PaymentRequestCall: Sendable, Hashable {
     /// `show()`; `userGesture` says whether the page is handling a user gesture.
     case show(userGesture: Bool)
+    /// `show(detailsPromise)` was given a promise: it settles through `detailsSettled`.
+    case showDetailsPending
     /// `abort()`.
     case abort
     /// `canMakePayment()`.
@@ -104,6 +110,9 @@ public enum PaymentRequestCall: Sendable, Hashable {
     case notUpdated
     /// `PaymentResponse.complete(result)` (`nil`: no argument).
     case complete(JSONValue?)
+    /// `PaymentResponse.complete(result, details)` with its second argument (`PaymentCompleteDetails`,
+    /// whose `data` carries `ApplePayPaymentCompleteDetails`: the order details for Wallet).
+    case completeWithDetails(JSONValue?, details: JSONValue)
     /// `PaymentResponse.retry(errors)` (`nil`: no argument).
     case retry(JSONValue?)
 }

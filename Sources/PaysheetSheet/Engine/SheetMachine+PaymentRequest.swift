@@ -27,9 +27,12 @@ extension SheetMachine {
                 options: options,
                 refusal: refusal
             )
-            // Without `requestShipping` the request has no shipping options (WebKit: `nullopt`).
+            // Without `requestShipping` current WebKit keeps no shipping options (`nullopt`); older
+            // Safaris still checked and showed them.
             var details = constructed.details
-            if !constructed.options.requestShipping { details.shippingOptions = [] }
+            if !constructed.options.requestShipping, configuration.profile.dropsShippingOptionsWithoutShipping {
+                details.shippingOptions = []
+            }
             paymentRequests.append(
                 PaymentRequestRecord(
                     methods: constructed.methods,
@@ -101,11 +104,19 @@ extension SheetMachine {
         case .completeMerchantValidationNow(let value):
             try completingMerchantValidation(index, with: value)
             merchantSessionSettled(index, value, events: &events)
+        case .showDetailsPending:
+            let record = paymentRequests[index]
+            if record.state != .interactive || record.updating { throw .invalidState() }
+            paymentRequests[index].updating = true
+            paymentRequests[index].showDetails = true
         case .updateWith:
             let record = paymentRequests[index]
             if record.awaitingUpdate == nil || record.updating || record.state != .interactive { throw .invalidState() }
             paymentRequests[index].updating = true
-        case .detailsSettled(let value): detailsSettled(index, value, events: &events)
+        case .detailsSettled(let value):
+            detailsSettled(index, value, events: &events)
+            // The request's `shippingOption` as the update left it.
+            return ["shippingOption": paymentRequests[index].shippingOption.map(JSONValue.string) ?? .null]
         case .notUpdated:
             guard let kind = paymentRequests[index].awaitingUpdate, !paymentRequests[index].updating else { return nil }
             paymentRequests[index].awaitingUpdate = nil
@@ -114,6 +125,8 @@ extension SheetMachine {
             }
             flushDeferredMethodChange(index, events: &events)
         case .complete(let result): try completeResponse(index, result, events: &events)
+        case .completeWithDetails(let result, let details):
+            try completeResponse(index, result, details: details, events: &events)
         case .retry(let errors): try retryResponse(index, errors, events: &events)
         }
         return nil
@@ -166,6 +179,7 @@ extension SheetMachine {
     }
 
     private mutating func detailsSettled(_ index: Int, _ value: JSONValue?, events: inout [DispatchedEvent]) {
+        if paymentRequests[index].showDetails { return showDetailsSettled(index, value, events: &events) }
         guard paymentRequests[index].updating, let kind = paymentRequests[index].awaitingUpdate else { return }
         paymentRequests[index].updating = false
         paymentRequests[index].awaitingUpdate = nil
@@ -203,6 +217,38 @@ extension SheetMachine {
             try detailsUpdated(index, kind: kind, errors: errors, events: &events)
         } catch {
             abortPaymentRequest(index, with: error, events: &events)
+        }
+        flushDeferredMethodChange(index, events: &events)
+    }
+
+    /// `show(detailsPromise)`'s promise settled (`ShowDetailsResolved`): the details merged, nothing
+    /// sent to the sheet; the events held meanwhile reach the page now.
+    private mutating func showDetailsSettled(_ index: Int, _ value: JSONValue?, events: inout [DispatchedEvent]) {
+        paymentRequests[index].showDetails = false
+        paymentRequests[index].updating = false
+        guard paymentRequests[index].state == .interactive else { return }
+        if paymentRequests[index].cancelPending || value == nil {
+            paymentRequests[index].cancelPending = false
+            return abortPaymentRequest(index, with: .aborted, events: &events)
+        }
+        do throws(ScriptError) {
+            let options = paymentRequests[index].options
+            let (update, selected) = try paymentRequestBinding.update(value!, requestShipping: options.requestShipping)
+            let given = value?.objectValue ?? JSONObject()
+            func has(_ key: String) -> Bool { given[key].map { !$0.isNull } ?? false }
+            if let total = update.total { paymentRequests[index].details.total = total }
+            if has("displayItems") { paymentRequests[index].details.displayItems = update.displayItems }
+            if options.requestShipping, has("shippingOptions") {
+                paymentRequests[index].details.shippingOptions = update.shippingOptions
+                paymentRequests[index].shippingOption = selected
+            }
+            if has("modifiers") { paymentRequests[index].details.modifiers = update.modifiers }
+        } catch {
+            return abortPaymentRequest(index, with: error, events: &events)
+        }
+        if paymentRequests[index].heldShippingContact, let session = paymentRequests[index].session {
+            paymentRequests[index].heldShippingContact = false
+            dispatchMockShippingContact(session, events: &events)
         }
         flushDeferredMethodChange(index, events: &events)
     }
@@ -313,20 +359,35 @@ extension SheetMachine {
 
     // MARK: PaymentResponse
 
+    /// `PaymentResponse.complete(result, details)`: the arguments are converted first (`details`'
+    /// `data` must be an object), then the response's state is checked, then the Apple Pay
+    /// handler converts the data to `ApplePayPaymentCompleteDetails`, whose order details go with
+    /// the payment's result (an exception there leaves the response open, so the page can complete
+    /// again, as WebKit's own pages expect).
     private mutating func completeResponse(
         _ index: Int,
         _ result: JSONValue?,
+        details: JSONValue? = nil,
         events: inout [DispatchedEvent]
     ) throws(ScriptError) {
         let value = result.map { WebIDLBinding(profile: configuration.profile).string($0) } ?? "unknown"
         guard ["fail", "success", "unknown"].contains(value) else { throw .typeError("Type error") }
+        let data = try details.flatMap { value throws(ScriptError) in try updateValidator.bindCompleteDetails(value) }
+        if paymentRequests[index].response == .closed { throw .aborted }
         guard paymentRequests[index].response == .open else { throw .invalidState() }
+        // The Apple Pay data is converted before the response completes: a page whose order
+        // details are refused can complete again (WebKit's `ApplePayPaymentCompleteDetails` pages).
+        let completeDetails = try data.map { value throws(ScriptError) in
+            try updateValidator.bindApplePayCompleteDetails(value)
+        }
+        let status: ApplePayStatus = value == "success" ? .success : .failure
+        let outcome = ApplePayPaymentAuthorizationResult(status: status, orderDetails: completeDetails?.orderDetails)
+        _ = try updateValidator.checkResult(outcome)
         paymentRequests[index].response = .completed
         guard let session = paymentRequests[index].session, sessions[session].state == .authorized else {
             throw .aborted
         }
-        let status: ApplePayStatus = value == "success" ? .success : .failure
-        try completePayment(session, ApplePayPaymentAuthorizationResult(status: status), events: &events)
+        try completePayment(session, outcome, events: &events)
     }
 
     private mutating func retryResponse(
@@ -334,6 +395,7 @@ extension SheetMachine {
         _ value: JSONValue?,
         events: inout [DispatchedEvent]
     ) throws(ScriptError) {
+        if paymentRequests[index].response == .closed { throw .aborted }
         guard paymentRequests[index].response == .open else { throw .invalidState() }
         let details = try paymentRequestBinding.validationErrors(value)
         // Here an invalid `paymentMethod` is the page's exception.

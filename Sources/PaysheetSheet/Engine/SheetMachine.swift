@@ -34,6 +34,9 @@ public struct SheetMachine: Sendable {
     public var shownRequest: ApplePayPaymentRequest? { sheet?.request }
 
     var paymentRequests: [PaymentRequestRecord] = []
+    /// The merchant-validation deadline under WebKit's test runner (see ``begin``).
+    static let mockValidationSeconds: Double = 8
+
     /// How many times a sheet was shown (a mock coordinator's action is for the showing it was made in).
     public private(set) var showCount = 0
     /// What WebKit's mock coordinator would hold (``MockCoordinatorView``).
@@ -262,6 +265,13 @@ public struct SheetMachine: Sendable {
         }
         setOutstanding(.validatemerchant)
         if configuration.webKitMock {
+            // WebKit's mock has no clock and a page that never completes merchant validation
+            // would wait forever; the simulated sheet gives it `mockValidationSeconds` (Safari's
+            // sheet gives up after 30 s), so a run of WebKit's pages never hangs on the simulator.
+            sheet?.wait(
+                for: .validatemerchant,
+                until: now + min(configuration.timeoutSeconds, Self.mockValidationSeconds)
+            )
             // WebKit's mock: its own URL, and no sheet events but its shipping contact.
             if let contact = sessions[session].request.shippingContact { mockContact = contact }
             sheet?.pendingInitial = []
@@ -306,17 +316,26 @@ public struct SheetMachine: Sendable {
         sessions[session].merchantValidationEnded()
         sheet?.stopWaiting()
         if configuration.webKitMock, showsSheet(session) {
-            // `MockPaymentCoordinator::completeMerchantValidation` reports its shipping contact.
-            dispatch(
-                .shippingcontactselected,
-                state: .shippingContactSelected,
-                event: .shippingContactSelected(Self.mockVersioned(mockContact, version: sessions[session].version)),
-                session: session,
-                events: &events
-            )
+            if let paymentRequest = sessions[session].paymentRequest, paymentRequests[paymentRequest].showDetails {
+                // The page's events wait for `show()`'s details (`whenDetailsSettled`).
+                paymentRequests[paymentRequest].heldShippingContact = true
+                return
+            }
+            dispatchMockShippingContact(session, events: &events)
             return
         }
         continueInitialEvents(events: &events)
+    }
+
+    /// `MockPaymentCoordinator::completeMerchantValidation` reports its shipping contact.
+    mutating func dispatchMockShippingContact(_ session: Int, events: inout [DispatchedEvent]) {
+        dispatch(
+            .shippingcontactselected,
+            state: .shippingContactSelected,
+            event: .shippingContactSelected(Self.mockVersioned(mockContact, version: sessions[session].version)),
+            session: session,
+            events: &events
+        )
     }
 
     /// A contact as WebKit converts it for a page of API `version` (phonetic names from version 3).
@@ -347,7 +366,8 @@ public struct SheetMachine: Sendable {
             )
             return events
         }
-        if let waiting = shown.outstanding, waiting.event != .validatemerchant {
+        let detailsPending = sessions[shown.session].paymentRequest.map { paymentRequests[$0].showDetails } ?? false
+        if detailsPending || (shown.outstanding.map { $0.event != .validatemerchant } ?? false) {
             if let paymentRequest = sessions[shown.session].paymentRequest {
                 // WebKit records the card's type now and holds the event until the page's update
                 // settles (`PaymentRequest::whenDetailsSettled`).
@@ -360,7 +380,7 @@ public struct SheetMachine: Sendable {
                     session: shown.session,
                     event: .ignored(
                         action: "changePaymentMethod",
-                        reason: "waiting for the page to complete \(waiting.event.rawValue)"
+                        reason: "waiting for the page to complete \(shown.outstanding?.event.rawValue ?? "")"
                     )
                 )
             )
@@ -427,6 +447,7 @@ public struct SheetMachine: Sendable {
         if checked.isFinal {
             sessions[session].end(.completed)
             if outcome.paid { paid = true }
+            keepWalletOrder(checked.orderDetails, paid: outcome.paid)
             close(result: outcome.paid ? .success : .failure)
         } else {
             sessions[session].step(to: .active)
@@ -534,6 +555,12 @@ public struct SheetMachine: Sendable {
             sessions[session].end(.canceled)
             if showsSheet(session) { close(result: .canceled) }
             emit(.cancel(ApplePaySessionError()), to: session, events: &events)
+        }
+        // A response the page kept is closed: its `complete()` and `retry()` reject with
+        // `AbortError` when the page comes back (WebKit's `PaymentRequest::suspend`).
+        for index in paymentRequests.indices
+        where paymentRequests[index].response == .open || paymentRequests[index].response == .retrying {
+            paymentRequests[index].response = .closed
         }
         return events
     }
@@ -665,7 +692,10 @@ public struct SheetMachine: Sendable {
         case .selectShippingMethod(let id):
             if !shown.methods.contains(where: { $0.identifier == id }) { return "no shipping method \"\(id)\"" }
         case .enterCouponCode:
-            if shown.request.supportsCouponCode != true { return "the request does not support coupon codes" }
+            // WebKit's mock enters a code whatever the request says (`changeCouponCode`).
+            if shown.request.supportsCouponCode != true, source != .webKitMock {
+                return "the request does not support coupon codes"
+            }
         case .authorize:
             if let reason = shown.authorizeBlockReason { return reason }
         case .cancel, .editContact: break

@@ -12,6 +12,8 @@ public struct WalletCard: Codable, Sendable, Hashable {
     public var billingContact: ApplePayPaymentContact?
     /// The pass behind the card.
     public var paymentPass: ApplePayPaymentPass?
+    /// The country that issued the card (ISO 3166 code); `nil`: its billing address's country.
+    public var issuerCountryCode: String?
 
     /// A card.
     public init(

@@ -4,20 +4,21 @@ import ZIPFoundation
 /// The ZIP archives UnionPay's reconciliation downloads hold, read and written in memory by
 /// ZIPFoundation: files stored or deflated, no encryption; directories hold nothing and are
 /// left out. What a damaged or hostile archive gets is an ``ACPError`` naming the problem.
-struct ZipArchive: Sendable, Equatable {
+/// (The merchant server's Wallet order packages are written and read with it too.)
+package struct ZipArchive: Sendable, Equatable {
     /// The files, by name, in archive order.
-    var files: [(name: String, contents: Data)]
+    package var files: [(name: String, contents: Data)]
 
-    static func == (a: ZipArchive, b: ZipArchive) -> Bool {
+    package static func == (a: ZipArchive, b: ZipArchive) -> Bool {
         a.files.map(\.name) == b.files.map(\.name) && a.files.map(\.contents) == b.files.map(\.contents)
     }
 
-    init(files: [(name: String, contents: Data)]) { self.files = files }
+    package init(files: [(name: String, contents: Data)]) { self.files = files }
 
-    /// Reads `data`, or throws ``ACPError`` naming what is wrong with it.
-    init(reading data: Data) throws(ACPError) {
+    /// Reads `data`, or throws ``ACPError`` naming what is wrong with it (`what` names the archive).
+    package init(reading data: Data, what: String = "the reconciliation archive") throws(ACPError) {
         func bad(_ why: String) -> ACPError {
-            ACPError(.malformed, "the reconciliation archive is not a readable ZIP: \(why)")
+            ACPError(.malformed, "\(what) is not a readable ZIP: \(why)")
         }
         let archive: Archive
         do { archive = try Archive(data: data, accessMode: .read) } catch { throw bad(Self.reason(error)) }
@@ -73,7 +74,7 @@ struct ZipArchive: Sendable, Equatable {
     }
 
     /// The archive's bytes: every file deflated, the DOS time of `date` (UTC).
-    func encoded(date: Date = Date()) -> Data {
+    package func encoded(date: Date = Date()) -> Data {
         // An archive in memory, written by ZIPFoundation: only memory allocation can fail here.
         guard let archive = try? Archive(accessMode: .create) else { return Data() }
         for (name, contents) in files {

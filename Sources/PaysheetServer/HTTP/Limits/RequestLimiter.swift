@@ -9,6 +9,7 @@ final class RequestLimiter: Sendable {
     enum Kind: String, Sendable {
         case anonymousOrder = "orders"
         case couponAttempt = "coupon codes"
+        case walletOrderLog = "Wallet order log messages"
     }
 
     let rules: [Kind: TokenBuckets.Rule]
@@ -18,6 +19,8 @@ final class RequestLimiter: Sendable {
         rules = [
             .anonymousOrder: .init(capacity: limits.anonymousOrdersPerMinute, period: 60),
             .couponAttempt: .init(capacity: limits.couponAttemptsPerMinute, period: 60),
+            // A device logs its errors with an order now and then; more is someone filling the logs.
+            .walletOrderLog: .init(capacity: 60, period: 60),
         ]
     }
 
