@@ -118,8 +118,10 @@ def register(m):
         d.find_element(By.ID, "api-key").send_keys("psk_" + "A" * 43)
         d.find_element(By.ID, "api-key").send_keys(Keys.ENTER)
         env.wait("document.getElementById('signin-message').textContent.indexOf('refused') >= 0", "the refusal")
-        equal(d.find_element(By.ID, "signin-message").text,
-              "The server refused this key: the API key is not valid (unknown or revoked)", "the refusal's message")
+        message = d.find_element(By.ID, "signin-message").text
+        check(message.startswith("The server refused this key: the API key is not valid here (unknown or revoked)"),
+              f"the refusal's message, the server's words: {message!r}")
+        check("psk_" not in message, f"the refused key is not repeated: {message!r}")
         equal(d.execute_script("return sessionStorage.length"), 0, "a refused key kept")
         check(not visible(env, "orders-view"), "orders shown for a refused key")
         # The right key: the orders; the key only in this tab's sessionStorage, never in the address.
