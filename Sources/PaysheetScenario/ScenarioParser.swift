@@ -345,7 +345,7 @@ public enum ScenarioParser {
     ]
     static let snapshotKeys: Set<String> = [
         "visible", "status", "canAuthorize", "popup", "modules", "outstanding", "secondsLeft", "result", "rule",
-        "language", "statusId", "order",
+        "language", "statusId", "order", "payLater", "disbursement",
     ]
     static let moduleKeys: Set<String> = ["card", "shipping", "method", "contact", "coupon", "summary", "billing"]
 
