@@ -755,7 +755,7 @@ public struct SheetMachine: Sendable {
             type: card.type,
             paymentPass: card.paymentPass
         )
-        if version >= 10, !shown.requestsShipping, let billing = card.billingContact {
+        if version >= 10, !shown.requestsShipping, let billing = shown.request.billingContact ?? card.billingContact {
             method.billingContact = Redaction.redacted(billing)
         }
         return dispatch(
@@ -829,8 +829,9 @@ public struct SheetMachine: Sendable {
         var token = configuration.tokenFactory.makeToken(
             for: TokenContext(card: card, request: shown.request, total: shown.total, sequence: tokenSequence)
         )
+        // The request's `billingContact` prefills the billing address (the card's otherwise).
         let billing = Redaction.authorized(
-            card.billingContact,
+            record.request.billingContact ?? card.billingContact,
             fields: record.request.requiredBillingContactFields?.filter {
                 $0 == .postalAddress || $0 == .name || $0 == .phoneticName
             },
