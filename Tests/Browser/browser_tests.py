@@ -1113,17 +1113,24 @@ def _(env):
     check(any("WELCOME10" in i["label"] or "iscount" in i["label"] for i in order["lineItems"]), f"the coupon on the order: {order['lineItems']}")
 
 
-@case("demo store through the Payment Request API: the tea subscription's recurring request in an ApplePayModifier, paid with its merchant token; the agreement charges it")
-def _(env):
+def open_tea_subscription(env, pay_button):
+    """Orders the tea subscription in the demo store and opens the sheet with `pay_button`
+    (`pay`: ApplePaySession, `pay-request`: the Payment Request API); the order's id and the
+    sheet's billing module text."""
     d = env.driver
     d.get(env.base + "/")
     env.wait("document.querySelector('button[data-plan=tea-monthly]')", "the plans")
     d.find_element(By.CSS_SELECTOR, "button[data-plan=tea-monthly]").click()
     env.wait("document.getElementById('order-id').textContent", "the subscription's order")
     order_id = d.find_element(By.ID, "order-id").text
-    d.find_element(By.ID, "pay-request").click()
+    d.find_element(By.ID, pay_button).click()
     env.wait("document.querySelector('#paysheet-sheet:not([hidden]) [data-action=authorize]:not([disabled])') && paysheet.snapshot().outstanding === null", "the sheet, ready to pay")
-    billing = d.find_element(By.CSS_SELECTOR, "#paysheet-sheet [data-module=billing]").text
+    return order_id, d.find_element(By.CSS_SELECTOR, "#paysheet-sheet [data-module=billing]").text
+
+
+@case("demo store through the Payment Request API: the tea subscription's recurring request in an ApplePayModifier, paid with its merchant token; the agreement charges it")
+def _(env):
+    order_id, billing = open_tea_subscription(env, "pay-request")
     check("Tea of the month club" in billing, f"the modifier's recurring request on the sheet: {billing!r}")
     env.click_sheet("authorize")
     env.wait("location.pathname === '/subscription.html'", "the subscription page", timeout=30)
@@ -1167,14 +1174,7 @@ def _(env):
 @case("demo store: the tea subscription — the sheet shows the billing agreement, the first month is paid with a merchant token, the subscription page cancels it")
 def _(env):
     d = env.driver
-    d.get(env.base + "/")
-    env.wait("document.querySelector('button[data-plan=tea-monthly]')", "the plans")
-    d.find_element(By.CSS_SELECTOR, "button[data-plan=tea-monthly]").click()
-    env.wait("document.getElementById('order-id').textContent", "the subscription's order")
-    order_id = d.find_element(By.ID, "order-id").text
-    d.find_element(By.ID, "pay").click()
-    env.wait("document.querySelector('#paysheet-sheet:not([hidden]) [data-action=authorize]:not([disabled])')", "the sheet, ready to pay")
-    billing = d.find_element(By.CSS_SELECTOR, "#paysheet-sheet [data-module=billing]").text
+    order_id, billing = open_tea_subscription(env, "pay")
     check("Tea of the month club" in billing, f"the description on the sheet: {billing!r}")
     check("29.00 CNY every month" in billing, f"the regular billing on the sheet: {billing!r}")
     check("First month: 1.00 CNY every month" in billing, f"the trial on the sheet: {billing!r}")

@@ -189,18 +189,7 @@ extension SheetMachine {
             return abortPaymentRequest(index, with: .aborted, events: &events)
         }
         do throws(ScriptError) {
-            let options = paymentRequests[index].options
-            let (update, selected) = try paymentRequestBinding.update(value!, requestShipping: options.requestShipping)
-            // Only the members the update has replace the request's (`settleDetailsPromise`).
-            let given = value?.objectValue ?? JSONObject()
-            func has(_ key: String) -> Bool { given[key].map { !$0.isNull } ?? false }
-            if let total = update.total { paymentRequests[index].details.total = total }
-            if has("displayItems") { paymentRequests[index].details.displayItems = update.displayItems }
-            if options.requestShipping, has("shippingOptions") {
-                paymentRequests[index].details.shippingOptions = update.shippingOptions
-                paymentRequests[index].shippingOption = selected
-            }
-            if has("modifiers") { paymentRequests[index].details.modifiers = update.modifiers }
+            let update = try merge(value!, into: index)
             // An update's invalid `paymentMethodErrors` are ignored (WebKit clears that exception).
             let methodErrors =
                 update.paymentMethodErrors.flatMap { try? WebIDLBinding(profile: configuration.profile).errors($0) }
@@ -221,6 +210,23 @@ extension SheetMachine {
         flushDeferredMethodChange(index, events: &events)
     }
 
+    /// A settled `PaymentDetailsUpdate` checked and merged into request `index`: only the members
+    /// it has replace the request's (`settleDetailsPromise`). Returns the update.
+    private mutating func merge(_ value: JSONValue, into index: Int) throws(ScriptError) -> PaymentDetails {
+        let options = paymentRequests[index].options
+        let (update, selected) = try paymentRequestBinding.update(value, requestShipping: options.requestShipping)
+        let given = value.objectValue ?? JSONObject()
+        func has(_ key: String) -> Bool { given[key].map { !$0.isNull } ?? false }
+        if let total = update.total { paymentRequests[index].details.total = total }
+        if has("displayItems") { paymentRequests[index].details.displayItems = update.displayItems }
+        if options.requestShipping, has("shippingOptions") {
+            paymentRequests[index].details.shippingOptions = update.shippingOptions
+            paymentRequests[index].shippingOption = selected
+        }
+        if has("modifiers") { paymentRequests[index].details.modifiers = update.modifiers }
+        return update
+    }
+
     /// `show(detailsPromise)`'s promise settled (`ShowDetailsResolved`): the details merged, nothing
     /// sent to the sheet; the events held meanwhile reach the page now.
     private mutating func showDetailsSettled(_ index: Int, _ value: JSONValue?, events: inout [DispatchedEvent]) {
@@ -231,19 +237,7 @@ extension SheetMachine {
             paymentRequests[index].cancelPending = false
             return abortPaymentRequest(index, with: .aborted, events: &events)
         }
-        do throws(ScriptError) {
-            let options = paymentRequests[index].options
-            let (update, selected) = try paymentRequestBinding.update(value!, requestShipping: options.requestShipping)
-            let given = value?.objectValue ?? JSONObject()
-            func has(_ key: String) -> Bool { given[key].map { !$0.isNull } ?? false }
-            if let total = update.total { paymentRequests[index].details.total = total }
-            if has("displayItems") { paymentRequests[index].details.displayItems = update.displayItems }
-            if options.requestShipping, has("shippingOptions") {
-                paymentRequests[index].details.shippingOptions = update.shippingOptions
-                paymentRequests[index].shippingOption = selected
-            }
-            if has("modifiers") { paymentRequests[index].details.modifiers = update.modifiers }
-        } catch {
+        do throws(ScriptError) { _ = try merge(value!, into: index) } catch {
             return abortPaymentRequest(index, with: error, events: &events)
         }
         if paymentRequests[index].heldShippingContact, let session = paymentRequests[index].session {
