@@ -202,6 +202,21 @@
   }
 
   /** Whether the page runs under WebKit's test runner, whose mock coordinator stands in for the sheet. */
+  /** Whether this document is fully active: still its window's document, and each frame above it
+   * in its parent's document (HTML's "fully active"); unknown across origins counts as active. */
+  function fullyActive() {
+    try {
+      if (!document.defaultView || document !== window.document) return false;
+      var w = window;
+      while (w.parent && w.parent !== w) {
+        var frame = w.frameElement;
+        if (!frame || frame.ownerDocument !== w.parent.document || !frame.isConnected) return false;
+        w = w.parent;
+      }
+      return true;
+    } catch (e) { return true; }
+  }
+
   function underWebKitRunner() { return typeof window.internals === "object" && window.internals !== null; }
 
   function args(list) {
@@ -213,12 +228,13 @@
   // ---- User gestures (Safari's rule: a session is created in a user-gesture handler) ----------
 
   var gesture = 0;
-  var consumed = false; // PaymentRequest.show() consumes the activation it runs in
+  var activation = 0; // this window's trusted input events, counted
+  var consumed = null; // the activation PaymentRequest.show() consumed
   ["click", "mousedown", "mouseup", "pointerdown", "pointerup", "touchstart", "touchend", "keydown", "keyup"].forEach(function (type) {
     window.addEventListener(type, function (e) {
       if (!e.isTrusted) return; // el.click() from a script is no gesture
       gesture++;
-      consumed = false;
+      activation++;
       setTimeout(function () { gesture--; }, 0);
     }, true);
   });
@@ -228,10 +244,21 @@
     if (gesture > 0) return true;
     try { return window.parent !== window && !!window.parent.paysheet && window.parent.paysheet.inUserGesture(); } catch (e) { return false; }
   }
+  /** Which activation this window is in: its own input event, or a same-origin parent's; null. */
+  function currentActivation() {
+    if (gesture > 0) return "self:" + activation;
+    try {
+      if (window.parent !== window && window.parent.paysheet && window.parent.paysheet.inUserGesture()) {
+        return "parent:" + window.parent.paysheet.activationId();
+      }
+    } catch (e) { /* another origin */ }
+    return null;
+  }
   /** `show()`'s check: a transient activation not yet consumed, which it consumes. */
   function consumeGesture() {
-    if (!inGesture() || consumed) return false;
-    consumed = true;
+    var a = currentActivation();
+    if (!a || a === consumed) return false;
+    consumed = a;
     return true;
   }
 
@@ -639,6 +666,7 @@
     get payerPhone() { return prInternal.get(this).r.payerPhone; }
     complete(result, details) {
       var request = prInternal.get(this).request;
+      if (!fullyActive()) return Promise.reject(new DOMException("Document is not fully active.", "InvalidStateError"));
       var extra = arguments.length && result !== undefined ? { value: wire(result) } : {};
       // PaymentCompleteDetails: its data carries ApplePayPaymentCompleteDetails (the order details for Wallet).
       if (details !== undefined) {
@@ -653,6 +681,7 @@
       var request = prInternal.get(this).request;
       var rd = prInternal.get(request);
       return new Promise(function (resolve, reject) {
+        if (!fullyActive()) { reject(new DOMException("Document is not fully active.", "InvalidStateError")); return; }
         try { result(requestCall(request, "retry", errors === undefined ? {} : { value: wire(errors) })); } catch (e) { reject(e); return; }
         rd.pending = { resolve: function () { resolve(undefined); }, reject: reject, retry: true };
       });
@@ -696,6 +725,8 @@
     show(detailsPromise) {
       var self = this, d = prInternal.get(this);
       return new Promise(function (resolve, reject) {
+        // A request of a document that is not fully active aborts (its frame was navigated away).
+        if (!fullyActive()) { reject(new DOMException("The operation was aborted.", "AbortError")); return; }
         try { result(requestCall(self, "show", { userGesture: consumeGesture() })); } catch (e) { reject(e); return; }
         d.pending = { resolve: resolve, reject: reject, retry: false };
         // show(detailsPromise): the page's events wait until it settles; then its details apply.
@@ -1134,6 +1165,8 @@
     checkWalletOrder: function () { return checkWalletOrder(); },
     /** Whether the page is inside a user gesture now (for debugging the gesture rule). */
     inUserGesture: inGesture,
+    /** Which user activation the page is in (for same-origin frames' `show()`), or null. */
+    activationId: function () { return currentActivation(); },
   };
 
   // A shim with the names of WebKit's internals.mockPaymentCoordinator, for tests written against it.
@@ -1228,6 +1261,12 @@
   // The page leaves: active sessions are canceled (the engine's `navigate`). A page restored from
   // the back/forward cache then receives their `cancel` events, which the engine held for it.
   window.addEventListener("pagehide", function () {
+    // The page leaves: a shown request's promise rejects now, in this document's realm (a frame
+    // navigated away never hears the engine's answer).
+    Object.keys(requests).forEach(function (n) {
+      var d = prInternal.get(requests[n]);
+      if (d && d.pending) { var p = d.pending; d.pending = null; p.reject(new DOMException("The operation was aborted.", "AbortError")); }
+    });
     var op = withListeners({ op: "navigate" });
     try { navigator.sendBeacon(endpoint, new Blob([JSON.stringify(op)], { type: "text/plain" })); } catch (e) { /* leaving anyway */ }
   });
