@@ -217,6 +217,23 @@
     } catch (e) { return true; }
   }
 
+  /** Whether this page's simulated sheet is shown. */
+  function sheetShown() { var s = state.last && state.last.sheet; return !!(s && s.visible); }
+
+  /** Whether another same-origin document of this top-level browsing context shows a sheet. */
+  function anotherDocumentShowing() {
+    var found = false;
+    function visit(w) {
+      if (found) return;
+      try {
+        if (w !== window && w.paysheet && typeof w.paysheet.isShowing === "function" && w.paysheet.isShowing()) { found = true; return; }
+        for (var i = 0; i < w.frames.length; i++) visit(w.frames[i]);
+      } catch (e) { /* another origin */ }
+    }
+    try { visit(window.top); } catch (e) { return false; }
+    return found;
+  }
+
   function underWebKitRunner() { return typeof window.internals === "object" && window.internals !== null; }
 
   function args(list) {
@@ -727,6 +744,9 @@
       return new Promise(function (resolve, reject) {
         // A request of a document that is not fully active aborts (its frame was navigated away).
         if (!fullyActive()) { reject(new DOMException("The operation was aborted.", "AbortError")); return; }
+        // One sheet per top-level browsing context: another same-origin document of this page
+        // (the top window or a frame) already showing one makes this show() abort.
+        if (anotherDocumentShowing()) { consumeGesture(); reject(new DOMException("The operation was aborted.", "AbortError")); return; }
         try { result(requestCall(self, "show", { userGesture: consumeGesture() })); } catch (e) { reject(e); return; }
         d.pending = { resolve: resolve, reject: reject, retry: false };
         // show(detailsPromise): the page's events wait until it settles; then its details apply.
@@ -1165,6 +1185,8 @@
     checkWalletOrder: function () { return checkWalletOrder(); },
     /** Whether the page is inside a user gesture now (for debugging the gesture rule). */
     inUserGesture: inGesture,
+    /** Whether this page's simulated sheet is shown (same-origin frames ask it). */
+    isShowing: function () { return sheetShown(); },
     /** Which user activation the page is in (for same-origin frames' `show()`), or null. */
     activationId: function () { return currentActivation(); },
   };
