@@ -105,6 +105,21 @@ struct Checkout {
             "the refund of \(Self.refund) is among the order's payments"
         )
 
+        // More than is left is refused as the document says (422 on `amount`), and changes nothing.
+        let tooMuch = try await client.refund(
+            path: .init(id: created.id),
+            body: .json(.init(amount: "7934.01"))
+        )
+        guard case .unprocessableContent(let refused) = tooMuch else {
+            throw CheckoutFailure("a refund of more than is left must be 422, not \(tooMuch)")
+        }
+        let error = try refused.body.json.error
+        try expect(
+            error.code == "refund_exceeds_payment" && error.field == "amount",
+            "a refund of more than is left (7934.01) is refused with 422 refund_exceeds_payment",
+            got: "\(error.code) \(error.field ?? "")"
+        )
+
         // Read it back once the acquirer has answered.
         let final = try await settled(created.id) { order in
             order.payments.allSatisfy { $0.state == .succeeded || $0.state == .failed }
@@ -115,6 +130,11 @@ struct Checkout {
         try expect(
             final.payments.contains { $0.kind == .refund && $0.state == .succeeded && $0.amount == Self.refund },
             "the refund of \(Self.refund) succeeded"
+        )
+        try expect(
+            final.payments.filter { $0.kind == .refund }.count == 1,
+            "one refund, the refused one left no trace",
+            got: "\(final.payments.filter { $0.kind == .refund }.count) refunds"
         )
         print(
             "read back \(final.id): \(final.status.rawValue), paid \(final.paid ?? ""), refunded \(final.refunded ?? "")"
