@@ -29,6 +29,8 @@ import Testing
         let bodies = Mutex<[String]>([])
         let port = Mutex<Int?>(nil)
         let task = Mutex<Task<Void, any Error>?>(nil)
+        /// Why the gateway's service ended, if it did before listening.
+        let failure = Mutex<String?>(nil)
 
         init(encrypting: Bool) throws {
             var faults = SandboxFaults()
@@ -53,14 +55,25 @@ import Testing
                 configuration: .init(address: .hostname("127.0.0.1", port: 0)),
                 onServerRunning: { [self] channel in port.withLock { $0 = channel.localAddress?.port } }
             )
-            task.withLock { $0 = Task { try await app.runService() } }
-            // Until it listens (60 s: a loaded machine starts it later, not never).
-            let deadline = ContinuousClock.now + .seconds(60)
-            while ContinuousClock.now < deadline {
+            task.withLock {
+                $0 = Task {
+                    do { try await app.runService() } catch {
+                        self.failure.withLock { $0 = "\(error)" }
+                        throw error
+                    }
+                }
+            }
+            // Until it listens, or its service ends with the reason: how long a loaded machine takes
+            // to start it is no failure (the 10-minute bound only keeps a broken run from hanging).
+            let bound = ContinuousClock.now + .seconds(600)
+            while ContinuousClock.now < bound {
                 if let port = port.withLock({ $0 }) { return "http://127.0.0.1:\(port)" }
+                if let reason = failure.withLock({ $0 }) {
+                    throw ACPError(.transport, "the recording gateway did not start: \(reason)")
+                }
                 try await Task.sleep(for: .milliseconds(10))
             }
-            throw ACPError(.transport, "the recording gateway did not start")
+            throw ACPError(.transport, "the recording gateway did not start in 10 minutes")
         }
 
         func stop() { task.withLock { $0?.cancel() } }
