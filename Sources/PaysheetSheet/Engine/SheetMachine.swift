@@ -636,20 +636,7 @@ public struct SheetMachine: Sendable {
                 events: &events
             )
         case .enterCouponCode(let code):
-            sheet?.userActed()
-            sheet?.couponCode = code
-            sheet?.errors[.coupon] = nil
-            if let paymentRequest = sessions[session].paymentRequest {
-                dispatchCouponCode(code, request: paymentRequest, session: session, events: &events)
-                return events
-            }
-            dispatch(
-                .couponcodechanged,
-                state: .couponCodeChanged,
-                event: .couponCodeChanged(code),
-                session: session,
-                events: &events
-            )
+            enterCouponCode(code, session: session, events: &events)
         case .authorize:
             // Not blocked: a usable card is selected.
             guard let payment = authorizedPayment(session) else { return events }
@@ -659,6 +646,24 @@ public struct SheetMachine: Sendable {
             emit(.paymentAuthorized(payment), to: session, events: &events)
         }
         return events
+    }
+
+    /// The shopper enters a coupon code: the session's `couponcodechanged`, or a request's
+    /// `paymentmethodchange` with `{couponCode}`.
+    private mutating func enterCouponCode(_ code: String, session: Int, events: inout [DispatchedEvent]) {
+        sheet?.userActed()
+        sheet?.couponCode = code
+        sheet?.errors[.coupon] = nil
+        if let paymentRequest = sessions[session].paymentRequest {
+            return dispatchCouponCode(code, request: paymentRequest, session: session, events: &events)
+        }
+        dispatch(
+            .couponcodechanged,
+            state: .couponCodeChanged,
+            event: .couponCodeChanged(code),
+            session: session,
+            events: &events
+        )
     }
 
     /// Why `action` cannot be taken now, or `nil`.
