@@ -517,13 +517,17 @@ public actor SandboxGateway {
         let id = notificationTasks
         // Held until posted. The task holds the gateway weakly, and the gateway cancels what is
         // still waiting when it goes away: no notification outlives its server.
-        // The transaction's trace context (the request's, under TracingMiddleware), for the notification.
+        // The transaction's trace context (the request's, under TracingMiddleware), for the
+        // notification: the task inherits it, and AsyncHTTPClient sends it when it traces;
+        // otherwise it is written here.
         var carrier = HTTPClientRequest(url: url)
-        InstrumentationSystem.instrument.inject(
-            ServiceContext.current ?? .topLevel,
-            into: &carrier.headers,
-            using: HTTPHeadersInjector()
-        )
+        if http.tracer == nil {
+            InstrumentationSystem.instrument.inject(
+                ServiceContext.current ?? .topLevel,
+                into: &carrier.headers,
+                using: HTTPHeadersInjector()
+            )
+        }
         let traceHeaders = carrier.headers
         pendingNotifications[id] = Task { [weak self, http, logger, traceHeaders] in
             // Sent after the synchronous answer has left (a few milliseconds), or later.

@@ -302,14 +302,14 @@ extension PaymentService {
             let verified = try await withSpan("token.verify") { span in
                 span.attributes["paysheet.order.id"] = orderId
                 do { return try await decryptor.verifier.verify(token, at: started) } catch {
-                    span.attributes["paysheet.token.error"] = error.code.rawValue
+                    span.attributes["paysheet.token.error"] = (error as? PaymentTokenError)?.code.rawValue
                     throw error
                 }
             }
             decrypted = try withSpan("token.decrypt") { span in
                 span.attributes["paysheet.order.id"] = orderId
                 do { return try decryptor.decrypt(verified: verified, at: started) } catch {
-                    span.attributes["paysheet.token.error"] = error.code.rawValue
+                    span.attributes["paysheet.token.error"] = (error as? PaymentTokenError)?.code.rawValue
                     throw error
                 }
             }

@@ -250,12 +250,15 @@ public struct UnionPayClient: Sendable {
             span.attributes["unionpay.txn_type"] = txnType
             span.attributes["unionpay.order_id"] = message["orderId"]
             if let amount = message["txnAmt"] { span.attributes["unionpay.txn_amt"] = amount }
-            // The W3C trace context (`traceparent`) for the gateway, under this span.
-            InstrumentationSystem.instrument.inject(
-                ServiceContext.current ?? .topLevel,
-                into: &request.headers,
-                using: HTTPHeadersInjector()
-            )
+            // The W3C trace context (`traceparent`) for the gateway, under this span: AsyncHTTPClient
+            // injects it itself when it traces (a second header would make it invalid).
+            if http.tracer == nil {
+                InstrumentationSystem.instrument.inject(
+                    ServiceContext.current ?? .topLevel,
+                    into: &request.headers,
+                    using: HTTPHeadersInjector()
+                )
+            }
             let answer = await send(request, path: path, upTo: limit, span: span)
             switch answer {
             case .message(let m):
