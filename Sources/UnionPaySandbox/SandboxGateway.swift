@@ -521,7 +521,7 @@ public actor SandboxGateway {
         // notification: the task inherits it, and AsyncHTTPClient sends it when it traces;
         // otherwise it is written here.
         var carrier = HTTPClientRequest(url: url)
-        if http.tracer == nil {
+        if http.tracer == nil || http.tracer is NoOpTracer {
             InstrumentationSystem.instrument.inject(
                 ServiceContext.current ?? .topLevel,
                 into: &carrier.headers,

@@ -251,8 +251,9 @@ public struct UnionPayClient: Sendable {
             span.attributes["unionpay.order_id"] = message["orderId"]
             if let amount = message["txnAmt"] { span.attributes["unionpay.txn_amt"] = amount }
             // The W3C trace context (`traceparent`) for the gateway, under this span: AsyncHTTPClient
-            // injects it itself when it traces (a second header would make it invalid).
-            if http.tracer == nil {
+            // injects it itself when it traces (a second header would make it invalid); a client
+            // made before the tracer was bootstrapped holds the no-op tracer and injects nothing.
+            if http.tracer == nil || http.tracer is NoOpTracer {
                 InstrumentationSystem.instrument.inject(
                     ServiceContext.current ?? .topLevel,
                     into: &request.headers,
