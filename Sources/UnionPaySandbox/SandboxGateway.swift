@@ -4,6 +4,7 @@ import Foundation
 import Logging
 import NIOCore
 import PaysheetModel
+import Tracing
 
 /// The sandbox UnionPay gateway: speaks ACP 5.1.0 (signed form posts, synchronous answers,
 /// asynchronous notifications, queries), keeps a ledger, declines by test card or amount
@@ -516,7 +517,19 @@ public actor SandboxGateway {
         let id = notificationTasks
         // Held until posted. The task holds the gateway weakly, and the gateway cancels what is
         // still waiting when it goes away: no notification outlives its server.
-        pendingNotifications[id] = Task { [weak self, http, logger] in
+        // The transaction's trace context (the request's, under TracingMiddleware), for the
+        // notification: the task inherits it, and AsyncHTTPClient sends it when it traces;
+        // otherwise it is written here.
+        var carrier = HTTPClientRequest(url: url)
+        if http.tracer == nil || http.tracer is NoOpTracer {
+            InstrumentationSystem.instrument.inject(
+                ServiceContext.current ?? .topLevel,
+                into: &carrier.headers,
+                using: HTTPHeadersInjector()
+            )
+        }
+        let traceHeaders = carrier.headers
+        pendingNotifications[id] = Task { [weak self, http, logger, traceHeaders] in
             // Sent after the synchronous answer has left (a few milliseconds), or later.
             if (try? await Task.sleep(for: .milliseconds(Int(wait * 1000) + 5))) != nil {
                 for _ in 0..<copies {
@@ -525,6 +538,7 @@ public actor SandboxGateway {
                     var post = HTTPClientRequest(url: url)
                     post.method = .POST
                     post.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded;charset=UTF-8")
+                    for (name, value) in traceHeaders { post.headers.add(name: name, value: value) }
                     post.body = .bytes(ByteBuffer(string: body))
                     do {
                         let response = try await http.execute(post, timeout: .seconds(10))

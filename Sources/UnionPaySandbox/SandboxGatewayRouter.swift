@@ -2,6 +2,7 @@ import UnionPay
 import Foundation
 import Hummingbird
 import NIOCore
+import Tracing
 
 extension SandboxGateway {
     /// The gateway's HTTP routes: the three ACP endpoints (transactions, queries, file transfer at `/`), `GET /sandbox/ledger`, `GET /sandbox/queries`,
@@ -10,6 +11,9 @@ extension SandboxGateway {
     /// `POST /sandbox/release` (the charges the `holdCharges` fault holds) and `GET /health`.
     public nonisolated func router() -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self)
+        // A server span per request under the client's `traceparent` (no-op unless the process
+        // bootstrapped a tracer); a notification carries the trace context of its transaction.
+        router.middlewares.add(TracingMiddleware())
         router.post(RouterPath(ACPPath.backTransaction)) { request, _ -> Response in
             let body = try await request.body.collect(upTo: 1 << 20)
             return try await Self.send(self.backTransaction(String(buffer: body)))

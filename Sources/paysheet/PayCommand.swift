@@ -81,7 +81,7 @@ struct PayCommand: AsyncParsableCommand {
             }
             return (order, credential)
         }
-        let shopper = RemoteCheckout(http: http, server: server, order: "", credential: nil)
+        let shopper = RemoteCheckout(http: http, server: server, order: "", credential: nil, headers: traceHeaders)
         let products = try await shopper.get("/v1/catalog")["products"]?.arrayValue ?? []
         guard let currency = products.first?["currencyCode"]?.stringValue else {
             throw ValidationError("the server's catalog has no products to order (GET /v1/catalog)")
@@ -101,9 +101,23 @@ struct PayCommand: AsyncParsableCommand {
         return (id, secret)
     }
 
+    /// `TRACEPARENT` (and `TRACESTATE`) from the environment, sent with every call as W3C trace
+    /// context: the server's spans of this payment join the caller's trace (docs/server.md, "Tracing").
+    var traceHeaders: [(String, String)] {
+        let environment = ProcessInfo.processInfo.environment
+        guard let parent = environment["TRACEPARENT"], !parent.isEmpty else { return [] }
+        return [("traceparent", parent)] + (environment["TRACESTATE"].map { [("tracestate", $0)] } ?? [])
+    }
+
     func pay(_ http: HTTPClient) async throws -> Bool {
         let (order, credential) = try await orderToPay(http)
-        let api = RemoteCheckout(http: http, server: server, order: order, credential: credential)
+        let api = RemoteCheckout(
+            http: http,
+            server: server,
+            order: order,
+            credential: credential,
+            headers: traceHeaders
+        )
         let orderJSON = try await api.get("/v1/orders/\(order)")
         guard let requestJSON = orderJSON["paymentRequest"] else {
             throw ValidationError("the server's order has no paymentRequest")

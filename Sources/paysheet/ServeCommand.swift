@@ -7,6 +7,7 @@ import NIOCore
 import PaysheetSandboxServer
 import PaysheetServer
 import Prometheus
+import ServiceLifecycle
 
 /// `paysheet serve`: the merchant server with embedded defaults.
 struct ServeCommand: AsyncParsableCommand {
@@ -50,6 +51,12 @@ struct ServeCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("paysheet serve: \(error)\n".utf8))
             throw ExitCodes.usage
         }
+        // Before the first logger: the log's format, and the trace exporter when one is configured.
+        let telemetry: (any Service)?
+        do { telemetry = try Telemetry.bootstrap(configuration.telemetry) } catch {
+            FileHandle.standardError.write(Data("paysheet serve: telemetry: \(error)\n".utf8))
+            throw ExitCodes.usage
+        }
         var logger = Logger(label: "paysheet")
         logger.logLevel = configuration.logLevel
         let demo = !noDemoOrder && configuration.mode == .sandbox
@@ -65,7 +72,14 @@ struct ServeCommand: AsyncParsableCommand {
                     for await server in starts { await Self.demoOrder(server) }
                 }
                 defer { group.cancelAll() }
-                try await Self.serve(configuration, logger: logger, metrics: metrics, demo: demo, started: started)
+                try await Self.serve(
+                    configuration,
+                    logger: logger,
+                    metrics: metrics,
+                    services: telemetry.map { [$0] } ?? [],
+                    demo: demo,
+                    started: started
+                )
             }
         } catch let refusal as ProductionRefusal {
             FileHandle.standardError.write(Data((refusal.description + "\n").utf8))
@@ -78,6 +92,7 @@ struct ServeCommand: AsyncParsableCommand {
         _ configuration: ServerConfiguration,
         logger: Logger,
         metrics: PrometheusCollectorRegistry,
+        services: [any Service],
         demo: Bool,
         started announce: AsyncStream<MerchantServer.Started>.Continuation
     ) async throws {
@@ -89,6 +104,7 @@ struct ServeCommand: AsyncParsableCommand {
             logger: logger,
             metrics: metrics,
             sandbox: configuration.mode == .sandbox ? BuiltInSandbox() : nil,
+            services: services,
             onStarted: { started in
                 let tools =
                     started.sandboxTools

@@ -22,16 +22,24 @@ public struct RemoteCheckout: PaymentSheetDelegate {
 
     /// A checkout of `order` on the merchant server at `server`, authorized by `credential` (the
     /// order's client secret, or a merchant API key), sent as `Authorization: Bearer`.
-    public init(http: HTTPClient, server: String, order: String, credential: String?) {
-        self.init(order: order, credential: credential, transport: Self.http(http, server: server))
+    /// `headers` go with every call (a W3C `traceparent` that puts the server's spans in the caller's trace).
+    public init(
+        http: HTTPClient,
+        server: String,
+        order: String,
+        credential: String?,
+        headers: [(String, String)] = []
+    ) {
+        self.init(order: order, credential: credential, transport: Self.http(http, server: server, headers: headers))
     }
 
-    /// Calls over HTTP to the merchant server at `server` (answers of at most 4 MiB, 40 s each).
-    public static func http(_ http: HTTPClient, server: String) -> Transport {
+    /// Calls over HTTP to the merchant server at `server` (answers of at most 4 MiB, 40 s each),
+    /// each with `fixed` headers besides its own.
+    public static func http(_ http: HTTPClient, server: String, headers fixed: [(String, String)] = []) -> Transport {
         { method, path, headers, body in
             var request = HTTPClientRequest(url: server + path)
             request.method = .init(rawValue: method)
-            for (name, value) in headers { request.headers.add(name: name, value: value) }
+            for (name, value) in fixed + headers { request.headers.add(name: name, value: value) }
             if let body { request.body = .bytes(ByteBuffer(string: body)) }
             let response = try await http.execute(request, timeout: .seconds(40))
             return (Int(response.status.code), Array(buffer: try await response.body.collect(upTo: 4 << 20)))

@@ -195,6 +195,9 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
     /// Orders in Wallet (`WalletOrderSettings`).
     public var walletOrders = WalletOrderSettings()
 
+    /// Traces (OTLP export, off by default) and the log's format (`TelemetrySettings`).
+    public var telemetry = TelemetrySettings()
+
     /// The defaults.
     public init() {}
 
@@ -307,6 +310,7 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
         if let value = try double("PAYSHEET_SHOPPER_CANCEL_WINDOW") { shopperCancelWindow = value }
         if let value = try double("PAYSHEET_DRAIN_SECONDS") { drainSeconds = value }
         try walletOrders.apply(environment: environment)
+        try telemetry.apply(environment: environment)
         if let value = environment["PAYSHEET_LOG_LEVEL"] {
             guard let level = Logger.Level(rawValue: value) else {
                 throw ConfigurationError(

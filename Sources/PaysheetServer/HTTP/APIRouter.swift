@@ -9,6 +9,7 @@ import NIOCore
 import PaysheetModel
 import PaysheetToken
 import Prometheus
+import Tracing
 
 /// Routes added to the merchant server's router, after its middlewares and before its own
 /// routes; `trustedProxies` are those whose `X-Forwarded-For` names the client.
@@ -210,6 +211,9 @@ public struct APIRouter: Sendable {
     /// The routes.
     public func router() throws -> Router<APIRequestContext> {
         let router = Router(context: APIRequestContext.self)
+        // First: a server span per request, continuing the caller's W3C trace context
+        // (`traceparent`); no header is recorded (the Authorization header carries secrets).
+        router.middlewares.add(TracingMiddleware())
         router.middlewares.add(ModeMiddleware(mode: mode))
         router.middlewares.add(ErrorMiddleware(storageFull: storageFull))
         if let browser { try browser(router, trustedProxies) }

@@ -6,6 +6,7 @@ import PaysheetContact
 import PaysheetModel
 import PaysheetToken
 import PaysheetTokenFormat
+import Tracing
 
 /// The answer to an authorization: the result for `completePayment`, and the order.
 public struct AuthorizationOutcome: Sendable {
@@ -61,6 +62,40 @@ extension PaymentService {
         orderId: String,
         payment: ApplePayPayment,
         preloaded: (OrderRecord, [PaymentRecord])? = nil
+    ) async throws -> AuthorizationOutcome {
+        try await withSpan("payment.authorize") { span in
+            span.attributes["paysheet.order.id"] = orderId
+            let outcome = try await authorizeTraced(orderId: orderId, payment: payment, preloaded: preloaded)
+            Self.recordOutcome(outcome, on: span)
+            return outcome
+        }
+    }
+
+    /// The payment's outcome on its span: an event `payment.outcome` with the order's status, the
+    /// payment's state and result code, and the sheet's status (no card data).
+    static func recordOutcome(_ outcome: AuthorizationOutcome, on span: any Span) {
+        var attributes: SpanAttributes = [:]
+        attributes["paysheet.order.id"] = outcome.order.id
+        attributes["paysheet.order.status"] = outcome.order.status.rawValue
+        attributes["paysheet.sheet.status"] = outcome.result.status
+        if let payment = outcome.payment {
+            attributes["paysheet.payment.id"] = payment.id
+            attributes["paysheet.payment.state"] = payment.lifecycle.state.rawValue
+            attributes["paysheet.amount.minor_units"] = payment.amount.minorUnits
+            attributes["paysheet.amount.currency"] = payment.amount.currency.code
+            if let code = payment.lifecycle.resultCode { attributes["paysheet.acquirer.response_code"] = code }
+            span.attributes["paysheet.payment.id"] = payment.id
+            span.attributes["paysheet.payment.state"] = payment.lifecycle.state.rawValue
+        }
+        if let refusal = outcome.refusal { attributes["paysheet.token.refusal"] = refusal.code }
+        span.attributes["paysheet.order.status"] = outcome.order.status.rawValue
+        span.addEvent(SpanEvent(name: "payment.outcome", attributes: attributes))
+    }
+
+    func authorizeTraced(
+        orderId: String,
+        payment: ApplePayPayment,
+        preloaded: (OrderRecord, [PaymentRecord])?
     ) async throws -> AuthorizationOutcome {
         let started = now()
         let deadline = started.addingTimeInterval(authorizeWait)
@@ -142,6 +177,16 @@ extension PaymentService {
         }
     }
 
+    /// The kind of the acquirer's answer, for a span: `accepted`, `declined <code>`, `unknown` or `duplicate`.
+    static func answerKind(_ answer: SubmitAnswer) -> String {
+        switch answer {
+        case .accepted: "accepted"
+        case .declined(let code, _): "declined \(code)"
+        case .unknown: "unknown"
+        case .duplicate: "duplicate"
+        }
+    }
+
     /// The core's charge for `payment`, whose token was accepted: a new transaction, the card as
     /// far as it may be kept, the token's `transactionId` (its first use is stored with it).
     func charge(of payment: ApplePayPayment, token: AcceptedToken, at started: Date) -> OrderLifecycle.NewCharge {
@@ -175,7 +220,16 @@ extension PaymentService {
         // notification, here or on another server) is counted, so the wait need not read back
         // what this request commits next.
         let watched = await waiters.watch(id)
-        let answer = await acquirer.charge(request)
+        let answer = await withSpan("acquirer.charge") { span in
+            span.attributes["paysheet.payment.id"] = id
+            span.attributes["paysheet.order.id"] = record.orderId
+            span.attributes["paysheet.acquirer"] = acquirer.name
+            span.attributes["paysheet.amount.minor_units"] = request.amount.minorUnits
+            span.attributes["paysheet.amount.currency"] = request.amount.currency.code
+            let answer = await acquirer.charge(request)
+            span.attributes["paysheet.acquirer.answer"] = Self.answerKind(answer)
+            return answer
+        }
         var after = record
         var accepted: (answer: SubmitAnswer, at: Date)?
         if case .accepted = answer {
@@ -244,9 +298,29 @@ extension PaymentService {
         let decrypted: DecryptedPaymentToken
         do {
             // The body was parsed once already: the token is read from that value, not re-parsed.
-            decrypted = try await decryptor.decrypt(PaymentTokenData(jsonValue: payment.token.paymentData), at: started)
-        } catch {
+            let token = try PaymentTokenData(jsonValue: payment.token.paymentData)
+            let verified = try await withSpan("token.verify") { span in
+                span.attributes["paysheet.order.id"] = orderId
+                do { return try await decryptor.verifier.verify(token, at: started) } catch {
+                    span.attributes["paysheet.token.error"] = (error as? PaymentTokenError)?.code.rawValue
+                    throw error
+                }
+            }
+            decrypted = try withSpan("token.decrypt") { span in
+                span.attributes["paysheet.order.id"] = orderId
+                do { return try decryptor.decrypt(verified: verified, at: started) } catch {
+                    span.attributes["paysheet.token.error"] = (error as? PaymentTokenError)?.code.rawValue
+                    throw error
+                }
+            }
+        } catch let error as PaymentTokenError {
             return refused(order, tokenTrust.refusal(for: error), counted: error.code.rawValue)
+        } catch {
+            return refused(
+                order,
+                tokenTrust.refusal(for: PaymentTokenError(.malformed, "\(error)")),
+                counted: "malformed"
+            )
         }
         let expectedHash = Array(SHA256.hash(data: Data(base64Encoded: order.applicationData) ?? Data()))
         guard decrypted.verified.token.header.applicationData == expectedHash else {

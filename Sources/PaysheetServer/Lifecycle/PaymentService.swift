@@ -8,6 +8,7 @@ import PaysheetContact
 import PaysheetModel
 import PaysheetToken
 import PaysheetTokenFormat
+import Tracing
 
 /// Drives payments: authorization (verify, decrypt, check, charge, wait for the outcome),
 /// refunds and voids, notifications and the query schedule. Every decision is the pure core's
@@ -233,13 +234,23 @@ public final class PaymentService: Sendable {
                     running -= 1
                 }
                 group.addTask {
-                    let status = await self.acquirer.query(payment.identity)
-                    Counter(label: "paysheet_acquirer_queries_total").increment()
-                    do {
-                        try await self.advance(payment.id, .queried(status, earlier: nil), loaded: payment)
-                        try await self.store.releaseClaim(payment.id)
-                    } catch {
-                        self.logger.error("query of payment \(payment.id) not stored: \(error)")
+                    await withSpan("payment.query") { span in
+                        span.attributes["paysheet.payment.id"] = payment.id
+                        span.attributes["paysheet.order.id"] = payment.orderId
+                        let status = await self.acquirer.query(payment.identity)
+                        Counter(label: "paysheet_acquirer_queries_total").increment()
+                        do {
+                            let after = try await self.advance(
+                                payment.id,
+                                .queried(status, earlier: nil),
+                                loaded: payment
+                            )
+                            if let after { span.attributes["paysheet.payment.state"] = after.lifecycle.state.rawValue }
+                            try await self.store.releaseClaim(payment.id)
+                        } catch {
+                            span.recordError(error)
+                            self.logger.error("query of payment \(payment.id) not stored: \(error)")
+                        }
                     }
                 }
                 running += 1
@@ -252,6 +263,10 @@ public final class PaymentService: Sendable {
 
     /// Verifies, stores (deduplicated) and applies a notification body.
     public func receiveNotification(_ body: String) async throws {
+        try await withSpan("payment.notification") { span in try await receiveNotification(body, span: span) }
+    }
+
+    func receiveNotification(_ body: String, span: any Span) async throws {
         let notification: AcquirerNotification
         do { notification = try acquirer.parseNotification(body) } catch {
             Counter(label: "paysheet_notifications_rejected_total").increment()
@@ -263,6 +278,7 @@ public final class PaymentService: Sendable {
         var loaded = awaited.take(notification.identity)
         if loaded == nil { loaded = try await store.paymentWithOrder(notification.identity) }
         guard let (payment, order, payments) = loaded else {
+            span.attributes["paysheet.notification.matched"] = false
             // Not ours (or not yet visible): stored raw, for reconciliation.
             _ = try await store.recordNotification(
                 key: notification.deduplicationKey,
@@ -272,14 +288,18 @@ public final class PaymentService: Sendable {
             )
             return
         }
+        span.attributes["paysheet.notification.matched"] = true
+        span.attributes["paysheet.payment.id"] = payment.id
+        span.attributes["paysheet.order.id"] = order.id
         // Stored, deduplicated and applied in one transaction (R6).
-        try await advance(
+        let after = try await advance(
             payment.id,
             .notified(notification.status, earlier: nil),
             loaded: payment,
             notification: (notification.deduplicationKey, notification.raw),
             snapshot: (order, payments)
         )
+        if let after { span.attributes["paysheet.payment.state"] = after.lifecycle.state.rawValue }
     }
 }
 

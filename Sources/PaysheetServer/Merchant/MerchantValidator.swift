@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import NIOSSL
 import PaysheetModel
+import Tracing
 
 /// Merchant validation (`onvalidatemerchant`): the server, never the browser, obtains the
 /// opaque merchant session.
@@ -54,9 +55,18 @@ public struct MerchantValidator: Sendable {
 
     /// The merchant session for `validationURL`.
     public func session(validationURL: String, now: Date = Date()) async throws -> JSONValue {
+        try await withSpan("merchant.validate") { span in
+            span.attributes["paysheet.merchant.id"] = settings.merchantIdentifier
+            span.attributes["paysheet.merchant.domain"] = settings.domain
+            return try await validatedSession(validationURL: validationURL, now: now, span: span)
+        }
+    }
+
+    func validatedSession(validationURL: String, now: Date, span: any Span) async throws -> JSONValue {
         guard let url = URL(string: validationURL), url.scheme == "https", let host = url.host,
             Self.isAppleValidationHost(host)
         else {
+            span.attributes["paysheet.merchant.validation"] = "refused host"
             throw ServiceError.invalid(
                 "validationURL",
                 "\(validationURL) is not an https URL on one of Apple's payment gateway hosts"
@@ -64,6 +74,7 @@ public struct MerchantValidator: Sendable {
         }
         switch mode {
         case .sandbox(let issuer):
+            span.attributes["paysheet.merchant.validation"] = "sandbox"
             return issuer.session(for: settings, now: now)
         case .apple(let client):
             var request = HTTPClientRequest(url: "https://\(host)/paymentservices/paymentSession")
@@ -75,7 +86,9 @@ public struct MerchantValidator: Sendable {
                 "initiative": "web", "initiativeContext": .string(settings.domain),
             ]
             request.body = .bytes(ByteBuffer(string: body.compactText))
+            span.attributes["server.address"] = host
             let response = try await client.execute(request, timeout: .seconds(10))
+            span.attributes["http.response.status_code"] = Int(response.status.code)
             let bytes = try await response.body.collect(upTo: 1 << 20)
             guard response.status == .ok else {
                 throw ServiceError(

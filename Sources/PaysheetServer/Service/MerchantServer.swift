@@ -21,7 +21,7 @@ import X509
 /// `paysheet serve` does.
 ///
 /// ``init(_:logger:clock:metrics:)`` builds everything from a configuration (refusing a bad one);
-/// ``run(onStarted:)`` serves until SIGINT or SIGTERM. Tests run ``application`` in-process with
+/// ``run(services:onStarted:)`` serves until SIGINT or SIGTERM. Tests run ``application`` in-process with
 /// HummingbirdTesting (`application.test(.router)`) and call ``shutdown()`` after.
 public struct MerchantServer: Sendable {
     /// What started, for the start-up lines.
@@ -174,13 +174,18 @@ public struct MerchantServer: Sendable {
 
     /// Serves until SIGINT or SIGTERM (or cancellation); `onStarted` is called once it listens.
     /// On a signal the server drains first (``ServerConfiguration/drainSeconds``), then stops.
-    public func run(onStarted: @escaping @Sendable (Started) async -> Void = { _ in }) async throws {
+    /// `services` run beside the server and stop after it (a trace exporter that flushes the last spans).
+    public func run(
+        services: [any Service] = [],
+        onStarted: @escaping @Sendable (Started) async -> Void = { _ in }
+    ) async throws {
         var application = application
         let started = started
         application.beforeServerStarts { await onStarted(started) }
-        // The drainer is last, so that it is the first to stop (a group stops in reverse order).
+        // The drainer is last, so that it is the first to stop (a group stops in reverse order);
+        // `services` are first, the last to stop.
         var configuration = ServiceGroupConfiguration(
-            services: [.init(service: application), .init(service: drainer)],
+            services: services.map { .init(service: $0) } + [.init(service: application), .init(service: drainer)],
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: application.logger
         )
@@ -198,7 +203,7 @@ public struct MerchantServer: Sendable {
         await shutdown()
     }
 
-    /// Closes what the server holds (HTTP clients, the database); after ``run(onStarted:)`` or a test
+    /// Closes what the server holds (HTTP clients, the database); after ``run(services:onStarted:)`` or a test
     /// of ``application`` has returned. It runs to the end even when the caller was cancelled.
     public func shutdown() async {
         let close = close
@@ -206,7 +211,7 @@ public struct MerchantServer: Sendable {
     }
 
     /// Builds a server from `configuration` and runs it until shutdown (``init(_:logger:clock:metrics:)``
-    /// then ``run(onStarted:)``).
+    /// then ``run(services:onStarted:)``).
     public static func run(
         _ configuration: ServerConfiguration,
         logger: Logger,
@@ -225,9 +230,11 @@ public struct MerchantServer: Sendable {
         clock: @escaping @Sendable () -> Date = { Date() },
         metrics: PrometheusCollectorRegistry? = nil,
         sandbox: (any ServerSandbox)?,
+        services: [any Service] = [],
         onStarted: @escaping @Sendable (Started) async -> Void = { _ in }
     ) async throws {
         try await MerchantServer(configuration, logger: logger, clock: clock, metrics: metrics, sandbox: sandbox).run(
+            services: services,
             onStarted: onStarted
         )
     }

@@ -41,14 +41,23 @@ public struct PaymentTokenDecryptor: Sendable {
         _ token: PaymentTokenData,
         at time: Date = Date()
     ) async throws(PaymentTokenError) -> DecryptedPaymentToken {
-        let verified = try await verifier.verify(token, at: time)
+        try decrypt(verified: try await verifier.verify(token, at: time), at: time)
+    }
+
+    /// Decrypts a token that ``verifier`` verified at `time` and checks it for replay: the second
+    /// half of ``decrypt(_:at:)``, for a caller that times verification and decryption apart.
+    public func decrypt(
+        verified: VerifiedPaymentToken,
+        at time: Date = Date()
+    ) throws(PaymentTokenError) -> DecryptedPaymentToken {
         let data = try keys.decrypt(verified)
+        let transactionId = verified.token.header.transactionId
         if let replayGuard,
-            !replayGuard.recordFirstUse(of: token.header.transactionId, signedAt: verified.signingTime, now: time)
+            !replayGuard.recordFirstUse(of: transactionId, signedAt: verified.signingTime, now: time)
         {
             throw PaymentTokenError(
                 .replayed,
-                "transactionId \(token.header.transactionId) was already accepted; a token is good for one payment"
+                "transactionId \(transactionId) was already accepted; a token is good for one payment"
             )
         }
         return DecryptedPaymentToken(verified: verified, paymentData: data)

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import Tracing
 
 /// A merchant's client of UnionPay's ACP 5.1.0 gateway: builds, signs and posts back-end
 /// transactions and queries, and verifies every answer and notification.
@@ -241,8 +242,53 @@ public struct UnionPayClient: Sendable {
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded;charset=UTF-8")
         request.body = .bytes(ByteBuffer(string: signed.formEncoded))
+        let txnType = message["txnType"] ?? ""
+        return await withSpan("unionpay " + Self.spanName(txnType), ofKind: .client) { span in
+            // Only what identifies the transaction: never card data, certificates or signatures.
+            span.attributes["http.request.method"] = "POST"
+            span.attributes["url.path"] = path
+            span.attributes["unionpay.txn_type"] = txnType
+            span.attributes["unionpay.order_id"] = message["orderId"]
+            if let amount = message["txnAmt"] { span.attributes["unionpay.txn_amt"] = amount }
+            // The W3C trace context (`traceparent`) for the gateway, under this span: AsyncHTTPClient
+            // injects it itself when it traces (a second header would make it invalid); a client
+            // made before the tracer was bootstrapped holds the no-op tracer and injects nothing.
+            if http.tracer == nil || http.tracer is NoOpTracer {
+                InstrumentationSystem.instrument.inject(
+                    ServiceContext.current ?? .topLevel,
+                    into: &request.headers,
+                    using: HTTPHeadersInjector()
+                )
+            }
+            let answer = await send(request, path: path, upTo: limit, span: span)
+            switch answer {
+            case .message(let m):
+                span.attributes["unionpay.resp_code"] = m.responseCode?.rawValue
+                if let code = m["origRespCode"] { span.attributes["unionpay.orig_resp_code"] = code }
+            case .noAnswer(let why), .notSent(let why):
+                span.setStatus(SpanStatus(code: .error, message: why))
+            }
+            return answer
+        }
+    }
+
+    /// A span's name for `txnType`: UnionPay's transactions by what they do.
+    static func spanName(_ txnType: String) -> String {
+        switch TransactionType(rawValue: txnType) {
+        case .consume: "consume"
+        case .query: "query"
+        case .refund: "refund"
+        case .void: "void"
+        case .fileTransfer: "file transfer"
+        case .encryptionCertificate: "encryption certificate"
+        case nil: "txnType \(txnType)"
+        }
+    }
+
+    func send(_ request: HTTPClientRequest, path: String, upTo limit: Int, span: any Span) async -> Answer {
         do {
             let response = try await http.execute(request, timeout: .milliseconds(Int64(configuration.timeout * 1000)))
+            span.attributes["http.response.status_code"] = Int(response.status.code)
             let body = try await response.body.collect(upTo: limit)
             guard response.status == .ok else { return .noAnswer("HTTP \(response.status.code) from \(path)") }
             // UnionPay answers raw key=value pairs (not percent-encoded), as its SDKs read them.
@@ -255,5 +301,15 @@ public struct UnionPayClient: Sendable {
         } catch {
             return .noAnswer("\(path): \(error)")
         }
+    }
+}
+
+/// Writes a trace context's headers into AsyncHTTPClient's request headers (the sandbox gateway's
+/// notifications use it too).
+package struct HTTPHeadersInjector: Injector {
+    package init() {}
+
+    package func inject(_ value: String, forKey key: String, into headers: inout HTTPHeaders) {
+        headers.replaceOrAdd(name: key, value: value)
     }
 }
