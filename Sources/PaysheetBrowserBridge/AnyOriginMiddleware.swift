@@ -13,14 +13,7 @@ struct AnyOriginMiddleware: RouterMiddleware {
         context: Context,
         next: (Request, Context) async throws -> Response
     ) async throws -> Response {
-        var response: Response
-        do {
-            response = try await next(request, context)
-        } catch let error as ServiceError {
-            response = APIError(error).response
-        } catch let error as APIError {
-            response = error.response
-        }
+        var response = try await JSONBody.answering { try await next(request, context) }
         response.headers[.accessControlAllowOrigin] = "*"
         return response
     }

@@ -7,12 +7,7 @@ import PaysheetServer
 /// The browser side of `paysheet serve`: `paysheet.js` (the `ApplePaySession` drop-in), the
 /// bridge it talks to (`POST /paysheet/v1/pages/{id}`), and the demo store at `/`.
 package enum BrowserRoutes {
-    /// A static file served from the package's `Assets` folder.
-    struct Asset: Sendable {
-        var path: String
-        var file: String
-        var contentType: String
-    }
+    typealias Asset = StaticAsset
 
     static let assets: [Asset] = [
         Asset(path: "/paysheet.js", file: "paysheet.js", contentType: "text/javascript; charset=utf-8"),
@@ -25,17 +20,7 @@ package enum BrowserRoutes {
 
     /// The text of asset `file`, read from the resource bundle.
     static func load(_ file: String) throws -> ByteBuffer {
-        let name = (file as NSString).deletingPathExtension
-        let ext = (file as NSString).pathExtension
-        guard
-            let url = Bundle.module.url(forResource: name, withExtension: ext, subdirectory: "Assets")
-                ?? Bundle.module.url(forResource: name, withExtension: ext)
-        else {
-            throw ConfigurationError(
-                "the browser asset \(file) is missing from the PaysheetBrowserBridge resource bundle"
-            )
-        }
-        return ByteBuffer(data: try Data(contentsOf: url))
+        try StaticAsset.load(file, from: .module, folder: "Assets", what: "the browser asset")
     }
 
     /// Adds the routes to `router`. Pages are counted per client: the peer's address, or the one

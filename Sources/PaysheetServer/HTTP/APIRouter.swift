@@ -525,17 +525,13 @@ public struct APIRouter: Sendable {
                     )
                 )
             }
-            do {
+            return try await JSONBody.answering {
                 try await payments.receiveNotification(String(buffer: body))
                 return Response(
                     status: .ok,
                     headers: [.contentType: "text/plain"],
                     body: .init(byteBuffer: ByteBuffer(string: "ok"))
                 )
-            } catch let error as APIError {
-                return JSONBody.error(error)
-            } catch let error as ServiceError {
-                return JSONBody.error(APIError(error))
             }
         }
         // Anyone.
@@ -562,14 +558,7 @@ struct ModeMiddleware: RouterMiddleware {
         context: Context,
         next: (Request, Context) async throws -> Response
     ) async throws -> Response {
-        var response: Response
-        do {
-            response = try await next(request, context)
-        } catch let error as APIError {
-            response = JSONBody.error(error)
-        } catch let error as ServiceError {
-            response = JSONBody.error(APIError(error))
-        }
+        var response = try await JSONBody.answering { try await next(request, context) }
         response.headers[Self.header] = mode.rawValue
         return response
     }

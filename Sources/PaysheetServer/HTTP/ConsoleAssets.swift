@@ -7,12 +7,7 @@ import NIOCore
 /// merchant API key, keeps it in the tab's `sessionStorage` and sends it as
 /// `Authorization: Bearer` to the merchant-key routes it reads and calls.
 enum ConsoleAssets {
-    /// One file: where it is served, its name in the bundle and its type.
-    struct Asset: Sendable {
-        var path: String
-        var file: String
-        var contentType: String
-    }
+    typealias Asset = StaticAsset
 
     static let all: [Asset] = [
         Asset(path: "/console", file: "console.html", contentType: "text/html; charset=utf-8"),
@@ -22,15 +17,7 @@ enum ConsoleAssets {
 
     /// The text of `file`, read from the resource bundle.
     static func load(_ file: String) throws -> ByteBuffer {
-        let name = (file as NSString).deletingPathExtension
-        let ext = (file as NSString).pathExtension
-        guard
-            let url = Bundle.module.url(forResource: name, withExtension: ext, subdirectory: "Console")
-                ?? Bundle.module.url(forResource: name, withExtension: ext)
-        else {
-            throw ConfigurationError("the console's \(file) is missing from the PaysheetServer resource bundle")
-        }
-        return ByteBuffer(data: try Data(contentsOf: url))
+        try StaticAsset.load(file, from: .module, folder: "Console", what: "the console's")
     }
 
     /// The page's own files only, nothing inline, no frame of it on another page (a click on a

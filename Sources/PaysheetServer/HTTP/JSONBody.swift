@@ -3,7 +3,7 @@ import Hummingbird
 import NIOCore
 
 /// JSON in and out of the API, and errors as `{"error": {...}}`.
-enum JSONBody {
+package enum JSONBody {
     static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
@@ -70,8 +70,17 @@ enum JSONBody {
     static func error(_ e: APIError) -> Response { APIAnswer(e).response }
 }
 
-extension APIError {
-    /// This error as the API answers it (`{"error": {…}}`, its status, `Retry-After`), for routes
-    /// that add headers of their own to their error answers (the browser bridge's CORS).
-    package var response: Response { JSONBody.error(self) }
+extension JSONBody {
+    /// `answer()`'s response, or the API's answer to the ``APIError`` or ``ServiceError`` it threw
+    /// (`{"error": {…}}`, its status, `Retry-After`): for middlewares and routes that add headers of
+    /// their own to every answer, errors included. Other errors go on.
+    package static func answering(_ answer: () async throws -> Response) async throws -> Response {
+        do {
+            return try await answer()
+        } catch let error as APIError {
+            return JSONBody.error(error)
+        } catch let error as ServiceError {
+            return JSONBody.error(APIError(error))
+        }
+    }
 }
