@@ -52,6 +52,15 @@ let package = Package(
     ],
     targets: [
         .target(name: "PaysheetModel"),
+        // RSA's operations on the system's OpenSSL 3 libcrypto when it is there (opened at run
+        // time: nothing of OpenSSL is needed to build), on swift-crypto's BoringSSL otherwise.
+        .target(
+            name: "PaysheetRSA",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
         .target(name: "PaysheetSheet", dependencies: ["PaysheetModel"]),
         // The payment core: an order and its payments as pure state machines (no I/O, no clock).
         .target(name: "PaysheetPayments", dependencies: ["PaysheetModel"]),
@@ -85,7 +94,7 @@ let package = Package(
         .target(
             name: "PaysheetToken",
             dependencies: [
-                "PaysheetModel", "PaysheetTokenFormat",
+                "PaysheetModel", "PaysheetTokenFormat", "PaysheetRSA",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
@@ -95,7 +104,7 @@ let package = Package(
         .target(
             name: "UnionPay",
             dependencies: [
-                "PaysheetModel",
+                "PaysheetModel", "PaysheetRSA",
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -213,7 +222,7 @@ let package = Package(
                 "PaysheetModel", "PaysheetSheet", "PaysheetSheetTokens", "PaysheetScenario", "PaysheetToken",
                 "PaysheetTokenFormat",
                 "PaysheetContact",
-                "PaysheetServer", "UnionPay", "UnionPaySandbox",
+                "PaysheetServer", "UnionPay", "UnionPaySandbox", "PaysheetRSA",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -221,6 +230,14 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "X509", package: "swift-certificates"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
+        .testTarget(
+            name: "PaysheetRSATests",
+            dependencies: [
+                "PaysheetRSA",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
         ),

@@ -39,9 +39,12 @@ extension MerchantKeyring {
             }
             symmetric = AppleKDF.symmetricKey(sharedSecret: secret, merchantIdentifierHash: key.merchantIdentifierHash)
         case (.rsaV1, .rsa(let privateKey)):
-            guard let wrapped = token.header.wrappedKey,
-                let unwrapped = try? privateKey.decrypt(wrapped, padding: .PKCS1_OAEP_SHA256)
-            else {
+            let unwrapped = token.header.wrappedKey.flatMap { wrapped -> [UInt8]? in
+                // The process's RSA backend (OpenSSL's libcrypto when present), else swift-crypto's.
+                if let operations = key.rsaOperations { return operations.decryptOAEPSHA256(wrapped) }
+                return (try? privateKey.decrypt(wrapped, padding: .PKCS1_OAEP_SHA256)).map { Array($0) }
+            }
+            guard let unwrapped else {
                 throw PaymentTokenError(
                     .decryption,
                     "header.wrappedKey does not unwrap with RSA-OAEP-SHA256 under the merchant key"

@@ -1,6 +1,7 @@
 @preconcurrency import Crypto
 @preconcurrency import _CryptoExtras
 import PaysheetModel
+import PaysheetRSA
 import Foundation
 import PaysheetTokenFormat
 import SwiftASN1
@@ -17,6 +18,8 @@ public struct MerchantKey: Sendable {
     public let publicKeyHash: [UInt8]
     /// The payment processing certificate, when the key was loaded with one.
     public let certificate: Certificate?
+    /// An RSA_v1 key's private operation on the process's RSA backend (nil for EC_v1 keys).
+    let rsaOperations: RSAPrivateKeyOperations?
 
     /// A key from its payment processing certificate, which names the merchant identifier.
     /// Fails when the certificate has no merchant identifier or belongs to another key.
@@ -38,6 +41,7 @@ public struct MerchantKey: Sendable {
         self.merchantIdentifierHash = hash
         self.publicKeyHash = Array(SHA256.hash(data: certificateSPKI))
         self.certificate = certificate
+        self.rsaOperations = Self.rsaOperations(of: privateKey)
     }
 
     /// A key without its certificate: the merchant identifier is given as text
@@ -47,6 +51,12 @@ public struct MerchantKey: Sendable {
         self.merchantIdentifierHash = Array(SHA256.hash(data: Data(merchantIdentifier.utf8)))
         self.publicKeyHash = Array(SHA256.hash(data: Self.certificateSPKI(of: privateKey)))
         self.certificate = nil
+        self.rsaOperations = Self.rsaOperations(of: privateKey)
+    }
+
+    private static func rsaOperations(of privateKey: MerchantPrivateKey) -> RSAPrivateKeyOperations? {
+        guard case .rsa(let key) = privateKey else { return nil }
+        return try? RSAPrivateKeyOperations(key)
     }
 
     /// Loads a certificate PEM file and a private key PEM file.

@@ -2,6 +2,7 @@ import Crypto
 import _CryptoExtras
 import Foundation
 import PaysheetModel
+import PaysheetRSA
 import X509
 import SwiftASN1
 
@@ -16,8 +17,8 @@ public protocol ACPMessageSigning: Sendable {
 /// SHA-256 of the ``ACPMessage/signingString``, Base64 in `signature`, the certificate's serial
 /// number (decimal) in `certId`.
 public struct ACPSigner: ACPMessageSigning {
-    /// The signing key.
-    let privateKey: _RSA.Signing.PrivateKey
+    /// The signing key's operations (on OpenSSL's libcrypto when present: ``RSABackendChoice``).
+    let privateKey: RSAPrivateKeyOperations
     /// The signing certificate.
     public let certificate: Certificate
     /// `certId`: the certificate's serial number in decimal.
@@ -38,7 +39,7 @@ public struct ACPSigner: ACPMessageSigning {
         else {
             throw ACPError(.credentials, "the signing certificate does not hold the signing key's public key")
         }
-        self.privateKey = privateKey
+        self.privateKey = RSAPrivateKeyOperations(privateKey)
         self.certificate = certificate
         self.certId = ACPSigner.decimal(certificate.serialNumber.bytes)
         // Lines end with CR LF, as in the signPubKeyCert of UnionPay's gateway.
@@ -55,9 +56,7 @@ public struct ACPSigner: ACPMessageSigning {
         message["signMethod"] = "01"
         if includesCertificate { message["signPubKeyCert"] = certificatePEM }
         let digest = ACPSigner.hexDigest(message.signingString)
-        // RSA PKCS#1 v1.5 signing of well-formed input with a valid key does not fail.
-        let signature = try! privateKey.signature(for: Data(digest.utf8), padding: .insecurePKCS1v1_5)
-        message["signature"] = signature.rawRepresentation.base64EncodedString()
+        message["signature"] = Data(privateKey.signSHA256(Array(digest.utf8))).base64EncodedString()
     }
 
     /// Lowercase hexadecimal SHA-256 of `text`.

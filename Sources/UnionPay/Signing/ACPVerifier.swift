@@ -2,6 +2,7 @@ import Crypto
 import _CryptoExtras
 import Foundation
 import NIOConcurrencyHelpers
+import PaysheetRSA
 import X509
 import SwiftASN1
 
@@ -21,10 +22,10 @@ public final class ACPVerifier: Sendable {
     private let roots: [Certificate]
     private let intermediates: [Certificate]
     private let owners: Set<String>
-    private let known: [String: _RSA.Signing.PublicKey]
+    private let known: [String: RSAPublicKeyOperations]
     private let secureKey: ACPSecureKeySigner?
     /// Gateway certificates already checked, by their PEM: the key and when it stops being valid.
-    private let accepted = NIOLockedValueBox<[String: (key: _RSA.Signing.PublicKey, notAfter: Date)]>([:])
+    private let accepted = NIOLockedValueBox<[String: (key: RSAPublicKeyOperations, notAfter: Date)]>([:])
 
     /// The owner field of UnionPay's production signing certificates (``ACPGatewayOwners/unionPay``).
     public static let unionPayOwner = ACPGatewayOwners.unionPay
@@ -49,10 +50,10 @@ public final class ACPVerifier: Sendable {
                 $0.subject == middle.issuer && $0.publicKey.isValidSignature(middle.signature, for: middle)
             }
         }
-        var known: [String: _RSA.Signing.PublicKey] = [:]
+        var known: [String: RSAPublicKeyOperations] = [:]
         for certificate in certificates {
             if let key = _RSA.Signing.PublicKey(certificate.publicKey) {
-                known[ACPSigner.decimal(certificate.serialNumber.bytes)] = key
+                known[ACPSigner.decimal(certificate.serialNumber.bytes)] = RSAPublicKeyOperations(key)
             }
         }
         self.known = known
@@ -82,7 +83,7 @@ public final class ACPVerifier: Sendable {
         guard let signatureText = message["signature"], let raw = Data(base64Encoded: signatureText) else {
             throw ACPError(.signature, "the message has no Base64 signature")
         }
-        let key: _RSA.Signing.PublicKey
+        let key: RSAPublicKeyOperations
         if let pem = message["signPubKeyCert"] {
             key = try certificateKey(pem, now: now)
         } else if let certId = message["certId"], let knownCertificate = known[certId] {
@@ -94,18 +95,12 @@ public final class ACPVerifier: Sendable {
             )
         }
         let digest = ACPSigner.hexDigest(message.signingString)
-        guard
-            key.isValidSignature(
-                _RSA.Signing.RSASignature(rawRepresentation: raw),
-                for: Data(digest.utf8),
-                padding: .insecurePKCS1v1_5
-            )
-        else {
+        guard key.verifySHA256(signature: raw, for: Array(digest.utf8)) else {
             throw ACPError(.signature, "the signature does not verify over the message's fields")
         }
     }
 
-    private func certificateKey(_ pem: String, now: Date) throws(ACPError) -> _RSA.Signing.PublicKey {
+    private func certificateKey(_ pem: String, now: Date) throws(ACPError) -> RSAPublicKeyOperations {
         let hit = accepted.withLockedValue { $0[pem] }
         if let hit, hit.notAfter > now { return hit.key }
         let certificate = try gatewayCertificate(pem, now: now)
@@ -113,9 +108,10 @@ public final class ACPVerifier: Sendable {
         if let problem = ACPSigningUsage.problem(certificate) {
             throw ACPError(.signature, problem)
         }
-        guard let key = _RSA.Signing.PublicKey(certificate.publicKey) else {
+        guard let publicKey = _RSA.Signing.PublicKey(certificate.publicKey) else {
             throw ACPError(.signature, "signPubKeyCert does not hold an RSA key")
         }
+        let key = RSAPublicKeyOperations(publicKey)
         accepted.withLockedValue { accepted in
             if accepted.count > 64 { accepted.removeAll() }
             accepted[pem] = (key, certificate.notValidAfter)

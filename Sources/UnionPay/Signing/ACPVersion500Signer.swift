@@ -24,7 +24,7 @@ package struct ACPVersion500Signer: ACPMessageSigning {
         message["signMethod"] = "01"
         let digest = Hex.encode(Insecure.SHA1.hash(data: Data(message.signingString.utf8)))
         // RSA PKCS#1 v1.5 signing of a SHA-1 digest with a valid key does not fail.
-        let signature = try! base.privateKey.signature(
+        let signature = try! base.privateKey.key.signature(
             for: Insecure.SHA1.hash(data: Data(digest.utf8)),
             padding: .insecurePKCS1v1_5
         )

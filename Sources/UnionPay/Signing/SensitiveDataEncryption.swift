@@ -2,19 +2,21 @@ import Crypto
 import _CryptoExtras
 import Foundation
 import NIOConcurrencyHelpers
+import PaysheetRSA
 import X509
 
 /// UnionPay's encryption of sensitive fields (the card number `accNo`, and the `encryptedInfo`
 /// of composite fields): RSA with PKCS #1 v1.5 padding under UnionPay's encryption certificate,
 /// Base64, the certificate's serial in decimal sent as `encryptCertId` — what the SDKs'
-/// `encryptData` (`openssl_public_encrypt`, `RSA/ECB/PKCS1Padding`) produce. swift-crypto
-/// (BoringSSL) does the encryption, with the padding it names `_WEAK_AND_INSECURE_PKCS_V1_5`:
-/// UnionPay's protocol asks for it, and only the gateway, which holds the key, could be led to
+/// `encryptData` (`openssl_public_encrypt`, `RSA/ECB/PKCS1Padding`) produce. The process's RSA backend
+/// (``RSABackendChoice``: OpenSSL's libcrypto when present, else swift-crypto's BoringSSL, whose
+/// name for this padding is `_WEAK_AND_INSECURE_PKCS_V1_5`) does the encryption: UnionPay's
+/// protocol asks for this padding, and only the gateway, which holds the key, could be led to
 /// reveal anything by its answers.
 public struct SensitiveDataEncryptor: Sendable {
     /// `encryptCertId`: the encryption certificate's serial in decimal.
     public let certId: String
-    let key: RSAEncryptionKey<_RSA.Encryption.PublicKey>
+    let key: RSAPublicKeyOperations
     /// The most bytes one RSA block carries: the key's size in bytes − 11.
     let blockSize: Int
 
@@ -23,14 +25,15 @@ public struct SensitiveDataEncryptor: Sendable {
         guard let signingKey = _RSA.Signing.PublicKey(certificate.publicKey) else {
             throw ACPError(.credentials, "the encryption certificate does not hold an RSA key")
         }
-        guard let key = try? _RSA.Encryption.PublicKey(derRepresentation: signingKey.derRepresentation) else {
+        let key = RSAPublicKeyOperations(signingKey)
+        guard let blockSize = key.maximumPKCS1MessageSize else {
             throw ACPError(
                 .credentials,
                 "the encryption certificate's RSA key is unusable (\(signingKey.keySizeInBits) bits; 2048 or more, a whole number of bytes)"
             )
         }
-        self.key = RSAEncryptionKey(key)
-        self.blockSize = key.maximumEncryptSize(with: ._WEAK_AND_INSECURE_PKCS_V1_5)
+        self.key = key
+        self.blockSize = blockSize
         self.certId = ACPSigner.decimal(certificate.serialNumber.bytes[...])
     }
 
@@ -48,27 +51,27 @@ public struct SensitiveDataEncryptor: Sendable {
 
     func encrypt(bytes message: [UInt8]) -> String {
         precondition(message.count <= blockSize, "a sensitive field is longer than one RSA block")
-        // BoringSSL fails only on a message longer than a block, refused above.
-        let sealed = try! key.key.encrypt(message, padding: ._WEAK_AND_INSECURE_PKCS_V1_5)
-        return sealed.base64EncodedString()
+        // Encryption fails only on a message longer than a block, refused above.
+        return Data(key.encryptPKCS1(message)!).base64EncodedString()
     }
 }
 
 /// The gateway's side of ``SensitiveDataEncryptor``: its encryption key's private operation and
-/// the PKCS #1 v1.5 unpadding, both swift-crypto's (BoringSSL's).
+/// the PKCS #1 v1.5 unpadding, on the process's RSA backend.
 public struct SensitiveDataDecryptor: Sendable {
     /// `encryptCertId` of the certificate whose key this is.
     public let certId: String
-    let key: RSAEncryptionKey<_RSA.Encryption.PrivateKey>
+    let key: RSAPrivateKeyOperations
 
     /// A decryptor with the key of `credentials`.
     public init(credentials: ACPCredentials) throws(ACPError) {
         guard
-            let key = try? _RSA.Encryption.PrivateKey(derRepresentation: credentials.privateKey.derRepresentation)
+            let key = try? _RSA.Encryption.PrivateKey(derRepresentation: credentials.privateKey.derRepresentation),
+            let operations = try? RSAPrivateKeyOperations(key)
         else {
             throw ACPError(.credentials, "the encryption key is not usable for RSA decryption")
         }
-        self.key = RSAEncryptionKey(key)
+        self.key = operations
         self.certId = ACPSigner.decimal(credentials.certificate.serialNumber.bytes[...])
     }
 
@@ -94,7 +97,7 @@ public struct SensitiveDataDecryptor: Sendable {
 
     func decryptBytes(_ base64: String) throws(ACPError) -> [UInt8] {
         guard let cipher = Data(base64Encoded: base64),
-            let plain = try? key.key.decrypt(cipher, padding: ._WEAK_AND_INSECURE_PKCS_V1_5)
+            let plain = key.decryptPKCS1(cipher)
         else {
             throw ACPError(
                 .malformed,
@@ -103,17 +106,6 @@ public struct SensitiveDataDecryptor: Sendable {
         }
         return [UInt8](plain)
     }
-}
-
-/// One of swift-crypto's RSA encryption keys, shared between tasks. swift-crypto 4.5.2 declares
-/// its signing keys `Sendable` but not its encryption keys, which wrap the same immutable
-/// BoringSSL key (each operation makes its own `EVP_PKEY_CTX`, and BoringSSL's RSA keys may be
-/// used from several threads at once): the key is only read, never changed, after `init`.
-/// (Reading it again from its DER for each use instead cost 2 µs per encryption and 280 µs per
-/// decryption.)
-final class RSAEncryptionKey<Key>: @unchecked Sendable {
-    let key: Key
-    init(_ key: Key) { self.key = key }
 }
 
 /// The encryption certificate a client uses now; replaced when UnionPay rotates it (both are
