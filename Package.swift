@@ -203,6 +203,7 @@ let package = Package(
                 "PaysheetTokenFormat",
                 "PaysheetContact",
                 "PaysheetServer", "PaysheetBrowserBridge", "PaysheetSandboxServer", "UnionPay", "UnionPaySandbox",
+                "PaysheetRSA",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -285,7 +286,10 @@ let package = Package(
             name: "PaysheetPaymentsTests",
             dependencies: ["PaysheetPayments", "PaysheetSimulation", "PaysheetModel"]
         ),
-        .testTarget(name: "PaysheetTokenFormatTests", dependencies: ["PaysheetTokenFormat", "PaysheetModel"]),
+        .testTarget(
+            name: "PaysheetTokenFormatTests",
+            dependencies: ["PaysheetTokenFormat", "PaysheetModel", .product(name: "SwiftASN1", package: "swift-asn1")]
+        ),
         // Runs the built `paysheet`, `paysheet-bench` and `paysheet-sim` as a user does (exit codes, output).
         .testTarget(name: "PaysheetCLITests", dependencies: ["paysheet", "paysheet-bench", "paysheet-sim"]),
         .testTarget(name: "PaysheetSheetTests", dependencies: ["PaysheetSheet", "PaysheetModel"]),
@@ -300,7 +304,7 @@ let package = Package(
         .testTarget(
             name: "PaysheetTokenTests",
             dependencies: [
-                "PaysheetToken", "PaysheetTokenFormat", "PaysheetModel", "PaysheetSheet",
+                "PaysheetToken", "PaysheetTokenFormat", "PaysheetModel", "PaysheetSheet", "PaysheetRSA",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),

@@ -12,21 +12,27 @@
 #   payment of the servers together, HAProxy, the gateway and PostgreSQL, and lock waits sampled
 #   from pg_stat_activity every 100 ms. On 2 cores more servers cannot be faster: what must stay
 #   the same is the cost per payment, which is what lets them scale on more machines.)
-#   "all" ends with the targets as ratios of this run.
+#   "all" runs ROUNDS rounds: the first with every mode's timed run and CPU per payment, each a
+#   saturation search over the concurrencies of SWEEP; the later ones the searches of SQLite,
+#   PostgreSQL and the floor again (their order turned each round). It ends with the targets, read
+#   from the medians of the rounds at each concurrency: SQLite / floor and PostgreSQL / SQLite at
+#   every concurrency from 8 up, and the p99 where the median rate saturates.
 #   (PostgreSQL: a fresh cluster of its own for each PostgreSQL run, started by .ci/postgres.sh on
 #   port 55439 in /tmp/paysheet-bench-pg and stopped at the end — never the tests' cluster, whose
 #   leftover databases keep autovacuum and checkpoints busy; PAYSHEET_BENCH_BIN=DIR uses binaries
 #   already built there)
 #   Environment: WARMUP=N uncounted payments before each timed run (300); SWEEP=1,2,… the saturation
 #   search's concurrencies (SWEEP= for none) and SWEEP_PAYMENTS=N at each (400); ROUNDS=N ("all":
-#   N rounds of SQLite, PostgreSQL and the floor, the targets the median of the rounds' ratios; 5).
+#   N rounds of SQLite, PostgreSQL and the floor, the targets the medians of the rounds; 5).
+#   Everything a run needs (curl, python3, PostgreSQL's server, HAProxy) is installed, when missing,
+#   before the first run: nothing is installed while a run is measured.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PAYMENTS="${1:-3000}"
 CONCURRENCY="${2:-32}"
 WHICH="${3:-all}"
 # The saturation search after each run: these concurrencies, SWEEP_PAYMENTS payments at each (SWEEP= for none).
-SWEEP="${SWEEP-1,2,4,8,16,32}"
+SWEEP="${SWEEP-1,2,4,8,12,16,24,32}"
 SWEEP_PAYMENTS="${SWEEP_PAYMENTS:-400}"
 # Payments authorized before each timed run and not counted (a warm server, as the sweep's always was).
 WARMUP="${WARMUP:-300}"
@@ -41,6 +47,22 @@ else
   swift build -c release --product paysheet-bench >/dev/null
   BIN="$(swift build -c release --show-bin-path)"
 fi
+
+# What the chosen runs need, installed before the first of them (never in the middle of a run).
+preflight() {
+  local missing=()
+  for tool in curl python3; do command -v "$tool" >/dev/null 2>&1 || missing+=("$tool"); done
+  case "$WHICH" in all|postgres*)
+    ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql)
+    command -v openssl >/dev/null 2>&1 || missing+=(openssl) ;;
+  esac
+  case "$WHICH" in all|postgres-2|postgres-3) command -v haproxy >/dev/null 2>&1 || missing+=(haproxy) ;; esac
+  if [ "${#missing[@]}" -gt 0 ]; then
+    echo "preflight: installing ${missing[*]} before the first run" >&2
+    apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+  fi
+}
+preflight
 
 RESULTS="$(mktemp)"
 record() { tee -a "$RESULTS"; }
@@ -152,6 +174,8 @@ run_behind_balancer() {  # $1: how many servers; $2: database URL
 if [ "$WHICH" = all ] || [ "$WHICH" = sqlite ]; then
   run "SQLite" "" ""
 fi
+# Beside the targets (measured once, without the search when "all" runs them).
+[ "$WHICH" = all ] && ALL_SWEEP_ARGS=("${SWEEP_ARGS[@]}") && SWEEP_ARGS=(--warmup "$WARMUP")
 if [ "$WHICH" = all ] || [ "$WHICH" = sqlite-11 ]; then
   SIGN_METHOD=11 run "SQLite, signMethod 11 (secure key, no RSA)" "" ""
 fi
@@ -165,66 +189,92 @@ new_database() {
   su postgres -c "psql -h 127.0.0.1 -p $PG_PORT -U postgres -qc 'CREATE DATABASE $1'"
   echo "${url%/*}/$1"
 }
+[ "$WHICH" = all ] && SWEEP_ARGS=("${ALL_SWEEP_ARGS[@]}")
 if [ "$WHICH" = all ] || [ "$WHICH" = postgres ]; then
   run "PostgreSQL" "$(new_database "bench$$")" postgres
 fi
+[ "$WHICH" = all ] && SWEEP_ARGS=(--warmup "$WARMUP")
 for n in 2 3; do
   if [ "$WHICH" = all ] || [ "$WHICH" = "postgres-$n" ]; then
     run_behind_balancer "$n" "$(new_database "bench$$n$n")"
   fi
 done
+[ "$WHICH" = all ] && SWEEP_ARGS=("${ALL_SWEEP_ARGS[@]}")
 if [ "$WHICH" = all ] || [ "$WHICH" = floor ]; then
   run "Protocol floor (no storage, no bookkeeping; not a server to run)" floor ""
 fi
-# More rounds of the three runs the targets compare, one after another (no search, the same
-# warm-up), so that each target is the median of ratios measured minutes apart rather than of one
-# pair of runs on a shared machine whose speed drifts by 10% or more between runs.
-if [ "$WHICH" = all ]; then
-  SWEEP_ARGS=(--warmup "$WARMUP")
+# More rounds of the three searches the targets compare (after the same warm-up, without the
+# timed run), so that each target is read from medians of rounds minutes apart rather than from
+# one search on a shared machine whose speed drifts by 10% or more between runs; the order of the
+# three turns each round.
+if [ "$WHICH" = all ] && [ -n "$SWEEP" ]; then
+  SWEEP_ARGS=(--warmup "$WARMUP" --sweep "$SWEEP" --sweep-payments "$SWEEP_PAYMENTS" --sweep-only)
   for round in $(seq 2 "$ROUNDS"); do
-    run "SQLite (round $round)" "" ""
-    run "PostgreSQL (round $round)" "$(new_database "bench$$r$round")" postgres
-    run "Protocol floor (no storage, no bookkeeping; not a server to run) (round $round)" floor ""
+    for k in 0 1 2; do
+      case $(( (round + k) % 3 )) in
+        0) run "SQLite (round $round)" "" "" ;;
+        1) run "PostgreSQL (round $round)" "$(new_database "bench$$r$round")" postgres ;;
+        2) run "Protocol floor (no storage, no bookkeeping; not a server to run) (round $round)" floor "" ;;
+      esac
+    done
   done
 fi
 if [ "$WHICH" = all ]; then
   python3 - "$RESULTS" <<'PY'
 import re, statistics, sys
-runs, label = {}, None
+# Each run: its timed run's rate (the first round's) and its search's rate and p99 per concurrency.
+runs, current = {}, None
 for line in open(sys.argv[1]):
     if line.startswith("== "):
-        label = line[3:].split(" (")[0]
-        runs.setdefault(label, {"rates": []})
-    m = re.search(r"^sweep +concurrency +(\d+): +([\d.]+) authorized payments/s", line)
-    if m and label:
-        runs[label].setdefault("sweep", {})[int(m.group(1))] = float(m.group(2))
-    if line.startswith("sweep"): continue
-    m = re.search(r"^saturation concurrency (\d+) .*: ([\d.]+) payments/s, p99 ([\d.]+) ms", line)
-    if m and label:
-        runs[label]["saturation"] = (int(m.group(1)), float(m.group(3)))
+        current = {"rate": None, "sweep": {}}
+        runs.setdefault(line[3:].split(" (")[0], []).append(current)
         continue
-    m = re.search(r"([\d.]+) authorized payments/s", line)
-    if m and label: runs[label]["rates"].append(float(m.group(1)))
-def run(label):
-    return runs.get(label, {"rates": []})
-sq, pg, fl = run("SQLite")["rates"], run("PostgreSQL")["rates"], run("Protocol floor")["rates"]
-print("== Targets, as ratios of this run (each the median of its rounds' ratios)")
-for name, above, below, goal in (("PostgreSQL (one server) / SQLite", pg, sq, 0.8),
-                                 ("SQLite / protocol floor", sq, fl, 0.9)):
-    ratios = [a / b for a, b in zip(above, below)]
-    if not ratios: continue
-    median = statistics.median(ratios)
-    each = ", ".join(f"{r:.2f}" for r in ratios)
-    print(f"target    {name} = {median:.3f} (rounds: {each}; target at least {goal}): {'met' if median >= goal else 'NOT met'}")
-for name, top, bottom in (("PostgreSQL (one server) / SQLite", "PostgreSQL", "SQLite"),
-                          ("SQLite / protocol floor", "SQLite", "Protocol floor")):
-    above, below = run(top).get("sweep", {}), run(bottom).get("sweep", {})
-    pairs = ", ".join(f"c={c} {above[c] / below[c]:.2f}" for c in sorted(set(above) & set(below)))
-    if pairs: print(f"sweep     {name} at each concurrency of the search: {pairs}")
-for name in ("SQLite", "PostgreSQL"):
-    saturation = run(name).get("saturation")
-    if saturation:
-        c, p99 = saturation
-        print(f"target    {name} p99 where the rate saturates (concurrency {c}) = {p99:.1f} ms (target under 100 ms): {'met' if p99 < 100 else 'NOT met'}")
+    if current is None: continue
+    m = re.search(r"^sweep +concurrency +(\d+): +([\d.]+) authorized payments/s, p50 +[\d.]+ ms, p99 +([\d.]+) ms", line)
+    if m:
+        current["sweep"][int(m.group(1))] = (float(m.group(2)), float(m.group(3)))
+        continue
+    m = re.search(r"^payments .* ([\d.]+) authorized payments/s", line)
+    if m: current["rate"] = float(m.group(1))
+SQ, PG, FL = "SQLite", "PostgreSQL", "Protocol floor"
+def spread(values):
+    return f"{min(values):.2f} / {statistics.median(values):.2f} / {max(values):.2f}"
+def level(mode, c):  # the rounds' (rate, p99) at concurrency c
+    return [r["sweep"][c] for r in runs.get(mode, []) if c in r["sweep"]]
+def paired(top, bottom, c):  # the rounds' ratios at c, round k of one over round k of the other
+    return [a["sweep"][c][0] / b["sweep"][c][0] for a, b in zip(runs.get(top, []), runs.get(bottom, []))
+            if c in a["sweep"] and c in b["sweep"]]
+rounds = min(len(runs.get(m, [])) for m in (SQ, PG, FL)) if all(m in runs for m in (SQ, PG, FL)) else 0
+print(f"== Targets, from {rounds} rounds of each search (ratios: min / median / max of the rounds' ratios)")
+concurrencies = sorted(set().union(*[set(r["sweep"]) for m in (SQ, PG, FL) for r in runs.get(m, [])]) or [])
+print("concurrency   SQLite/s  PostgreSQL/s  floor/s   SQLite / floor       PostgreSQL / SQLite")
+met = {"sq": True, "pg": True}
+for c in concurrencies:
+    med = [statistics.median([x[0] for x in level(m, c)]) if level(m, c) else 0 for m in (SQ, PG, FL)]
+    sf, ps = paired(SQ, FL, c), paired(PG, SQ, c)
+    if c >= 8:
+        met["sq"] &= bool(sf) and statistics.median(sf) >= 0.9
+        met["pg"] &= bool(ps) and statistics.median(ps) >= 0.8
+    print(f"{c:>11}   {med[0]:8.0f}  {med[1]:12.0f}  {med[2]:7.0f}   {spread(sf) if sf else '-':19}  {spread(ps) if ps else '-'}")
+if any(c >= 8 for c in concurrencies):
+    print(f"target    SQLite / protocol floor at least 0.9 (median) at every concurrency from 8: {'met' if met['sq'] else 'NOT met'}")
+    print(f"target    PostgreSQL (one server) / SQLite at least 0.8 (median) at every concurrency from 8: {'met' if met['pg'] else 'NOT met'}")
+# Saturation, read from the medians: the lowest concurrency whose median rate is within 10% of the
+# best median rate (one noisy level or round cannot move it); the p99 there is the median of the rounds'.
+for mode in (SQ, PG, FL):
+    medians = {c: statistics.median([x[0] for x in level(mode, c)]) for c in concurrencies if level(mode, c)}
+    if not medians: continue
+    best = max(medians.values())
+    knee = min(c for c, rate in medians.items() if rate >= 0.9 * best)
+    p99s = [x[1] for x in level(mode, knee)]
+    p99 = statistics.median(p99s)
+    line = (f"saturation {mode}: concurrency {knee} (the lowest whose median rate is within 10% of the best, "
+            f"{best:.0f}/s): median {medians[knee]:.0f} payments/s, p99 median {p99:.1f} ms (rounds {min(p99s):.1f}–{max(p99s):.1f})")
+    if mode != FL: line += f"; target under 100 ms: {'met' if p99 < 100 else 'NOT met'}"
+    print(line)
+# The first round's timed runs, for the record (one pair; the targets are read above).
+sq, pg, fl = (runs.get(m, [{}])[0].get("rate") for m in (SQ, PG, FL))
+if sq and fl and pg:
+    print(f"timed run (first round) SQLite {sq:.0f}/s, PostgreSQL {pg:.0f}/s, floor {fl:.0f}/s: SQLite / floor {sq / fl:.3f}, PostgreSQL / SQLite {pg / sq:.3f}")
 PY
 fi

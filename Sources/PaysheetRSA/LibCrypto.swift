@@ -18,15 +18,17 @@ final class LibCrypto: @unchecked Sendable {
     // functions are safe to call from any thread.
 
     typealias Pointer = OpaquePointer
-    typealias Decode = @convention(c) (
-        UnsafeMutablePointer<Pointer?>?, UnsafeMutablePointer<UnsafePointer<UInt8>?>, Int
-    ) -> Pointer?
+    typealias Decode =
+        @convention(c) (
+            UnsafeMutablePointer<Pointer?>?, UnsafeMutablePointer<UnsafePointer<UInt8>?>, Int
+        ) -> Pointer?
     typealias Free = @convention(c) (Pointer?) -> Void
     typealias Unary = @convention(c) (Pointer?) -> Int32
     typealias NewContext = @convention(c) (Pointer?, Pointer?, UnsafePointer<CChar>?) -> Pointer?
-    typealias Transform = @convention(c) (
-        Pointer?, UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<Int>, UnsafePointer<UInt8>?, Int
-    ) -> Int32
+    typealias Transform =
+        @convention(c) (
+            Pointer?, UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<Int>, UnsafePointer<UInt8>?, Int
+        ) -> Int32
     typealias Check = @convention(c) (Pointer?, UnsafePointer<UInt8>?, Int, UnsafePointer<UInt8>?, Int) -> Int32
     typealias SetInteger = @convention(c) (Pointer?, Int32) -> Int32
     typealias SetPointer = @convention(c) (Pointer?, Pointer?) -> Int32
@@ -79,9 +81,11 @@ final class LibCrypto: @unchecked Sendable {
         return .failure(LibCryptoUnavailable(description: reasons.joined(separator: "; ")))
     }
 
-    private static func function<T>(_ handle: UnsafeMutableRawPointer, _ name: String, as type: T.Type) throws(
-        LibCryptoUnavailable
-    ) -> T {
+    private static func function<T>(
+        _ handle: UnsafeMutableRawPointer,
+        _ name: String,
+        as type: T.Type
+    ) throws(LibCryptoUnavailable) -> T {
         guard let symbol = dlsym(handle, name) else {
             throw LibCryptoUnavailable(description: "it has no \(name)")
         }
@@ -95,7 +99,9 @@ final class LibCrypto: @unchecked Sendable {
         let number = try function(handle, "OpenSSL_version_num", as: VersionNumber.self)()
         // 0xMNN00PP0L: major 3.
         guard number >> 28 == 3 else {
-            throw LibCryptoUnavailable(description: "it is not OpenSSL 3 (version number 0x\(String(number, radix: 16)))")
+            throw LibCryptoUnavailable(
+                description: "it is not OpenSSL 3 (version number 0x\(String(number, radix: 16)))"
+            )
         }
         // No clean-up at exit (OPENSSL_INIT_NO_ATEXIT): another thread may still be signing when
         // the process ends, and OpenSSL's exit handler would free what it uses.

@@ -1,7 +1,8 @@
 import Foundation
 
-/// Which implementation performs RSA's operations: the system's OpenSSL 3 `libcrypto` or
-/// swift-crypto's BoringSSL.
+/// Which implementation performs RSA's private-key operations: the system's OpenSSL 3 `libcrypto`
+/// or swift-crypto's BoringSSL (public-key operations stay on BoringSSL:
+/// ``RSAPublicKeyOperations``).
 ///
 /// On a CPU with AVX-512 IFMA, OpenSSL 3 runs RSA-2048's private operation about twice as fast
 /// as BoringSSL, which has no such path (docs/benchmarks.md measures both on this machine).
@@ -43,6 +44,9 @@ package struct RSABackendChoice: Sendable {
         candidates: libraryCandidates(environment: ProcessInfo.processInfo.environment)
     )
 
+    /// Whether OpenSSL 3's `libcrypto` opened in this process.
+    package static var libCryptoOpened: Bool { (try? system.get()) != nil }
+
     static func libraryCandidates(environment: [String: String]) -> [String] {
         if let path = environment["PAYSHEET_LIBCRYPTO"], !path.isEmpty { return [path] }
         #if os(macOS)
@@ -75,11 +79,13 @@ package struct RSABackendChoice: Sendable {
             let why = asked == "openssl" ? "as PAYSHEET_RSA=openssl asks" : "found at \(library.path)"
             return RSABackendChoice(backend: .openSSL, library: library, explanation: "\(library.versionText), \(why)")
         case (_, .failure(let reason)):
-            let unknown = ["auto", "openssl"].contains(asked) ? "" : " (PAYSHEET_RSA=\(asked) is not openssl, boringssl or auto)"
+            let unknown =
+                ["auto", "openssl"].contains(asked) ? "" : " (PAYSHEET_RSA=\(asked) is not openssl, boringssl or auto)"
             return RSABackendChoice(
                 backend: .boringSSL,
                 library: nil,
-                explanation: "BoringSSL (swift-crypto): OpenSSL 3's libcrypto is not usable here (\(reason.description))\(unknown)"
+                explanation:
+                    "BoringSSL (swift-crypto): OpenSSL 3's libcrypto is not usable here (\(reason.description))\(unknown)"
             )
         }
     }

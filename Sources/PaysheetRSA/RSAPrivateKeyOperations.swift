@@ -20,13 +20,23 @@ package struct RSAPrivateKeyOperations: Sendable {
     /// The operations of swift-crypto's `key`, on `backend` when it can be used.
     package init(_ key: _RSA.Signing.PrivateKey, backend: RSABackend = .selected) {
         let der = [UInt8](key.derRepresentation)
-        self.init(signing: key, encryption: try? _RSA.Encryption.PrivateKey(derRepresentation: der), der: der, backend: backend)
+        self.init(
+            signing: key,
+            encryption: try? _RSA.Encryption.PrivateKey(derRepresentation: der),
+            der: der,
+            backend: backend
+        )
     }
 
     /// The operations of swift-crypto's `key`, on `backend` when it can be used.
     package init(_ key: _RSA.Encryption.PrivateKey, backend: RSABackend = .selected) throws {
         let der = [UInt8](key.derRepresentation)
-        self.init(signing: try _RSA.Signing.PrivateKey(derRepresentation: der), encryption: key, der: der, backend: backend)
+        self.init(
+            signing: try _RSA.Signing.PrivateKey(derRepresentation: der),
+            encryption: key,
+            der: der,
+            backend: backend
+        )
     }
 
     private init(

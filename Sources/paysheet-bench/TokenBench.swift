@@ -1,16 +1,19 @@
 import Crypto
+import _CryptoExtras
 import Foundation
 import PaysheetModel
+import PaysheetRSA
 import PaysheetToken
 import PaysheetTokenFormat
 
-// `swift run -c release paysheet-bench tokens`: tokens per second on one core for EC_v1 decrypt
-// only, EC_v1 verify + decrypt and RSA_v1 verify + decrypt (each from the token's JSON text, the
-// chain cached after the first token), next to OpenSSL's rates for the matching primitives
-// measured in the same run with `openssl speed`, as ratios.
+// `swift run -c release paysheet-bench tokens [--rounds N]`: tokens per second on one core, each
+// line next to OpenSSL's rate for the primitives it cannot do without, measured with `openssl
+// speed` on the same core in the same round; ratios per round, then min / median / max. What each
+// line times is printed in the header.
 
+/// `openssl speed`'s rates (operations per second on one core) for the primitives a token needs.
 struct OpenSSLRates {
-    var ecdh = 0.0, ecdsaVerify = 0.0, rsaPrivate = 0.0
+    var ecdh = 0.0, ecdsaVerify = 0.0, rsaPrivate = 0.0, rsaPublic = 0.0
 
     static func measure(seconds: Int) -> OpenSSLRates? {
         let process = Process()
@@ -39,6 +42,7 @@ struct OpenSSLRates {
             let fields = line.split(separator: ":")
             if line.hasPrefix("+F2:"), fields.count >= 5, fields[2] == "2048" {
                 rates.rsaPrivate = Double(fields[3]) ?? 0
+                rates.rsaPublic = Double(fields[4]) ?? 0
             }
             if line.hasPrefix("+F4:"), fields.count >= 5, fields[2] == "256" {
                 rates.ecdsaVerify = Double(fields[4]) ?? 0
@@ -47,11 +51,25 @@ struct OpenSSLRates {
         }
         return rates.ecdh > 0 && rates.rsaPrivate > 0 ? rates : nil
     }
+
+    /// `openssl version`'s first line.
+    static func version() -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["openssl", "version"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = Pipe()
+        guard (try? process.run()) != nil else { return "openssl: not found" }
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return output.split(separator: "\n").first.map(String.init) ?? "openssl: no version"
+    }
 }
 
 func tokensPerSecond(
     count: Int,
-    minimumSeconds: Double = 2,
+    minimumSeconds: Double = 1,
     _ body: (Int) async throws -> Void
 ) async rethrows -> Double {
     var done = 0
@@ -65,7 +83,25 @@ func tokensPerSecond(
     return Double(done) / elapsed
 }
 
-func runTokenBenchmark() async throws {
+/// One round's rates: ours and `openssl speed`'s, measured one after the other on the same core.
+struct TokenRound {
+    var ecDecrypt = 0.0, ecFull = 0.0
+    var rsaFull: [RSABackend: Double] = [:]
+    var rsaSign: [RSABackend: Double] = [:]
+    var rsaVerify: [RSABackend: Double] = [:]
+    var rsaEncrypt: [RSABackend: Double] = [:]
+    var openSSL = OpenSSLRates()
+
+    /// EC_v1 verify + decrypt's floor: one ECDH and one ECDSA verify, one after the other.
+    var ecCeiling: Double { 1 / (1 / openSSL.ecdh + 1 / openSSL.ecdsaVerify) }
+}
+
+func runTokenBenchmark(_ arguments: [String]) async throws {
+    var rounds = 5
+    if let index = arguments.firstIndex(of: "--rounds"), index + 1 < arguments.count, let n = Int(arguments[index + 1])
+    {
+        rounds = max(1, n)
+    }
     let now = Date()
     let pki = try SandboxPKI.generate(now: now)
     let ecCredentials = try MerchantCredentials.create(
@@ -95,49 +131,143 @@ func runTokenBenchmark() async throws {
     }
     let ecTokens = try tokens(ecCredentials, 256)
     let rsaTokens = try tokens(rsa, 64)
+    let verifier = PaymentTokenVerifier(trust: pki.trustAnchors)
     let decryptor = PaymentTokenDecryptor(
-        keys: MerchantKeyring([ecCredentials.merchantKey, rsa.merchantKey]),
-        verifier: PaymentTokenVerifier(trust: pki.trustAnchors),
+        keys: MerchantKeyring([ecCredentials.merchantKey]),
+        verifier: verifier,
         replayGuard: nil
     )
-    var verified: [VerifiedPaymentToken] = []
-    for token in ecTokens {
-        verified.append(try await decryptor.verifier.verify(PaymentTokenData(json: token), at: now))
-    }
+    let backends = RSABackendChoice.libCryptoOpened ? RSABackend.allCases : [.boringSSL]
+    let rsaDecryptors = Dictionary(
+        uniqueKeysWithValues: backends.map { backend in
+            (
+                backend,
+                PaymentTokenDecryptor(
+                    keys: MerchantKeyring([rsa.merchantKey.using(backend)]),
+                    verifier: verifier,
+                    replayGuard: nil
+                )
+            )
+        }
+    )
+    guard case .rsa(let rsaKey) = rsa.privateKey else { fatalError("not an RSA key") }
+    let signingKey = try _RSA.Signing.PrivateKey(derRepresentation: rsaKey.derRepresentation)
+    let message = Array(String(repeating: "accessType=0&accNo=…&", count: 30).utf8)  // an ACP signing string's size
 
+    let choice = RSABackendChoice.current
+    print("Token benchmark: one core (this process and `openssl speed` on core 0), release build, \(rounds) rounds")
+    print("What each line times, per token, from the token's JSON text as a merchant server receives it:")
+    print("  EC_v1 decrypt only       parse the JSON; ECDH with header.ephemeralPublicKey; Apple's KDF; AES-256-GCM")
+    print("                           open; the decrypted JSON read into typed payment data. No signature check.")
+    print("  EC_v1 verify + decrypt   the same, and before it the CMS signature check: signing time, the chain")
+    print("                           (checked on the first token, then cached: no certificate signature again),")
+    print("                           the signed attributes' digests and one ECDSA P-256 verify.")
+    print("  RSA_v1 verify + decrypt  the same check; the AES key unwrapped with RSA-OAEP-SHA256 instead of ECDH.")
+    print("  ACP sign / verify        an ACP signing string's SHA-256 signed / verified with RSA-2048 PKCS #1 v1.5;")
+    print("  ACP card data encrypt    a card number encrypted to UnionPay's RSA-2048 key, PKCS #1 v1.5 padding.")
+    print("Baselines, the same round and core: `openssl speed -seconds 1 ecdhp256 ecdsap256 rsa2048`")
+    print("  (\(OpenSSLRates.version())).")
+    print("RSA backends: \(backends.map(\.rawValue).joined(separator: ", ")); in use by default: \(choice.explanation)")
+    for backend in backends { print("  \(backend.rawValue) CPU path: \(RSACPUPath.describe(backend))") }
+    print("  openssl speed CPU path: \(RSACPUPath.describe(.openSSL))")
+
+    var results: [TokenRound] = []
     var sink = 0
-    let ecDecrypt = try await tokensPerSecond(count: verified.count) { i in
-        sink &+= try decryptor.keys.decrypt(verified[i]).transactionAmount
+    for round in 1...rounds {
+        var r = TokenRound()
+        r.ecDecrypt = try await tokensPerSecond(count: ecTokens.count) { i in
+            let token = try PaymentTokenData(json: ecTokens[i])
+            sink &+= try decryptor.keys.decrypt(unverified: token).transactionAmount
+        }
+        r.ecFull = try await tokensPerSecond(count: ecTokens.count) { i in
+            sink &+= try await decryptor.decrypt(json: ecTokens[i], at: now).paymentData.transactionAmount
+        }
+        for backend in backends {
+            let rsaDecryptor = rsaDecryptors[backend]!
+            r.rsaFull[backend] = try await tokensPerSecond(count: rsaTokens.count) { i in
+                sink &+= try await rsaDecryptor.decrypt(json: rsaTokens[i], at: now).paymentData.transactionAmount
+            }
+            let operations = RSAPrivateKeyOperations(signingKey, backend: backend)
+            let publicKey = RSAPublicKeyOperations(signingKey.publicKey, backend: backend)
+            let signature = operations.signSHA256(message)
+            r.rsaSign[backend] = await tokensPerSecond(count: 64) { _ in sink &+= Int(operations.signSHA256(message)[0])
+            }
+            r.rsaVerify[backend] = await tokensPerSecond(count: 256) { _ in
+                sink &+= publicKey.verifySHA256(signature: signature, for: message) ? 1 : 0
+            }
+            let card = Array("6216261000000000018".utf8)
+            r.rsaEncrypt[backend] = await tokensPerSecond(count: 256) { _ in
+                sink &+= Int(publicKey.encryptPKCS1(card)?.first ?? 0)
+            }
+        }
+        guard let ssl = OpenSSLRates.measure(seconds: 1) else {
+            print("openssl speed: not available; no ratios")
+            return
+        }
+        r.openSSL = ssl
+        results.append(r)
+        func f(_ x: Double?) -> String { x.map { String(format: "%.0f", $0) } ?? "-" }
+        let rsaRates = backends.map { "\($0.rawValue) \(f(r.rsaFull[$0]))" }.joined(separator: ", ")
+        print(
+            "round \(round): EC_v1 decrypt \(f(r.ecDecrypt))/s, verify + decrypt \(f(r.ecFull))/s; RSA_v1 \(rsaRates)/s; openssl ECDH \(f(ssl.ecdh)), ECDSA verify \(f(ssl.ecdsaVerify)), RSA private \(f(ssl.rsaPrivate)), public \(f(ssl.rsaPublic))/s"
+        )
     }
-    let ecFull = try await tokensPerSecond(count: ecTokens.count) { i in
-        sink &+= try await decryptor.decrypt(json: ecTokens[i], at: now).paymentData.transactionAmount
-    }
-    let rsaFull = try await tokensPerSecond(count: rsaTokens.count) { i in
-        sink &+= try await decryptor.decrypt(json: rsaTokens[i], at: now).paymentData.transactionAmount
-    }
-    guard sink > 0 else { fatalError("nothing decrypted") }
+    guard sink != 42 else { fatalError("nothing decrypted") }
+    printTokenSummary(results, backends: backends)
+}
 
-    func f(_ x: Double) -> String { String(format: "%.0f", x) }
-    func r(_ x: Double) -> String { String(format: "%.2f", x) }
-    print("Token benchmark (one core, release; tokens from JSON text, chain cached after the first)")
-    print("  EC_v1 decrypt only:      \(f(ecDecrypt))/s   (target ≥ 20000/s)")
-    print("  EC_v1 verify + decrypt:  \(f(ecFull))/s   (target ≥ 8000/s)")
-    print("  RSA_v1 verify + decrypt: \(f(rsaFull))/s")
-    guard let ssl = OpenSSLRates.measure(seconds: 2) else {
-        print("  openssl speed: not available; no ratios")
-        return
+/// Rates (medians of the rounds) and ratios (min / median / max of the rounds' own ratios).
+func printTokenSummary(_ results: [TokenRound], backends: [RSABackend]) {
+    func stats(_ values: [Double]) -> (min: Double, median: Double, max: Double) {
+        let sorted = values.sorted()
+        let n = sorted.count
+        let median = n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2
+        return (sorted.first ?? 0, median, sorted.last ?? 0)
     }
-    let ecCeiling = 1 / (1 / ssl.ecdh + 1 / ssl.ecdsaVerify)
-    print("OpenSSL primitives measured now (openssl speed, one core)")
-    print(
-        "  ECDH P-256: \(f(ssl.ecdh))/s   ECDSA P-256 verify: \(f(ssl.ecdsaVerify))/s   RSA-2048 private: \(f(ssl.rsaPrivate))/s"
-    )
-    print("Ratios")
-    print("  EC_v1 decrypt only / OpenSSL ECDH:                        \(r(ecDecrypt / ssl.ecdh))")
-    print("  EC_v1 verify + decrypt / OpenSSL (ECDH + ECDSA verify):   \(r(ecFull / ecCeiling))")
-    print(
-        "  RSA_v1 verify + decrypt / OpenSSL RSA-2048 private op:    \(r(rsaFull / ssl.rsaPrivate))   (target ≥ 0.80)"
-    )
+    func padded(_ name: String, _ width: Int) -> String {
+        name + String(repeating: " ", count: max(1, width - name.count))
+    }
+    func rate(_ name: String, _ values: [Double]) {
+        let s = stats(values)
+        print("  " + padded(name, 44) + String(format: "%7.0f/s   (rounds %.0f–%.0f)", s.median, s.min, s.max))
+    }
+    func ratio(_ name: String, _ values: [Double], target: Double?) {
+        let s = stats(values)
+        let verdict = target.map { s.median >= $0 ? "   target ≥ \($0): met" : "   target ≥ \($0): NOT met" } ?? ""
+        print("  " + padded(name, 62) + String(format: "%.2f / %.2f / %.2f", s.min, s.median, s.max) + verdict)
+    }
+    print("Rates (median of the rounds)")
+    rate("EC_v1 decrypt only", results.map(\.ecDecrypt))
+    rate("EC_v1 verify + decrypt", results.map(\.ecFull))
+    for backend in backends {
+        rate("RSA_v1 verify + decrypt, \(backend.rawValue)", results.map { $0.rsaFull[backend] ?? 0 })
+    }
+    for backend in backends {
+        rate("ACP RSA-2048 sign, \(backend.rawValue)", results.map { $0.rsaSign[backend] ?? 0 })
+        rate("ACP RSA-2048 verify, \(backend.rawValue)", results.map { $0.rsaVerify[backend] ?? 0 })
+        rate("ACP card data encrypt (PKCS #1 v1.5), \(backend.rawValue)", results.map { $0.rsaEncrypt[backend] ?? 0 })
+    }
+    rate("openssl speed ECDH P-256", results.map(\.openSSL.ecdh))
+    rate("openssl speed ECDSA P-256 verify", results.map(\.openSSL.ecdsaVerify))
+    rate("openssl speed RSA-2048 private", results.map(\.openSSL.rsaPrivate))
+    rate("openssl speed RSA-2048 public", results.map(\.openSSL.rsaPublic))
+    print("Ratios, min / median / max of the rounds (each round's rate over OpenSSL's in the same round)")
+    ratio("EC_v1 decrypt only / ECDH", results.map { $0.ecDecrypt / $0.openSSL.ecdh }, target: 0.9)
+    ratio("EC_v1 verify + decrypt / (ECDH + ECDSA verify)", results.map { $0.ecFull / $0.ecCeiling }, target: 0.9)
+    for backend in backends {
+        ratio(
+            "RSA_v1 verify + decrypt, \(backend.rawValue) / RSA-2048 private",
+            results.map { ($0.rsaFull[backend] ?? 0) / $0.openSSL.rsaPrivate },
+            target: backend == RSABackend.selected ? 0.8 : nil
+        )
+    }
+    for backend in backends {
+        ratio(
+            "ACP sign, \(backend.rawValue) / RSA-2048 private",
+            results.map { ($0.rsaSign[backend] ?? 0) / $0.openSSL.rsaPrivate },
+            target: nil
+        )
+    }
 }
 
 /// `paysheet-bench tokens-stages`: microseconds per stage of EC_v1 verify + decrypt, to see where time goes.
@@ -186,4 +316,44 @@ func runTokenStages() async throws {
     try await us("  ECDH") { _ = try priv.sharedSecretFromKeyAgreement(with: pub) }
     let plain = Array(try SandboxPayment.sample(amount: "1.00", currency: "USD").jsonValue.compactText.utf8)
     try await us("  plaintext JSON + typed") { _ = try DecryptedPaymentData(json: JSONParser.parse(plain)) }
+}
+
+/// `paysheet-bench tokens-loop decrypt|full [SECONDS]`: one of the EC_v1 lines alone for SECONDS
+/// (5), for a profiler (`perf record -g -- paysheet-bench tokens-loop decrypt`).
+func runTokenLoop(_ arguments: [String]) async throws {
+    let full = arguments.first == "full"
+    let seconds = arguments.dropFirst().first.flatMap(Double.init) ?? 5
+    let now = Date()
+    let pki = try SandboxPKI.generate(now: now)
+    let credentials = try MerchantCredentials.create(
+        merchantIdentifier: "merchant.bench.ec",
+        keyType: .ec,
+        pki: pki,
+        now: now
+    )
+    let issuer = SandboxTokenIssuer(pki: pki)
+    let tokens = try (0..<256).map { _ in
+        Array(
+            try issuer.issue(
+                try SandboxPayment.sample(amount: "12.34", currency: "USD", now: now),
+                to: TokenRecipient(certificate: credentials.certificate),
+                signingTime: now
+            ).jsonValue.compactText.utf8
+        )
+    }
+    let decryptor = PaymentTokenDecryptor(
+        keys: MerchantKeyring([credentials.merchantKey]),
+        verifier: PaymentTokenVerifier(trust: pki.trustAnchors),
+        replayGuard: nil
+    )
+    var sink = 0
+    let rate = try await tokensPerSecond(count: tokens.count, minimumSeconds: seconds) { i in
+        if full {
+            sink &+= try await decryptor.decrypt(json: tokens[i], at: now).paymentData.transactionAmount
+        } else {
+            sink &+= try decryptor.keys.decrypt(unverified: PaymentTokenData(json: tokens[i])).transactionAmount
+        }
+    }
+    print(String(format: "%@: %.0f tokens/s", full ? "EC_v1 verify + decrypt" : "EC_v1 decrypt only", rate))
+    if sink == 42 { print("") }
 }

@@ -10,8 +10,9 @@ import PaysheetSheet
 
 let usage = """
     usage: paysheet-bench [sheet [FOLDER]]   the sheet engine and the conformance suite (default: Conformance)
-           paysheet-bench tokens             token verify and decrypt against `openssl speed`
+           paysheet-bench tokens [--rounds N] token verify and decrypt, and ACP's RSA, against `openssl speed`
            paysheet-bench tokens-stages      µs per stage of a token
+           paysheet-bench tokens-loop decrypt|full [SECONDS]   one EC_v1 line alone, for a profiler
            paysheet-bench contacts           contact validation
            paysheet-bench contacts-stages    µs per stage of a contact
            paysheet-bench load …             the server's load generator (Tools/load_bench.sh drives it)
@@ -45,8 +46,12 @@ if CommandLine.arguments.dropFirst().first == "tokens-stages" {
     try await runTokenStages()
     exit(0)
 }
+if CommandLine.arguments.dropFirst().first == "tokens-loop" {
+    try await runTokenLoop(Array(CommandLine.arguments.dropFirst(2)))
+    exit(0)
+}
 if CommandLine.arguments.dropFirst().first == "tokens" {
-    try await runTokenBenchmark()
+    try await runTokenBenchmark(Array(CommandLine.arguments.dropFirst(2)))
     exit(0)
 }
 

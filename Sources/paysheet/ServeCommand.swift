@@ -5,6 +5,7 @@ import Logging
 import Metrics
 import NIOCore
 import PaysheetSandboxServer
+import PaysheetRSA
 import PaysheetServer
 import Prometheus
 import ServiceLifecycle
@@ -122,6 +123,7 @@ struct ServeCommand: AsyncParsableCommand {
                       database          \(started.database)
                       data folder       \(started.dataFolder)
                       tokens decrypt to \(started.paymentCertificate)
+                      RSA               \(RSABackendChoice.current.explanation) (\(RSACPUPath.describe(RSABackend.selected)))
                       API keys          paysheet api-key create --data \(started.dataFolder)\(configuration.databaseURL != nil ? " --database URL" : "")
                     """
                 )

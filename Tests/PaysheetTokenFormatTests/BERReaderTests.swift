@@ -1,3 +1,5 @@
+import Foundation
+import SwiftASN1
 import Testing
 @testable import PaysheetTokenFormat
 
@@ -62,5 +64,50 @@ import Testing
             do { _ = try AppleSignedData(berEncoded: bytes) } catch { refused += 1 }
         }
         #expect(refused == 400)
+    }
+}
+
+/// The CMS reader's shortcuts against the swift-asn1 parsers they stand before.
+@Suite struct CMSShortcutTests {
+    @Test func knownIdentifiersAreTheOnesSwiftASN1Reads() throws {
+        for (der, oid) in KnownOIDs.table {
+            #expect(try ASN1ObjectIdentifier(derEncoded: der) == oid)
+            #expect(KnownOIDs.lookup(der[...]) == oid)
+        }
+        // An identifier not in the table is not found (the reader then asks swift-asn1).
+        #expect(KnownOIDs.lookup([0x06, 0x03, 0x55, 0x04, 0x03][...]) == nil)
+    }
+
+    @Test func aPlainUTCTimeIsReadAsSwiftASN1ReadsIt() throws {
+        var state: UInt64 = 7
+        func next(_ n: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int(state >> 33) % n
+        }
+        for _ in 0..<3000 {
+            // Mostly valid fields, sometimes out of range (month 13, day 31 of a 30-day month, 24 h).
+            let fields = [next(100), 1 + next(13), 1 + next(31), next(25), next(61), next(61)]
+            let text = fields.map { String(format: "%02d", $0) }.joined() + "Z"
+            let der = [0x17, UInt8(text.utf8.count)] + Array(text.utf8)
+            let theirs = try? UTCTime(derEncoded: der)
+            let ours = AppleSignedData.plainUTCTime(Array(text.utf8)[...])
+            if let ours {
+                let theirs = try #require(theirs, "\(text) read by the shortcut, refused by swift-asn1")
+                #expect(
+                    ours
+                        == BERNodes.date(
+                            theirs.year,
+                            theirs.month,
+                            theirs.day,
+                            theirs.hours,
+                            theirs.minutes,
+                            theirs.seconds
+                        )
+                )
+            }
+        }
+        for other in ["2611261200Z", "261126120000+0100", "26112612000Z0", "2611261200001"] {
+            #expect(AppleSignedData.plainUTCTime(Array(other.utf8)[...]) == nil, "\(other)")
+        }
     }
 }

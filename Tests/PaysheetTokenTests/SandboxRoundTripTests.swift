@@ -3,6 +3,7 @@ import SwiftASN1
 import X509
 import Foundation
 import PaysheetModel
+import PaysheetRSA
 @testable import PaysheetToken
 import PaysheetTokenFormat
 import Testing
@@ -135,6 +136,38 @@ struct SandboxRoundTripTests {
         #expect(data.merchantTokenMetadata?.fpanSuffix == "1234")
         #expect(data.merchantTokenMetadata?.expirationDate == "2912")
         #expect(data.isMerchantToken)
+    }
+
+    @Test(
+        "an RSA_v1 token decrypts the same on OpenSSL's libcrypto and on BoringSSL; a wrapped key altered fails on both",
+        arguments: RSABackend.allCases
+    )
+    func rsaBackends(_ backend: RSABackend) async throws {
+        let key = Fixture.rsa.merchantKey.using(backend)
+        let expected: RSABackend = RSABackendChoice.libCryptoOpened ? backend : .boringSSL
+        #expect(key.rsaOperations?.backend == expected)
+        let payment = try SandboxPayment.sample(amount: "88.00", currency: "CNY", now: Fixture.now)
+        let token = try Fixture.issuer.issue(
+            payment,
+            to: TokenRecipient(certificate: Fixture.rsa.certificate),
+            signingTime: Fixture.now
+        )
+        let decryptor = Fixture.decryptor([key])
+        let data = try await decryptor.decrypt(token, at: Fixture.now).paymentData
+        #expect(data.applicationPrimaryAccountNumber == payment.accountNumber)
+        #expect(data.transactionAmount == 8800)
+        var wrapped = try #require(token.header.wrappedKey)
+        wrapped[17] ^= 0x01
+        var altered = token
+        altered.header.wrappedKey = wrapped
+        let keyring = MerchantKeyring([key])
+        do {
+            _ = try keyring.decrypt(unverified: altered)
+            Issue.record("a token with an altered wrapped key decrypted on \(backend)")
+        } catch {
+            #expect(error.code == .decryption)
+            #expect(error.message.contains("RSA-OAEP-SHA256"))
+        }
     }
 
     @Test("sandbox merchant tokens: one MPAN per card and merchant, a valid card number, carried and read back")
@@ -280,4 +313,24 @@ func derBytes(_ certificate: X509.Certificate) throws -> [UInt8] {
     var s = DER.Serializer()
     try s.serialize(certificate)
     return s.serializedBytes
+}
+
+@Suite("The ephemeral key's shortcut")
+struct EphemeralKeyShortcutTests {
+    @Test("a token's ephemeral SPKI read as its point gives swift-crypto's key; other forms go to swift-crypto")
+    func sameKey() throws {
+        for _ in 0..<50 {
+            let spki = [UInt8](P256.KeyAgreement.PrivateKey().publicKey.derRepresentation)
+            let ours = try #require(MerchantKeyring.ephemeralKey(spki))
+            #expect(
+                ours.rawRepresentation == (try P256.KeyAgreement.PublicKey(derRepresentation: spki)).rawRepresentation
+            )
+        }
+        var offCurve = [UInt8](P256.KeyAgreement.PrivateKey().publicKey.derRepresentation)
+        offCurve[90] ^= 1
+        #expect(MerchantKeyring.ephemeralKey(offCurve) == nil)
+        let compressed = MerchantKeyring.p256SPKIPrefix.prefix(26)
+        #expect(compressed.count == 26)
+        #expect(MerchantKeyring.ephemeralKey(Array(compressed)) == nil)
+    }
 }

@@ -173,15 +173,41 @@ public struct JSONParser {
         return value
     }
 
+    /// The index of the first `"`, `\\` or control character at or after `start` (or the end):
+    /// eight bytes at a time while none is among them (a Base64 member of a token is kilobytes).
+    static func plainRunEnd(_ bytes: [UInt8], from start: Int) -> Int {
+        bytes.withUnsafeBufferPointer { buffer in
+            var index = start
+            let count = buffer.count
+            guard let base = buffer.baseAddress else { return start }
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            let highs: UInt64 = 0x8080_8080_8080_8080
+            // A byte of `x` is zero ⇒ its high bit in `(x − ones) & ~x & highs` is set; a set bit
+            // can also follow a true one (a borrow), never come alone: the byte loop finds which.
+            while index + 8 <= count {
+                let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+                let quote = word ^ (ones &* 0x22)
+                let backslash = word ^ (ones &* 0x5C)
+                let special =
+                    ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)
+                    | ((word &- ones &* 0x20) & ~word)
+                if special & highs != 0 { break }
+                index += 8
+            }
+            while index < count {
+                let byte = base[index]
+                if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+                index += 1
+            }
+            return index
+        }
+    }
+
     private mutating func string() throws(SyntaxError) -> String {
         index += 1
         // Fast path: no escapes (most strings, and all Base64).
         let start = index
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
-            index += 1
-        }
+        index = Self.plainRunEnd(bytes, from: index)
         if index < bytes.count, bytes[index] == UInt8(ascii: "\"") {
             guard let text = String(validating: bytes[start..<index], as: UTF8.self) else {
                 throw error("string is not valid UTF-8")

@@ -19,7 +19,7 @@ public struct MerchantKey: Sendable {
     /// The payment processing certificate, when the key was loaded with one.
     public let certificate: Certificate?
     /// An RSA_v1 key's private operation on the process's RSA backend (nil for EC_v1 keys).
-    let rsaOperations: RSAPrivateKeyOperations?
+    private(set) var rsaOperations: RSAPrivateKeyOperations?
 
     /// A key from its payment processing certificate, which names the merchant identifier.
     /// Fails when the certificate has no merchant identifier or belongs to another key.
@@ -54,9 +54,19 @@ public struct MerchantKey: Sendable {
         self.rsaOperations = Self.rsaOperations(of: privateKey)
     }
 
-    private static func rsaOperations(of privateKey: MerchantPrivateKey) -> RSAPrivateKeyOperations? {
+    private static func rsaOperations(
+        of privateKey: MerchantPrivateKey,
+        backend: RSABackend = .selected
+    ) -> RSAPrivateKeyOperations? {
         guard case .rsa(let key) = privateKey else { return nil }
-        return try? RSAPrivateKeyOperations(key)
+        return try? RSAPrivateKeyOperations(key, backend: backend)
+    }
+
+    /// This key with its RSA operation on `backend` (benchmarks and tests compare the two).
+    package func using(_ backend: RSABackend) -> MerchantKey {
+        var key = self
+        key.rsaOperations = Self.rsaOperations(of: privateKey, backend: backend)
+        return key
     }
 
     /// Loads a certificate PEM file and a private key PEM file.

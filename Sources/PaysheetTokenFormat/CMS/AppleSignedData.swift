@@ -93,7 +93,8 @@ public struct AppleSignedData: Sendable, Equatable {
         _ what: String
     ) throws(PaymentTokenError) -> ASN1ObjectIdentifier {
         guard node.tag == 0x06, !node.indefinite,
-            let oid = try? ASN1ObjectIdentifier(derEncoded: Array(r.encoding(node)))
+            let oid = KnownOIDs.lookup(r.encoding(node))
+                ?? (try? ASN1ObjectIdentifier(derEncoded: Array(r.encoding(node))))
         else {
             throw BERNodes.fail("\(what) is not an object identifier")
         }
@@ -120,9 +121,34 @@ public struct AppleSignedData: Sendable, Equatable {
         return try r.content(node)
     }
 
+    /// A UTCTime in the one form DER allows and Apple writes (`YYMMDDhhmmssZ`, years 1950–2049),
+    /// read without swift-asn1's parser; nil for anything else, which swift-asn1 then reads (or
+    /// refuses) as before.
+    static func plainUTCTime(_ text: ArraySlice<UInt8>) -> Date? {
+        guard text.count == 13, text.last == UInt8(ascii: "Z") else { return nil }
+        var fields: [Int] = []
+        fields.reserveCapacity(6)
+        var index = text.startIndex
+        for _ in 0..<6 {
+            let high = Int(text[index]) - 48
+            let low = Int(text[index + 1]) - 48
+            guard (0...9).contains(high), (0...9).contains(low) else { return nil }
+            fields.append(high * 10 + low)
+            index += 2
+        }
+        let year = fields[0] < 50 ? 2000 + fields[0] : 1900 + fields[0]
+        let (month, day, hours, minutes, seconds) = (fields[1], fields[2], fields[3], fields[4], fields[5])
+        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+        guard (1...12).contains(month), (1...days[month - 1]).contains(day), hours < 24, minutes < 60, seconds < 60
+        else { return nil }
+        return BERNodes.date(year, month, day, hours, minutes, seconds)
+    }
+
     private static func time(_ r: BERReader, _ node: BERReader.Node, _ what: String) throws(PaymentTokenError) -> Date {
         do {
             if node.tag == 0x17 {
+                if let date = plainUTCTime(r.bytes[node.contentStart..<node.contentEnd]) { return date }
                 let time = try UTCTime(derEncoded: Array(r.encoding(node)))
                 return BERNodes.date(time.year, time.month, time.day, time.hours, time.minutes, time.seconds)
             }

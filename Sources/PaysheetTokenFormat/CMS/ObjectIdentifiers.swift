@@ -30,3 +30,23 @@ public enum TokenOID {
     /// merchant identifier, as hexadecimal text.
     public static let merchantIdentifier: ASN1ObjectIdentifier = [1, 2, 840, 113635, 100, 6, 32]
 }
+
+/// The object identifiers a token's signature names, by their DER encoding: the CMS reader looks
+/// an identifier up here before asking swift-asn1 to parse it (a parse is a tree and its
+/// allocations; a token's signature names nine identifiers).
+enum KnownOIDs {
+    static let table: [(der: [UInt8], oid: ASN1ObjectIdentifier)] = [
+        TokenOID.signedData, TokenOID.data, TokenOID.contentType, TokenOID.messageDigest, TokenOID.signingTime,
+        TokenOID.sha256, TokenOID.ecdsaWithSHA256, TokenOID.ecPublicKey, TokenOID.sha256WithRSAEncryption,
+        TokenOID.rsaEncryption,
+    ].map { oid in
+        var serializer = DER.Serializer()
+        try! serializer.serialize(oid)
+        return (serializer.serializedBytes, oid)
+    }
+
+    /// The identifier whose DER encoding is `der`, if it is one of ``table``'s.
+    static func lookup(_ der: ArraySlice<UInt8>) -> ASN1ObjectIdentifier? {
+        table.first { $0.der.elementsEqual(der) }?.oid
+    }
+}

@@ -23,36 +23,39 @@ public enum Base64 {
         if input[count - 2] == UInt8(ascii: "=") { padding += 1 }
         let outCount = count / 4 * 3 - padding
         return table.withUnsafeBufferPointer { lookup -> [UInt8]? in
-            var valid = true
+            // Whole quads first, three bytes each without a check per byte; the one with padding
+            // last. Invalid characters (table value 0xFF) are caught once, at the end.
+            let quads = count / 4 - (padding > 0 ? 1 : 0)
+            var invalid: UInt8 = 0
             let out = [UInt8](unsafeUninitializedCapacity: outCount) { buffer, initialized in
-                var written = 0
+                guard let source = input.baseAddress, let target = buffer.baseAddress else { return }
                 var read = 0
-                while read < count {
-                    let last = read + 4 == count
-                    let first = lookup[Int(input[read])]
-                    let second = lookup[Int(input[read + 1])]
-                    let third = last && padding == 2 ? 0 : lookup[Int(input[read + 2])]
-                    let fourth = last && padding >= 1 ? 0 : lookup[Int(input[read + 3])]
-                    if (first | second | third | fourth) & 0xC0 != 0 {
-                        valid = false
-                        break
-                    }
+                var written = 0
+                for _ in 0..<quads {
+                    let first = lookup[Int(source[read])]
+                    let second = lookup[Int(source[read + 1])]
+                    let third = lookup[Int(source[read + 2])]
+                    let fourth = lookup[Int(source[read + 3])]
+                    invalid |= first | second | third | fourth
                     let bits = UInt32(first) << 18 | UInt32(second) << 12 | UInt32(third) << 6 | UInt32(fourth)
-                    buffer[written] = UInt8(truncatingIfNeeded: bits >> 16)
-                    written += 1
-                    if written < outCount {
-                        buffer[written] = UInt8(truncatingIfNeeded: bits >> 8)
-                        written += 1
-                    }
-                    if written < outCount {
-                        buffer[written] = UInt8(truncatingIfNeeded: bits)
-                        written += 1
-                    }
+                    target[written] = UInt8(truncatingIfNeeded: bits >> 16)
+                    target[written + 1] = UInt8(truncatingIfNeeded: bits >> 8)
+                    target[written + 2] = UInt8(truncatingIfNeeded: bits)
                     read += 4
+                    written += 3
                 }
-                initialized = valid ? outCount : 0
+                if padding > 0 {
+                    let first = lookup[Int(source[read])]
+                    let second = lookup[Int(source[read + 1])]
+                    let third = padding == 2 ? 0 : lookup[Int(source[read + 2])]
+                    invalid |= first | second | third
+                    let bits = UInt32(first) << 18 | UInt32(second) << 12 | UInt32(third) << 6
+                    target[written] = UInt8(truncatingIfNeeded: bits >> 16)
+                    if padding == 1 { target[written + 1] = UInt8(truncatingIfNeeded: bits >> 8) }
+                }
+                initialized = outCount
             }
-            return valid ? out : nil
+            return invalid & 0xC0 == 0 ? out : nil
         }
     }
 
