@@ -122,7 +122,10 @@ run() {  # $1: label, $2: database URL, "floor" for the protocol floor, or empty
   fi
   pid=$!
   for _ in $(seq 1 200); do curl -fs "http://127.0.0.1:$port/health" >/dev/null 2>&1 && break; sleep 0.1; done
-  echo "== $1 ($PAYMENTS payments, concurrency $CONCURRENCY)" | record
+  case " ${SWEEP_ARGS[*]} " in
+    *" --sweep-only "*) echo "== $1 (the search only: $SWEEP_PAYMENTS payments at each of $SWEEP)" | record ;;
+    *) echo "== $1 ($PAYMENTS payments, concurrency $CONCURRENCY)" | record ;;
+  esac
   local sampler=""
   if [ -n "$3" ]; then sample_locks "$dir/stop-sampling" "$dir/locks.txt" & sampler=$!; fi
   "$BIN/paysheet-bench" load --server "http://127.0.0.1:$port" --data "$dir" --payments "$PAYMENTS" --concurrency "$CONCURRENCY" \

@@ -75,6 +75,53 @@ import UnionPay
         }
     }
 
+    /// The token an authorization hands out is stored with the idempotency key's answer (one
+    /// commit) or, without a key, on its own: either way it opens the order, and a replay of the
+    /// key gives the same token, which still does.
+    @Test(arguments: TestDatabases.kinds) func theTokenOfAnAuthorizationWorksWithAndWithoutAnIdempotencyKey(
+        kind: String
+    ) async throws {
+        try await TestServer.inProcess(database: kind) { server in
+            let factory = try await server.tokenFactory()
+            for key in ["wallet-key-\(kind)", nil] {
+                let order = try await server.createOrder()
+                let id = try #require(order["id"]?.stringValue)
+                let secret = try #require(order["clientSecret"]?.stringValue)
+                let request = try decodeJSONValue(ApplePayPaymentRequest.self, from: order["paymentRequest"] ?? .null)
+                let token = factory.makeToken(
+                    for: TokenContext(card: Wallet.default.cards[0], request: request, total: request.total, sequence: 1)
+                )
+                let body = try JSONValue.object(["payment": JSONValueEncoder().encode(ApplePayPayment(token: token))])
+                    .compactText
+                let (status, answer) = try await server.send(
+                    "POST",
+                    "/v1/orders/\(id)/authorize",
+                    body,
+                    key: key,
+                    auth: secret
+                )
+                #expect(status == 200, "\(answer)")
+                let issued = try #require(answer["result"]?["orderDetails"]?["authenticationToken"]?.stringValue)
+                func opens(_ token: String) async throws -> Int {
+                    let path = "/wallet-orders/v1/orders/\(Self.type)/\(id)"
+                    return Int(try await server.raw(.get, path, headers: ["Authorization": "AppleOrder " + token]).status.code)
+                }
+                #expect(try await opens(issued) == 200, "key \(key ?? "none")")
+                if let key {
+                    let (again, replay) = try await server.send(
+                        "POST",
+                        "/v1/orders/\(id)/authorize",
+                        body,
+                        key: key,
+                        auth: secret
+                    )
+                    #expect(again == 200 && replay == answer)
+                    #expect(try await opens(issued) == 200)
+                }
+            }
+        }
+    }
+
     @Test func theOrderRoutesRefuseEveryoneButTheOrdersToken() async throws {
         try await TestServer.inProcess { server in
             let (id, details) = try await Self.paidOrder(server)

@@ -363,9 +363,10 @@ public struct APIRouter: Sendable {
                 records: outcome.payments,
                 for: Self.audience(caller)
             )
-            return try APIAnswer(
-                AuthorizeView(result: await walletOrderResult(outcome), order: order, refusal: outcome.refusal)
-            )
+            let (result, walletOrderToken) = walletOrderResult(outcome)
+            var answer = try APIAnswer(AuthorizeView(result: result, order: order, refusal: outcome.refusal))
+            answer.walletOrderToken = walletOrderToken
+            return answer
         }
         // The sheet's cancel (the shopper dismissed it, or its deadline passed).
         orderRoute(router, "/v1/orders/:id/cancel") { _, id, caller in

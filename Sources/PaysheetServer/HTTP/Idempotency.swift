@@ -102,7 +102,10 @@ struct Idempotency: Sendable {
         let claim: PaymentStore.IdempotencyRequest
         let callerKey: String
         switch key {
-        case .none: return try await handled(handler).answer.response
+        case .none:
+            let answer = try await handled(handler).answer
+            if let token = answer.walletOrderToken { try await store.insertWalletOrderToken(token, replacing: false) }
+            return answer.response
         case .unusable(let answer): return answer.response
         case .claim(let request, let caller): (claim, callerKey) = (request, caller)
         }
@@ -150,7 +153,8 @@ struct Idempotency: Sendable {
                     try await store.finishIdempotency(
                         key: claim.key,
                         status: answer.status,
-                        response: try seal(answer.body, callerKey: callerKey, storedKey: claim.key)
+                        response: try seal(answer.body, callerKey: callerKey, storedKey: claim.key),
+                        walletOrderToken: answer.walletOrderToken
                     )
                 }
                 return answer.response
@@ -179,6 +183,9 @@ struct APIAnswer: Sendable {
     var body: Data
     /// `Retry-After` (seconds), if any.
     var retryAfter: Int?
+    /// A Wallet order token the body hands out, stored before the answer is sent: with the
+    /// idempotency key's answer when there is one (one commit), else on its own.
+    var walletOrderToken: WalletOrderToken?
 
     init(status: Int = 200, body: Data, retryAfter: Int? = nil) {
         self.status = status

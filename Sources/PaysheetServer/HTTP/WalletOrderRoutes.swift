@@ -222,12 +222,18 @@ extension APIRouter {
     /// The authorization's result for `completePayment`, with the order's details for Wallet
     /// when the payment succeeded and the server issues Wallet orders (a token issued now). A
     /// token that cannot be stored leaves the result without them: the payment stands.
-    func walletOrderResult(_ outcome: AuthorizationOutcome) async -> ApplePayPaymentAuthorizationResult {
+    /// The authorization's result with its Wallet order details when the order is paid, and the
+    /// token's record that must be stored before the answer leaves (``APIAnswer/walletOrderToken``).
+    func walletOrderResult(
+        _ outcome: AuthorizationOutcome
+    ) -> (result: ApplePayPaymentAuthorizationResult, token: WalletOrderToken?) {
         var result = outcome.result
-        guard let walletOrders, result.status == ApplePayStatus.success.rawValue, outcome.order.status == .paid else {
-            return result
+        guard let walletOrders, result.status == ApplePayStatus.success.rawValue, outcome.order.status == .paid,
+            let (details, token) = try? walletOrders.prepare(for: outcome.order)
+        else {
+            return (result, nil)
         }
-        result.orderDetails = try? await walletOrders.issue(orderId: outcome.order.id, replacing: false)
-        return result
+        result.orderDetails = details
+        return (result, token)
     }
 }

@@ -76,30 +76,38 @@ public struct WalletOrderService: Sendable {
     /// is paid.
     public func issue(orderId: String, replacing: Bool) async throws -> ApplePayPaymentOrderDetails {
         guard let order = try await store.order(orderId) else { throw ServiceError.notFound("order \(orderId)") }
+        let (details, token) = try prepare(for: order)
+        try await store.insertWalletOrderToken(token, replacing: replacing)
+        return details
+    }
+
+    /// A new authentication token for the paid `order` and the order details carrying it, with the
+    /// token's record still to be stored (by the caller, before anyone is given the details): the
+    /// authorization's answer stores it with its idempotency key's answer, one commit for both.
+    /// 409 `order_not_paid` unless the order is paid.
+    func prepare(for order: OrderRecord) throws -> (details: ApplePayPaymentOrderDetails, token: WalletOrderToken) {
         guard order.status == .paid else {
             throw ServiceError(
                 .conflict,
                 code: "order_not_paid",
-                message: "order \(orderId) is \(order.status.rawValue): Wallet orders are issued for paid orders only"
+                message: "order \(order.id) is \(order.status.rawValue): Wallet orders are issued for paid orders only"
             )
         }
         let token = Secrets.make(Self.tokenPrefix)
-        try await store.insertWalletOrderToken(
-            WalletOrderToken(
-                hash: Secrets.hash(token),
-                orderId: orderId,
-                orderTypeIdentifier: orderTypeIdentifier,
-                issuedAt: now(),
-                revokedAt: nil
-            ),
-            replacing: replacing
-        )
-        return ApplePayPaymentOrderDetails(
+        let record = WalletOrderToken(
+            hash: Secrets.hash(token),
+            orderId: order.id,
             orderTypeIdentifier: orderTypeIdentifier,
-            orderIdentifier: orderId,
+            issuedAt: now(),
+            revokedAt: nil
+        )
+        let details = ApplePayPaymentOrderDetails(
+            orderTypeIdentifier: orderTypeIdentifier,
+            orderIdentifier: order.id,
             webServiceURL: webServiceURL,
             authenticationToken: token
         )
+        return (details, record)
     }
 
     // MARK: The web service
