@@ -25,10 +25,10 @@ import Testing
                     var bytes = (0..<length).map { _ in plain[Int(next()) % plain.count] }
                     if position < length { bytes[position] = special }
                     for start in [0, min(3, length)] {
-                        #expect(
-                            JSONParser.plainRunEnd(bytes, from: start) == Self.naive(bytes, from: start),
-                            "special \(special) at \(position) of \(length), from \(start)"
-                        )
+                        let (end, ascii) = JSONParser.plainRunEnd(bytes, from: start)
+                        let expected = Self.naive(bytes, from: start)
+                        #expect(end == expected, "special \(special) at \(position) of \(length), from \(start)")
+                        #expect(ascii == bytes[start..<expected].allSatisfy { $0 < 0x80 })
                     }
                 }
             }
@@ -36,6 +36,9 @@ import Testing
         // Bytes around the special ones (0x21, 0x23, 0x5B, 0x5D, 0x20, 0x7F, 0x80, 0xFF) never stop it.
         let near: [UInt8] = [0x21, 0x23, 0x5B, 0x5D, 0x20, 0x7F, 0x80, 0xFF, 0xA2, 0xDC]
         let long = (0..<1000).map { near[$0 % near.count] }
-        #expect(JSONParser.plainRunEnd(long, from: 0) == 1000)
+        #expect(JSONParser.plainRunEnd(long, from: 0) == (1000, false))
+        let plainASCII = [UInt8](repeating: 0x41, count: 999) + [0xC3]
+        #expect(JSONParser.plainRunEnd(plainASCII, from: 0) == (1000, false))
+        #expect(JSONParser.plainRunEnd(Array(plainASCII.dropLast()), from: 0) == (999, true))
     }
 }

@@ -173,15 +173,17 @@ public struct JSONParser {
         return value
     }
 
-    /// The index of the first `"`, `\\` or control character at or after `start` (or the end):
-    /// eight bytes at a time while none is among them (a Base64 member of a token is kilobytes).
-    static func plainRunEnd(_ bytes: [UInt8], from start: Int) -> Int {
+    /// The index of the first `"`, `\\` or control character at or after `start` (or the end),
+    /// and whether every byte before it is ASCII: eight bytes at a time while none is among them
+    /// (a Base64 member of a token is kilobytes).
+    static func plainRunEnd(_ bytes: [UInt8], from start: Int) -> (end: Int, ascii: Bool) {
         bytes.withUnsafeBufferPointer { buffer in
             var index = start
             let count = buffer.count
-            guard let base = buffer.baseAddress else { return start }
+            guard let base = buffer.baseAddress else { return (start, true) }
             let ones: UInt64 = 0x0101_0101_0101_0101
             let highs: UInt64 = 0x8080_8080_8080_8080
+            var seen: UInt64 = 0
             // A byte of `x` is zero ⇒ its high bit in `(x − ones) & ~x & highs` is set; a set bit
             // can also follow a true one (a borrow), never come alone: the byte loop finds which.
             while index + 8 <= count {
@@ -192,14 +194,17 @@ public struct JSONParser {
                     ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)
                     | ((word &- ones &* 0x20) & ~word)
                 if special & highs != 0 { break }
+                seen |= word
                 index += 8
             }
+            var last: UInt8 = 0
             while index < count {
                 let byte = base[index]
                 if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+                last |= byte
                 index += 1
             }
-            return index
+            return (index, (seen & highs) == 0 && last < 0x80)
         }
     }
 
@@ -207,7 +212,15 @@ public struct JSONParser {
         index += 1
         // Fast path: no escapes (most strings, and all Base64).
         let start = index
-        index = Self.plainRunEnd(bytes, from: index)
+        let ascii: Bool
+        (index, ascii) = Self.plainRunEnd(bytes, from: index)
+        if index < bytes.count, bytes[index] == UInt8(ascii: "\""), ascii {
+            // ASCII is valid UTF-8: no validation (whose generic path looked up type metadata
+            // on every call).
+            let text = String(decoding: bytes[start..<index], as: UTF8.self)
+            index += 1
+            return text
+        }
         if index < bytes.count, bytes[index] == UInt8(ascii: "\"") {
             guard let text = String(validating: bytes[start..<index], as: UTF8.self) else {
                 throw error("string is not valid UTF-8")

@@ -102,7 +102,8 @@ extension PaymentStore {
             return
         }
         let tokenBinds: [SQLValue] = [
-            .text(token.hash), .text(token.orderId), .text(token.orderTypeIdentifier), .int(PaymentStore.ms(token.issuedAt)),
+            .text(token.hash), .text(token.orderId), .text(token.orderTypeIdentifier),
+            .int(PaymentStore.ms(token.issuedAt)),
         ]
         if database.dialect == "postgresql" {
             try await database.write(

@@ -27,7 +27,10 @@ public enum Base64 {
             // last. Invalid characters (table value 0xFF) are caught once, at the end.
             let quads = count / 4 - (padding > 0 ? 1 : 0)
             var invalid: UInt8 = 0
-            let out = [UInt8](unsafeUninitializedCapacity: outCount) { buffer, initialized in
+            // Zero-filled then written, rather than `init(unsafeUninitializedCapacity:)`, whose
+            // unspecialized path looked up type metadata on every call.
+            var out = [UInt8](repeating: 0, count: outCount)
+            out.withUnsafeMutableBufferPointer { buffer in
                 guard let source = input.baseAddress, let target = buffer.baseAddress else { return }
                 var read = 0
                 var written = 0
@@ -53,7 +56,6 @@ public enum Base64 {
                     target[written] = UInt8(truncatingIfNeeded: bits >> 16)
                     if padding == 1 { target[written + 1] = UInt8(truncatingIfNeeded: bits >> 8) }
                 }
-                initialized = outCount
             }
             return invalid & 0xC0 == 0 ? out : nil
         }
