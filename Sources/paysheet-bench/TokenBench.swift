@@ -96,6 +96,44 @@ struct TokenRound {
     var ecCeiling: Double { 1 / (1 / openSSL.ecdh + 1 / openSSL.ecdsaVerify) }
 }
 
+/// The sandbox PKI, an EC_v1 and an RSA_v1 merchant, and tokens issued to them, as every token
+/// command of the benchmark needs them.
+struct TokenBenchFixture {
+    let now = Date()
+    let pki: SandboxPKI
+    let ec: MerchantCredentials
+    let rsa: MerchantCredentials
+    let issuer: SandboxTokenIssuer
+
+    init() throws {
+        pki = try SandboxPKI.generate(now: now)
+        ec = try MerchantCredentials.create(merchantIdentifier: "merchant.bench.ec", keyType: .ec, pki: pki, now: now)
+        rsa = try MerchantCredentials.create(
+            merchantIdentifier: "merchant.bench.rsa",
+            keyType: .rsa,
+            pki: pki,
+            now: now
+        )
+        issuer = SandboxTokenIssuer(pki: pki)
+    }
+
+    /// `count` tokens for `credentials`' merchant, as JSON text.
+    func tokens(_ credentials: MerchantCredentials, _ count: Int) throws -> [[UInt8]] {
+        try (0..<count).map { _ in
+            let payment = try SandboxPayment.sample(amount: "12.34", currency: "USD", now: now)
+            return Array(
+                try issuer.issue(
+                    payment,
+                    to: TokenRecipient(certificate: credentials.certificate),
+                    signingTime: now
+                ).jsonValue.compactText.utf8
+            )
+        }
+    }
+
+    var verifier: PaymentTokenVerifier { PaymentTokenVerifier(trust: pki.trustAnchors) }
+}
+
 /// Runs this command again pinned to core 0 (`taskset -c 0`), where `openssl speed` runs too, and
 /// exits with its status; returns when already pinned or when `taskset` is missing.
 func pinToCoreZero() {
@@ -123,36 +161,12 @@ func runTokenBenchmark(_ arguments: [String]) async throws {
     {
         rounds = max(1, n)
     }
-    let now = Date()
-    let pki = try SandboxPKI.generate(now: now)
-    let ecCredentials = try MerchantCredentials.create(
-        merchantIdentifier: "merchant.bench.ec",
-        keyType: .ec,
-        pki: pki,
-        now: now
-    )
-    let rsa = try MerchantCredentials.create(
-        merchantIdentifier: "merchant.bench.rsa",
-        keyType: .rsa,
-        pki: pki,
-        now: now
-    )
-    let issuer = SandboxTokenIssuer(pki: pki)
-    func tokens(_ credentials: MerchantCredentials, _ n: Int) throws -> [[UInt8]] {
-        try (0..<n).map { _ in
-            let payment = try SandboxPayment.sample(amount: "12.34", currency: "USD", now: now)
-            return Array(
-                try issuer.issue(
-                    payment,
-                    to: TokenRecipient(certificate: credentials.certificate),
-                    signingTime: now
-                ).jsonValue.compactText.utf8
-            )
-        }
-    }
-    let ecTokens = try tokens(ecCredentials, 256)
-    let rsaTokens = try tokens(rsa, 64)
-    let verifier = PaymentTokenVerifier(trust: pki.trustAnchors)
+    let fixture = try TokenBenchFixture()
+    let now = fixture.now
+    let (ecCredentials, rsa) = (fixture.ec, fixture.rsa)
+    let ecTokens = try fixture.tokens(ecCredentials, 256)
+    let rsaTokens = try fixture.tokens(rsa, 64)
+    let verifier = fixture.verifier
     let decryptor = PaymentTokenDecryptor(
         keys: MerchantKeyring([ecCredentials.merchantKey]),
         verifier: verifier,
@@ -296,15 +310,11 @@ func printTokenSummary(_ results: [TokenRound], backends: [RSABackend]) {
 
 /// `paysheet-bench tokens-stages`: microseconds per stage of EC_v1 verify + decrypt, to see where time goes.
 func runTokenStages() async throws {
-    let now = Date()
-    let pki = try SandboxPKI.generate(now: now)
-    let ecCredentials = try MerchantCredentials.create(
-        merchantIdentifier: "merchant.bench.ec",
-        keyType: .ec,
-        pki: pki,
-        now: now
-    )
-    let token = try SandboxTokenIssuer(pki: pki).issue(
+    let fixture = try TokenBenchFixture()
+    let now = fixture.now
+    let ecCredentials = fixture.ec
+    let pki = fixture.pki
+    let token = try fixture.issuer.issue(
         try SandboxPayment.sample(amount: "1.00", currency: "USD", now: now),
         to: TokenRecipient(certificate: ecCredentials.certificate),
         signingTime: now
@@ -347,27 +357,12 @@ func runTokenStages() async throws {
 func runTokenLoop(_ arguments: [String]) async throws {
     let full = arguments.first == "full"
     let seconds = arguments.dropFirst().first.flatMap(Double.init) ?? 5
-    let now = Date()
-    let pki = try SandboxPKI.generate(now: now)
-    let credentials = try MerchantCredentials.create(
-        merchantIdentifier: "merchant.bench.ec",
-        keyType: .ec,
-        pki: pki,
-        now: now
-    )
-    let issuer = SandboxTokenIssuer(pki: pki)
-    let tokens = try (0..<256).map { _ in
-        Array(
-            try issuer.issue(
-                try SandboxPayment.sample(amount: "12.34", currency: "USD", now: now),
-                to: TokenRecipient(certificate: credentials.certificate),
-                signingTime: now
-            ).jsonValue.compactText.utf8
-        )
-    }
+    let fixture = try TokenBenchFixture()
+    let now = fixture.now
+    let tokens = try fixture.tokens(fixture.ec, 256)
     let decryptor = PaymentTokenDecryptor(
-        keys: MerchantKeyring([credentials.merchantKey]),
-        verifier: PaymentTokenVerifier(trust: pki.trustAnchors),
+        keys: MerchantKeyring([fixture.ec.merchantKey]),
+        verifier: fixture.verifier,
         replayGuard: nil
     )
     var sink = 0

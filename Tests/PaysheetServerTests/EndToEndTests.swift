@@ -297,18 +297,8 @@ import Testing
         defer { Task { await server.stop() } }
         try await server.setFaults(#"{"seed":1,"holdCharges":1}"#)
         let factory = try await server.tokenFactory()
-        let order = try await server.createOrder([
-            "currencyCode": "CNY", "countryCode": "CN", "lineItems": [["label": "Tea", "amount": "10.00"]],
-        ])
-        let id = try #require(order["id"]?.stringValue)
-        let secret = try #require(order["clientSecret"]?.stringValue)
         // A token for this order, made by a sheet whose authorization we do not send.
-        let request = try decodeJSONValue(ApplePayPaymentRequest.self, from: order["paymentRequest"] ?? .null)
-        let token = factory.makeToken(
-            for: TokenContext(card: Wallet.default.cards[0], request: request, total: request.total, sequence: 1)
-        )
-        let body = try JSONValue.object(["payment": JSONValueEncoder().encode(ApplePayPayment(token: token))])
-            .compactText
+        let (id, secret, body) = try await server.orderWithAuthorizeBody(factory)
         let first = Task {
             try await server.send("POST", "/v1/orders/\(id)/authorize", body, key: "pay-\(id)", auth: secret)
         }

@@ -359,6 +359,25 @@ final class TestServer: @unchecked Sendable {
 
     /// The sandbox token factory the shopper's device would use: the data folder's sandbox CA,
     /// encrypting to the server's published certificate. It remembers what it issued.
+    /// A new order that asks for no contact (CNY 10.00 of tea), its client secret, and the body
+    /// of an authorization for it with a token made by `factory` — a sheet's authorization that
+    /// the test sends itself.
+    func orderWithAuthorizeBody(
+        _ factory: RecordingTokenFactory
+    ) async throws -> (id: String, secret: String, body: String) {
+        let order = try await createOrder([
+            "currencyCode": "CNY", "countryCode": "CN", "lineItems": [["label": "Tea", "amount": "10.00"]],
+        ])
+        let id = try #require(order["id"]?.stringValue)
+        let secret = try #require(order["clientSecret"]?.stringValue)
+        let request = try decodeJSONValue(ApplePayPaymentRequest.self, from: order["paymentRequest"] ?? .null)
+        let token = factory.makeToken(
+            for: TokenContext(card: Wallet.default.cards[0], request: request, total: request.total, sequence: 1)
+        )
+        let body = try JSONValue.object(["payment": JSONValueEncoder().encode(ApplePayPayment(token: token))])
+        return (id, secret, body.compactText)
+    }
+
     func tokenFactory() async throws -> RecordingTokenFactory {
         let merchant = try await api.get("/v1/sandbox/merchant")
         let pem = merchant["paymentProcessingCertificate"]?.stringValue ?? ""

@@ -85,22 +85,7 @@ import UnionPay
             let factory = try await server.tokenFactory()
             for key in ["wallet-key-\(kind)", nil] {
                 // An order that asks for no contact: the token alone pays it.
-                let order = try await server.createOrder([
-                    "currencyCode": "CNY", "countryCode": "CN", "lineItems": [["label": "Tea", "amount": "10.00"]],
-                ])
-                let id = try #require(order["id"]?.stringValue)
-                let secret = try #require(order["clientSecret"]?.stringValue)
-                let request = try decodeJSONValue(ApplePayPaymentRequest.self, from: order["paymentRequest"] ?? .null)
-                let token = factory.makeToken(
-                    for: TokenContext(
-                        card: Wallet.default.cards[0],
-                        request: request,
-                        total: request.total,
-                        sequence: 1
-                    )
-                )
-                let body = try JSONValue.object(["payment": JSONValueEncoder().encode(ApplePayPayment(token: token))])
-                    .compactText
+                let (id, secret, body) = try await server.orderWithAuthorizeBody(factory)
                 let (status, answer) = try await server.send(
                     "POST",
                     "/v1/orders/\(id)/authorize",
