@@ -150,12 +150,17 @@ struct Idempotency: Sendable {
                     // A refusal changed nothing: nothing of it is kept, not even the key.
                     try await store.releaseIdempotency(key: claim.key)
                 } else {
-                    try await store.finishIdempotency(
-                        key: claim.key,
-                        status: answer.status,
-                        response: try seal(answer.body, callerKey: callerKey, storedKey: claim.key),
-                        walletOrderToken: answer.walletOrderToken
-                    )
+                    let sealed = try seal(answer.body, callerKey: callerKey, storedKey: claim.key)
+                    if let token = answer.walletOrderToken {
+                        try await store.finishIdempotency(
+                            key: claim.key,
+                            status: answer.status,
+                            response: sealed,
+                            walletOrderToken: token
+                        )
+                    } else {
+                        try await store.finishIdempotency(key: claim.key, status: answer.status, response: sealed)
+                    }
                 }
                 return answer.response
             } catch {

@@ -6,7 +6,7 @@ extension PaymentStore {
 
     /// The outcome of claiming an idempotency key.
     public enum IdempotencyClaim: Sendable, Equatable {
-        /// New: run the request, then `finishIdempotency(key:status:response:walletOrderToken:)`.
+        /// New: run the request, then `finishIdempotency(key:status:response:)`.
         case claimed
         /// Done before with the same request: this answer.
         case replay(status: Int, response: String)
@@ -87,45 +87,14 @@ extension PaymentStore {
         }
     }
 
-    /// Stores the answer for `key`, and with it the Wallet order token its body hands out: one
-    /// statement on PostgreSQL, one transaction (one commit) on SQLite.
-    func finishIdempotency(
-        key: String,
-        status: Int,
-        response: String,
-        walletOrderToken token: WalletOrderToken? = nil
-    ) async throws {
-        let update = "UPDATE idempotency_keys SET status = $1, response = $2, locked_until_ms = NULL WHERE key = $3"
-        let binds: [SQLValue] = [.int(status), .text(response), .text(key)]
-        guard let token else {
-            try await database.write(update, binds)
-            return
-        }
-        let tokenBinds: [SQLValue] = [
-            .text(token.hash), .text(token.orderId), .text(token.orderTypeIdentifier),
-            .int(PaymentStore.ms(token.issuedAt)),
-        ]
-        if database.dialect == "postgresql" {
-            try await database.write(
-                """
-                WITH t AS (
-                    INSERT INTO wallet_order_tokens (hash, order_id, order_type_identifier, issued_ms)
-                    VALUES ($4, $5, $6, $7)
-                )
-                \(update)
-                """,
-                binds + tokenBinds
-            )
-            return
-        }
-        try await database.transaction { db in
-            try await db.execute(update, binds)
-            try await db.execute(
-                "INSERT INTO wallet_order_tokens (hash, order_id, order_type_identifier, issued_ms) VALUES ($1, $2, $3, $4)",
-                tokenBinds
-            )
-        }
+    /// Stores the answer for `key`.
+    public func finishIdempotency(key: String, status: Int, response: String) async throws {
+        try await database.write(Self.finishIdempotencyStatement, [.int(status), .text(response), .text(key)])
     }
+
+    /// The statement that stores a key's answer: `$1` status, `$2` response, `$3` key.
+    static let finishIdempotencyStatement =
+        "UPDATE idempotency_keys SET status = $1, response = $2, locked_until_ms = NULL WHERE key = $3"
 
     /// Releases `key` without an answer (the request was not processed; a retry may run it).
     public func releaseIdempotency(key: String) async throws {

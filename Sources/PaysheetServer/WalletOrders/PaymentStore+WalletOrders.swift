@@ -50,6 +50,44 @@ extension PaymentStore {
         }
     }
 
+    /// Stores the answer for an idempotency `key` and, with it, the Wallet order token its body
+    /// hands out: one statement on PostgreSQL, one transaction (one commit) on SQLite.
+    func finishIdempotency(
+        key: String,
+        status: Int,
+        response: String,
+        walletOrderToken token: WalletOrderToken
+    )
+        async throws
+    {
+        let update = Self.finishIdempotencyStatement
+        let binds: [SQLValue] = [.int(status), .text(response), .text(key)]
+        let tokenBinds: [SQLValue] = [
+            .text(token.hash), .text(token.orderId), .text(token.orderTypeIdentifier),
+            .int(PaymentStore.ms(token.issuedAt)),
+        ]
+        if database.dialect == "postgresql" {
+            try await database.write(
+                """
+                WITH t AS (
+                    INSERT INTO wallet_order_tokens (hash, order_id, order_type_identifier, issued_ms)
+                    VALUES ($4, $5, $6, $7)
+                )
+                \(update)
+                """,
+                binds + tokenBinds
+            )
+            return
+        }
+        try await database.transaction { db in
+            try await db.execute(update, binds)
+            try await db.execute(
+                "INSERT INTO wallet_order_tokens (hash, order_id, order_type_identifier, issued_ms) VALUES ($1, $2, $3, $4)",
+                tokenBinds
+            )
+        }
+    }
+
     /// The tokens of `orderId` issued under `orderTypeIdentifier`, revoked ones included.
     func walletOrderTokens(orderId: String, orderTypeIdentifier: String) async throws -> [WalletOrderToken] {
         try await database.read(
