@@ -104,7 +104,9 @@ struct Idempotency: Sendable {
         switch key {
         case .none:
             let answer = try await handled(handler).answer
-            if let token = answer.walletOrderToken { try await store.insertWalletOrderToken(token, replacing: false) }
+            // As when the token was stored inside the authorization: a store that fails here does
+            // not turn a payment made into an error; the token it names then opens nothing.
+            if let token = answer.walletOrderToken { try? await store.insertWalletOrderToken(token, replacing: false) }
             return answer.response
         case .unusable(let answer): return answer.response
         case .claim(let request, let caller): (claim, callerKey) = (request, caller)
