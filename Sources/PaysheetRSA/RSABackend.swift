@@ -68,6 +68,10 @@ package struct RSABackendChoice: Sendable {
         opened: Result<LibCrypto, LibCryptoUnavailable>
     ) -> RSABackendChoice {
         let asked = environment["PAYSHEET_RSA"]?.lowercased() ?? "auto"
+        // An unknown value is read as `auto`, and said.
+        let unknown =
+            ["auto", "openssl", "boringssl"].contains(asked)
+            ? "" : " (PAYSHEET_RSA=\(asked) is not openssl, boringssl or auto: read as auto)"
         switch (asked, opened) {
         case ("boringssl", let opened):
             return RSABackendChoice(
@@ -77,10 +81,12 @@ package struct RSABackendChoice: Sendable {
             )
         case (_, .success(let library)):
             let why = asked == "openssl" ? "as PAYSHEET_RSA=openssl asks" : "found at \(library.path)"
-            return RSABackendChoice(backend: .openSSL, library: library, explanation: "\(library.versionText), \(why)")
+            return RSABackendChoice(
+                backend: .openSSL,
+                library: library,
+                explanation: "\(library.versionText), \(why)\(unknown)"
+            )
         case (_, .failure(let reason)):
-            let unknown =
-                ["auto", "openssl"].contains(asked) ? "" : " (PAYSHEET_RSA=\(asked) is not openssl, boringssl or auto)"
             return RSABackendChoice(
                 backend: .boringSSL,
                 library: nil,

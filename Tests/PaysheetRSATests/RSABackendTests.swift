@@ -48,6 +48,12 @@ final class RSABackendTests: XCTestCase {
         }
         let unknown = RSABackendChoice.make(environment: ["PAYSHEET_RSA": "fastest"], opened: missing)
         XCTAssertTrue(unknown.explanation.contains("PAYSHEET_RSA=fastest"), unknown.explanation)
+        // With a library that opened, an unknown value is read as auto, and said.
+        if case .success = RSABackendChoice.system {
+            let auto = RSABackendChoice.make(environment: ["PAYSHEET_RSA": "fastest"], opened: RSABackendChoice.system)
+            XCTAssertEqual(auto.backend, .openSSL)
+            XCTAssertTrue(auto.explanation.contains("read as auto"), auto.explanation)
+        }
         // A library that is not OpenSSL 3 is refused with the reason (libc has none of its functions).
         if case .failure(let notOpenSSL) = LibCrypto.open(candidates: ["libc.so.6"]) {
             XCTAssertTrue(notOpenSSL.description.contains("OpenSSL_version_num"), notOpenSSL.description)
