@@ -414,7 +414,7 @@ func healthBaseline(_ o: LoadOptions, _ http: HTTPClient) async -> Double {
 }
 
 /// RSA-2048 PKCS #1 v1.5 signatures per second on one core, for about a second, on the RSA
-/// backend the server and gateway use (``RSABackendChoice``).
+/// backend the server and gateway use (`RSABackendChoice`).
 func rsaSignatureRate() throws -> Double {
     let rsa = RSAPrivateKeyOperations(try _RSA.Signing.PrivateKey(keySize: .bits2048))
     let rsaStart = Date()

@@ -223,7 +223,7 @@ extension APIRouter {
     /// when the payment succeeded and the server issues Wallet orders (a token issued now). A
     /// token that cannot be stored leaves the result without them: the payment stands.
     /// The authorization's result with its Wallet order details when the order is paid, and the
-    /// token's record that must be stored before the answer leaves (``APIAnswer/walletOrderToken``).
+    /// token's record that must be stored before the answer leaves (`APIAnswer.walletOrderToken`).
     func walletOrderResult(
         _ outcome: AuthorizationOutcome
     ) -> (result: ApplePayPaymentAuthorizationResult, token: WalletOrderToken?) {

@@ -72,6 +72,9 @@ public struct DecryptedPaymentData: Sendable, Equatable {
     public var accountNumberSuffix: String { String(applicationPrimaryAccountNumber.suffix(4)) }
 
     /// Reads decrypted JSON. Errors say which member is missing or of the wrong type.
+    /// An ASCII digit, read on UTF-8 (a `Character` test breaks graphemes first).
+    static func isDigit(_ byte: UInt8) -> Bool { (0x30...0x39).contains(byte) }
+
     public init(json value: JSONValue) throws(PaymentTokenError) {
         guard let object = value.objectValue else {
             throw PaymentTokenError(.decryption, "the decrypted data is \(value.kindName), not a JSON object")
@@ -91,12 +94,12 @@ public struct DecryptedPaymentData: Sendable, Equatable {
             return text
         }
         applicationPrimaryAccountNumber = try required("applicationPrimaryAccountNumber", in: object)
-        guard !applicationPrimaryAccountNumber.isEmpty, applicationPrimaryAccountNumber.allSatisfy(\.isASCIIDigit)
+        guard !applicationPrimaryAccountNumber.isEmpty, applicationPrimaryAccountNumber.utf8.allSatisfy(Self.isDigit)
         else {
             throw fail("applicationPrimaryAccountNumber is not a string of digits")
         }
         applicationExpirationDate = try required("applicationExpirationDate", in: object)
-        guard applicationExpirationDate.count == 6, applicationExpirationDate.allSatisfy(\.isASCIIDigit) else {
+        guard applicationExpirationDate.utf8.count == 6, applicationExpirationDate.utf8.allSatisfy(Self.isDigit) else {
             throw fail("applicationExpirationDate is not YYMMDD")
         }
         currencyCode = try required("currencyCode", in: object)

@@ -17,7 +17,7 @@ public protocol ACPMessageSigning: Sendable {
 /// SHA-256 of the ``ACPMessage/signingString``, Base64 in `signature`, the certificate's serial
 /// number (decimal) in `certId`.
 public struct ACPSigner: ACPMessageSigning {
-    /// The signing key's operations (on OpenSSL's libcrypto when present: ``RSABackendChoice``).
+    /// The signing key's operations (on OpenSSL's libcrypto when present: `RSABackendChoice`).
     let privateKey: RSAPrivateKeyOperations
     /// The signing certificate.
     public let certificate: Certificate

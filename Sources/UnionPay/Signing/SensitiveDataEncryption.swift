@@ -9,7 +9,7 @@ import X509
 /// of composite fields): RSA with PKCS #1 v1.5 padding under UnionPay's encryption certificate,
 /// Base64, the certificate's serial in decimal sent as `encryptCertId` — what the SDKs'
 /// `encryptData` (`openssl_public_encrypt`, `RSA/ECB/PKCS1Padding`) produce. The process's RSA backend
-/// (``RSABackendChoice``: OpenSSL's libcrypto when present, else swift-crypto's BoringSSL, whose
+/// (`RSABackendChoice`: OpenSSL's libcrypto when present, else swift-crypto's BoringSSL, whose
 /// name for this padding is `_WEAK_AND_INSECURE_PKCS_V1_5`) does the encryption: UnionPay's
 /// protocol asks for this padding, and only the gateway, which holds the key, could be led to
 /// reveal anything by its answers.
