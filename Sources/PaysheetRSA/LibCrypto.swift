@@ -34,8 +34,11 @@ final class LibCrypto: @unchecked Sendable {
     typealias SetPointer = @convention(c) (Pointer?, Pointer?) -> Int32
     typealias Digest = @convention(c) () -> Pointer?
     typealias Void0 = @convention(c) () -> Void
+    typealias ControlString = @convention(c) (Pointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> Int32
     let versionText: String
     let path: String
+    /// `OpenSSL_version_num()`: 0xMNN00PP0.
+    let versionNumber: UInt
 
     let d2iAutoPrivateKey: Decode
     let d2iPUBKEY: Decode
@@ -57,6 +60,11 @@ final class LibCrypto: @unchecked Sendable {
     let setMGF1Digest: SetPointer
     let sha256: Digest
     let clearErrors: Void0
+    let controlString: ControlString
+
+    /// Whether this OpenSSL answers a PKCS #1 v1.5 decryption with bad padding by "implicit
+    /// rejection" (a made-up plaintext, OpenSSL 3.2 and later) unless told not to.
+    var rejectsImplicitly: Bool { versionNumber >= 0x3020_0000 }
 
     /// `RSA_PKCS1_PADDING`, `RSA_PKCS1_OAEP_PADDING`.
     static let pkcs1Padding: Int32 = 1
@@ -109,15 +117,21 @@ final class LibCrypto: @unchecked Sendable {
             throw LibCryptoUnavailable(description: "OPENSSL_init_crypto failed")
         }
         let text = try function(handle, "OpenSSL_version", as: VersionText.self)(0).map { String(cString: $0) }
-        return try LibCrypto(handle: handle, path: path, versionText: text ?? "OpenSSL 3")
+        return try LibCrypto(handle: handle, path: path, versionText: text ?? "OpenSSL 3", versionNumber: number)
     }
 
-    private init(handle: UnsafeMutableRawPointer, path: String, versionText: String) throws(LibCryptoUnavailable) {
+    private init(
+        handle: UnsafeMutableRawPointer,
+        path: String,
+        versionText: String,
+        versionNumber: UInt
+    ) throws(LibCryptoUnavailable) {
         func f<T>(_ name: String, _ type: T.Type) throws(LibCryptoUnavailable) -> T {
             try Self.function(handle, name, as: type)
         }
         self.path = path
         self.versionText = versionText
+        self.versionNumber = versionNumber
         d2iAutoPrivateKey = try f("d2i_AutoPrivateKey", Decode.self)
         d2iPUBKEY = try f("d2i_PUBKEY", Decode.self)
         pkeyFree = try f("EVP_PKEY_free", Free.self)
@@ -138,6 +152,7 @@ final class LibCrypto: @unchecked Sendable {
         setMGF1Digest = try f("EVP_PKEY_CTX_set_rsa_mgf1_md", SetPointer.self)
         sha256 = try f("EVP_sha256", Digest.self)
         clearErrors = try f("ERR_clear_error", Void0.self)
+        controlString = try f("EVP_PKEY_CTX_ctrl_str", ControlString.self)
     }
 }
 

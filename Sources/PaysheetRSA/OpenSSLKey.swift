@@ -51,16 +51,25 @@ final class OpenSSLKey: @unchecked Sendable {
         } != nil
     }
 
-    /// RSA-OAEP decryption with SHA-256 (and MGF1 with SHA-256).
+    /// RSA-OAEP decryption with SHA-256 (and MGF1 with SHA-256). Only a ciphertext of exactly the
+    /// modulus's length, as BoringSSL requires (OpenSSL would take one with its leading zeros left
+    /// out): both backends answer the same inputs alike.
     func decryptOAEPSHA256(_ ciphertext: [UInt8]) -> [UInt8]? {
-        run(library.decryptInit, padding: LibCrypto.oaepPadding, oaepSHA256: true) { context, out, length in
+        guard ciphertext.count == modulusBytes else { return nil }
+        return run(library.decryptInit, padding: LibCrypto.oaepPadding, oaepSHA256: true) { context, out, length in
             library.decrypt(context, out, &length, ciphertext, ciphertext.count)
         }
     }
 
-    /// PKCS #1 v1.5 decryption.
+    /// PKCS #1 v1.5 decryption, refusing bad padding as BoringSSL does: OpenSSL 3.2 and later
+    /// would otherwise answer it with a made-up plaintext ("implicit rejection"), which the
+    /// gateway would read as card data. Exactly the modulus's length, as for OAEP.
     func decryptPKCS1(_ ciphertext: [UInt8]) -> [UInt8]? {
-        run(library.decryptInit, padding: LibCrypto.pkcs1Padding) { context, out, length in
+        guard ciphertext.count == modulusBytes else { return nil }
+        return run(library.decryptInit, padding: LibCrypto.pkcs1Padding, explicitRejection: true) {
+            context,
+            out,
+            length in
             library.decrypt(context, out, &length, ciphertext, ciphertext.count)
         }
     }
@@ -80,6 +89,7 @@ final class OpenSSLKey: @unchecked Sendable {
         padding: Int32,
         signatureDigest: Bool = false,
         oaepSHA256: Bool = false,
+        explicitRejection: Bool = false,
         _ body: (OpaquePointer, UnsafeMutablePointer<UInt8>, inout Int) -> Int32
     ) -> [UInt8]? {
         guard let context = library.contextNew(nil, key, nil) else {
@@ -93,6 +103,12 @@ final class OpenSSLKey: @unchecked Sendable {
             ready =
                 library.setOAEPDigest(context, library.sha256()) == 1
                 && library.setMGF1Digest(context, library.sha256()) == 1
+        }
+        if ready, explicitRejection {
+            // Unknown to OpenSSL before 3.2 (which rejects explicitly anyway); required after.
+            let set = library.controlString(context, "rsa_pkcs1_implicit_rejection", "0") == 1
+            if !set { library.clearErrors() }
+            ready = set || !library.rejectsImplicitly
         }
         var output = [UInt8](repeating: 0, count: modulusBytes)
         var length = modulusBytes

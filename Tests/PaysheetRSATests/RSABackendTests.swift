@@ -109,7 +109,12 @@ final class RSABackendTests: XCTestCase {
             altered[7] ^= 0x40
             XCTAssertNil(openSSL.decryptOAEPSHA256(altered))
             XCTAssertNil(boring.decryptOAEPSHA256(altered))
-            XCTAssertNil(openSSL.decryptOAEPSHA256(Array(sealed.dropFirst())))
+            // Shorter or longer than the modulus: refused by both (OpenSSL alone would take a
+            // ciphertext whose leading zero byte was left out).
+            for wrongLength in [Array(sealed.dropFirst()), [0] + sealed, Array(sealed.dropFirst()) + [0, 0]] {
+                XCTAssertNil(openSSL.decryptOAEPSHA256(wrongLength))
+                XCTAssertNil(boring.decryptOAEPSHA256(wrongLength))
+            }
             // OAEP with SHA-1 (another padding) is not accepted for SHA-256.
             let sha1 = Array(try publicKey.encrypt(secret, padding: .PKCS1_OAEP))
             XCTAssertNil(openSSL.decryptOAEPSHA256(sha1))
@@ -131,7 +136,13 @@ final class RSABackendTests: XCTestCase {
             XCTAssertEqual(boring.decryptPKCS1(b), card)
             XCTAssertNil(encryptor.encryptPKCS1([UInt8](repeating: 1, count: 246)), "longer than one block")
         }
-        var altered = try XCTUnwrap(encryptors[0].encryptPKCS1(card))
+        let sealed = try XCTUnwrap(encryptors[0].encryptPKCS1(card))
+        for wrongLength in [Array(sealed.dropFirst()), [0] + sealed] {
+            XCTAssertNil(openSSL.decryptPKCS1(wrongLength))
+            XCTAssertNil(boring.decryptPKCS1(wrongLength))
+        }
+        // Bad padding is an error on both (OpenSSL 3.2+ is told not to answer with a made-up text).
+        var altered = sealed
         altered[0] ^= 0xff
         XCTAssertNil(openSSL.decryptPKCS1(altered))
         XCTAssertNil(boring.decryptPKCS1(altered))

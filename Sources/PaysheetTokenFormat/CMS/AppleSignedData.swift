@@ -148,7 +148,12 @@ public struct AppleSignedData: Sendable, Equatable {
     private static func time(_ r: BERReader, _ node: BERReader.Node, _ what: String) throws(PaymentTokenError) -> Date {
         do {
             if node.tag == 0x17 {
-                if let date = plainUTCTime(r.bytes[node.contentStart..<node.contentEnd]) { return date }
+                // The short length form only, as DER (and swift-asn1, below) requires.
+                if node.contentStart == node.start + 2,
+                    let date = plainUTCTime(r.bytes[node.contentStart..<node.contentEnd])
+                {
+                    return date
+                }
                 let time = try UTCTime(derEncoded: Array(r.encoding(node)))
                 return BERNodes.date(time.year, time.month, time.day, time.hours, time.minutes, time.seconds)
             }
