@@ -31,8 +31,6 @@ package enum RSABackend: String, Sendable, CaseIterable {
 package struct RSABackendChoice: Sendable {
     /// The backend chosen.
     package let backend: RSABackend
-    /// OpenSSL's library when it opened (also when BoringSSL was asked for, for comparisons).
-    let library: LibCrypto?
     /// Why: the environment's request, and what was found.
     package let explanation: String
 
@@ -73,23 +71,20 @@ package struct RSABackendChoice: Sendable {
             ["auto", "openssl", "boringssl"].contains(asked)
             ? "" : " (PAYSHEET_RSA=\(asked) is not openssl, boringssl or auto: read as auto)"
         switch (asked, opened) {
-        case ("boringssl", let opened):
+        case ("boringssl", _):
             return RSABackendChoice(
                 backend: .boringSSL,
-                library: try? opened.get(),
                 explanation: "BoringSSL (swift-crypto), as PAYSHEET_RSA=boringssl asks"
             )
         case (_, .success(let library)):
             let why = asked == "openssl" ? "as PAYSHEET_RSA=openssl asks" : "found at \(library.path)"
             return RSABackendChoice(
                 backend: .openSSL,
-                library: library,
                 explanation: "\(library.versionText), \(why)\(unknown)"
             )
         case (_, .failure(let reason)):
             return RSABackendChoice(
                 backend: .boringSSL,
-                library: nil,
                 explanation:
                     "BoringSSL (swift-crypto): OpenSSL 3's libcrypto is not usable here (\(reason.description))\(unknown)"
             )

@@ -16,8 +16,6 @@ struct OpenSSLRates {
     var ecdh = 0.0, ecdsaVerify = 0.0, rsaPrivate = 0.0, rsaPublic = 0.0
 
     static func measure(seconds: Int) -> OpenSSLRates? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         var arguments = ["openssl", "speed", "-mr", "-seconds", String(seconds), "ecdhp256", "ecdsap256", "rsa2048"]
         if FileManager.default.isExecutableFile(atPath: "/usr/bin/taskset") {
             arguments = ["taskset", "-c", "0"] + arguments
@@ -30,13 +28,7 @@ struct OpenSSLRates {
                 "import os,signal,sys; signal.pthread_sigmask(signal.SIG_UNBLOCK,[signal.SIGALRM]); os.execvp(sys.argv[1], sys.argv[1:])",
             ]
             + arguments
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = Pipe()
-        do { try process.run() } catch { return nil }
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        guard let output = standardOutput(of: arguments) else { return nil }
         var rates = OpenSSLRates()
         for line in output.split(separator: "\n") {
             let fields = line.split(separator: ":")
@@ -54,16 +46,22 @@ struct OpenSSLRates {
 
     /// `openssl version`'s first line.
     static func version() -> String {
+        guard let output = standardOutput(of: ["openssl", "version"]) else { return "openssl: not found" }
+        return output.split(separator: "\n").first.map(String.init) ?? "openssl: no version"
+    }
+
+    /// What `arguments` (run through `/usr/bin/env`) print on standard output, or nil if it cannot start.
+    static func standardOutput(of arguments: [String]) -> String? {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["openssl", "version"]
+        process.arguments = arguments
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = Pipe()
-        guard (try? process.run()) != nil else { return "openssl: not found" }
+        do { try process.run() } catch { return nil }
         let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        return output.split(separator: "\n").first.map(String.init) ?? "openssl: no version"
+        return output
     }
 }
 
