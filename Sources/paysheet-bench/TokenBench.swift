@@ -335,6 +335,11 @@ func runTokenStages() async throws {
     let parsed = try PaymentTokenData(json: json)
     let verified = try await verifier.verify(parsed, at: now)
     try await us("token JSON → PaymentTokenData") { _ = try PaymentTokenData(json: json) }
+    try await us("  JSONSkim.read (\(json.count) bytes)") { _ = JSONSkim.read(json) }
+    let signatureText = Base64.encode(parsed.signature)
+    try await us("  Base64 of the signature (\(signatureText.utf8.count) characters)") {
+        _ = Base64.decode(signatureText)
+    }
     try await us("CMS reader") { _ = try AppleSignedData(berEncoded: parsed.signature) }
     try await us("verify (cached chain)") { _ = try await verifier.verify(parsed, at: now) }
     try await us("decrypt") { _ = try keyring.decrypt(verified) }
@@ -347,7 +352,39 @@ func runTokenStages() async throws {
     }
     try await us("  ECDH") { _ = try priv.sharedSecretFromKeyAgreement(with: pub) }
     let plain = Array(try SandboxPayment.sample(amount: "1.00", currency: "USD").jsonValue.compactText.utf8)
-    try await us("  plaintext JSON + typed") { _ = try DecryptedPaymentData(json: JSONParser.parse(plain)) }
+    try await us("  plaintext JSON + typed") { _ = try DecryptedPaymentData.read(plain) }
+    try await us("  key by publicKeyHash") { _ = keyring.key(forPublicKeyHash: parsed.header.publicKeyHash) }
+    let secret = try priv.sharedSecretFromKeyAgreement(with: pub)
+    try await us("  KDF (one SHA-256)") {
+        var hasher = SHA256()
+        hasher.update(data: [0, 0, 0, 1] as [UInt8])
+        secret.withUnsafeBytes { hasher.update(bufferPointer: $0) }
+        hasher.update(data: Array(repeating: 7, count: 51) as [UInt8])
+        _ = SymmetricKey(data: hasher.finalize())
+    }
+    let aesKey = SymmetricKey(size: .bits256)
+    let sealed = try AES.GCM.seal(plain, using: aesKey, nonce: AES.GCM.Nonce(data: [UInt8](repeating: 0, count: 16)))
+    let combined = Array(sealed.ciphertext) + Array(sealed.tag)
+    try await us("  AES-256-GCM open") {
+        let box = try AES.GCM.SealedBox(
+            nonce: AES.GCM.Nonce(data: [UInt8](repeating: 0, count: 16)),
+            ciphertext: combined.dropLast(16),
+            tag: combined.suffix(16)
+        )
+        _ = Array(try AES.GCM.open(box, using: aesKey))
+    }
+    try await us("  AES: SealedBox only") {
+        _ = try AES.GCM.SealedBox(
+            nonce: AES.GCM.Nonce(data: [UInt8](repeating: 0, count: 16)),
+            ciphertext: combined.dropLast(16),
+            tag: combined.suffix(16)
+        )
+    }
+    let nonce16 = try AES.GCM.Nonce(data: [UInt8](repeating: 0, count: 16))
+    let dataCipher = Data(combined.dropLast(16))
+    let dataTag = Data(combined.suffix(16))
+    let prebuilt = try AES.GCM.SealedBox(nonce: nonce16, ciphertext: dataCipher, tag: dataTag)
+    try await us("  AES: open only") { _ = try AES.GCM.open(prebuilt, using: aesKey) }
 }
 
 /// `paysheet-bench tokens-loop decrypt|full [SECONDS]`: one of the EC_v1 lines alone for SECONDS

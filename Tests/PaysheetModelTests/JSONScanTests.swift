@@ -33,6 +33,23 @@ import Testing
                 }
             }
         }
+        // Long runs (from 128 bytes left, the quote is found by memchr and the run checked at
+        // once): every special byte, and a byte outside ASCII, at sampled places of each run.
+        for special: UInt8 in [0x22, 0x5C, 0x00, 0x1F, 0x0A, 0x80, 0xC3, 0xFF] {
+            for length in [127, 128, 129, 200, 300, 517] {
+                for position in Set([0, 1, 7, 8, 63, 64, length / 2, length - 9, length - 8, length - 1, length]) {
+                    var bytes = (0..<length).map { _ in plain[Int(next()) % 94] }  // ASCII only
+                    if position < length { bytes[position] = special }
+                    let closed = bytes + [0x22] + [UInt8](repeating: 0x41, count: 5)
+                    for candidate in [bytes, closed] {
+                        let (end, ascii) = JSONParser.plainRunEnd(candidate, from: 0)
+                        let expected = Self.naive(candidate, from: 0)
+                        #expect(end == expected, "special \(special) at \(position) of \(length)")
+                        #expect(ascii == candidate[0..<expected].allSatisfy { $0 < 0x80 })
+                    }
+                }
+            }
+        }
         // Bytes around the special ones (0x21, 0x23, 0x5B, 0x5D, 0x20, 0x7F, 0x80, 0xFF) never stop it.
         let near: [UInt8] = [0x21, 0x23, 0x5B, 0x5D, 0x20, 0x7F, 0x80, 0xFF, 0xA2, 0xDC]
         let long = (0..<1000).map { near[$0 % near.count] }

@@ -16,13 +16,18 @@ public enum Hex {
     /// The bytes of hexadecimal `text` (either case), or `nil` when it has an odd length or a
     /// character that is not a hexadecimal digit.
     public static func decode(_ text: String) -> [UInt8]? {
-        let utf8 = Array(text.utf8)
-        guard utf8.count % 2 == 0 else { return nil }
+        var text = text
+        return text.withUTF8 { decode(utf8: $0) }
+    }
+
+    /// The bytes of hexadecimal UTF-8 `input` (either case), as ``decode(_:)``.
+    public static func decode(utf8 input: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        guard input.count % 2 == 0 else { return nil }
         var out = [UInt8]()
-        out.reserveCapacity(utf8.count / 2)
+        out.reserveCapacity(input.count / 2)
         var index = 0
-        while index < utf8.count {
-            guard let high = value(utf8[index]), let low = value(utf8[index + 1]) else { return nil }
+        while index < input.count {
+            guard let high = value(input[index]), let low = value(input[index + 1]) else { return nil }
             out.append(high << 4 | low)
             index += 2
         }

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A strict JSON parser (RFC 8259) that keeps key order and reports where a document is broken.
 public struct JSONParser {
     /// A syntax error, with the 1-based line and column where it was found.
@@ -177,35 +183,65 @@ public struct JSONParser {
     /// and whether every byte before it is ASCII: eight bytes at a time while none is among them
     /// (a Base64 member of a token is kilobytes).
     static func plainRunEnd(_ bytes: [UInt8], from start: Int) -> (end: Int, ascii: Bool) {
-        bytes.withUnsafeBufferPointer { buffer in
-            var index = start
-            let count = buffer.count
-            guard let base = buffer.baseAddress else { return (start, true) }
-            let ones: UInt64 = 0x0101_0101_0101_0101
-            let highs: UInt64 = 0x8080_8080_8080_8080
-            var seen: UInt64 = 0
-            // A byte of `x` is zero ⇒ its high bit in `(x − ones) & ~x & highs` is set; a set bit
-            // can also follow a true one (a borrow), never come alone: the byte loop finds which.
-            while index + 8 <= count {
-                let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-                let quote = word ^ (ones &* 0x22)
-                let backslash = word ^ (ones &* 0x5C)
-                let special =
-                    ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)
-                    | ((word &- ones &* 0x20) & ~word)
-                if special & highs != 0 { break }
-                seen |= word
-                index += 8
-            }
-            var last: UInt8 = 0
-            while index < count {
-                let byte = base[index]
-                if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
-                last |= byte
-                index += 1
-            }
-            return (index, (seen & highs) == 0 && last < 0x80)
+        bytes.withUnsafeBufferPointer { plainRunEnd($0, from: start) }
+    }
+
+    /// ``plainRunEnd(_:from:)`` over a buffer.
+    static func plainRunEnd(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int) -> (end: Int, ascii: Bool) {
+        var index = start
+        let count = buffer.count
+        guard let base = buffer.baseAddress else { return (start, true) }
+        if count - start >= 128, let end = longPlainRunEnd(base, from: start, count: count) { return (end, true) }
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        var seen: UInt64 = 0
+        // A byte of `x` is zero ⇒ its high bit in `(x − ones) & ~x & highs` is set; a set bit
+        // can also follow a true one (a borrow), never come alone: the byte loop finds which.
+        while index + 8 <= count {
+            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            let quote = word ^ (ones &* 0x22)
+            let backslash = word ^ (ones &* 0x5C)
+            let special =
+                ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)
+                | ((word &- ones &* 0x20) & ~word)
+            if special & highs != 0 { break }
+            seen |= word
+            index += 8
         }
+        var last: UInt8 = 0
+        while index < count {
+            let byte = base[index]
+            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+            last |= byte
+            index += 1
+        }
+        return (index, (seen & highs) == 0 && last < 0x80)
+    }
+
+    /// The end of a long run that is plain and ASCII to its closing quote (Base64 members are
+    /// kilobytes): the quote found by the C library's `memchr`, then the run checked at once —
+    /// no backslash (`memchr` again), no control character or byte outside ASCII (a branch-free
+    /// pass, eight bytes at a time). `nil` when there is no quote, or the run is not all plain
+    /// ASCII: the byte-by-byte scan then says where it ends.
+    static func longPlainRunEnd(_ base: UnsafePointer<UInt8>, from start: Int, count: Int) -> Int? {
+        guard let found = memchr(base + start, 0x22, count - start) else { return nil }
+        let end = UnsafeRawPointer(found) - UnsafeRawPointer(base)
+        if memchr(base + start, 0x5C, end - start) != nil { return nil }
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        var flagged: UInt64 = 0
+        var index = start
+        while index + 8 <= end {
+            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            // High bit set: a byte outside ASCII, or (below 0x20) a borrow through it.
+            flagged |= word | ((word &- ones &* 0x20) & ~word)
+            index += 8
+        }
+        var last: UInt8 = 0
+        while index < end {
+            last |= base[index] | (base[index] < 0x20 ? 0x80 : 0)
+            index += 1
+        }
+        return flagged & 0x8080_8080_8080_8080 == 0 && last < 0x80 ? end : nil
     }
 
     private mutating func string() throws(SyntaxError) -> String {

@@ -61,7 +61,23 @@ public struct DecryptedPaymentData: Sendable, Equatable {
     /// `merchantTokenMetadata` (merchant-token requests): card art, the funding card's suffix and expiry.
     public var merchantTokenMetadata: MerchantTokenMetadata?
     /// The decrypted JSON exactly as it was (member order kept), including members not listed here.
-    public var json: JSONValue
+    public var json: JSONValue {
+        get {
+            switch storage {
+            case .value(let value): value
+            // Text the skim read: the parser accepts whatever the skim does (JSONSkimTests).
+            case .text(let bytes): (try? JSONParser.parse(bytes)) ?? .null
+            }
+        }
+        set { storage = .value(newValue) }
+    }
+
+    /// The decrypted JSON as parsed, or as text when it was read in place (parsed when asked for).
+    enum Storage: Sendable {
+        case value(JSONValue)
+        case text([UInt8])
+    }
+    var storage: Storage
 
     /// Whether this is a merchant token (MPAN): the account number is the merchant's own token,
     /// which the merchant may charge later without the shopper (recurring, automatic reload,
@@ -159,7 +175,19 @@ public struct DecryptedPaymentData: Sendable, Equatable {
         merchantTokenMetadata = try object["merchantTokenMetadata"].map { v throws(PaymentTokenError) in
             try MerchantTokenMetadata(json: v)
         }
-        json = value
+        storage = .value(value)
+    }
+
+    /// The same data, member for member (``json`` compared as JSON, however it is held).
+    public static func == (lhs: DecryptedPaymentData, rhs: DecryptedPaymentData) -> Bool {
+        lhs.applicationPrimaryAccountNumber == rhs.applicationPrimaryAccountNumber
+            && lhs.applicationExpirationDate == rhs.applicationExpirationDate && lhs.currencyCode == rhs.currencyCode
+            && lhs.transactionAmount == rhs.transactionAmount && lhs.cardholderName == rhs.cardholderName
+            && lhs.deviceManufacturerIdentifier == rhs.deviceManufacturerIdentifier
+            && lhs.paymentDataType == rhs.paymentDataType && lhs.details == rhs.details
+            && lhs.authenticationResponses == rhs.authenticationResponses
+            && lhs.merchantTokenIdentifier == rhs.merchantTokenIdentifier
+            && lhs.merchantTokenMetadata == rhs.merchantTokenMetadata && lhs.json == rhs.json
     }
 }
 

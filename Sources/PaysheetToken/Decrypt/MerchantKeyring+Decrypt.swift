@@ -22,12 +22,7 @@ extension MerchantKeyring {
                 "the token is encrypted to the key with publicKeyHash \(Base64.encode(token.header.publicKeyHash)); \(known). Configure the private key of the payment processing certificate the page used"
             )
         }
-        let plaintext = try Self.open(token, with: key)
-        let json: JSONValue
-        do { json = try JSONParser.parse(plaintext) } catch {
-            throw PaymentTokenError(.decryption, "the decrypted data is not JSON (\(error.description))")
-        }
-        return try DecryptedPaymentData(json: json)
+        return try DecryptedPaymentData.read(try Self.open(token, with: key))
     }
 
     static func open(_ token: PaymentTokenData, with key: MerchantKey) throws(PaymentTokenError) -> [UInt8] {
@@ -65,7 +60,7 @@ extension MerchantKeyring {
         }
         do {
             let box = try AES.GCM.SealedBox(
-                nonce: AES.GCM.Nonce(data: zeroNonce),
+                nonce: zeroNonce,
                 ciphertext: token.data.dropLast(16),
                 tag: token.data.suffix(16)
             )
@@ -78,7 +73,8 @@ extension MerchantKeyring {
         }
     }
 
-    static let zeroNonce = [UInt8](repeating: 0, count: 16)
+    /// EC_v1's and RSA_v1's nonce: sixteen zero bytes (each key encrypts one message).
+    static let zeroNonce = try! AES.GCM.Nonce(data: [UInt8](repeating: 0, count: 16))
 
     /// The DER prefix of a P-256 SubjectPublicKeyInfo with an uncompressed point (id-ecPublicKey,
     /// prime256v1, a BIT STRING of 66 bytes), which every EC_v1 token's ephemeral key has.

@@ -90,7 +90,7 @@ public struct SandboxTokenIssuer: Sendable {
     }
 
     private static func seal(_ plaintext: [UInt8], key: SymmetricKey) throws -> [UInt8] {
-        let box = try AES.GCM.seal(plaintext, using: key, nonce: AES.GCM.Nonce(data: MerchantKeyring.zeroNonce))
+        let box = try AES.GCM.seal(plaintext, using: key, nonce: MerchantKeyring.zeroNonce)
         return Array(box.ciphertext) + Array(box.tag)
     }
 }

@@ -38,6 +38,11 @@ public struct PaymentTokenData: Sendable, Equatable {
     /// (`{"paymentData": …}` as in `PKPaymentToken`, or `{"token": {"paymentData": …}}` as in an
     /// `ApplePayPayment`).
     public init(json bytes: [UInt8]) throws(PaymentTokenError) {
+        // Read in place when the document is plain (every token Apple sends is); else parsed.
+        if let token = Self.skimmed(bytes) {
+            self = token
+            return
+        }
         let value: JSONValue
         do {
             value = try JSONParser.parse(bytes)
