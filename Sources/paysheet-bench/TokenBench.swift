@@ -320,42 +320,49 @@ func runTokenStages() async throws {
     let json = Array(token.jsonValue.compactText.utf8)
     let verifier = PaymentTokenVerifier(trust: pki.trustAnchors)
     let keyring = MerchantKeyring([ecCredentials.merchantKey])
-    let count = 3000
-    func us(_ name: String, _ body: () async throws -> Void) async rethrows {
-        let start = DispatchTime.now().uptimeNanoseconds
-        for _ in 0..<count { try await body() }
-        print(
-            String(
-                format: "  %-28@ %7.1f µs",
-                name as NSString,
-                Double(DispatchTime.now().uptimeNanoseconds - start) / 1e3 / Double(count)
-            )
-        )
-    }
     let parsed = try PaymentTokenData(json: json)
     let verified = try await verifier.verify(parsed, at: now)
-    try await us("token JSON → PaymentTokenData") { _ = try PaymentTokenData(json: json) }
-    try await us("  JSONSkim.read (\(json.count) bytes)") { _ = JSONSkim.read(json) }
+    try await timeStage("token JSON → PaymentTokenData") { _ = try PaymentTokenData(json: json) }
+    try await timeStage("  JSONSkim.read (\(json.count) bytes)") { _ = JSONSkim.read(json) }
     let signatureText = Base64.encode(parsed.signature)
-    try await us("  Base64 of the signature (\(signatureText.utf8.count) characters)") {
+    try await timeStage("  Base64 of the signature (\(signatureText.utf8.count) characters)") {
         _ = Base64.decode(signatureText)
     }
-    try await us("CMS reader") { _ = try AppleSignedData(berEncoded: parsed.signature) }
-    try await us("verify (cached chain)") { _ = try await verifier.verify(parsed, at: now) }
-    try await us("decrypt") { _ = try keyring.decrypt(verified) }
+    try await timeStage("CMS reader") { _ = try AppleSignedData(berEncoded: parsed.signature) }
+    try await timeStage("verify (cached chain)") { _ = try await verifier.verify(parsed, at: now) }
+    try await timeStage("decrypt") { _ = try keyring.decrypt(verified) }
     guard case .p256(let priv) = ecCredentials.privateKey else { return }
     let eph = parsed.header.ephemeralPublicKey!
     let pub = try P256.KeyAgreement.PublicKey(derRepresentation: eph)
-    try await us("  ephemeral key from SPKI") { _ = try P256.KeyAgreement.PublicKey(derRepresentation: eph) }
-    try await us("  ephemeral key from x963") {
+    try await timeStage("  ephemeral key from SPKI") { _ = try P256.KeyAgreement.PublicKey(derRepresentation: eph) }
+    try await timeStage("  ephemeral key from x963") {
         _ = try P256.KeyAgreement.PublicKey(x963Representation: eph.suffix(65))
     }
-    try await us("  ECDH") { _ = try priv.sharedSecretFromKeyAgreement(with: pub) }
+    try await timeStage("  ECDH") { _ = try priv.sharedSecretFromKeyAgreement(with: pub) }
     let plain = Array(try SandboxPayment.sample(amount: "1.00", currency: "USD").jsonValue.compactText.utf8)
-    try await us("  plaintext JSON + typed") { _ = try DecryptedPaymentData.read(plain) }
-    try await us("  key by publicKeyHash") { _ = keyring.key(forPublicKeyHash: parsed.header.publicKeyHash) }
+    try await timeStage("  plaintext JSON + typed") { _ = try DecryptedPaymentData.read(plain) }
+    try await timeStage("  key by publicKeyHash") { _ = keyring.key(forPublicKeyHash: parsed.header.publicKeyHash) }
     let secret = try priv.sharedSecretFromKeyAgreement(with: pub)
-    try await us("  KDF (one SHA-256)") {
+    try await symmetricStages(secret: secret, plaintext: plain)
+}
+
+/// Microseconds of one stage, `body` run 3,000 times (`tokens-stages`).
+func timeStage(_ name: String, _ body: () async throws -> Void) async rethrows {
+    let count = 3000
+    let start = DispatchTime.now().uptimeNanoseconds
+    for _ in 0..<count { try await body() }
+    print(
+        String(
+            format: "  %-28@ %7.1f µs",
+            name as NSString,
+            Double(DispatchTime.now().uptimeNanoseconds - start) / 1e3 / Double(count)
+        )
+    )
+}
+
+/// `tokens-stages`' lines for the KDF and AES-256-GCM (with a 16-byte nonce, as tokens use it).
+func symmetricStages(secret: SharedSecret, plaintext plain: [UInt8]) async throws {
+    try await timeStage("  KDF (one SHA-256)") {
         var hasher = SHA256()
         hasher.update(data: [0, 0, 0, 1] as [UInt8])
         secret.withUnsafeBytes { hasher.update(bufferPointer: $0) }
@@ -365,7 +372,7 @@ func runTokenStages() async throws {
     let aesKey = SymmetricKey(size: .bits256)
     let sealed = try AES.GCM.seal(plain, using: aesKey, nonce: AES.GCM.Nonce(data: [UInt8](repeating: 0, count: 16)))
     let combined = Array(sealed.ciphertext) + Array(sealed.tag)
-    try await us("  AES-256-GCM open") {
+    try await timeStage("  AES-256-GCM open") {
         let box = try AES.GCM.SealedBox(
             nonce: AES.GCM.Nonce(data: [UInt8](repeating: 0, count: 16)),
             ciphertext: combined.dropLast(16),
@@ -373,7 +380,7 @@ func runTokenStages() async throws {
         )
         _ = Array(try AES.GCM.open(box, using: aesKey))
     }
-    try await us("  AES: SealedBox only") {
+    try await timeStage("  AES: SealedBox only") {
         _ = try AES.GCM.SealedBox(
             nonce: AES.GCM.Nonce(data: [UInt8](repeating: 0, count: 16)),
             ciphertext: combined.dropLast(16),
@@ -384,7 +391,7 @@ func runTokenStages() async throws {
     let dataCipher = Data(combined.dropLast(16))
     let dataTag = Data(combined.suffix(16))
     let prebuilt = try AES.GCM.SealedBox(nonce: nonce16, ciphertext: dataCipher, tag: dataTag)
-    try await us("  AES: open only") { _ = try AES.GCM.open(prebuilt, using: aesKey) }
+    try await timeStage("  AES: open only") { _ = try AES.GCM.open(prebuilt, using: aesKey) }
 }
 
 /// `paysheet-bench tokens-loop decrypt|full [SECONDS]`: one of the EC_v1 lines alone for SECONDS
