@@ -42,10 +42,12 @@ import Testing
                     if position < length { bytes[position] = special }
                     let closed = bytes + [0x22] + [UInt8](repeating: 0x41, count: 5)
                     for candidate in [bytes, closed] {
-                        let (end, ascii) = JSONParser.plainRunEnd(candidate, from: 0)
-                        let expected = Self.naive(candidate, from: 0)
-                        #expect(end == expected, "special \(special) at \(position) of \(length)")
-                        #expect(ascii == candidate[0..<expected].allSatisfy { $0 < 0x80 })
+                        for start in [0, 1, 5, 9] {
+                            let (end, ascii) = JSONParser.plainRunEnd(candidate, from: start)
+                            let expected = Self.naive(candidate, from: start)
+                            #expect(end == expected, "special \(special) at \(position) of \(length), from \(start)")
+                            #expect(ascii == candidate[start..<expected].allSatisfy { $0 < 0x80 })
+                        }
                     }
                 }
             }

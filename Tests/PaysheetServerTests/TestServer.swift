@@ -107,6 +107,11 @@ final class TestServer: @unchecked Sendable {
         c.acquirer.timeout = 6
         c.pollInterval = 0.05
         c.authorizeWait = 8
+        // No reconciliation by itself: after 10:00 Beijing time the scheduler would reconcile
+        // the past week in the background, and what a test lists would depend on the time of day
+        // (it did: ConsoleAPITests failed from 02:00 to 16:00 UTC). Its own tests drive it with
+        // a clock of their own (AuditFindingTests+Reconciliation).
+        c.acquirer.reconcileHour = -1
         if let other {
             c.databaseURL = other.databaseURL
             c.acquirer.gatewayURL = other.gatewayURL

@@ -1,7 +1,13 @@
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
 #elseif canImport(Darwin)
 import Darwin
+#elseif canImport(Android)
+import Android
+#elseif canImport(ucrt)
+import ucrt
 #endif
 
 /// A strict JSON parser (RFC 8259) that keeps key order and reports where a document is broken.

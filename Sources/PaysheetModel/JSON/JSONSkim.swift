@@ -10,9 +10,9 @@
 /// (`JSONSkimTests` holds the two against each other), so a reader that uses the skim when it can
 /// gives the answers of one that always parses — about twice as fast, and without copying a
 /// kilobytes-long Base64 member into a `String` first.
-public struct JSONSkim: Sendable {
+package struct JSONSkim: Sendable {
     /// A value in the document: where its text lies, or an object's members.
-    public enum Value: Sendable {
+    package enum Value: Sendable {
         /// A string's contents (between the quotes; no escapes, ASCII only).
         case string(Range<Int>)
         /// A number's text, valid by JSON's grammar.
@@ -22,21 +22,21 @@ public struct JSONSkim: Sendable {
     }
 
     /// An object's members in document order (keys are unique).
-    public struct Object: Sendable {
+    package struct Object: Sendable {
         /// Each member's key (its contents between the quotes) and value.
-        public var members: [(key: Range<Int>, value: Value)]
+        package var members: [(key: Range<Int>, value: Value)]
     }
 
     /// The document.
-    public let bytes: [UInt8]
+    package let bytes: [UInt8]
     /// Its one top-level value.
-    public let root: Value
+    package let root: Value
 
     /// How deep objects may nest (deeper documents are left to the parser).
-    public static let maxDepth = 16
+    package static let maxDepth = 16
 
     /// `bytes` read in place, or `nil` when it is not of the plain shape (see above).
-    public static func read(_ bytes: [UInt8]) -> JSONSkim? {
+    package static func read(_ bytes: [UInt8]) -> JSONSkim? {
         let root: Value? = bytes.withUnsafeBufferPointer { buffer in
             var reader = Reader(buffer: buffer)
             reader.skipSpace()
@@ -49,10 +49,11 @@ public struct JSONSkim: Sendable {
     }
 
     /// The value of `object`'s member named `key` (ASCII), if it has one.
-    public func member(_ key: StaticString, of object: Object) -> Value? {
+    package func member(_ key: StaticString, of object: Object) -> Value? {
         let length = key.utf8CodeUnitCount
         return bytes.withUnsafeBufferPointer { buffer in
             for member in object.members where member.key.count == length {
+                precondition(member.key.upperBound <= buffer.count, "an object of another document")
                 if Self.equal(buffer.baseAddress! + member.key.lowerBound, key.utf8Start, length) {
                     return member.value
                 }
@@ -62,21 +63,23 @@ public struct JSONSkim: Sendable {
     }
 
     /// The text of `range` (a string's contents or a number), as a `String`.
-    public func text(_ range: Range<Int>) -> String {
+    package func text(_ range: Range<Int>) -> String {
         String(decoding: bytes[range], as: UTF8.self)
     }
 
     /// Whether `range`'s text is exactly `expected`.
-    public func text(_ range: Range<Int>, is expected: StaticString) -> Bool {
-        range.count == expected.utf8CodeUnitCount
+    package func text(_ range: Range<Int>, is expected: StaticString) -> Bool {
+        precondition(range.upperBound <= bytes.count, "a range of another document")
+        return range.count == expected.utf8CodeUnitCount
             && bytes.withUnsafeBufferPointer {
                 Self.equal($0.baseAddress! + range.lowerBound, expected.utf8Start, range.count)
             }
     }
 
     /// `body` over the bytes of `range`.
-    public func withBytes<R>(_ range: Range<Int>, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-        bytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[range])) }
+    package func withBytes<R>(_ range: Range<Int>, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        precondition(range.lowerBound >= 0 && range.upperBound <= bytes.count, "a range of another document")
+        return bytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[range])) }
     }
 
     /// Whether the `count` bytes at `a` and `b` are the same (keys are short).

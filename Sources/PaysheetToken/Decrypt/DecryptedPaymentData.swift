@@ -64,9 +64,15 @@ public struct DecryptedPaymentData: Sendable, Equatable {
     public var json: JSONValue {
         get {
             switch storage {
-            case .value(let value): value
-            // Text the skim read: the parser accepts whatever the skim does (JSONSkimTests).
-            case .text(let bytes): (try? JSONParser.parse(bytes)) ?? .null
+            case .value(let value): return value
+            case .text(let bytes):
+                // Text the skim read: the parser accepts whatever the skim does (JSONSkimTests);
+                // a debug build says so if that ever stops being true.
+                guard let value = try? JSONParser.parse(bytes) else {
+                    assertionFailure("the skim read text the parser refuses")
+                    return .null
+                }
+                return value
             }
         }
         set { storage = .value(newValue) }

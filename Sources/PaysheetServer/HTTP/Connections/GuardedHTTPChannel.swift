@@ -138,12 +138,17 @@ final class ConnectionGuard {
         }
     }
 
+    /// Sets the timer for `deadline`, lazily: a timer already set for no later than it stays
+    /// (when it fires, the machine finds its deadline moved and asks for the new one — it closes
+    /// nothing before its deadline), and no deadline leaves it to fire and find nothing due. A
+    /// request on a kept-alive connection moves the deadline four times, and each reschedule is a
+    /// cancelled task and a new one on the event loop's queue; lazily, about two per connection
+    /// every header timeout.
     private func schedule(_ deadline: NIODeadline?, context: ChannelHandlerContext) {
-        guard deadline != timerDeadline else { return }
-        timer?.cancel()
-        timer = nil
-        timerDeadline = deadline
         guard let deadline else { return }
+        if timer != nil, let timerDeadline, timerDeadline <= deadline { return }
+        timer?.cancel()
+        timerDeadline = deadline
         let loop = context.eventLoop.assumeIsolatedUnsafeUnchecked()
         timer = loop.scheduleTask(deadline: deadline) { [self] in
             timer = nil
