@@ -20,8 +20,8 @@ package enum Secrets {
         String(Hex.encode(randomBytes((count + 1) / 2)).prefix(count))
     }
 
-    /// `count` bytes from the system's generator, eight at a time (each draw is a system call:
-    /// one per byte was a payment's most expensive identifier).
+    /// `count` bytes from the system's generator, eight at a time (each draw is a system call;
+    /// drawing one byte a call made 48 calls a payment).
     static func randomBytes(_ count: Int) -> [UInt8] {
         var generator = SystemRandomNumberGenerator()
         var out: [UInt8] = []
