@@ -63,12 +63,20 @@ public struct JSONParser {
     }
 
     private mutating func skipSpace() {
-        while index < bytes.count {
-            switch bytes[index] {
+        index = bytes.withUnsafeBufferPointer { Self.spaceEnd($0, from: index) }
+    }
+
+    /// The first byte at or after `start` that is not JSON's whitespace (space, tab, line feed,
+    /// carriage return), or the end. The parser and ``JSONSkim`` skip the same set.
+    static func spaceEnd(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        var index = start
+        while index < buffer.count {
+            switch buffer[index] {
             case 0x20, 0x09, 0x0A, 0x0D: index += 1
-            default: return
+            default: return index
             }
         }
+        return index
     }
 
     private mutating func value() throws(SyntaxError) -> JSONValue {
@@ -323,25 +331,40 @@ public struct JSONParser {
 
     private mutating func number() throws(SyntaxError) -> JSONValue {
         let start = index
-        if bytes[index] == UInt8(ascii: "-") { index += 1 }
+        let (end, failure) = bytes.withUnsafeBufferPointer { Self.numberEnd($0, from: start) }
+        index = end
+        if let failure { throw error(failure) }
+        return .number(String(decoding: bytes[start..<index], as: UTF8.self))
+    }
+
+    /// Where the number starting at `start` (at `-` or a digit) ends, by JSON's grammar
+    /// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`; or where it went wrong and why.
+    /// The parser and ``JSONSkim`` read numbers by this one grammar.
+    static func numberEnd(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int) -> (end: Int, failure: String?) {
+        var index = start
         func digits() -> Int {
             let digitsStart = index
-            while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
+            while index < buffer.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(buffer[index]) { index += 1 }
             return index - digitsStart
         }
-        guard index < bytes.count else { throw error("bad number") }
-        if bytes[index] == UInt8(ascii: "0") { index += 1 } else if digits() == 0 { throw error("bad number") }
-        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+        if buffer[index] == UInt8(ascii: "-") { index += 1 }
+        guard index < buffer.count else { return (index, "bad number") }
+        if buffer[index] == UInt8(ascii: "0") {
             index += 1
-            if digits() == 0 { throw error("bad number: digits expected after '.'") }
+        } else if digits() == 0 {
+            return (index, "bad number")
         }
-        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+        if index < buffer.count, buffer[index] == UInt8(ascii: ".") {
             index += 1
-            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+            if digits() == 0 { return (index, "bad number: digits expected after '.'") }
+        }
+        if index < buffer.count, buffer[index] == UInt8(ascii: "e") || buffer[index] == UInt8(ascii: "E") {
+            index += 1
+            if index < buffer.count, buffer[index] == UInt8(ascii: "+") || buffer[index] == UInt8(ascii: "-") {
                 index += 1
             }
-            if digits() == 0 { throw error("bad number: digits expected in the exponent") }
+            if digits() == 0 { return (index, "bad number: digits expected in the exponent") }
         }
-        return .number(String(decoding: bytes[start..<index], as: UTF8.self))
+        return (index, nil)
     }
 }

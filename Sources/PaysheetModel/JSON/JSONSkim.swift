@@ -96,14 +96,7 @@ package struct JSONSkim: Sendable {
 
         init(buffer: UnsafeBufferPointer<UInt8>) { self.buffer = buffer }
 
-        mutating func skipSpace() {
-            while index < buffer.count {
-                switch buffer[index] {
-                case 0x20, 0x09, 0x0A, 0x0D: index += 1
-                default: return
-                }
-            }
-        }
+        mutating func skipSpace() { index = JSONParser.spaceEnd(buffer, from: index) }
 
         mutating func value(depth: Int) -> Value? {
             guard index < buffer.count else { return nil }
@@ -124,34 +117,13 @@ package struct JSONSkim: Sendable {
             return start..<end
         }
 
-        /// A number by JSON's grammar: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
+        /// A number, by the parser's grammar (``JSONParser/numberEnd(_:from:)``).
         mutating func number() -> Range<Int>? {
             let start = index
-            if buffer[index] == UInt8(ascii: "-") { index += 1 }
-            guard index < buffer.count else { return nil }
-            if buffer[index] == UInt8(ascii: "0") {
-                index += 1
-            } else if digits() == 0 {
-                return nil
-            }
-            if index < buffer.count, buffer[index] == UInt8(ascii: ".") {
-                index += 1
-                guard digits() > 0 else { return nil }
-            }
-            if index < buffer.count, buffer[index] | 0x20 == UInt8(ascii: "e") {
-                index += 1
-                if index < buffer.count, buffer[index] == UInt8(ascii: "+") || buffer[index] == UInt8(ascii: "-") {
-                    index += 1
-                }
-                guard digits() > 0 else { return nil }
-            }
-            return start..<index
-        }
-
-        mutating func digits() -> Int {
-            let start = index
-            while index < buffer.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(buffer[index]) { index += 1 }
-            return index - start
+            let (end, failure) = JSONParser.numberEnd(buffer, from: start)
+            guard failure == nil else { return nil }
+            index = end
+            return start..<end
         }
 
         mutating func object(depth: Int) -> Value? {

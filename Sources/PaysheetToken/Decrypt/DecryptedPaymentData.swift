@@ -93,10 +93,10 @@ public struct DecryptedPaymentData: Sendable, Equatable {
     /// The last four digits of the account number.
     public var accountNumberSuffix: String { String(applicationPrimaryAccountNumber.suffix(4)) }
 
-    /// Reads decrypted JSON. Errors say which member is missing or of the wrong type.
     /// An ASCII digit, read on UTF-8 (a `Character` test breaks graphemes first).
     static func isDigit(_ byte: UInt8) -> Bool { (0x30...0x39).contains(byte) }
 
+    /// Reads decrypted JSON. Errors say which member is missing or of the wrong type.
     public init(json value: JSONValue) throws(PaymentTokenError) {
         guard let object = value.objectValue else {
             throw PaymentTokenError(.decryption, "the decrypted data is \(value.kindName), not a JSON object")
