@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import PaysheetModel
 
@@ -36,5 +37,29 @@ import Testing
         #expect(JSONValue.number("7.50").javaScriptString == "7.5")
         #expect(JSONValue.number("1e2").javaScriptString == "100")
         #expect(JSONValue.object(JSONObject()).javaScriptString == "[object Object]")
+    }
+
+    /// `JSONValue`'s `Decodable` (through Foundation's decoder: request bodies) reads every kind
+    /// as our parser does, whatever order it tries the kinds in; objects come out with sorted keys.
+    @Test func decodableReadsEveryKindAsTheParserDoes() throws {
+        let texts = [
+            #"null"#, #"true"#, #"false"#, #""text""#, #""""#, #"7"#, #"-12"#, #"[]"#, #"{}"#,
+            #"[true, 1, "1", null, [false], {"b": "x", "a": [null]}]"#,
+            #"{"version": "EC_v1", "data": "AAEC", "signature": "MIAG", "#
+                + #""header": {"publicKeyHash": "q/r", "ephemeralPublicKey": "BE", "transactionId": "ab"}}"#,
+            #"{"flag": false, "n": 3, "list": [{"z": true}, "s"], "nothing": null}"#,
+        ]
+        func sorted(_ value: JSONValue) -> JSONValue {
+            switch value {
+            case .array(let items): return .array(items.map(sorted))
+            case .object(let members):
+                return .object(JSONObject(members.map { ($0.key, sorted($0.value)) }.sorted { $0.0 < $1.0 }))
+            default: return value
+            }
+        }
+        for text in texts {
+            let decoded = try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+            #expect(decoded == sorted(try JSONParser.parse(text)), "\(text)")
+        }
     }
 }

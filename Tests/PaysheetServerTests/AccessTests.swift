@@ -346,4 +346,24 @@ import Testing
         // 256 random bits: no two alike in a thousand.
         #expect(Set((0..<1000).map { _ in AccessPolicy.newClientSecret() }).count == 1000)
     }
+
+    /// The `Authorization` header read in place agrees with Foundation's `lowercased()` and
+    /// `trimmingCharacters(in: .whitespaces)`, which it calls only when the text needs them.
+    @Test func theCredentialIsReadAsFoundationWouldReadIt() {
+        let schemes = [
+            "Bearer", "bearer", "BEARER", "bEaReR", "Bearer2", "Beare", "Basic", "B\u{e9}arer", "BEARE\u{212A}",
+            "bearerr",
+        ]
+        for scheme in schemes {
+            #expect(Credential.isBearer(Substring(scheme)) == (scheme.lowercased() == "bearer"), "\(scheme)")
+        }
+        let values = [
+            "psk_abc", " psk_abc", "psk_abc ", "\tpcs_x\t", "pcs_x\u{a0}", "\u{3000}psk_a", "p\u{e9}k", "a", " ",
+            "\t \t",
+            "psk_a b",
+        ]
+        for value in values {
+            #expect(Credential.trimmed(Substring(value)) == value.trimmingCharacters(in: .whitespaces), "\(value)")
+        }
+    }
 }

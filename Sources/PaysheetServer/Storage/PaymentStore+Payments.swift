@@ -39,6 +39,7 @@ extension PaymentStore {
                         try await PaymentStore.insertTokenUse(
                             tokenTransactionId,
                             order: order.id,
+                            payment: payment.id,
                             at: payment.createdAt,
                             db
                         )

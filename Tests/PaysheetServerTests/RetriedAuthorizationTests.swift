@@ -1,0 +1,117 @@
+import Foundation
+import PaysheetModel
+import PaysheetSheet
+import Testing
+@testable import PaysheetServer
+
+/// An authorization presented again with a token that already made a charge of its order — a
+/// client retrying after the answer was lost, without an idempotency key or after a server error
+/// — is answered with that charge's outcome, as the first answer would have been; nothing is
+/// charged twice, and a token that made no charge of this order still meets the order's refusal.
+@Suite struct RetriedAuthorizationTests {
+    static func body(_ token: ApplePayPaymentToken) throws -> String {
+        let payment = ApplePayPayment(token: token, shippingContact: Wallet.default.shippingContacts[0])
+        return try JSONValue.object(["payment": JSONValueEncoder().encode(payment)]).compactText
+    }
+
+    static func message(_ answer: JSONValue) -> JSONValue? {
+        answer["result"]?["errors"]?.arrayValue?.first?["message"]
+    }
+
+    @Test(arguments: TestDatabases.kinds) func eachTokenAgainIsAnsweredWithTheOutcomeOfItsOwnCharge(
+        kind: String
+    ) async throws {
+        try await TestServer.inProcess(database: kind) { server in
+            let factory = try await server.tokenFactory()
+            let order = try await server.createOrder()
+            let other = try await server.createOrder()
+            let id = try #require(order["id"]?.stringValue)
+            // The first card is declined by its issuer (insufficient funds), the second pays.
+            let wallet = Wallet.withTestCards(["0064"])
+            let declined = try await server.pay(order, wallet: wallet, card: 1, factory: factory)
+            #expect(await !declined.paid)
+            let declinedToken = try #require(factory.tokens.last)
+            let paid = try await server.pay(order, wallet: wallet, card: 0, factory: factory)
+            #expect(await paid.paid)
+            let paidToken = try #require(factory.tokens.last)
+            let charges = try #require(try await server.order(id)["payments"]?.arrayValue)
+            #expect(charges.count == 2)
+            let paidCharge = try #require(charges.first { $0["state"] == "succeeded" })
+
+            // The paying token again: its success, with the charge that made it.
+            let (status, again) = try await server.send("POST", "/v1/orders/\(id)/authorize", Self.body(paidToken))
+            #expect(status == 200)
+            #expect(again["result"]?["status"] == 0)
+            #expect(again["order"]?["status"] == "paid")
+            let answered = again["order"]?["payments"]?.arrayValue ?? []
+            #expect(answered.contains { $0["id"] == paidCharge["id"] && $0["state"] == "succeeded" })
+            // The declined token again: its decline, not a refusal of the order.
+            let (declinedStatus, declinedAgain) = try await server.send(
+                "POST",
+                "/v1/orders/\(id)/authorize",
+                Self.body(declinedToken)
+            )
+            #expect(declinedStatus == 200)
+            #expect(declinedAgain["result"]?["status"] == 1)
+            #expect(Self.message(declinedAgain) == "Insufficient funds")
+
+            // A token made for another order and never used: the paid order's refusal stands.
+            let otherSheet = try await server.pay(other, factory: factory)
+            #expect(await otherSheet.paid)
+            let otherToken = try #require(factory.tokens.last)
+            let (refusedStatus, refused) = try await server.send(
+                "POST",
+                "/v1/orders/\(id)/authorize",
+                Self.body(otherToken)
+            )
+            #expect(refusedStatus == 409)
+            #expect(refused["error"]?["code"] == "conflict")
+
+            // Nothing charged again: two charges still, one paid; the sandbox saw two consumes.
+            let after = try await server.order(id)
+            #expect(after["payments"]?.arrayValue?.count == 2)
+            #expect(after["status"] == "paid")
+        }
+    }
+
+    @Test func aTokenWhoseSignatureDoesNotVerifyIsNotAnsweredForThePaidOrder() async throws {
+        try await TestServer.inProcess { server in
+            let factory = try await server.tokenFactory()
+            let order = try await server.createOrder()
+            let id = try #require(order["id"]?.stringValue)
+            #expect(await try server.pay(order, factory: factory).paid)
+            var token = try #require(factory.tokens.last)
+            // The same header (its transactionId) with another signature: not Apple's, not answered.
+            guard case .object(var data) = token.paymentData, let signature = data["signature"]?.stringValue else {
+                Issue.record("the sandbox token has no signature")
+                return
+            }
+            data["signature"] = .string(String(signature.reversed()))
+            token.paymentData = .object(data)
+            let (status, answer) = try await server.send("POST", "/v1/orders/\(id)/authorize", Self.body(token))
+            #expect(status == 409)
+            #expect(answer["result"] == nil)
+        }
+    }
+
+    /// A use recorded before uses were kept with their charge (migration 7) names no charge: the
+    /// token presented again is refused as a replay, as it always was.
+    @Test func aUseRecordedBeforeItsChargeWasKeptIsStillAReplay() async throws {
+        try await TestServer.inProcess { server in
+            let factory = try await server.tokenFactory()
+            let (id, secret, body) = try await server.orderWithAuthorizeBody(factory)
+            let token = try #require(factory.tokens.last)
+            let transactionId = try #require(token.paymentData["header"]?["transactionId"]?.stringValue)
+            let db = try await SQLiteDatabase.open(path: server.data + "/paysheet.sqlite")
+            _ = try await db.write(
+                "INSERT INTO token_uses (transaction_id, order_id, used_ms) VALUES ($1, $2, $3)",
+                [.text(transactionId.lowercased()), .text(id), .int(0)]
+            )
+            await db.close()
+            let (status, answer) = try await server.send("POST", "/v1/orders/\(id)/authorize", body, auth: secret)
+            #expect(status == 200)
+            #expect(Self.message(answer) == "Payment was already used")
+            #expect(try await server.order(id)["payments"]?.arrayValue?.isEmpty == true)
+        }
+    }
+}
