@@ -7,8 +7,11 @@ import Testing
 @Suite(.enabled(if: TestDatabases.postgresURL != nil, "needs PAYSHEET_TEST_POSTGRES_URL (CI starts PostgreSQL)"))
 struct PostgresPreparedStatementTests {
     /// A database on CI's PostgreSQL, its pool running while `body` runs.
-    func withDatabase(_ body: @Sendable (PostgresDatabase) async throws -> Void) async throws {
-        let database = try PostgresDatabase(url: TestDatabases.postgresURL ?? "")
+    func withDatabase(
+        statementTimeout: Double = 120,
+        _ body: @Sendable (PostgresDatabase) async throws -> Void
+    ) async throws {
+        let database = try PostgresDatabase(url: TestDatabases.postgresURL ?? "", statementTimeout: statementTimeout)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await database.run() }
             defer { group.cancelAll() }
@@ -86,6 +89,7 @@ extension PostgresPreparedStatementTests {
             let failures = try await database.client.withConnection { connection in
                 let executor = PostgresDatabase.Executor(
                     connection: connection,
+                    statementTimeout: database.statementTimeout,
                     statements: database.statements,
                     logger: database.logger
                 )
@@ -114,5 +118,38 @@ extension PostgresPreparedStatementTests {
                     + Array(repeating: "refused before sending", count: 3)
             )
         }
+    }
+
+    /// A statement not answered within the configured deadline is given up as the database out of
+    /// reach (503 at the edge), whatever the deadline: PostgreSQL sleeps 30 s, the deadline is 1 s
+    /// (no race on a loaded machine: the answer cannot come before the sleep ends).
+    @Test func aStatementPastItsDeadlineIsGivenUpAsTheDatabaseOutOfReach() async throws {
+        try await withDatabase(statementTimeout: 1) { database in
+            let error = await #expect(throws: StorageError.self) {
+                _ = try await database.read("SELECT CAST(pg_sleep(30) AS TEXT) AS slept", [])
+            }
+            #expect(error?.kind == .unavailable)
+            #expect(error?.message.contains("within 1 s") == true, "\(String(describing: error))")
+        }
+    }
+}
+
+/// The database's settings, read without a database.
+@Suite struct DatabaseSettingsTests {
+    /// The deadline is a setting: `PAYSHEET_DATABASE_STATEMENT_TIMEOUT` or the file's
+    /// `databaseStatementTimeout`, a positive number of seconds (15 when unset).
+    @Test func theStatementDeadlineIsASetting() throws {
+        #expect(try ServerConfiguration.load(file: nil, environment: [:]).databaseStatementTimeout == 15)
+        let set = try ServerConfiguration.load(file: nil, environment: ["PAYSHEET_DATABASE_STATEMENT_TIMEOUT": "2.5"])
+        #expect(set.databaseStatementTimeout == 2.5)
+        for refused in ["0", "-1", "inf", "soon"] {
+            #expect(throws: ConfigurationError.self) {
+                try ServerConfiguration.load(file: nil, environment: ["PAYSHEET_DATABASE_STATEMENT_TIMEOUT": refused])
+            }
+        }
+        let file = NSTemporaryDirectory() + "paysheet-config-" + UUID().uuidString + ".json"
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        FileManager.default.createFile(atPath: file, contents: Data(#"{"databaseStatementTimeout": 0}"#.utf8))
+        #expect(throws: ConfigurationError.self) { try ServerConfiguration.load(file: file, environment: [:]) }
     }
 }

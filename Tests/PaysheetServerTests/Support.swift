@@ -25,7 +25,7 @@ enum TestDatabases {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { await admin.run() }
                 try await admin.transaction { db in try await db.execute("CREATE SCHEMA \(schema)", []) }
-                let db = try PostgresDatabase(url: postgresURL!, searchPath: schema)
+                let db = try PostgresDatabase(url: postgresURL!, searchPath: schema, statementTimeout: 120)
                 group.addTask { await db.run() }
                 let store = PaymentStore(database: db)
                 try await store.migrate()

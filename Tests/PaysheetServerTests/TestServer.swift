@@ -112,6 +112,9 @@ final class TestServer: @unchecked Sendable {
         // (it did: ConsoleAPITests failed from 02:00 to 16:00 UTC). Its own tests drive it with
         // a clock of their own (AuditFindingTests+Reconciliation).
         c.acquirer.reconcileHour = -1
+        // A loaded two-core machine (suites in parallel, builds beside them) may keep PostgreSQL
+        // from answering for seconds; the tests wait for it rather than fail on the wall clock.
+        c.databaseStatementTimeout = 120
         if let other {
             c.databaseURL = other.databaseURL
             c.acquirer.gatewayURL = other.gatewayURL

@@ -23,6 +23,10 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
     /// with `?sslmode=disable|prefer|require|verify-ca|verify-full&sslrootcert=CA_FILE` as libpq
     /// reads them (default `prefer`). `PAYSHEET_DATABASE_URL`.
     public var databaseURL: String?
+    /// Seconds a PostgreSQL statement may take before the database is taken to be out of reach
+    /// (the statement given up, its connection closed, the request answered 503).
+    /// `PAYSHEET_DATABASE_STATEMENT_TIMEOUT`.
+    public var databaseStatementTimeout: Double = PostgresDatabase.defaultStatementTimeout
     /// The key that seals stored merchant tokens (agreements): a file holding 32 bytes in Base64,
     /// mode 600; made when absent. By default `<data>/credential-key`; several servers on one
     /// database need the same file. `PAYSHEET_CREDENTIAL_KEY`.
@@ -306,6 +310,7 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
         if let value = environment["PAYSHEET_IDENTITY_CERTIFICATE"] { identityCertificateFile = value }
         if let value = environment["PAYSHEET_IDENTITY_KEY"] { identityKeyFile = value }
         if let value = try double("PAYSHEET_AUTHORIZE_WAIT") { authorizeWait = value }
+        if let value = try seconds("PAYSHEET_DATABASE_STATEMENT_TIMEOUT") { databaseStatementTimeout = value }
         if let value = try double("PAYSHEET_POLL_INTERVAL") { pollInterval = value }
         if let value = try double("PAYSHEET_SHOPPER_CANCEL_WINDOW") { shopperCancelWindow = value }
         if let value = try double("PAYSHEET_DRAIN_SECONDS") { drainSeconds = value }
@@ -344,6 +349,11 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
             }
         }
         try configuration.apply(environment: environment)
+        guard configuration.databaseStatementTimeout > 0, configuration.databaseStatementTimeout.isFinite else {
+            throw ConfigurationError(
+                "databaseStatementTimeout \(configuration.databaseStatementTimeout) is not a positive number of seconds"
+            )
+        }
         return configuration
     }
 

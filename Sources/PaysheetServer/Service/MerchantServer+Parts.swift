@@ -210,7 +210,11 @@ extension MerchantServer {
         init(_ config: ServerConfiguration, data: String, logger: Logger) async throws {
             let url = config.databaseURL ?? "sqlite:" + data + "/paysheet.sqlite"
             if url.hasPrefix("postgres") {
-                let postgres = try PostgresDatabase(url: url, logger: logger)
+                let postgres = try PostgresDatabase(
+                    url: url,
+                    statementTimeout: config.databaseStatementTimeout,
+                    logger: logger
+                )
                 database = postgres
                 self.postgres = postgres
                 services = [postgres.client]

@@ -16,13 +16,21 @@ public final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
     /// The store's statements, prepared on each connection.
     let statements = PostgresPreparedStatements()
     let logger: Logger
+    /// Seconds a statement may take before the database is taken to be out of reach.
+    let statementTimeout: Double
 
     public var dialect: String { "postgresql" }
 
     /// A database at `url` (`postgres://user:password@host:port/database`, with `sslmode` and
     /// `sslrootcert` as libpq reads them; see ``PostgresTLSMode``); `searchPath`
-    /// selects a schema other than `public`.
-    public init(url: String, searchPath: String? = nil, logger: Logger = Logger(label: "paysheet.postgres")) throws {
+    /// selects a schema other than `public`; a statement not answered within `statementTimeout`
+    /// seconds is given up (its connection closed) and the database taken to be out of reach.
+    public init(
+        url: String,
+        searchPath: String? = nil,
+        statementTimeout: Double = PostgresDatabase.defaultStatementTimeout,
+        logger: Logger = Logger(label: "paysheet.postgres")
+    ) throws {
         guard let components = URLComponents(string: url), let scheme = components.scheme,
             scheme == "postgres" || scheme == "postgresql", let host = components.host
         else {
@@ -46,6 +54,7 @@ public final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
         if let searchPath { configuration.options.additionalStartupParameters = [("search_path", searchPath)] }
         client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.logger = logger
+        self.statementTimeout = statementTimeout
     }
 
     /// The per-statement counter of `sql`, made once per statement text (the texts are the
@@ -84,25 +93,32 @@ public final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
         return table.isEmpty ? verb : verb + " " + table.lowercased()
     }
 
+    /// `seconds` as a message says it: `15`, `2.5`.
+    static func seconds(_ seconds: Double) -> String {
+        seconds.rounded() == seconds && abs(seconds) < 1e9 ? String(Int(seconds)) : String(seconds)
+    }
+
     /// Runs the connection pool until cancelled.
     public func run() async { await client.run() }
 
     struct Executor: SQLExecutor {
         let connection: PostgresConnection
+        let statementTimeout: Double
         let statements: PostgresPreparedStatements
         let logger: Logger
         func execute(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow] {
             PostgresDatabase.roundTrips.increment()
             PostgresDatabase.statementCounter(sql).increment()
             // A statement whose answer never comes (postgres-nio can lose a query written as its
-            // connection closes) is given up after callTimeout, and its connection closed so that
+            // connection closes) is given up after statementTimeout, and its connection closed so that
             // the pool does not lend it again.
             let connection = connection
             let statements = statements
             let logger = logger
+            let timeout = statementTimeout
             let rows: [SQLRow]?
             do {
-                rows = try await FirstOf.value(within: PostgresDatabase.callTimeout) {
+                rows = try await FirstOf.value(within: timeout) {
                     try await Self.run(sql, binds, on: connection, statements: statements, logger: logger)
                 }
             } catch let error as SQLStatementAborted {
@@ -113,7 +129,7 @@ public final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
             guard let rows else {
                 connection.close().whenComplete { _ in }
                 throw StorageError(
-                    "PostgreSQL did not answer \(PostgresDatabase.statementKind(sql)) within \(Int(PostgresDatabase.callTimeout)) s",
+                    "PostgreSQL did not answer \(PostgresDatabase.statementKind(sql)) within \(PostgresDatabase.seconds(timeout)) s",
                     kind: .unavailable
                 )
             }
@@ -167,7 +183,12 @@ public final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
 
     private func transactionOnce<T: Sendable>(_ body: @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
         try await client.withConnection { connection in
-            let executor = Executor(connection: connection, statements: statements, logger: logger)
+            let executor = Executor(
+                connection: connection,
+                statementTimeout: statementTimeout,
+                statements: statements,
+                logger: logger
+            )
             _ = try await executor.execute("BEGIN", [])
             do {
                 let result = try await body(executor)
@@ -180,8 +201,9 @@ public final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
         }
     }
 
-    /// Seconds a statement may take before the database is taken to be out of reach.
-    static let callTimeout: Double = 15
+    /// Seconds a statement may take by default before the database is taken to be out of reach
+    /// (`ServerConfiguration.databaseStatementTimeout`).
+    public static let defaultStatementTimeout: Double = 15
 
     /// `error` as a ``StorageError``: ``StorageError/Kind/unavailable`` when it says the server or
     /// the connection is gone (closed connections, SQLSTATE classes 08 and 53, 57P01–57P03, 25006),
@@ -228,7 +250,12 @@ public final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
     private func alone(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow] {
         do {
             return try await client.withConnection { connection in
-                try await Executor(connection: connection, statements: statements, logger: logger).execute(sql, binds)
+                try await Executor(
+                    connection: connection,
+                    statementTimeout: statementTimeout,
+                    statements: statements,
+                    logger: logger
+                ).execute(sql, binds)
             }
         } catch {
             throw Self.classified(error)
