@@ -142,7 +142,9 @@ extension PostgresPreparedStatementTests {
         #expect(try ServerConfiguration.load(file: nil, environment: [:]).databaseStatementTimeout == 15)
         let set = try ServerConfiguration.load(file: nil, environment: ["PAYSHEET_DATABASE_STATEMENT_TIMEOUT": "2.5"])
         #expect(set.databaseStatementTimeout == 2.5)
-        for refused in ["0", "-1", "inf", "soon"] {
+        let day = try ServerConfiguration.load(file: nil, environment: ["PAYSHEET_DATABASE_STATEMENT_TIMEOUT": "86400"])
+        #expect(day.databaseStatementTimeout == 86_400)
+        for refused in ["0", "-1", "inf", "nan", "soon", "86401", "1e16"] {
             #expect(throws: ConfigurationError.self) {
                 try ServerConfiguration.load(file: nil, environment: ["PAYSHEET_DATABASE_STATEMENT_TIMEOUT": refused])
             }
@@ -151,5 +153,11 @@ extension PostgresPreparedStatementTests {
         defer { try? FileManager.default.removeItem(atPath: file) }
         FileManager.default.createFile(atPath: file, contents: Data(#"{"databaseStatementTimeout": 0}"#.utf8))
         #expect(throws: ConfigurationError.self) { try ServerConfiguration.load(file: file, environment: [:]) }
+        // Built in code, past the configuration's checks: the database refuses it the same way.
+        for refused in [0, -1, .nan, .infinity, 1e16] {
+            #expect(throws: StorageError.self) {
+                _ = try PostgresDatabase(url: "postgres://u@127.0.0.1:1/db", statementTimeout: refused)
+            }
+        }
     }
 }

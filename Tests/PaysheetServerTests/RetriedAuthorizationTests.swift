@@ -37,6 +37,10 @@ import Testing
             let charges = try #require(try await server.order(id)["payments"]?.arrayValue)
             #expect(charges.count == 2)
             let paidCharge = try #require(charges.first { $0["state"] == "succeeded" })
+            let otherSheet = try await server.pay(other, factory: factory)
+            #expect(await otherSheet.paid)
+            let otherToken = try #require(factory.tokens.last)
+            let consumes = try await server.ledger().filter { $0["txnType"] == "01" }.count
 
             // The paying token again: its success, with the charge that made it.
             let (status, again) = try await server.send("POST", "/v1/orders/\(id)/authorize", Self.body(paidToken))
@@ -55,10 +59,7 @@ import Testing
             #expect(declinedAgain["result"]?["status"] == 1)
             #expect(Self.message(declinedAgain) == "Insufficient funds")
 
-            // A token made for another order and never used: the paid order's refusal stands.
-            let otherSheet = try await server.pay(other, factory: factory)
-            #expect(await otherSheet.paid)
-            let otherToken = try #require(factory.tokens.last)
+            // A token made for another order (which it paid): the paid order's refusal stands.
             let (refusedStatus, refused) = try await server.send(
                 "POST",
                 "/v1/orders/\(id)/authorize",
@@ -67,10 +68,11 @@ import Testing
             #expect(refusedStatus == 409)
             #expect(refused["error"]?["code"] == "conflict")
 
-            // Nothing charged again: two charges still, one paid; the sandbox saw two consumes.
+            // Nothing charged again: two charges still, one paid; the sandbox saw no new consume.
             let after = try await server.order(id)
             #expect(after["payments"]?.arrayValue?.count == 2)
             #expect(after["status"] == "paid")
+            #expect(try await server.ledger().filter { $0["txnType"] == "01" }.count == consumes)
         }
     }
 
@@ -112,6 +114,32 @@ import Testing
             #expect(status == 200)
             #expect(Self.message(answer) == "Payment was already used")
             #expect(try await server.order(id)["payments"]?.arrayValue?.isEmpty == true)
+        }
+    }
+
+    /// A charge that succeeded is answered again only while its order stands paid: once the
+    /// merchant voided it or refunded some of it, the token again meets the order's refusal (409),
+    /// never a success the page would show the shopper.
+    @Test func aPaidOrderVoidedOrRefundedSinceIsNotAnsweredWithASuccess() async throws {
+        try await TestServer.inProcess { server in
+            let factory = try await server.tokenFactory()
+            for (path, body, status) in [
+                ("void", nil, "voided"), ("refunds", #"{"amount":"1.00"}"#, "partially_refunded"),
+            ] {
+                let order = try await server.createOrder()
+                let id = try #require(order["id"]?.stringValue)
+                #expect(await try server.pay(order, factory: factory).paid)
+                let token = try #require(factory.tokens.last)
+                let (before, _) = try await server.send("POST", "/v1/orders/\(id)/authorize", Self.body(token))
+                #expect(before == 200)
+                let (changed, view) = try await server.send("POST", "/v1/orders/\(id)/\(path)", body)
+                #expect(changed == 200 || changed == 201)
+                #expect(view["status"]?.stringValue == status)
+                let (again, answer) = try await server.send("POST", "/v1/orders/\(id)/authorize", Self.body(token))
+                #expect(again == 409, "\(path): \(answer)")
+                #expect(answer["result"] == nil)
+                #expect(answer["error"]?["message"]?.stringValue?.contains(status) == true, "\(answer)")
+            }
         }
     }
 }

@@ -349,9 +349,9 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
             }
         }
         try configuration.apply(environment: environment)
-        guard configuration.databaseStatementTimeout > 0, configuration.databaseStatementTimeout.isFinite else {
+        guard PostgresDatabase.acceptsStatementTimeout(configuration.databaseStatementTimeout) else {
             throw ConfigurationError(
-                "databaseStatementTimeout \(configuration.databaseStatementTimeout) is not a positive number of seconds"
+                "databaseStatementTimeout \(configuration.databaseStatementTimeout) is not a number of seconds above 0 and at most 86400"
             )
         }
         return configuration

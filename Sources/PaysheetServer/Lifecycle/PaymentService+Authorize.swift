@@ -191,8 +191,9 @@ extension PaymentService {
     ) async throws -> AuthorizationOutcome? {
         switch gate.reply {
         case .awaitOutcome(let open):
-            // A charge is already with the acquirer: never a second one; answer with its outcome.
-            return try await outcome(of: open, deadline: deadline, others: payments)
+            // A charge is already with the acquirer: never a second one; answer with its outcome
+            // (counted as paid once, by the request that made it).
+            return try await outcome(of: open, deadline: deadline, others: payments, counting: false)
         case .refused(let refusal): throw ServiceError(refusal)
         case .failure(let message):
             logger.error("order \(order.id): its total is \(order.amount); nothing charged")
@@ -203,10 +204,10 @@ extension PaymentService {
 
     /// The answer to a payment whose token was presented for this order before — an
     /// authorization retried after its answer was lost (a dropped connection, a server error after
-    /// the charge was stored): the outcome of the charge that token made, when the token verifies
-    /// (its signature, chain and age, as for a first use) and its first use made a charge of this
-    /// order; `nil` otherwise, and the caller's refusal stands. Nothing is sent to the acquirer and
-    /// nothing is written: the token is never used twice.
+    /// the charge was stored): the outcome of the charge that token made, when its first use made
+    /// a charge of this order and the token verifies (its signature, chain and age, as for a first
+    /// use; checked after the cheap look-up); `nil` otherwise, and the caller's refusal stands.
+    /// Nothing is sent to the acquirer and nothing is written: the token is never used twice.
     func retriedAuthorization(
         _ payment: ApplePayPayment,
         order: OrderRecord,
@@ -214,24 +215,26 @@ extension PaymentService {
         verifiedAt started: Date,
         deadline: Date
     ) async throws -> AuthorizationOutcome? {
-        guard let token = try? PaymentTokenData(jsonValue: payment.token.paymentData),
-            (try? await decryptor.verifier.verify(token, at: started)) != nil
-        else { return nil }
+        guard let token = try? PaymentTokenData(jsonValue: payment.token.paymentData) else { return nil }
         return try await retriedAuthorization(
             transactionId: token.header.transactionId,
             order: order,
             payments: payments,
-            deadline: deadline
+            deadline: deadline,
+            verifying: (token, started)
         )
     }
 
     /// The outcome of the charge that the token `transactionId` made for `order` (whose payments
-    /// were read as `payments`), when it made one; `nil` otherwise.
+    /// were read as `payments`), when it made one and `verifying` (a token not yet verified, and
+    /// when) verifies; `nil` otherwise. A success is answered only while the order stands paid
+    /// (not canceled, voided or refunded since: then the order's own refusal says so).
     func retriedAuthorization(
         transactionId: String,
         order: OrderRecord,
         payments: [PaymentRecord],
-        deadline: Date
+        deadline: Date,
+        verifying: (token: PaymentTokenData, at: Date)? = nil
     ) async throws -> AuthorizationOutcome? {
         guard let use = try await store.tokenUse(transactionId), use.orderId == order.id, let paymentId = use.paymentId
         else { return nil }
@@ -242,9 +245,13 @@ extension PaymentService {
             (current, known) = read
         }
         guard let charge = known.first(where: { $0.id == paymentId && $0.kind == .charge }) else { return nil }
+        if charge.lifecycle.state == .succeeded, current.status != .paid || current.canceledAt != nil { return nil }
+        if let verifying {
+            guard (try? await decryptor.verifier.verify(verifying.token, at: verifying.at)) != nil else { return nil }
+        }
         Counter(label: "paysheet_authorizations_retried_total").increment()
         guard charge.lifecycle.state.isTerminal else {
-            return try await outcome(of: charge, deadline: deadline, others: known)
+            return try await outcome(of: charge, deadline: deadline, others: known, counting: false)
         }
         var outcome = settledOutcome(charge, current, counting: false)
         outcome.payments = known
@@ -481,12 +488,14 @@ extension PaymentService {
 
     /// `others`: the order's payments as last read; the answer's view shows them with this charge as
     /// it ended. `unchangedSince`: the payment's generation when this request started watching it,
-    /// `charge` being what it committed since (see ``waitForOutcome(_:until:known:)``).
+    /// `charge` being what it committed since (see ``waitForOutcome(_:until:known:)``). `counting`:
+    /// whether a success counts as a payment made (only for the request that made the charge).
     func outcome(
         of charge: PaymentRecord,
         deadline: Date,
         others: [PaymentRecord]? = nil,
-        unchangedSince: Int? = nil
+        unchangedSince: Int? = nil,
+        counting: Bool = true
     ) async throws -> AuthorizationOutcome {
         let known = unchangedSince.map { (payment: charge, generation: $0) }
         let waited = try await waitForOutcome(charge.id, until: deadline, known: known)
@@ -495,7 +504,7 @@ extension PaymentService {
         var order = waited?.order
         if order == nil { order = try await store.order(final.orderId) }
         guard let order else { throw ServiceError.notFound("order \(final.orderId)") }
-        var outcome = settledOutcome(final, order)
+        var outcome = settledOutcome(final, order, counting: counting)
         // Known only when the settling change was committed here (the order came with it).
         if waited?.order != nil, let others { outcome.payments = others.filter { $0.id != final.id } + [final] }
         return outcome

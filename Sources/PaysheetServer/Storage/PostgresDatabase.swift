@@ -31,6 +31,9 @@ public final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
         statementTimeout: Double = PostgresDatabase.defaultStatementTimeout,
         logger: Logger = Logger(label: "paysheet.postgres")
     ) throws {
+        guard Self.acceptsStatementTimeout(statementTimeout) else {
+            throw StorageError("a statement deadline of \(statementTimeout) s is not above 0 and at most a day")
+        }
         guard let components = URLComponents(string: url), let scheme = components.scheme,
             scheme == "postgres" || scheme == "postgresql", let host = components.host
         else {
@@ -92,6 +95,9 @@ public final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
         if verb == "WITH" { return "WITH " + (words.dropFirst().first ?? "") }
         return table.isEmpty ? verb : verb + " " + table.lowercased()
     }
+
+    /// Whether `seconds` may be a statement deadline: above 0, at most a day (86,400 s).
+    public static func acceptsStatementTimeout(_ seconds: Double) -> Bool { seconds > 0 && seconds <= 86_400 }
 
     /// `seconds` as a message says it: `15`, `2.5`.
     static func seconds(_ seconds: Double) -> String {
