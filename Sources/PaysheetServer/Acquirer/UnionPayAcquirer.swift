@@ -22,8 +22,9 @@ public struct UnionPayAcquirer: Acquirer {
     }
 
     /// A new acquirer `orderId`: 32 random hexadecimal digits (unique with overwhelming probability;
-    /// the store's unique index on the identity refuses a repeat rather than mixing two transactions).
-    static func newOrderId() -> String { Secrets.hex(32) }
+    /// the store's unique index on the identity refuses a repeat rather than mixing two transactions),
+    /// never 13 decimal digits in a row (what log scanners take for a card number: ``IDs``).
+    static func newOrderId() -> String { IDs.drawn { Secrets.hex(32) } }
 
     public func settlementFile(day: String, now: Date) async -> SettlementFile {
         let mmdd = String(day.dropFirst(4))

@@ -20,6 +20,35 @@ extension SheetMachine {
                 "result": .null, "rule": .null,
             ]
         }
+        func opt(_ text: String?) -> JSONValue { text.map { .string($0) } ?? .null }
+        var members = JSONObject()
+        members["visible"] = .bool(sheetState.visible)
+        members["status"] = opt(sheetState.status?.text(in: language))
+        members["statusId"] = opt(sheetState.status?.id?.rawValue)
+        members["language"] = .string(language.rawValue)
+        members["canAuthorize"] = .bool(canAuthorize)
+        members["payLater"] = Self.payLater(sheetState.request)
+        members["disbursement"] = Self.disbursement(sheetState.request)
+        members["popup"] = opt(
+            sheetState.popupLabel.map { SheetString.popupNoDelivery.text(in: language, ["label": $0]) }
+        )
+        members["modules"] = Self.modules(sheetState, in: language)
+        members["outstanding"] = sheetState.visible ? opt(sheetState.outstanding?.event.rawValue) : .null
+        if sheetState.visible, let deadline = sheetState.outstanding?.deadline {
+            members["secondsLeft"] = .number(JSONValue.javaScriptNumberString(String(max(0, deadline - now))))
+        } else {
+            members["secondsLeft"] = .null
+        }
+        members["result"] = opt(sheetState.result?.rawValue)
+        members["rule"] = sheetState.lastRule.map { .number(String($0)) } ?? .null
+        // Only after a payment that gave the wallet an order (absent otherwise).
+        if let order = sheetState.walletOrder { members["order"] = order.json }
+        return .object(members)
+    }
+
+    /// The snapshot's `modules`: each module's error (in `language`) and what it shows; `billing`
+    /// only for payments that continue after today.
+    static func modules(_ sheetState: SheetState, in language: SheetLanguage) -> JSONValue {
         func err(_ m: SheetModule) -> JSONValue {
             sheetState.errors[m].map {
                 let shown = $0.resolved(in: language)
@@ -40,18 +69,7 @@ extension SheetMachine {
                 ]
             } ?? .null
         let methods = sheetState.methods.map { SheetMachine.pageMethod($0).jsonValue }
-        var members = JSONObject()
-        members["visible"] = .bool(sheetState.visible)
-        members["status"] = opt(sheetState.status?.text(in: language))
-        members["statusId"] = opt(sheetState.status?.id?.rawValue)
-        members["language"] = .string(language.rawValue)
-        members["canAuthorize"] = .bool(canAuthorize)
-        members["payLater"] = Self.payLater(sheetState.request)
-        members["disbursement"] = Self.disbursement(sheetState.request)
-        members["popup"] = opt(
-            sheetState.popupLabel.map { SheetString.popupNoDelivery.text(in: language, ["label": $0]) }
-        )
-        members["modules"] = [
+        var modules: JSONObject = [
             "card": ["error": err(.card), "selected": card],
             "shipping": [
                 "error": err(.shipping),
@@ -70,24 +88,10 @@ extension SheetMachine {
             "coupon": ["error": err(.coupon), "code": opt(sheetState.couponCode)],
             "summary": ["lineItems": .array(sheetState.lineItems.map(item)), "total": item(sheetState.total)],
         ]
-        // Only for payments that continue after today (absent otherwise, as the module is on the sheet).
-        if let billing = SheetBilling.module(sheetState.request, currency: sheetState.request.currencyCode),
-            case .object(var modules) = members["modules"]
-        {
+        if let billing = SheetBilling.module(sheetState.request, currency: sheetState.request.currencyCode) {
             modules["billing"] = billing
-            members["modules"] = .object(modules)
         }
-        members["outstanding"] = sheetState.visible ? opt(sheetState.outstanding?.event.rawValue) : .null
-        if sheetState.visible, let deadline = sheetState.outstanding?.deadline {
-            members["secondsLeft"] = .number(JSONValue.javaScriptNumberString(String(max(0, deadline - now))))
-        } else {
-            members["secondsLeft"] = .null
-        }
-        members["result"] = opt(sheetState.result?.rawValue)
-        members["rule"] = sheetState.lastRule.map { .number(String($0)) } ?? .null
-        // Only after a payment that gave the wallet an order (absent otherwise).
-        if let order = sheetState.walletOrder { members["order"] = order.json }
-        return .object(members)
+        return .object(modules)
     }
 
     /// The shipping module's heading for `type` (`shippingType`).

@@ -36,4 +36,29 @@ import Testing
         }
         #expect(Secrets.base64url([0xFB, 0xFF, 0xBF]) == "-_-_")
     }
+
+    /// Ids go into paths, logs and trace attributes: none may hold 13 decimal digits in a row,
+    /// which scanners (and CI's trace check) take for a card number. Random hexadecimal does about
+    /// 2 times in 100 for an acquirer's order id, so 5,000 of each would show it.
+    @Test func noIdLooksLikeACardNumber() {
+        #expect(IDs.longestRunOfDigits("ab1234567890123cd") == 13)
+        #expect(IDs.longestRunOfDigits("12a345") == 3)
+        #expect(IDs.longestRunOfDigits("") == 0)
+        for _ in 0..<5_000 {
+            let acquirerId = UnionPayAcquirer.newOrderId()
+            #expect(acquirerId.count == 32 && acquirerId.allSatisfy(\.isHexDigit))
+            #expect(IDs.longestRunOfDigits(acquirerId) <= 12, "\(acquirerId)")
+            #expect(IDs.longestRunOfDigits(IDs.make("ord_", randomDigits: 24)) <= 12)
+            #expect(IDs.longestRunOfDigits(IDs.make("")) <= 12)
+        }
+        // A time whose twelve hexadecimal digits are all decimal: the random part starts with a letter.
+        let allDigits = Date(timeIntervalSince1970: Double(0x0123_4567_8901) / 1000)
+        for _ in 0..<200 {
+            let id = IDs.make("pay_", now: allDigits)
+            #expect(id.dropFirst(4).prefix(12).allSatisfy { $0.isASCII && $0.isNumber }, "\(id)")
+            #expect(IDs.longestRunOfDigits(id) == 12, "\(id)")
+        }
+        // The fixed part alone too long: the last draw is kept (the loop ends).
+        #expect(IDs.drawn { "1234567890123" } == "1234567890123")
+    }
 }
