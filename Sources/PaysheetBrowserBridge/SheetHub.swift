@@ -82,7 +82,7 @@ public actor SheetHub {
         } else if pages.count >= capacity, let victim = victim(for: client, owning: own.count) {
             drop(victim)
         }
-        let id = "pg_" + Secrets.hex(32)
+        let id = IDs.drawn { "pg_" + Secrets.hex(32) }  // in URLs: never card-like
         pages[id] = Entry(
             page: BrowserPage(
                 configuration: pageConfiguration(SheetConfiguration(tokenFactory: factory(page: id)), wall: wall),

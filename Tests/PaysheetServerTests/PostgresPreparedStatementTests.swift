@@ -87,12 +87,7 @@ extension PostgresPreparedStatementTests {
             )
             // Outside a transaction (an error would abort it), on one connection.
             let failures = try await database.client.withConnection { connection in
-                let executor = PostgresDatabase.Executor(
-                    connection: connection,
-                    statementTimeout: database.statementTimeout,
-                    statements: database.statements,
-                    logger: database.logger
-                )
+                let executor = database.executor(on: connection)
                 var failures: [String] = []
                 for _ in 0..<PostgresPreparedStatements.runsBeforePreparing + 2 {
                     do {

@@ -37,6 +37,11 @@ public struct OrderLifecycle: Sendable, Equatable {
 
     // MARK: Authorize
 
+    /// Whether a charge of the order succeeded or is held for review: the order takes no other.
+    public var isCharged: Bool {
+        payments.contains { $0.kind == .charge && ($0.lifecycle.state == .succeeded || $0.lifecycle.state == .held) }
+    }
+
     /// Whether the order takes an authorization now, before the driver spends time on the
     /// token: `nil` when it does, else the step to answer with (no write).
     public func authorizationGate() -> Step? {
@@ -47,7 +52,7 @@ public struct OrderLifecycle: Sendable, Equatable {
         if order.canceledAt != nil {
             return Step(reply: .refused(.conflict("order \(order.id) was canceled; it takes no payment")))
         }
-        if charges.contains(where: { $0.lifecycle.state == .succeeded || $0.lifecycle.state == .held }) {
+        if isCharged {
             return Step(reply: .refused(.conflict("order \(order.id) is already \(order.status.rawValue)")))
         }
         // R10: every update keeps the total above zero; an order stored otherwise is never charged.

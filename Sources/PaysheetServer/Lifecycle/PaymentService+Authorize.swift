@@ -109,10 +109,7 @@ extension PaymentService {
             var machine = OrderLifecycle(order: order, payments: payments, configuration: lifecycle)
             // The order's own answer first (a charge in flight, canceled, paid, nothing to pay).
             if let gate = machine.authorizationGate() {
-                if case .refused = gate.reply,
-                    payments.contains(where: {
-                        $0.kind == .charge && ($0.lifecycle.state == .succeeded || $0.lifecycle.state == .held)
-                    }),
+                if case .refused = gate.reply, machine.isCharged,
                     let retried = try await retriedAuthorization(
                         payment,
                         order: order,

@@ -6,7 +6,7 @@ import Foundation
 /// No id holds 13 decimal digits in a row: a run of 13–19 digits is what log scanners (and our
 /// trace check, `Tools/otlp_trace_check.py`) take for a card number, and ids are in paths, logs
 /// and trace attributes. An id that would (about 2 in 100 of random hexadecimal) is drawn again.
-enum IDs {
+package enum IDs {
     /// The longest run of decimal digits an id may hold.
     static let longestDigitRun = 12
 
@@ -19,7 +19,7 @@ enum IDs {
 
     /// `draw()`'s first value without a run of more than ``longestDigitRun`` decimal digits
     /// (after 64 draws, the last: only a caller whose fixed part alone holds such a run gets one).
-    static func drawn(_ draw: () -> String) -> String {
+    package static func drawn(_ draw: () -> String) -> String {
         var id = draw()
         for _ in 0..<64 where longestRunOfDigits(id) > longestDigitRun { id = draw() }
         return id

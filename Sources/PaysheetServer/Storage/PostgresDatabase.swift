@@ -107,6 +107,11 @@ public final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
     /// Runs the connection pool until cancelled.
     public func run() async { await client.run() }
 
+    /// This database's statements on `connection` (its deadline, its prepared statements).
+    func executor(on connection: PostgresConnection) -> Executor {
+        Executor(connection: connection, statementTimeout: statementTimeout, statements: statements, logger: logger)
+    }
+
     struct Executor: SQLExecutor {
         let connection: PostgresConnection
         let statementTimeout: Double
@@ -189,12 +194,7 @@ public final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
 
     private func transactionOnce<T: Sendable>(_ body: @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
         try await client.withConnection { connection in
-            let executor = Executor(
-                connection: connection,
-                statementTimeout: statementTimeout,
-                statements: statements,
-                logger: logger
-            )
+            let executor = self.executor(on: connection)
             _ = try await executor.execute("BEGIN", [])
             do {
                 let result = try await body(executor)
@@ -256,12 +256,7 @@ public final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
     private func alone(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow] {
         do {
             return try await client.withConnection { connection in
-                try await Executor(
-                    connection: connection,
-                    statementTimeout: statementTimeout,
-                    statements: statements,
-                    logger: logger
-                ).execute(sql, binds)
+                try await self.executor(on: connection).execute(sql, binds)
             }
         } catch {
             throw Self.classified(error)

@@ -230,6 +230,17 @@ import Testing
         }
     }
 
+    /// A page's id goes into the bridge's URLs (and so into logs): `pg_` and 32 hexadecimal
+    /// digits, never 13 decimal digits in a row (what scanners take for a card number: `IDs`).
+    @Test func pageIdsNeverLookLikeACardNumber() async throws {
+        let h = try hub(capacity: 4_000, perClient: 4_000)
+        for wall in 0..<2_000 {
+            let id = await h.create(client: "10.0.0.9", wall: Double(wall) / 1_000)
+            #expect(id.hasPrefix("pg_") && id.count == 35 && id.dropFirst(3).allSatisfy(\.isHexDigit), "\(id)")
+            #expect(IDs.longestRunOfDigits(id) <= IDs.longestDigitRun, "\(id)")
+        }
+    }
+
     @Test func aFullHubTakesFromTheAddressWithMostPagesNeverFromAPoorerOne() async throws {
         let h = try hub(capacity: 6, perClient: 4)
         let a1 = await h.create(client: "10.0.0.1", wall: 1)
