@@ -74,7 +74,7 @@ extension MerchantKeyring {
     }
 
     /// EC_v1's and RSA_v1's nonce: sixteen zero bytes (each key encrypts one message).
-    static let zeroNonce = try! AES.GCM.Nonce(data: [UInt8](repeating: 0, count: 16))
+    package static let zeroNonce = try! AES.GCM.Nonce(data: [UInt8](repeating: 0, count: 16))
 
     /// The DER prefix of a P-256 SubjectPublicKeyInfo with an uncompressed point (id-ecPublicKey,
     /// prime256v1, a BIT STRING of 66 bytes), which every EC_v1 token's ephemeral key has.
