@@ -96,6 +96,51 @@ import Testing
         }
     }
 
+    /// The same token twice at once — a client that sent its authorization again before the first
+    /// answer came back — charges once, and both requests are answered with that charge's
+    /// outcome. The interleaving is driven, not timed: the second request acts on the order as it
+    /// was read before the first one's charge committed (handed to the service as its first look),
+    /// and the sandbox holds the charge in processing until both requests wait for it. On SQLite
+    /// the second meets the token's first use at its own commit (the retried-authorization path
+    /// and its re-read); on PostgreSQL the order's change first (a look again, then the order's
+    /// in-flight gate). Either way: one charge, one consume, the same answer twice.
+    @Test(arguments: TestDatabases.kinds) func oneTokenTwiceAtOnceChargesOnceAndBothAreAnsweredWithIt(
+        kind: String
+    ) async throws {
+        try await TestServer.inProcess(database: kind, configure: { $0.authorizeWait = 120 }) { server in
+            let service = try #require(server.payments)
+            try await server.setFaults(#"{"seed":3,"holdCharges":1}"#)
+            let factory = try await server.tokenFactory()
+            let (id, _, body) = try await server.orderWithAuthorizeBody(factory)
+            let payment = try decodeJSONValue(
+                ApplePayPayment.self,
+                from: try #require(try JSONParser.parse(Array(body.utf8))["payment"])
+            )
+            let before = try #require(try await service.store.orderAndPayments(id))
+            #expect(before.1.isEmpty)
+
+            let first = Task { try await service.authorize(orderId: id, payment: payment) }
+            try await server.waitForHeldCharges()
+            let charge = try #require(try await service.store.orderAndPayments(id)?.1.first)
+            let second = Task { try await service.authorize(orderId: id, payment: payment, preloaded: before) }
+            // Both wait for the charge in flight before the acquirer settles it.
+            let bothWaiting = try await waitUntil { await service.waiters.watching(charge.id) >= 2 }
+            #expect(bothWaiting, "the second authorization never waited for the first one's charge")
+            #expect(try await server.releaseCharges() == 1)
+
+            let answers = [try await first.value, try await second.value]
+            for answer in answers {
+                #expect(answer.result.status == ApplePayStatus.success.rawValue)
+                #expect(answer.order.status == .paid)
+                #expect(answer.payment?.id == charge.id)
+            }
+            let after = try await server.order(id)
+            #expect(after["status"] == "paid")
+            #expect(after["payments"]?.arrayValue?.count == 1)
+            #expect(try await server.ledger().filter { $0["txnType"] == "01" }.count == 1)
+        }
+    }
+
     /// A use recorded before uses were kept with their charge (migration 7) names no charge: the
     /// token presented again is refused as a replay, as it always was.
     @Test func aUseRecordedBeforeItsChargeWasKeptIsStillAReplay() async throws {

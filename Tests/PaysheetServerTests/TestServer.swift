@@ -8,7 +8,7 @@ import PaysheetBrowserBridge
 import PaysheetModel
 import PaysheetSandboxServer
 import PaysheetScenario
-import PaysheetServer
+@testable import PaysheetServer
 import PaysheetSheet
 import PaysheetSheetTokens
 import PaysheetToken
@@ -28,6 +28,8 @@ final class TestServer: @unchecked Sendable {
     var task: Task<Void, Error>?
     /// HummingbirdTesting's client of the merchant server when it runs in this process.
     var client: (any TestClientProtocol)?
+    /// The merchant server's payment service when it runs in this process.
+    var payments: PaymentService?
     /// A merchant API key created before the server started.
     var merchantKey = ""
     /// The database the server uses (`nil`: the data folder's SQLite).
@@ -177,6 +179,7 @@ final class TestServer: @unchecked Sendable {
         do {
             let result = try await merchant.application.test(.router) { client in
                 server.client = client
+                server.payments = merchant.payments
                 return try await body(server)
             }
             await merchant.shutdown()

@@ -79,6 +79,9 @@ actor PaymentWaiters {
         }
     }
 
+    /// How many requests watch `paymentId` (wait, or are about to wait, for its outcome).
+    func watching(_ paymentId: String) -> Int { watchers[paymentId, default: 0] }
+
     /// Wakes everyone waiting for `paymentId`, which another server changed: they read it anew
     /// (whatever this process committed of it before is older).
     func poke(_ paymentId: String) {

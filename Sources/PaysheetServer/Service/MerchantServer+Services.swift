@@ -19,6 +19,8 @@ extension MerchantServer {
         let ready: Readiness
         /// Whether the drop-in, its bridge, the demo store and `/v1/sandbox/*` are served.
         let sandboxTools: Bool
+        /// The payment service the routes call (kept for tests that drive it beside them).
+        let payments: PaymentService
 
         init(
             _ config: ServerConfiguration,
@@ -57,6 +59,7 @@ extension MerchantServer {
                 vault: try CredentialVault.loadOrCreate(path: config.credentialKeyFile ?? data + "/credential-key"),
                 tokenTrust: tokens.trust
             )
+            self.payments = payments
             // The drop-in, its bridge, the demo store and /v1/sandbox/* are sandbox tools: served only
             // when asked for and while the server trusts sandbox tokens (the only tokens the simulated
             // sheet can make).

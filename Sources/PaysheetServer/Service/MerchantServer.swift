@@ -50,6 +50,9 @@ public struct MerchantServer: Sendable {
     public let application: Application<RouterResponder<APIRequestContext>>
     /// Stops first on SIGTERM: `/health` answers 503 for the configured seconds while requests are still served.
     let drainer: Drainer
+    /// The payment service its routes call: for tests that need an interleaving no HTTP timing can
+    /// promise (an authorization that read the order before another one's charge committed).
+    let payments: PaymentService
     /// Closes the HTTP clients and the database; after the services have stopped.
     let close: @Sendable () async -> Void
 
@@ -146,6 +149,7 @@ public struct MerchantServer: Sendable {
                 await ready.signal()
             }
             self.application = application
+            self.payments = parts.payments
             self.drainer = Drainer(draining: parts.draining, seconds: config.drainSeconds, logger: logger)
             self.started = Started(
                 url: publicURL,
