@@ -23,6 +23,29 @@ struct APIKeyCommand: AsyncParsableCommand {
         var database: String?
 
         var url: String? { database ?? ProcessInfo.processInfo.environment["PAYSHEET_DATABASE_URL"] }
+
+        /// The server's statement deadline (`PAYSHEET_DATABASE_STATEMENT_TIMEOUT`, read as `serve`
+        /// reads it): the key commands run migrations, which may wait on another server's.
+        func statementTimeout() throws -> Double {
+            let name = "PAYSHEET_DATABASE_STATEMENT_TIMEOUT"
+            guard let text = ProcessInfo.processInfo.environment[name] else {
+                return PostgresDatabase.defaultStatementTimeout
+            }
+            guard let seconds = Double(text), PostgresDatabase.acceptsStatementTimeout(seconds) else {
+                FileHandle.standardError.write(
+                    Data(
+                        "paysheet api-key: \(name)=\(text) is not a number of seconds above 0 and at most 86400\n".utf8
+                    )
+                )
+                throw ExitCodes.usage
+            }
+            return seconds
+        }
+
+        /// Runs `body` with the keys of the chosen database.
+        func withKeys<T: Sendable>(_ body: @Sendable (APIKeys) async throws -> T) async throws -> T {
+            try await APIKeys.withDatabase(url, dataFolder: data.folder, statementTimeout: statementTimeout(), body)
+        }
     }
 
     struct Create: AsyncParsableCommand {
@@ -34,7 +57,7 @@ struct APIKeyCommand: AsyncParsableCommand {
         var name = "merchant"
 
         func run() async throws {
-            let (record, key) = try await APIKeys.withDatabase(options.url, dataFolder: options.data.folder) {
+            let (record, key) = try await options.withKeys {
                 try await $0.create(name: name)
             }
             say("created API key \(record.id) (\(record.name)); it is shown once, keep it secret:")
@@ -47,7 +70,7 @@ struct APIKeyCommand: AsyncParsableCommand {
         @OptionGroup var options: DatabaseOptions
 
         func run() async throws {
-            let keys = try await APIKeys.withDatabase(options.url, dataFolder: options.data.folder) {
+            let keys = try await options.withKeys {
                 try await $0.list()
             }
             let format = Date.ISO8601FormatStyle()
@@ -69,7 +92,7 @@ struct APIKeyCommand: AsyncParsableCommand {
         var id: String
 
         func run() async throws {
-            let done = try await APIKeys.withDatabase(options.url, dataFolder: options.data.folder) {
+            let done = try await options.withKeys {
                 try await $0.revoke(id)
             }
             guard done else {

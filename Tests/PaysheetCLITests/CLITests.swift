@@ -22,10 +22,13 @@ import Testing
         return dir.appendingPathComponent("paysheet")
     }
 
-    static func run(_ arguments: [String], stdin: String = "") throws -> Run {
+    static func run(_ arguments: [String], stdin: String = "", environment: [String: String] = [:]) throws -> Run {
         let p = Process()
         p.executableURL = binary
         p.arguments = arguments
+        if !environment.isEmpty {
+            p.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         let input = Pipe()
         let output = Pipe()
         let error = Pipe()
@@ -78,6 +81,30 @@ import Testing
         let unknown = try Self.run(["refund-everything"])
         #expect(unknown.status != 0)
         #expect(unknown.err.contains("refund-everything"))
+    }
+
+    /// `paysheet api-key` reads the server's statement deadline as `serve` does
+    /// (`PAYSHEET_DATABASE_STATEMENT_TIMEOUT`): a value the server refuses is a usage error naming
+    /// it, before any database is opened; one it takes lets the command run.
+    @Test func apiKeyReadsTheStatementDeadlineAsTheServerDoes() throws {
+        let dir = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let data = dir.appendingPathComponent("data").path
+        for refused in ["0", "-1", "soon", "86401"] {
+            let run = try Self.run(
+                ["api-key", "list", "--data", data],
+                environment: ["PAYSHEET_DATABASE_STATEMENT_TIMEOUT": refused]
+            )
+            #expect(run.status == 2, "\(refused): \(run.err)")
+            #expect(run.err.contains("PAYSHEET_DATABASE_STATEMENT_TIMEOUT=\(refused) is not"), "\(run.err)")
+            #expect(!FileManager.default.fileExists(atPath: data + "/paysheet.sqlite"))
+        }
+        let taken = try Self.run(
+            ["api-key", "list", "--data", data],
+            environment: ["PAYSHEET_DATABASE_STATEMENT_TIMEOUT": "2.5"]
+        )
+        #expect(taken.status == 0, "\(taken.err)")
+        #expect(taken.out.contains("no API keys"))
     }
 
     @Test func contactValidateExitCodesAndBothFieldVocabularies() throws {

@@ -127,6 +127,25 @@ extension PostgresPreparedStatementTests {
             #expect(error?.message.contains("within 1 s") == true, "\(String(describing: error))")
         }
     }
+
+    /// `paysheet api-key` runs the migrations, which wait for another server's: under the
+    /// server's statement deadline, not forever and not the default's 15 s. The migrations' lock
+    /// is held here while the keys are asked for with a deadline of 1 s.
+    @Test func theKeyCommandsGiveUpOnALockedMigrationAtTheDeadline() async throws {
+        try await withDatabase { database in
+            try await database.transaction { executor in
+                _ = try await executor.execute(PaymentStore.migrationLockSQL, [])
+                let error = await #expect(throws: StorageError.self) {
+                    _ = try await APIKeys.withDatabase(
+                        TestDatabases.postgresURL,
+                        dataFolder: NSTemporaryDirectory(),
+                        statementTimeout: 1
+                    ) { try await $0.list() }
+                }
+                #expect(error?.message.contains("within 1 s") == true, "\(String(describing: error))")
+            }
+        }
+    }
 }
 
 /// The database's settings, read without a database.

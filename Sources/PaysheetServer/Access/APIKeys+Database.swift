@@ -4,10 +4,12 @@ import Logging
 extension APIKeys {
     /// Runs `body` with the API keys of the database at `databaseURL` (`sqlite:PATH` or
     /// `postgres://…`; by default the data folder's SQLite file, as `paysheet serve` uses it),
-    /// migrated first. For `paysheet api-key` and tests.
+    /// migrated first; a PostgreSQL statement not answered within `statementTimeout` seconds is
+    /// given up (the server's `databaseStatementTimeout`). For `paysheet api-key` and tests.
     public static func withDatabase<T: Sendable>(
         _ databaseURL: String?,
         dataFolder: String,
+        statementTimeout: Double = PostgresDatabase.defaultStatementTimeout,
         logger: Logger = Logger(label: "paysheet.api-key"),
         _ body: @Sendable (APIKeys) async throws -> T
     ) async throws -> T {
@@ -33,7 +35,7 @@ extension APIKeys {
         guard url.hasPrefix("postgres") else {
             throw StorageError("database URL \(url) is neither sqlite:PATH nor postgres://…")
         }
-        let database = try PostgresDatabase(url: url, logger: logger)
+        let database = try PostgresDatabase(url: url, statementTimeout: statementTimeout, logger: logger)
         return try await withThrowingTaskGroup(of: T?.self) { group in
             group.addTask {
                 await database.run()
