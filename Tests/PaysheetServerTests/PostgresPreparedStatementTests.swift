@@ -128,6 +128,26 @@ extension PostgresPreparedStatementTests {
         }
     }
 
+    /// A claim's statement commits without waiting for the disk by reading
+    /// `PaymentStore.asynchronousCommit` (one statement has no `SET LOCAL`): the setting is off
+    /// for the statement that reads it, and only for it (`set_config(…, true)` ends with its
+    /// transaction); an ordered transaction turns it off with `SET LOCAL`, for itself only.
+    @Test func anOrderedCommitTurnsSynchronousCommitOffForItselfOnly() async throws {
+        try await withDatabase { database in
+            let setting = "SELECT current_setting('synchronous_commit') AS setting"
+            let inStatement = try await database.write(
+                "WITH \(PaymentStore.asynchronousCommit) SELECT current_setting('synchronous_commit') AS setting FROM asynchronous_commit",
+                []
+            )
+            #expect(try inStatement.first?.text("setting") == "off")
+            #expect(try await database.read(setting, []).first?.text("setting") == "on")
+            let inTransaction = try await database.transaction(commit: .ordered) { try await $0.execute(setting, []) }
+            #expect(try inTransaction.first?.text("setting") == "off")
+            let durable = try await database.transaction { try await $0.execute(setting, []) }
+            #expect(try durable.first?.text("setting") == "on")
+        }
+    }
+
     /// `paysheet api-key` runs the migrations, which wait for another server's: under the
     /// server's statement deadline, not forever and not the default's 15 s. The migrations' lock
     /// is held here while the keys are asked for with a deadline of 1 s.

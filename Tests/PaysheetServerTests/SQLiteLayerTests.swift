@@ -95,6 +95,75 @@ import Testing
         }
     }
 
+    /// An ordered commit (an idempotency key's claim) is written without waiting for the disk
+    /// (`synchronous=NORMAL`) and is visible at once; the next durable commit waits again
+    /// (`FULL`), and with its `fsync` the ordered one's frames are on disk too.
+    @Test func anOrderedCommitDoesNotWaitForTheDiskAndTheNextDurableOneDoes() async throws {
+        try await Self.withDatabase { db in
+            let (commits, ordered) = (db.commits, db.orderedCommits)
+            try await db.write("INSERT INTO counter (id, n) VALUES (2, 0)", [], commit: .ordered)
+            #expect(db.commits == commits + 1)
+            #expect(db.orderedCommits == ordered + 1)
+            #expect(try db.writer.execute("PRAGMA synchronous", []).map(\.values) == [["1"]])  // NORMAL
+            #expect(try await db.read("SELECT id FROM counter WHERE id = 2", []).count == 1)
+            try await db.write("INSERT INTO counter (id, n) VALUES (3, 0)", [])
+            #expect(db.commits == commits + 2)
+            #expect(db.orderedCommits == ordered + 1)
+            #expect(try db.writer.execute("PRAGMA synchronous", []).map(\.values) == [["2"]])  // FULL
+        }
+    }
+
+    /// Runs `first` on the writer and holds it there until `second` waits for the writer, then
+    /// lets both finish (the order driven by the gate's queue, not by a delay).
+    static func queued(
+        _ db: SQLiteDatabase,
+        first: SQLCommit,
+        second: SQLCommit
+    ) async throws {
+        let (held, release) = AsyncStream<Void>.makeStream()
+        let (entered, enter) = AsyncStream<Void>.makeStream()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                try await db.transaction(commit: first) { tx in
+                    try await tx.execute("INSERT INTO counter (id, n) VALUES (10, 0)", [])
+                    enter.yield()
+                    for await _ in held { break }
+                }
+            }
+            for await _ in entered { break }
+            group.addTask {
+                _ = try await db.transaction(commit: second) {
+                    try await $0.execute("INSERT INTO counter (id, n) VALUES (11, 0)", [])
+                }
+            }
+            let queued = try await waitUntil { db.gate.hasWaiters }
+            #expect(queued, "the second transaction never waited for the writer")
+            release.yield()
+            try await group.waitForAll()
+        }
+        #expect(try await db.read("SELECT id FROM counter WHERE id IN (10, 11)", []).count == 2)
+    }
+
+    /// A group of transactions sharing a commit waits for the disk if any of them must: an
+    /// ordered transaction joins a durable group (one commit, with its `fsync`); a durable one
+    /// arriving at an ordered group commits that group first, unsynced, then its own, synced.
+    @Test func aGroupWaitsForTheDiskWhenAnyOfItsTransactionsMust() async throws {
+        try await Self.withDatabase { db in
+            let (commits, ordered) = (db.commits, db.orderedCommits)
+            try await Self.queued(db, first: .durable, second: .ordered)
+            #expect(db.commits == commits + 1, "the ordered transaction joined the durable one's commit")
+            #expect(db.orderedCommits == ordered)
+            #expect(try db.writer.execute("PRAGMA synchronous", []).map(\.values) == [["2"]])
+        }
+        try await Self.withDatabase { db in
+            let (commits, ordered) = (db.commits, db.orderedCommits)
+            try await Self.queued(db, first: .ordered, second: .durable)
+            #expect(db.commits == commits + 2, "the durable transaction did not commit in the ordered group")
+            #expect(db.orderedCommits == ordered + 1)
+            #expect(try db.writer.execute("PRAGMA synchronous", []).map(\.values) == [["2"]])
+        }
+    }
+
     @Test func aThrowingBodyRollsBackAndTheNextTransactionRuns() async throws {
         struct Abort: Error {}
         try await Self.withDatabase { db in

@@ -77,8 +77,42 @@ public protocol SQLDatabase: Sendable {
     /// the round trips of `BEGIN` and `COMMIT`.
     @discardableResult
     func write(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow]
+    /// ``transaction(_:)`` whose commit waits as `commit` says.
+    func transaction<T: Sendable>(
+        commit: SQLCommit,
+        _ body: @Sendable (any SQLExecutor) async throws -> T
+    ) async throws -> T
+    /// ``write(_:_:)`` whose commit waits as `commit` says.
+    @discardableResult
+    func write(_ sql: String, _ binds: [SQLValue], commit: SQLCommit) async throws -> [SQLRow]
     /// Closes connections.
     func close() async
+}
+
+/// What a commit waits for before it returns.
+///
+/// Both databases write their log in order, and waiting for the disk puts everything logged
+/// before on it too. So a commit that does not wait (``ordered``) is on disk as soon as any later
+/// commit that waits (``durable``) returns; a power loss before that undoes it — and nothing
+/// else, since nothing after it waited. Only writes that leave the database as a crash just
+/// before them would may be ``ordered``: an idempotency key's claim (undone, the request it
+/// claimed for changed nothing durable yet, and a retry runs it as new).
+public enum SQLCommit: Sendable, Equatable {
+    /// On disk when it returns (`fsync`; SQLite's `synchronous=FULL`, PostgreSQL's
+    /// `synchronous_commit=on`).
+    case durable
+    /// Visible to everyone when it returns, on disk with the next durable commit (SQLite's
+    /// `synchronous=NORMAL` in WAL mode, PostgreSQL's `synchronous_commit=off`). A database may
+    /// always wait anyway.
+    case ordered
+}
+
+extension SQLDatabase {
+    /// Waits for the disk: a database that cannot commit without waiting (one statement of
+    /// PostgreSQL, which asks for it in its own text: see `PaymentStore.asynchronousCommit`).
+    public func write(_ sql: String, _ binds: [SQLValue], commit: SQLCommit) async throws -> [SQLRow] {
+        try await write(sql, binds)
+    }
 }
 
 /// A statement that undid itself on purpose: one of its parts could not be done, so none was (a

@@ -17,6 +17,13 @@ import Logging
 /// rolled back to its savepoint, leaving the others; a commit that fails fails them all. Nothing
 /// returns before it is on disk, so a crash loses only transactions whose callers were never told
 /// they committed.
+///
+/// **Ordered commits.** A transaction that need not wait for the disk (``SQLCommit/ordered``)
+/// commits with `synchronous=NORMAL`: its WAL frames are written, not synced; the next durable
+/// commit's `fsync` of the same log puts them on disk too. SQLite changes `synchronous` only
+/// between transactions, so a group is durable or ordered from its first transaction: an ordered
+/// one may join a durable group (and wait for its `fsync`), while a durable one arriving at an
+/// ordered group commits that group first (without an `fsync`) and starts its own.
 public final class SQLiteDatabase: SQLDatabase, @unchecked Sendable {
     let writer: SQLiteConnectionHandle
     let readers: [SQLiteConnectionHandle]
@@ -28,8 +35,14 @@ public final class SQLiteDatabase: SQLDatabase, @unchecked Sendable {
     /// for its commit (both touched only by the gate's holder).
     private var open = false
     private var group: [CheckedContinuation<Void, any Error>] = []
-    /// Commits made (each one `fsync`), and transactions they committed.
+    /// Whether the open group waits for the disk (`synchronous=FULL`) or not (`NORMAL`).
+    private var groupDurable = true
+    /// The writer's `synchronous` setting: `FULL` (true) or `NORMAL`.
+    private var writerSynchronous = true
+    /// Commits made (each durable one an `fsync`), the ordered ones among them, and transactions
+    /// they committed.
     private(set) var commits = 0
+    private(set) var orderedCommits = 0
     private(set) var committed = 0
 
     public var dialect: String { "sqlite" }
@@ -94,13 +107,35 @@ public final class SQLiteDatabase: SQLDatabase, @unchecked Sendable {
         try await transaction { try await $0.execute(sql, binds) }
     }
 
+    public func write(_ sql: String, _ binds: [SQLValue], commit: SQLCommit) async throws -> [SQLRow] {
+        try await transaction(commit: commit) { try await $0.execute(sql, binds) }
+    }
+
     public func transaction<T: Sendable>(_ body: @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
+        try await transaction(commit: .durable, body)
+    }
+
+    public func transaction<T: Sendable>(
+        commit: SQLCommit,
+        _ body: @Sendable (any SQLExecutor) async throws -> T
+    ) async throws -> T {
         await gate.enter()
         let executor = Executor(connection: writer)
+        let durable = commit == .durable
         do {
+            if open, durable, !groupDurable {
+                // The open group does not wait for the disk, this one does: the group commits
+                // first (its frames go on disk with this one's `fsync`), this one starts anew.
+                finishGroup(committing: true)
+            }
             if !open {
+                if writerSynchronous != durable {
+                    _ = try writer.execute(durable ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL", [])
+                    writerSynchronous = durable
+                }
                 _ = try writer.execute("BEGIN IMMEDIATE", [])
                 open = true
+                groupDurable = durable
             }
             _ = try writer.execute("SAVEPOINT paysheet", [])
         } catch {
@@ -162,6 +197,7 @@ public final class SQLiteDatabase: SQLDatabase, @unchecked Sendable {
                 do {
                     _ = try writer.execute("COMMIT", [])
                     commits += 1
+                    if !groupDurable { orderedCommits += 1 }
                     committed += group.count + (own ? 1 : 0)
                 } catch { failure = error }
             }
