@@ -128,23 +128,17 @@ extension PostgresPreparedStatementTests {
         }
     }
 
-    /// A claim's statement commits without waiting for the disk by reading
-    /// `PaymentStore.asynchronousCommit` (one statement has no `SET LOCAL`): the setting is off
-    /// for the statement that reads it, and only for it (`set_config(…, true)` ends with its
-    /// transaction); an ordered transaction turns it off with `SET LOCAL`, for itself only.
-    @Test func anOrderedCommitTurnsSynchronousCommitOffForItselfOnly() async throws {
+    /// PostgreSQL waits for the disk (and its synchronous replica) even for a commit that would
+    /// not need to on SQLite (`SQLCommit.ordered`, an idempotency key's claim): PostgreSQL can
+    /// lose a commit it did not flush without this server stopping, and a lost claim would let a
+    /// retry with its key run beside the request that made it.
+    @Test func anOrderedCommitStillWaitsForTheDiskOnPostgreSQL() async throws {
         try await withDatabase { database in
             let setting = "SELECT current_setting('synchronous_commit') AS setting"
-            let inStatement = try await database.write(
-                "WITH \(PaymentStore.asynchronousCommit) SELECT current_setting('synchronous_commit') AS setting FROM asynchronous_commit",
-                []
-            )
-            #expect(try inStatement.first?.text("setting") == "off")
-            #expect(try await database.read(setting, []).first?.text("setting") == "on")
-            let inTransaction = try await database.transaction(commit: .ordered) { try await $0.execute(setting, []) }
-            #expect(try inTransaction.first?.text("setting") == "off")
-            let durable = try await database.transaction { try await $0.execute(setting, []) }
-            #expect(try durable.first?.text("setting") == "on")
+            let ordered = try await database.transaction(commit: .ordered) { try await $0.execute(setting, []) }
+            #expect(try ordered.first?.text("setting") == "on")
+            let written = try await database.write(setting, [], commit: .ordered)
+            #expect(try written.first?.text("setting") == "on")
         }
     }
 

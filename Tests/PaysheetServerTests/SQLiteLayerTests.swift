@@ -124,6 +124,8 @@ import Testing
         let (entered, enter) = AsyncStream<Void>.makeStream()
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
+                // Ends the wait below even if this transaction fails before it holds the writer.
+                defer { enter.finish() }
                 try await db.transaction(commit: first) { tx in
                     try await tx.execute("INSERT INTO counter (id, n) VALUES (10, 0)", [])
                     enter.yield()

@@ -50,22 +50,16 @@ extension PaymentStore {
         lock: Double = 60
     ) async throws -> IdempotencyClaim {
         let nowMs = PaymentStore.ms(now)
-        // A new key (nearly always): claimed by one statement. A claim's commit does not wait for
-        // the disk (`SQLCommit.ordered`): undone by a power loss, it leaves what a crash just
-        // before it would — the request it claims for has changed nothing durable yet, since
-        // every change after it waits for the disk, and with it for the claim.
+        // A new key (nearly always): claimed by one statement. On SQLite the claim's commit does
+        // not wait for the disk (`SQLCommit.ordered`): undone by a power loss — which stops this
+        // server too — it leaves what a crash just before it would, since every change the
+        // request makes after it waits for the disk, and with it for the claim. PostgreSQL waits
+        // anyway (see `SQLCommit`).
         let inserted = try await database.write(
-            database.dialect == "postgresql"
-                ? """
-                WITH \(Self.asynchronousCommit)
-                INSERT INTO idempotency_keys (key, fingerprint, locked_until_ms, created_ms)
-                SELECT $1, $2, $3, $4 FROM asynchronous_commit
-                ON CONFLICT DO NOTHING RETURNING key
-                """
-                : """
-                INSERT INTO idempotency_keys (key, fingerprint, locked_until_ms, created_ms) VALUES ($1, $2, $3, $4)
-                ON CONFLICT DO NOTHING RETURNING key
-                """,
+            """
+            INSERT INTO idempotency_keys (key, fingerprint, locked_until_ms, created_ms) VALUES ($1, $2, $3, $4)
+            ON CONFLICT DO NOTHING RETURNING key
+            """,
             [.text(key), .text(fingerprint), .int(nowMs + Int(lock * 1000)), .int(nowMs)],
             commit: .ordered
         )
@@ -97,13 +91,6 @@ extension PaymentStore {
             return .claimed
         }
     }
-
-    /// A PostgreSQL common table expression (`asynchronous_commit`, one row) that turns
-    /// `synchronous_commit` off for the statement's own transaction: ``SQLCommit/ordered`` for
-    /// one statement, which has no `SET LOCAL` of its own. A statement that uses it must read it
-    /// (PostgreSQL skips a `SELECT` in `WITH` that nothing reads).
-    static let asynchronousCommit =
-        "asynchronous_commit AS (SELECT set_config('synchronous_commit', 'off', true) AS setting)"
 
     /// Stores the answer for `key`.
     public func finishIdempotency(key: String, status: Int, response: String) async throws {
@@ -148,10 +135,9 @@ extension PaymentStore {
         let (lockedUntil, created) = claim.lockedUntilAndCreated
         let rows = try await database.write(
             """
-            WITH \(Self.asynchronousCommit),
-            caller_order AS (SELECT body FROM orders WHERE id = $1),
+            WITH caller_order AS (SELECT body FROM orders WHERE id = $1),
             c AS (INSERT INTO idempotency_keys (key, fingerprint, locked_until_ms, created_ms)
-                  SELECT $2, $3, $4, $5 FROM caller_order, asynchronous_commit
+                  SELECT $2, $3, $4, $5 FROM caller_order
                   WHERE CAST(caller_order.body AS json) ->> 'clientSecretHash' = $6
                   ON CONFLICT DO NOTHING RETURNING key)
             SELECT CAST(part AS TEXT) AS part, body FROM (

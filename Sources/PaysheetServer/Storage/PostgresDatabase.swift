@@ -188,27 +188,23 @@ public final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
         try await transaction(commit: .durable, body)
     }
 
-    /// An ``SQLCommit/ordered`` transaction sets `synchronous_commit` off for itself (`SET LOCAL`).
+    /// Every commit waits for the disk, ``SQLCommit/ordered`` ones too (see ``SQLCommit``).
     public func transaction<T: Sendable>(
         commit: SQLCommit,
         _ body: @Sendable (any SQLExecutor) async throws -> T
     ) async throws -> T {
         do {
-            return try await transactionOnce(commit: commit, body)
+            return try await transactionOnce(body)
         } catch {
             throw Self.classified(error)
         }
     }
 
-    private func transactionOnce<T: Sendable>(
-        commit: SQLCommit,
-        _ body: @Sendable (any SQLExecutor) async throws -> T
-    ) async throws -> T {
+    private func transactionOnce<T: Sendable>(_ body: @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
         try await client.withConnection { connection in
             let executor = self.executor(on: connection)
             _ = try await executor.execute("BEGIN", [])
             do {
-                if commit == .ordered { _ = try await executor.execute("SET LOCAL synchronous_commit = off", []) }
                 let result = try await body(executor)
                 _ = try await executor.execute("COMMIT", [])
                 return result

@@ -91,25 +91,27 @@ public protocol SQLDatabase: Sendable {
 
 /// What a commit waits for before it returns.
 ///
-/// Both databases write their log in order, and waiting for the disk puts everything logged
-/// before on it too. So a commit that does not wait (``ordered``) is on disk as soon as any later
-/// commit that waits (``durable``) returns; a power loss before that undoes it — and nothing
-/// else, since nothing after it waited. Only writes that leave the database as a crash just
-/// before them would may be ``ordered``: an idempotency key's claim (undone, the request it
-/// claimed for changed nothing durable yet, and a retry runs it as new).
+/// SQLite writes its log in order, and waiting for the disk puts everything logged before on it
+/// too. So a commit that does not wait (``ordered``) is on disk as soon as any later commit that
+/// waits (``durable``) returns; a power loss before that undoes it — and nothing else, since
+/// nothing after it waited — and stops the server with it. Only writes that leave the database
+/// as a crash just before them would may be ``ordered``: an idempotency key's claim (undone, the
+/// request it claimed for changed nothing durable yet, and a retry runs it as new).
+///
+/// PostgreSQL always waits: it is another process, which can crash, restart or fail over to a
+/// replica while this server goes on, and a claim it lost there would let a retry with the same
+/// key run again beside the request that made it (a second refund or charge where the key is the
+/// only guard).
 public enum SQLCommit: Sendable, Equatable {
-    /// On disk when it returns (`fsync`; SQLite's `synchronous=FULL`, PostgreSQL's
-    /// `synchronous_commit=on`).
+    /// On disk when it returns (`fsync`; SQLite's `synchronous=FULL`).
     case durable
     /// Visible to everyone when it returns, on disk with the next durable commit (SQLite's
-    /// `synchronous=NORMAL` in WAL mode, PostgreSQL's `synchronous_commit=off`). A database may
-    /// always wait anyway.
+    /// `synchronous=NORMAL` in WAL mode). A database may always wait anyway; PostgreSQL does.
     case ordered
 }
 
 extension SQLDatabase {
-    /// Waits for the disk: a database that cannot commit without waiting (one statement of
-    /// PostgreSQL, which asks for it in its own text: see `PaymentStore.asynchronousCommit`).
+    /// Waits for the disk, whatever `commit` says (PostgreSQL: see ``SQLCommit``).
     public func write(_ sql: String, _ binds: [SQLValue], commit: SQLCommit) async throws -> [SQLRow] {
         try await write(sql, binds)
     }

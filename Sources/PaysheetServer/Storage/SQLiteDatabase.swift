@@ -9,21 +9,22 @@ import Logging
 /// Statements run on the calling task's thread with cached prepared statements (see
 /// `SQLiteConnectionHandle`); a transaction waits for its turn without blocking a thread.
 ///
-/// **Group commit.** Every commit waits for one `fsync` of the log (`synchronous=FULL`). When
+/// **Group commit.** Every durable commit waits for one `fsync` of the log (`synchronous=FULL`). When
 /// other transactions are waiting for the writer as one ends, its writes are not committed yet:
 /// it becomes a savepoint of one open SQLite transaction, and the next waiting transaction runs
 /// in the same one; the last of such a group (no one waiting, or eight in it) commits
 /// for all with one `fsync`, and only then does any of them return. A transaction that fails is
-/// rolled back to its savepoint, leaving the others; a commit that fails fails them all. Nothing
-/// returns before it is on disk, so a crash loses only transactions whose callers were never told
-/// they committed.
+/// rolled back to its savepoint, leaving the others; a commit that fails fails them all. No
+/// durable transaction returns before it is on disk, so a crash loses only those whose callers
+/// were never told they committed (and ordered ones not yet followed by a durable one).
 ///
 /// **Ordered commits.** A transaction that need not wait for the disk (``SQLCommit/ordered``)
 /// commits with `synchronous=NORMAL`: its WAL frames are written, not synced; the next durable
 /// commit's `fsync` of the same log puts them on disk too. SQLite changes `synchronous` only
 /// between transactions, so a group is durable or ordered from its first transaction: an ordered
 /// one may join a durable group (and wait for its `fsync`), while a durable one arriving at an
-/// ordered group commits that group first (without an `fsync`) and starts its own.
+/// ordered group commits that group first (without an `fsync`; should that commit fail, the
+/// ordered transactions waiting for it are told so, and this one goes on in a group of its own).
 public final class SQLiteDatabase: SQLDatabase, @unchecked Sendable {
     let writer: SQLiteConnectionHandle
     let readers: [SQLiteConnectionHandle]
@@ -69,9 +70,10 @@ public final class SQLiteDatabase: SQLDatabase, @unchecked Sendable {
         }
         let writer = try SQLiteConnectionHandle(path: path)
         _ = try writer.execute("PRAGMA journal_mode=WAL", [])
-        // Every commit on disk before it returns (SQLite's NORMAL could undo the last commits on a
-        // power loss): a payment is stored before the acquirer is asked to charge it, and must
-        // not disappear after. About 5% of the SQLite rate here (docs/decisions.md).
+        // Every durable commit on disk before it returns (SQLite's NORMAL could undo the last
+        // commits on a power loss): a payment is stored before the acquirer is asked to charge it,
+        // and must not disappear after. About 5% of the SQLite rate here (docs/decisions.md).
+        // Ordered commits switch to NORMAL for their own (`transaction(commit:_:)`).
         _ = try writer.execute("PRAGMA synchronous=FULL", [])
         var readers: [SQLiteConnectionHandle] = []
         if path != ":memory:" {
