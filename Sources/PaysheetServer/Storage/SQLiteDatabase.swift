@@ -123,23 +123,8 @@ public final class SQLiteDatabase: SQLDatabase, @unchecked Sendable {
     ) async throws -> T {
         await gate.enter()
         let executor = Executor(connection: writer)
-        let durable = commit == .durable
         do {
-            if open, durable, !groupDurable {
-                // The open group does not wait for the disk, this one does: the group commits
-                // first (its frames go on disk with this one's `fsync`), this one starts anew.
-                finishGroup(committing: true)
-            }
-            if !open {
-                if writerSynchronous != durable {
-                    _ = try writer.execute(durable ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL", [])
-                    writerSynchronous = durable
-                }
-                _ = try writer.execute("BEGIN IMMEDIATE", [])
-                open = true
-                groupDurable = durable
-            }
-            _ = try writer.execute("SAVEPOINT paysheet", [])
+            try joinGroup(durable: commit == .durable)
         } catch {
             finishGroup(committing: false, cause: error)
             gate.leave()
@@ -183,7 +168,25 @@ public final class SQLiteDatabase: SQLDatabase, @unchecked Sendable {
         return try result.get()
     }
 
-    /// Ends the open transaction: commits it (one `fsync`) when `committing`, else rolls it back,
+    /// Starts the gate holder's transaction as a savepoint of the open group, or of a new one when
+    /// none is open or when the open one does not wait for the disk and this one must: that
+    /// group commits first (its frames go on disk with this one's `fsync`). A new group takes
+    /// the transaction's `synchronous` setting, which SQLite changes only between transactions.
+    private func joinGroup(durable: Bool) throws {
+        if open, durable, !groupDurable { finishGroup(committing: true) }
+        if !open {
+            if writerSynchronous != durable {
+                _ = try writer.execute(durable ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL", [])
+                writerSynchronous = durable
+            }
+            _ = try writer.execute("BEGIN IMMEDIATE", [])
+            open = true
+            groupDurable = durable
+        }
+        _ = try writer.execute("SAVEPOINT paysheet", [])
+    }
+
+    /// Ends the open transaction: commits it (one `fsync` if durable) when `committing`, else rolls it back,
     /// and resumes the group waiting for it — with `cause`, or the commit's error, if it did not
     /// commit; `including` the caller's own transaction in the count of those committed. Returns
     /// the failure, if any. Called by the gate's holder.
