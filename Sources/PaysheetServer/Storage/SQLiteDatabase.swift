@@ -16,7 +16,8 @@ import Logging
 /// for all with one `fsync`, and only then does any of them return. A transaction that fails is
 /// rolled back to its savepoint, leaving the others; a commit that fails fails them all. No
 /// durable transaction returns before it is on disk, so a crash loses only those whose callers
-/// were never told they committed (and ordered ones not yet followed by a durable one).
+/// were never told they committed (and a power loss or an operating system's crash, also ordered
+/// ones not yet followed by a durable one; a crash of this process alone loses none of those).
 ///
 /// **Ordered commits.** A transaction that need not wait for the disk (``SQLCommit/ordered``)
 /// commits with `synchronous=NORMAL`: its WAL frames are written, not synced; the next durable
