@@ -184,10 +184,6 @@ public final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
         static let divisionByZero = "22012"
     }
 
-    public func transaction<T: Sendable>(_ body: @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
-        try await transaction(commit: .durable, body)
-    }
-
     /// Every commit waits for the disk, ``SQLCommit/ordered`` ones too (see ``SQLCommit``).
     public func transaction<T: Sendable>(
         commit: SQLCommit,

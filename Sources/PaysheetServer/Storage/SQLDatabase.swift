@@ -69,15 +69,14 @@ public struct SQLRow: Sendable, Equatable {
 public protocol SQLDatabase: Sendable {
     /// `sqlite` or `postgresql`.
     var dialect: String { get }
-    /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
-    func transaction<T: Sendable>(_ body: @Sendable (any SQLExecutor) async throws -> T) async throws -> T
     /// Runs one read-only statement outside any transaction (a consistent snapshot of its own).
     func read(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow]
     /// Runs one statement that writes, on its own: atomic and committed when it returns, without
     /// the round trips of `BEGIN` and `COMMIT`.
     @discardableResult
     func write(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow]
-    /// ``transaction(_:)`` whose commit waits as `commit` says.
+    /// Runs `body` in a transaction: committed (waiting as `commit` says) when it returns, rolled
+    /// back when it throws.
     func transaction<T: Sendable>(
         commit: SQLCommit,
         _ body: @Sendable (any SQLExecutor) async throws -> T
@@ -111,6 +110,12 @@ public enum SQLCommit: Sendable, Equatable {
 }
 
 extension SQLDatabase {
+    /// Runs `body` in a durable transaction: committed, on disk, when it returns; rolled back
+    /// when it throws.
+    public func transaction<T: Sendable>(_ body: @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
+        try await transaction(commit: .durable, body)
+    }
+
     /// Waits for the disk, whatever `commit` says (PostgreSQL: see ``SQLCommit``).
     public func write(_ sql: String, _ binds: [SQLValue], commit: SQLCommit) async throws -> [SQLRow] {
         try await write(sql, binds)

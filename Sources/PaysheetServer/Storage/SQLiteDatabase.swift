@@ -107,15 +107,11 @@ public final class SQLiteDatabase: SQLDatabase, @unchecked Sendable {
     }
 
     public func write(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow] {
-        try await transaction { try await $0.execute(sql, binds) }
+        try await write(sql, binds, commit: .durable)
     }
 
     public func write(_ sql: String, _ binds: [SQLValue], commit: SQLCommit) async throws -> [SQLRow] {
         try await transaction(commit: commit) { try await $0.execute(sql, binds) }
-    }
-
-    public func transaction<T: Sendable>(_ body: @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
-        try await transaction(commit: .durable, body)
     }
 
     public func transaction<T: Sendable>(

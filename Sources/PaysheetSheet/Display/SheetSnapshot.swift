@@ -20,31 +20,33 @@ extension SheetMachine {
                 "result": .null, "rule": .null,
             ]
         }
-        func opt(_ text: String?) -> JSONValue { text.map { .string($0) } ?? .null }
         var members = JSONObject()
         members["visible"] = .bool(sheetState.visible)
-        members["status"] = opt(sheetState.status?.text(in: language))
-        members["statusId"] = opt(sheetState.status?.id?.rawValue)
+        members["status"] = Self.optional(sheetState.status?.text(in: language))
+        members["statusId"] = Self.optional(sheetState.status?.id?.rawValue)
         members["language"] = .string(language.rawValue)
         members["canAuthorize"] = .bool(canAuthorize)
         members["payLater"] = Self.payLater(sheetState.request)
         members["disbursement"] = Self.disbursement(sheetState.request)
-        members["popup"] = opt(
+        members["popup"] = Self.optional(
             sheetState.popupLabel.map { SheetString.popupNoDelivery.text(in: language, ["label": $0]) }
         )
         members["modules"] = Self.modules(sheetState, in: language)
-        members["outstanding"] = sheetState.visible ? opt(sheetState.outstanding?.event.rawValue) : .null
+        members["outstanding"] = sheetState.visible ? Self.optional(sheetState.outstanding?.event.rawValue) : .null
         if sheetState.visible, let deadline = sheetState.outstanding?.deadline {
             members["secondsLeft"] = .number(JSONValue.javaScriptNumberString(String(max(0, deadline - now))))
         } else {
             members["secondsLeft"] = .null
         }
-        members["result"] = opt(sheetState.result?.rawValue)
+        members["result"] = Self.optional(sheetState.result?.rawValue)
         members["rule"] = sheetState.lastRule.map { .number(String($0)) } ?? .null
         // Only after a payment that gave the wallet an order (absent otherwise).
         if let order = sheetState.walletOrder { members["order"] = order.json }
         return .object(members)
     }
+
+    /// `text` as a JSON string, or null.
+    static func optional(_ text: String?) -> JSONValue { text.map { .string($0) } ?? .null }
 
     /// The snapshot's `modules`: each module's error (in `language`) and what it shows; `billing`
     /// only for payments that continue after today.
@@ -55,7 +57,6 @@ extension SheetMachine {
                 return ["title": .string(shown.title), "message": .string(shown.message)]
             } ?? .null
         }
-        func opt(_ text: String?) -> JSONValue { text.map { .string($0) } ?? .null }
         func item(_ line: ApplePayLineItem) -> JSONValue {
             var line = line
             if line.type == nil { line.type = .final }
@@ -84,8 +85,11 @@ extension SheetMachine {
                 "selected": sheetState.selectedMethod.map { SheetMachine.pageMethod($0).jsonValue } ?? .null,
                 "options": .array(methods),
             ],
-            "contact": ["error": err(.contact), "email": opt(sheetState.email), "phone": opt(sheetState.phone)],
-            "coupon": ["error": err(.coupon), "code": opt(sheetState.couponCode)],
+            "contact": [
+                "error": err(.contact), "email": Self.optional(sheetState.email),
+                "phone": Self.optional(sheetState.phone),
+            ],
+            "coupon": ["error": err(.coupon), "code": Self.optional(sheetState.couponCode)],
             "summary": ["lineItems": .array(sheetState.lineItems.map(item)), "total": item(sheetState.total)],
         ]
         if let billing = SheetBilling.module(sheetState.request, currency: sheetState.request.currencyCode) {
