@@ -42,6 +42,22 @@ import Testing
         #expect(await waiters.wait("pay_w", after: generation, timeout: 100) == true)
     }
 
+    /// A request cancelled while it waits (its client went away, the server shuts down) stops
+    /// waiting at once, before its timeout; and a wait ended so leaves nothing behind that would
+    /// end the next one.
+    @Test(.timeLimit(.minutes(1))) func aCancelledWaitEndsAtOnce() async throws {
+        let waiters = PaymentWaiters()
+        await waiters.watch("pay_w")
+        let generation = await waiters.generation("pay_w")
+        let waiting = Task { await waiters.wait("pay_w", after: generation, timeout: 1_000) }
+        waiting.cancel()
+        #expect(await waiting.value == false)
+        async let next = waiters.wait("pay_w", after: generation, timeout: 1_000)
+        try await Task.sleep(for: .milliseconds(20))  // a chance to park; not needed for the outcome
+        await waiters.signal("pay_w", Self.payment(version: 1), order: nil)
+        #expect(await next == true)
+    }
+
     /// Watches are counted: an authorization that started watching before the acquirer was asked
     /// keeps its count and the committed version while another request for the same payment
     /// (a second authorize) ends its own watch.

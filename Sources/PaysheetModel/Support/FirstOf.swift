@@ -11,20 +11,18 @@ import Foundation
 ///
 /// Not a task group: a group waits for all its children, and the operations raced here may never
 /// end (a delegate that keeps its completion handler, a statement whose answer was lost), nor
-/// stop when cancelled. So both are tasks of their own, each held here and cancelled when it
-/// loses; the caller waits on a continuation that the first to finish resumes.
+/// stop when cancelled. So the operation is a task of its own and the deadline one of the
+/// process's ``Deadlines``, each held here and cancelled when it loses; the caller waits on a
+/// continuation that the first to finish resumes.
 package enum FirstOf {
     package static func value<T: Sendable>(
         within seconds: Double,
         _ operation: @escaping @Sendable () async throws -> T
     ) async throws -> T? {
         let gate = OneShot<T?>()
-        let deadline = Task {
-            // Cancelled when the operation ends first: the sleep then ends at once, unanswered
-            // (every PostgreSQL statement runs under one, so none lingers for the whole deadline).
-            do { try await Task.sleep(for: .milliseconds(Int(seconds * 1000))) } catch { return }
-            gate.resume(.success(nil))
-        }
+        // Taken back when the operation ends first (every PostgreSQL statement runs under one, so
+        // none lingers for the whole deadline): one timer serves them all (`Deadlines`).
+        let deadline = Deadlines.shared.schedule(after: seconds) { gate.resume(.success(nil)) }
         let work = Task {
             do { gate.resume(.success(try await operation())) } catch { gate.resume(.failure(error)) }
             deadline.cancel()

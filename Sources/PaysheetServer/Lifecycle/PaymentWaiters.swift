@@ -1,3 +1,4 @@
+import PaysheetModel
 import PaysheetPayments
 import Foundation
 
@@ -7,6 +8,9 @@ import Foundation
 actor PaymentWaiters {
     private var waiting: [String: [Int: CheckedContinuation<Void, Never>]] = [:]
     private var nextToken = 0
+    /// The waits in progress, and those of them ended by their timeout or cancellation before
+    /// they parked.
+    private var active: Set<Int> = []
     private var fired: Set<Int> = []
     private var generations: [String: Int] = [:]
     private var watchers: [String: Int] = [:]
@@ -20,23 +24,24 @@ actor PaymentWaiters {
     /// pass it to ``wait(_:after:timeout:)`` so that a change in between is not missed.
     func generation(_ paymentId: String) -> Int { generations[paymentId, default: 0] }
 
-    /// Returns when `paymentId` changes after `generation` (true), or after `timeout` seconds (false).
+    /// Returns when `paymentId` changes after `generation` (true), or after `timeout` seconds, or
+    /// when the waiting request is cancelled (false).
     @discardableResult
     func wait(_ paymentId: String, after generation: Int, timeout: Double) async -> Bool {
         if generations[paymentId, default: 0] != generation { return true }
         nextToken += 1
         let token = nextToken
-        // Two children, both owned: the wait for a signal, and the timeout that ends it (also
-        // when the waiting request is cancelled: the sleep throws, and the wait is ended at once).
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { await self.suspend(paymentId, token, after: generation) }
-            group.addTask {
-                try? await Task.sleep(for: .milliseconds(Int(max(0, timeout) * 1000)))
-                await self.fire(paymentId, token)
-            }
-            await group.next()
-            group.cancelAll()
+        active.insert(token)
+        // The timeout is one of the process's deadlines (no task or timer of its own); it and a
+        // cancellation end the wait as a signal would, through the actor.
+        let timer = Deadlines.shared.schedule(after: timeout) { Task { await self.fire(paymentId, token) } }
+        await withTaskCancellationHandler {
+            await suspend(paymentId, token, after: generation)
+        } onCancel: {
+            Task { await self.fire(paymentId, token) }
         }
+        timer.cancel()
+        active.remove(token)
         fired.remove(token)
         return generations[paymentId, default: 0] != generation
     }
@@ -50,7 +55,9 @@ actor PaymentWaiters {
         }
     }
 
+    /// Ends the wait `token` (its timeout, or its request cancelled); nothing once it has ended.
     private func fire(_ paymentId: String, _ token: Int) {
+        guard active.contains(token) else { return }
         if let continuation = waiting[paymentId]?.removeValue(forKey: token) {
             continuation.resume()
         } else {

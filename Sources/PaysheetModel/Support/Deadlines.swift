@@ -1,0 +1,88 @@
+import Foundation
+
+/// Actions run when their deadline passes unless cancelled first, all served by one timer: the
+/// deadlines of a process's statements and waits, nearly all cancelled long before they pass.
+///
+/// Why not a `Task.sleep` for each (what ``FirstOf`` and the server's payment waits did): on
+/// Linux every sleep is a `dispatch_after` of its own (seen in the profile), which cannot be
+/// taken back: a cancelled sleep's timer still fires at its time. Under load that was a timer made, and fired 15 s later, for each PostgreSQL statement,
+/// and one for each payment wait, each waking Dispatch's timer thread: with PostgresNIO's own
+/// timers, 12 % of the server's CPU on PostgreSQL in a profile (docs/benchmarks.md). Nor NIO's
+/// `scheduleTask`, which wakes its event loop for each task scheduled from outside it. Here adding
+/// a deadline takes a lock and a heap insertion, cancelling it a dictionary removal, and the
+/// timer (a task sleeping until the earliest deadline) is set anew only when a deadline falls
+/// before the one it is set for (``DeadlineQueue``).
+///
+/// An action runs on the timer's task, outside the lock, and must not block: resume a
+/// continuation, or start a task. One that races its cancellation may still run once.
+package final class Deadlines: @unchecked Sendable {
+    // `@unchecked`: its state is only touched under `lock` (as `OneShot`'s).
+    private let lock = NSLock()
+    private var queue = DeadlineQueue<ContinuousClock.Instant>()
+    private var actions: [UInt64: @Sendable () -> Void] = [:]
+    private var nextID: UInt64 = 0
+    /// The timer: the task sleeping until the queue's armed instant, and its generation (a timer
+    /// replaced by an earlier one finds its generation gone and does nothing).
+    private var timer: Task<Void, Never>?
+    private var generation: UInt64 = 0
+
+    /// The process's deadlines.
+    package static let shared = Deadlines()
+
+    package init() {}
+
+    /// A deadline added by ``schedule(after:_:)``: cancel it when what it guards is done.
+    package struct Entry: Sendable {
+        let id: UInt64
+        let owner: Deadlines
+
+        /// Takes the deadline back: its action does not run, unless it was already running.
+        package func cancel() { owner.cancel(id) }
+    }
+
+    /// Runs `action` once `seconds` have passed (at once for 0 or less), unless the returned
+    /// entry is cancelled first.
+    package func schedule(after seconds: Double, _ action: @escaping @Sendable () -> Void) -> Entry {
+        let clamped = seconds.isNaN ? 0 : min(max(seconds, 0), 1e9)
+        let at = ContinuousClock.now.advanced(by: .nanoseconds(Int64(clamped * 1e9)))
+        return lock.withLock {
+            nextID += 1
+            actions[nextID] = action
+            if let arm = queue.add(nextID, at: at) { setTimerLocked(arm) }
+            return Entry(id: nextID, owner: self)
+        }
+    }
+
+    /// How many deadlines are neither past nor cancelled.
+    package var pending: Int { lock.withLock { queue.count } }
+
+    private func cancel(_ id: UInt64) {
+        lock.withLock {
+            if queue.remove(id) { actions.removeValue(forKey: id) }
+        }
+    }
+
+    /// Replaces the timer with one for `instant` (under the lock).
+    private func setTimerLocked(_ instant: ContinuousClock.Instant) {
+        timer?.cancel()
+        generation &+= 1
+        let mine = generation
+        timer = Task { [self] in
+            // Cancelled when an earlier deadline replaced it: that timer serves this one's too.
+            do { try await Task.sleep(until: instant, clock: .continuous) } catch { return }
+            fire(mine)
+        }
+    }
+
+    /// The timer of `mine` went off: runs the actions due and sets it for the next deadline.
+    private func fire(_ mine: UInt64) {
+        let due: [@Sendable () -> Void] = lock.withLock {
+            guard mine == generation else { return [] }
+            timer = nil
+            let (ids, next) = queue.expire(at: .now)
+            if let next { setTimerLocked(next) }
+            return ids.compactMap { actions.removeValue(forKey: $0) }
+        }
+        for action in due { action() }
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+
+@testable import PaysheetModel
+
+/// One timer for many deadlines: the queue that says when to set it (time an input), the driver
+/// on the real clock, and `FirstOf` over it.
+@Suite(.timeLimit(.minutes(1))) struct DeadlinesTests {
+    @Test func theTimerIsSetAnewOnlyForAnEarlierDeadline() {
+        var queue = DeadlineQueue<Int>()
+        let first = queue.add(1, at: 100)  // nothing set yet
+        let later = queue.add(2, at: 150)  // later than the timer: it serves this one too
+        let same = queue.add(3, at: 100)  // the same instant
+        let earlier = queue.add(4, at: 40)  // earlier: set it anew
+        #expect(first == 100 && later == nil && same == nil && earlier == 40)
+        #expect(queue.armed == 40 && queue.count == 4)
+    }
+
+    @Test func expiringAnswersTheDueInOrderAndTheNextLiveDeadline() {
+        var queue = DeadlineQueue<Int>()
+        for (id, at) in [(1, 30), (2, 10), (3, 20), (4, 50), (5, 40)] { _ = queue.add(UInt64(id), at: at) }
+        let removed = (queue.remove(3), queue.remove(3), queue.remove(5))
+        #expect(removed == (true, false, true))  // each once only
+        let early = queue.expire(at: 5)
+        #expect(early.due.isEmpty && early.next == 10)  // a timer that went off early finds nothing due
+        let (due, next) = queue.expire(at: 30)
+        #expect(due == [2, 1])  // earliest first; 3 was removed
+        #expect(next == 50)  // 40 (removed) is skipped
+        let again = queue.remove(1)
+        #expect(!again)  // already due
+        let last = queue.expire(at: 60)
+        #expect(last.due == [4] && last.next == nil)
+        #expect(queue.armed == nil && queue.count == 0)
+        let unset = queue.add(6, at: 70)
+        #expect(unset == 70)  // the timer unset: set for the next one added
+    }
+
+    /// Removed deadlines are dropped when they outnumber the live ones: the order survives.
+    @Test func manyRemovedDeadlinesKeepTheOrderOfTheLiveOnes() {
+        var queue = DeadlineQueue<Int>()
+        var kept: [UInt64] = []
+        for id in UInt64(1)...1_000 {
+            _ = queue.add(id, at: Int((id * 7_919) % 1_009))
+            if id % 10 == 0 { kept.append(id) } else { queue.remove(id) }
+        }
+        #expect(queue.count == 100)
+        let (due, next) = queue.expire(at: 2_000)
+        #expect(next == nil)
+        #expect(due.count == 100 && Set(due) == Set(kept))
+        let instants = due.map { Int(($0 * 7_919) % 1_009) }
+        #expect(instants == instants.sorted())
+    }
+
+    @Test func anActionRunsOnceItsDeadlinePasses() async {
+        let deadlines = Deadlines()
+        let started = ContinuousClock.now
+        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+            _ = deadlines.schedule(after: 0.02) { c.resume() }
+        }
+        #expect(ContinuousClock.now - started >= .milliseconds(20))
+        #expect(deadlines.pending == 0)
+    }
+
+    /// A cancelled deadline's action never runs: had it run, it would have run before the later
+    /// one that the test waits for (due actions run earliest first).
+    @Test func aCancelledDeadlineDoesNotRun() async {
+        let deadlines = Deadlines()
+        let ran = OneShot<String>()
+        let first = deadlines.schedule(after: 0.01) { ran.resume(.success("the cancelled one")) }
+        first.cancel()
+        _ = deadlines.schedule(after: 0.03) { ran.resume(.success("the later one")) }
+        let which = try? await withCheckedThrowingContinuation { ran.arm($0) }
+        #expect(which == "the later one")
+        #expect(deadlines.pending == 0)
+    }
+
+    /// A deadline earlier than the one the timer is set for does not wait for that one.
+    @Test func anEarlierDeadlineIsNotHeldUpByALaterOne() async {
+        let deadlines = Deadlines()
+        let late = deadlines.schedule(after: 1_000) { Issue.record("a deadline 1,000 s away ran") }
+        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+            _ = deadlines.schedule(after: 0.01) { c.resume() }
+        }
+        #expect(deadlines.pending == 1)
+        late.cancel()
+        #expect(deadlines.pending == 0)
+    }
+
+    @Test func firstOfAnswersTheOperationOrNothingAtItsDeadline() async throws {
+        #expect(try await FirstOf.value(within: 100) { 7 } == 7)
+        await #expect(throws: CancellationError.self) {
+            _ = try await FirstOf.value(within: 100) { () async throws -> Int in throw CancellationError() }
+        }
+        // An operation that never answers: nil at the deadline, without waiting for it.
+        let never = try await FirstOf.value(within: 0.02) { () async throws -> Int in
+            try await Task.sleep(for: .seconds(1_000))
+            return 1
+        }
+        #expect(never == nil)
+    }
+}
