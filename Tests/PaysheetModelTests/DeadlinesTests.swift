@@ -51,6 +51,7 @@ import Testing
         #expect(instants == instants.sorted())
     }
 
+    /// On the real clock: an action runs, not before its deadline.
     @Test func anActionRunsOnceItsDeadlinePasses() async {
         let deadlines = Deadlines()
         let started = ContinuousClock.now
@@ -61,14 +62,29 @@ import Testing
         #expect(deadlines.pending == 0)
     }
 
+    /// On a clock the test moves: nothing runs before its time, whatever the machine's load.
+    @Test func nothingRunsBeforeItsTime() async {
+        let time = ManualTime()
+        let deadlines = time.deadlines()
+        let ran = OneShot<Duration>()
+        _ = deadlines.schedule(after: 0.02) { ran.resume(.success(time.elapsed)) }
+        time.advance(to: .milliseconds(10))
+        time.advance(to: .milliseconds(25))
+        let at = try? await withCheckedThrowingContinuation { ran.arm($0) }
+        #expect(at == .milliseconds(25))  // run at the first reading of the clock past its deadline
+        #expect(deadlines.pending == 0)
+    }
+
     /// A cancelled deadline's action never runs: had it run, it would have run before the later
     /// one that the test waits for (due actions run earliest first).
     @Test func aCancelledDeadlineDoesNotRun() async {
-        let deadlines = Deadlines()
+        let time = ManualTime()
+        let deadlines = time.deadlines()
         let ran = OneShot<String>()
         let first = deadlines.schedule(after: 0.01) { ran.resume(.success("the cancelled one")) }
         first.cancel()
         _ = deadlines.schedule(after: 0.03) { ran.resume(.success("the later one")) }
+        time.advance(to: .milliseconds(40))
         let which = try? await withCheckedThrowingContinuation { ran.arm($0) }
         #expect(which == "the later one")
         #expect(deadlines.pending == 0)
@@ -76,11 +92,13 @@ import Testing
 
     /// A deadline earlier than the one the timer is set for does not wait for that one.
     @Test func anEarlierDeadlineIsNotHeldUpByALaterOne() async {
-        let deadlines = Deadlines()
+        let time = ManualTime()
+        let deadlines = time.deadlines()
         let late = deadlines.schedule(after: 1_000) { Issue.record("a deadline 1,000 s away ran") }
-        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
-            _ = deadlines.schedule(after: 0.01) { c.resume() }
-        }
+        let ran = OneShot<Void>()
+        _ = deadlines.schedule(after: 0.01) { ran.resume(.success(())) }
+        time.advance(to: .milliseconds(20))
+        _ = try? await withCheckedThrowingContinuation { ran.arm($0) }
         #expect(deadlines.pending == 1)
         late.cancel()
         #expect(deadlines.pending == 0)
@@ -97,5 +115,63 @@ import Testing
             return 1
         }
         #expect(never == nil)
+    }
+}
+
+/// A clock the test moves: a sleep ends when the clock is moved past its instant, or when its
+/// task is cancelled.
+final class ManualTime: @unchecked Sendable {
+    // `@unchecked`: its state is only touched under `lock`.
+    private let lock = NSLock()
+    private let start = ContinuousClock.now
+    private var offset: Duration = .zero
+    private var sleepers: [Int: (at: ContinuousClock.Instant, continuation: CheckedContinuation<Void, any Error>)] = [:]
+    private var cancelledEarly: Set<Int> = []
+    private var nextID = 0
+
+    var now: ContinuousClock.Instant { lock.withLock { start + offset } }
+    var elapsed: Duration { lock.withLock { offset } }
+
+    /// Deadlines on this clock.
+    func deadlines() -> Deadlines {
+        Deadlines(now: { self.now }, sleep: { try await self.sleep(until: $0) })
+    }
+
+    func sleep(until instant: ContinuousClock.Instant) async throws {
+        let id = lock.withLock {
+            nextID += 1
+            return nextID
+        }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (c: CheckedContinuation<Void, any Error>) in
+                let answer: Result<Void, any Error>? = lock.withLock {
+                    if cancelledEarly.remove(id) != nil { return .failure(CancellationError()) }
+                    if start + offset >= instant { return .success(()) }
+                    sleepers[id] = (instant, c)
+                    return nil
+                }
+                if let answer { c.resume(with: answer) }
+            }
+        } onCancel: {
+            let c: CheckedContinuation<Void, any Error>? = lock.withLock {
+                guard let sleeper = sleepers.removeValue(forKey: id) else {
+                    cancelledEarly.insert(id)
+                    return nil
+                }
+                return sleeper.continuation
+            }
+            c?.resume(throwing: CancellationError())
+        }
+    }
+
+    /// Moves the clock to `elapsed` after its start and ends the sleeps due.
+    func advance(to elapsed: Duration) {
+        let due: [CheckedContinuation<Void, any Error>] = lock.withLock {
+            offset = elapsed
+            let now = start + offset
+            let ids = sleepers.filter { $0.value.at <= now }.map(\.key)
+            return ids.compactMap { sleepers.removeValue(forKey: $0)?.continuation }
+        }
+        for c in due { c.resume() }
     }
 }

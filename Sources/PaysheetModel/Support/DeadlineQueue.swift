@@ -3,8 +3,8 @@
 ///
 /// It says when the one timer that serves them all must be set: ``add(_:at:)`` answers an
 /// instant only when the new deadline falls before the one the timer is set for, and
-/// ``expire(at:)`` answers the next. A removed deadline stays in the heap until it reaches the
-/// top or the heap is rebuilt (when dead entries outnumber the live ones), so removal is a
+/// ``expire(at:)`` answers the next. A removed deadline stays in the heap until an expiry pops
+/// it or the heap is rebuilt (when dead entries outnumber the live ones), so removal is a
 /// dictionary's; the timer set for a removed deadline still goes off, finds nothing due, and is
 /// set for the next.
 package struct DeadlineQueue<Instant: Comparable & Sendable>: Sendable {
@@ -23,6 +23,7 @@ package struct DeadlineQueue<Instant: Comparable & Sendable>: Sendable {
     /// Adds `id`, due `at`; returns the instant to set the timer for when it must be set anew
     /// (nothing set, or set for later), else `nil`.
     package mutating func add(_ id: UInt64, at: Instant) -> Instant? {
+        assert(live[id] == nil, "deadline \(id) added twice")
         live[id] = at
         push((at, id))
         if heap.count > 64, heap.count > 2 * live.count { rebuild() }

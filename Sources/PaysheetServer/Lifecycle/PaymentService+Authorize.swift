@@ -74,6 +74,7 @@ extension PaymentService {
     /// The payment's outcome on its span: an event `payment.outcome` with the order's status, the
     /// payment's state and result code, and the sheet's status (no card data).
     static func recordOutcome(_ outcome: AuthorizationOutcome, on span: any Span) {
+        guard span.isRecording else { return }  // no tracer: nothing to build
         var attributes: SpanAttributes = [:]
         attributes["paysheet.order.id"] = outcome.order.id
         attributes["paysheet.order.status"] = outcome.order.status.rawValue

@@ -8,9 +8,11 @@ import Foundation
 actor PaymentWaiters {
     private var waiting: [String: [Int: CheckedContinuation<Void, Never>]] = [:]
     private var nextToken = 0
-    /// The waits in progress, and those of them ended by their timeout or cancellation before
-    /// they parked.
+    /// The waits in progress: a timeout or cancellation that comes after its wait ended finds
+    /// its token gone and does nothing.
     private var active: Set<Int> = []
+    /// Waits in progress ended by their timeout or cancellation while not parked (a signal had
+    /// woken them already): `suspend` returns at once for these.
     private var fired: Set<Int> = []
     private var generations: [String: Int] = [:]
     private var watchers: [String: Int] = [:]
@@ -61,7 +63,7 @@ actor PaymentWaiters {
         if let continuation = waiting[paymentId]?.removeValue(forKey: token) {
             continuation.resume()
         } else {
-            fired.insert(token)  // before the wait was parked (or after a signal ended it)
+            fired.insert(token)  // not parked (a signal ended it already, or it has yet to park)
         }
         if waiting[paymentId]?.isEmpty == true { waiting.removeValue(forKey: paymentId) }
     }
@@ -85,6 +87,21 @@ actor PaymentWaiters {
             latest.removeValue(forKey: paymentId)
         }
     }
+
+    /// How many waits for `paymentId` are parked (for tests: waiting without a clock).
+    func parked(_ paymentId: String) -> Int { waiting[paymentId]?.count ?? 0 }
+
+    /// What waits leave behind once ended: tokens in progress, tokens fired, parked waits (all
+    /// zero when no wait is in progress).
+    var leftovers: (active: Int, fired: Int, parked: Int) {
+        (active.count, fired.count, waiting.values.reduce(0) { $0 + $1.count })
+    }
+
+    /// Ends the wait `token` as its timeout or its request's cancellation would (for tests).
+    func fireForTesting(_ paymentId: String, _ token: Int) { fire(paymentId, token) }
+
+    /// The token of the newest wait (for tests).
+    var lastToken: Int { nextToken }
 
     /// How many requests watch `paymentId` (wait, or are about to wait, for its outcome).
     func watching(_ paymentId: String) -> Int { watchers[paymentId, default: 0] }
