@@ -46,6 +46,8 @@ package final class OneShot<T: Sendable>: @unchecked Sendable {
     private var continuation: CheckedContinuation<T, Error>?
     private var early: Result<T, Error>?
 
+    package init() {}
+
     package func arm(_ c: CheckedContinuation<T, Error>) {
         let ready: Result<T, Error>? = lock.withLock {
             if let early { return early }

@@ -6,14 +6,11 @@ import Foundation
 /// process changes the payment's state, and hands them the payment (and its order) as committed,
 /// so that they need not read it back.
 actor PaymentWaiters {
-    private var waiting: [String: [Int: CheckedContinuation<Void, Never>]] = [:]
+    /// The waits in progress by payment, each a continuation resumed once by whichever ends it
+    /// first: a signal (here, on the actor), its timeout or its request's cancellation (from any
+    /// thread, without a hop to the actor).
+    private var waiting: [String: [Int: OneShot<Void>]] = [:]
     private var nextToken = 0
-    /// The waits in progress: a timeout or cancellation that comes after its wait ended finds
-    /// its token gone and does nothing.
-    private var active: Set<Int> = []
-    /// Waits in progress ended by their timeout or cancellation while not parked (a signal had
-    /// woken them already): `suspend` returns at once for these.
-    private var fired: Set<Int> = []
     private var generations: [String: Int] = [:]
     private var watchers: [String: Int] = [:]
     private var latest: [String: (PaymentRecord, OrderRecord?)] = [:]
@@ -33,40 +30,23 @@ actor PaymentWaiters {
         if generations[paymentId, default: 0] != generation { return true }
         nextToken += 1
         let token = nextToken
-        active.insert(token)
-        // The timeout is one of the process's deadlines (no task or timer of its own); it and a
-        // cancellation end the wait as a signal would, through the actor.
-        let timer = Deadlines.shared.schedule(after: timeout) { Task { await self.fire(paymentId, token) } }
+        let ended = OneShot<Void>()
+        waiting[paymentId, default: [:]][token] = ended
+        // The timeout is one of the process's deadlines (no task or timer of its own).
+        let timer = Deadlines.shared.schedule(after: timeout) { ended.resume(.success(())) }
         await withTaskCancellationHandler {
-            await suspend(paymentId, token, after: generation)
+            _ = try? await withCheckedThrowingContinuation { ended.arm($0) }
         } onCancel: {
-            Task { await self.fire(paymentId, token) }
+            ended.resume(.success(()))
         }
         timer.cancel()
-        active.remove(token)
-        fired.remove(token)
+        waiting[paymentId]?.removeValue(forKey: token)
+        if waiting[paymentId]?.isEmpty == true { waiting.removeValue(forKey: paymentId) }
         return generations[paymentId, default: 0] != generation
     }
 
-    /// Waits for a signal of `paymentId` after `generation`, unless it came already or the wait's
-    /// timeout fired first.
-    private func suspend(_ paymentId: String, _ token: Int, after generation: Int) async {
-        if fired.contains(token) || generations[paymentId, default: 0] != generation { return }
-        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
-            waiting[paymentId, default: [:]][token] = c
-        }
-    }
-
-    /// Ends the wait `token` (its timeout, or its request cancelled); nothing once it has ended.
-    private func fire(_ paymentId: String, _ token: Int) {
-        guard active.contains(token) else { return }
-        if let continuation = waiting[paymentId]?.removeValue(forKey: token) {
-            continuation.resume()
-        } else {
-            fired.insert(token)  // not parked (a signal ended it already, or it has yet to park)
-        }
-        if waiting[paymentId]?.isEmpty == true { waiting.removeValue(forKey: paymentId) }
-    }
+    /// How many waits for `paymentId` are in progress (for tests: waiting without a clock).
+    func waits(_ paymentId: String) -> Int { waiting[paymentId]?.count ?? 0 }
 
     /// Starts counting signals of `paymentId` (a request is about to wait for it); returns its
     /// generation. Each watch is ended by one ``unwatch(_:)``.
@@ -88,21 +68,6 @@ actor PaymentWaiters {
         }
     }
 
-    /// How many waits for `paymentId` are parked (for tests: waiting without a clock).
-    func parked(_ paymentId: String) -> Int { waiting[paymentId]?.count ?? 0 }
-
-    /// What waits leave behind once ended: tokens in progress, tokens fired, parked waits (all
-    /// zero when no wait is in progress).
-    var leftovers: (active: Int, fired: Int, parked: Int) {
-        (active.count, fired.count, waiting.values.reduce(0) { $0 + $1.count })
-    }
-
-    /// Ends the wait `token` as its timeout or its request's cancellation would (for tests).
-    func fireForTesting(_ paymentId: String, _ token: Int) { fire(paymentId, token) }
-
-    /// The token of the newest wait (for tests).
-    var lastToken: Int { nextToken }
-
     /// How many requests watch `paymentId` (wait, or are about to wait, for its outcome).
     func watching(_ paymentId: String) -> Int { watchers[paymentId, default: 0] }
 
@@ -112,7 +77,7 @@ actor PaymentWaiters {
         guard generations[paymentId] != nil else { return }
         latest.removeValue(forKey: paymentId)
         generations[paymentId]! += 1
-        if let all = waiting.removeValue(forKey: paymentId) { for continuation in all.values { continuation.resume() } }
+        if let all = waiting.removeValue(forKey: paymentId) { for ended in all.values { ended.resume(.success(())) } }
     }
 
     /// Wakes everyone waiting for `paymentId`, which this process committed as `payment`.
@@ -125,6 +90,6 @@ actor PaymentWaiters {
             return
         }
         generations[paymentId, default: 0] += 1
-        for continuation in all.values { continuation.resume() }
+        for ended in all.values { ended.resume(.success(())) }
     }
 }
