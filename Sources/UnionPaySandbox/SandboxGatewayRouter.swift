@@ -11,10 +11,9 @@ extension SandboxGateway {
     /// `POST /sandbox/release` (the charges the `holdCharges` fault holds) and `GET /health`.
     public nonisolated func router() -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self)
-        // A server span per request under the client's `traceparent`, when the process
-        // bootstrapped an instrument before the routes are built (as the merchant server's
-        // routes); a notification carries the trace context of its transaction.
-        if !(InstrumentationSystem.instrument is NoOpInstrument) { router.middlewares.add(TracingMiddleware()) }
+        // A server span per request under the client's `traceparent` (no-op unless the process
+        // bootstrapped a tracer); a notification carries the trace context of its transaction.
+        router.middlewares.add(TracingMiddleware())
         router.post(RouterPath(ACPPath.backTransaction)) { request, _ -> Response in
             let body = try await request.body.collect(upTo: 1 << 20)
             return try await Self.send(self.backTransaction(String(buffer: body)))

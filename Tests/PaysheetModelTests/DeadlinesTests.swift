@@ -52,32 +52,37 @@ import Testing
     }
 
     /// On the real clock: an action runs, not before its deadline.
-    @Test func anActionRunsOnceItsDeadlinePasses() async {
+    @Test func anActionRunsOnceItsDeadlinePasses() async throws {
         let deadlines = Deadlines()
         let started = ContinuousClock.now
-        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
-            _ = deadlines.schedule(after: 0.02) { c.resume() }
-        }
+        let ran = OneShot<Void>()
+        _ = deadlines.schedule(after: 0.02) { ran.resume(.success(())) }
+        try await value(of: ran)
         #expect(ContinuousClock.now - started >= .milliseconds(20))
         #expect(deadlines.pending == 0)
     }
 
     /// On a clock the test moves: nothing runs before its time, whatever the machine's load.
-    @Test func nothingRunsBeforeItsTime() async {
+    @Test func nothingRunsBeforeItsTime() async throws {
         let time = ManualTime()
         let deadlines = time.deadlines()
         let ran = OneShot<Duration>()
         _ = deadlines.schedule(after: 0.02) { ran.resume(.success(time.elapsed)) }
         time.advance(to: .milliseconds(10))
+        // The timer asleep until 20 ms with the clock at 10 ms: nothing ran, nothing can yet.
+        while time.sleeping != [.milliseconds(20)] {
+            try Task.checkCancellation()
+            await Task.yield()
+        }
         time.advance(to: .milliseconds(25))
-        let at = try? await withCheckedThrowingContinuation { ran.arm($0) }
+        let at = try await value(of: ran)
         #expect(at == .milliseconds(25))  // run at the first reading of the clock past its deadline
         #expect(deadlines.pending == 0)
     }
 
     /// A cancelled deadline's action never runs: had it run, it would have run before the later
     /// one that the test waits for (due actions run earliest first).
-    @Test func aCancelledDeadlineDoesNotRun() async {
+    @Test func aCancelledDeadlineDoesNotRun() async throws {
         let time = ManualTime()
         let deadlines = time.deadlines()
         let ran = OneShot<String>()
@@ -85,20 +90,20 @@ import Testing
         first.cancel()
         _ = deadlines.schedule(after: 0.03) { ran.resume(.success("the later one")) }
         time.advance(to: .milliseconds(40))
-        let which = try? await withCheckedThrowingContinuation { ran.arm($0) }
+        let which = try await value(of: ran)
         #expect(which == "the later one")
         #expect(deadlines.pending == 0)
     }
 
     /// A deadline earlier than the one the timer is set for does not wait for that one.
-    @Test func anEarlierDeadlineIsNotHeldUpByALaterOne() async {
+    @Test func anEarlierDeadlineIsNotHeldUpByALaterOne() async throws {
         let time = ManualTime()
         let deadlines = time.deadlines()
         let late = deadlines.schedule(after: 1_000) { Issue.record("a deadline 1,000 s away ran") }
         let ran = OneShot<Void>()
         _ = deadlines.schedule(after: 0.01) { ran.resume(.success(())) }
         time.advance(to: .milliseconds(20))
-        _ = try? await withCheckedThrowingContinuation { ran.arm($0) }
+        try await value(of: ran)
         #expect(deadlines.pending == 1)
         late.cancel()
         #expect(deadlines.pending == 0)
@@ -118,6 +123,16 @@ import Testing
     }
 }
 
+/// `shot`'s value, or `CancellationError` when the test is cancelled first (its time limit): a
+/// deadline that never runs fails the test instead of hanging it.
+func value<T: Sendable>(of shot: OneShot<T>) async throws -> T {
+    try await withTaskCancellationHandler {
+        try await withCheckedThrowingContinuation { shot.arm($0) }
+    } onCancel: {
+        shot.resume(.failure(CancellationError()))
+    }
+}
+
 /// A clock the test moves: a sleep ends when the clock is moved past its instant, or when its
 /// task is cancelled.
 final class ManualTime: @unchecked Sendable {
@@ -130,6 +145,8 @@ final class ManualTime: @unchecked Sendable {
     private var nextID = 0
 
     var now: ContinuousClock.Instant { lock.withLock { start + offset } }
+    /// When the sleeps in progress end, as times since the start, earliest first.
+    var sleeping: [Duration] { lock.withLock { sleepers.values.map { $0.at - start }.sorted() } }
     var elapsed: Duration { lock.withLock { offset } }
 
     /// Deadlines on this clock.

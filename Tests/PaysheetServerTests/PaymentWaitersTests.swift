@@ -1,4 +1,5 @@
 import Foundation
+import PaysheetModel
 import Testing
 @testable import PaysheetServer
 
@@ -50,20 +51,41 @@ import Testing
         await waiters.watch("pay_w")
         let generation = await waiters.generation("pay_w")
         let waiting = Task { await waiters.wait("pay_w", after: generation, timeout: 1_000) }
-        while await waiters.waits("pay_w") == 0 { await Task.yield() }  // waiting: no clock
+        try await Self.untilWaiting(waiters)  // no clock
         waiting.cancel()
-        #expect(await waiting.value == false)
+        #expect(try await Self.value(of: waiting) == false)
         let early = Task {
             withUnsafeCurrentTask { $0?.cancel() }
             return await waiters.wait("pay_w", after: generation, timeout: 1_000)
         }
-        #expect(await early.value == false)
+        #expect(try await Self.value(of: early) == false)
         #expect(await waiters.waits("pay_w") == 0)
         let next = Task { await waiters.wait("pay_w", after: generation, timeout: 1_000) }
-        while await waiters.waits("pay_w") == 0 { await Task.yield() }
+        try await Self.untilWaiting(waiters)
         await waiters.signal("pay_w", Self.payment(version: 1), order: nil)
-        #expect(await next.value == true)
+        #expect(try await Self.value(of: next) == true)
         #expect(await waiters.waits("pay_w") == 0)
+    }
+
+    /// Returns once a wait for `pay_w` is in progress; throws when the test is cancelled.
+    static func untilWaiting(_ waiters: PaymentWaiters) async throws {
+        while await waiters.waits("pay_w") == 0 {
+            try Task.checkCancellation()
+            await Task.yield()
+        }
+    }
+
+    /// `task`'s value, or `CancellationError` when the test is cancelled first (its time limit):
+    /// a wait that does not end fails the test instead of holding it for the wait's 1,000 s.
+    static func value(of task: Task<Bool, Never>) async throws -> Bool {
+        let answer = OneShot<Bool>()
+        let relay = Task { answer.resume(.success(await task.value)) }
+        defer { relay.cancel() }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { answer.arm($0) }
+        } onCancel: {
+            answer.resume(.failure(CancellationError()))
+        }
     }
 
     /// Watches are counted: an authorization that started watching before the acquirer was asked

@@ -213,11 +213,8 @@ public struct APIRouter: Sendable {
         let router = Router(context: APIRequestContext.self)
         // First: a server span per request, continuing the caller's W3C trace context
         // (`traceparent`); no header is recorded (the Authorization header carries secrets).
-        // Only when the process has an instrument (a tracer, or a propagator alone: bootstrapped
-        // before the routes are built, as `paysheet serve` does). Without one its spans are
-        // no-ops and no context is carried on, and its attributes and body wrapper would cost
-        // a few per cent of a payment's CPU for nothing (docs/decisions.md).
-        if !(InstrumentationSystem.instrument is NoOpInstrument) { router.middlewares.add(TracingMiddleware()) }
+        // Only while the process has an instrument (a tracer, or a propagator alone).
+        router.middlewares.add(TracingWhenInstrumented())
         router.middlewares.add(ModeMiddleware(mode: mode))
         router.middlewares.add(ErrorMiddleware(storageFull: storageFull))
         if let browser { try browser(router, trustedProxies) }
