@@ -477,7 +477,7 @@ public struct OrderService: Sendable {
                     .unprocessable,
                     code: "total_not_positive",
                     message:
-                        "order \(id): the total would be \(pricing.total.amount) \(order.currencyCode); an order's total stays above zero"
+                        "order \(id): the total would be \(pricing.total.amount ?? "0") \(order.currencyCode); an order's total stays above zero"
                 )
             }
             order.amount = Money(pricing.amount, order.amount.currency)
@@ -496,7 +496,7 @@ public struct OrderService: Sendable {
         ApplePayError(
             .couponCodeInvalid,
             message:
-                "Coupon \(code) would bring the total to \(total.total.amount) \(currencyCode); it cannot be used on this order"
+                "Coupon \(code) would bring the total to \(total.total.amount ?? "0") \(currencyCode); it cannot be used on this order"
         )
     }
 

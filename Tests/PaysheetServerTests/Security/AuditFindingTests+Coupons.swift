@@ -27,7 +27,12 @@ import UnionPay
             #expect(update["newTotal"]?["amount"] == "0.01", "\(update.compactText)")
             let error = update["errors"]?.arrayValue?.first
             #expect(error?["code"] == "couponCodeInvalid", "\(update.compactText)")
-            #expect(error?["message"]?.stringValue?.contains("0.00") == true, "\(update.compactText)")
+            // The amount as the sheet shows amounts (not Swift's description of an optional).
+            #expect(
+                error?["message"]?.stringValue
+                    == "Coupon HALF would bring the total to 0.00 CNY; it cannot be used on this order",
+                "\(update.compactText)"
+            )
             #expect(update["newLineItems"]?.arrayValue?.contains { $0["label"] == "Coupon HALF" } != true)
             let stored = try await server.order(id)
             #expect(stored["amount"] == "0.01")
@@ -107,6 +112,10 @@ import UnionPay
             )
             #expect(refused == 422, "\(body.compactText)")
             #expect(body["error"]?["code"] == "total_not_positive")
+            #expect(
+                body["error"]?["message"]?.stringValue?.contains("the total would be -5.00 CNY;") == true,
+                "\(body.compactText)"
+            )
             #expect(try await server.order(other)["amount"] == "15.00")
         }
     }
