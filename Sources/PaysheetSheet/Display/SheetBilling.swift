@@ -29,19 +29,18 @@ enum SheetBilling {
     /// The `billing` module of the snapshot, or `nil` for a payment made only today.
     static func module(_ r: ApplePayPaymentRequest, currency: String) -> JSONValue? {
         var members = JSONObject()
-        func text(_ s: String?) -> JSONValue { s.map { .string($0) } ?? .null }
         if let rec = r.recurringPaymentRequest {
             members["kind"] = "recurring"
             members["description"] = .string(rec.paymentDescription)
             members["regular"] = line(rec.regularBilling, currency: currency)
             members["trial"] = rec.trialBilling.map { line($0, currency: currency) } ?? .null
-            members["agreement"] = text(rec.billingAgreement)
+            members["agreement"] = SheetMachine.optional(rec.billingAgreement)
             members["managementURL"] = .string(rec.managementURL)
         } else if let rel = r.automaticReloadPaymentRequest {
             members["kind"] = "automaticReload"
             members["description"] = .string(rel.paymentDescription)
             members["reload"] = line(rel.automaticReloadBilling, currency: currency)
-            members["agreement"] = text(rel.billingAgreement)
+            members["agreement"] = SheetMachine.optional(rel.billingAgreement)
             members["managementURL"] = .string(rel.managementURL)
         } else if let def = r.deferredPaymentRequest {
             members["kind"] = "deferred"
@@ -51,7 +50,7 @@ enum SheetBilling {
                 def.freeCancellationDate.map {
                     .string("Free cancellation until \($0) (\(def.freeCancellationDateTimeZone ?? ""))")
                 } ?? .null
-            members["agreement"] = text(def.billingAgreement)
+            members["agreement"] = SheetMachine.optional(def.billingAgreement)
             members["managementURL"] = .string(def.managementURL)
         }
         if let contexts = r.multiTokenContexts, !contexts.isEmpty {

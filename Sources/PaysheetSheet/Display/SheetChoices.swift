@@ -44,7 +44,7 @@ extension SheetMachine {
             "requestsEmail": .bool(req.requiredShippingContactFields?.contains(.email) == true),
             "requestsPhone": .bool(req.requiredShippingContactFields?.contains(.phone) == true),
             "currencyCode": .string(req.currencyCode),
-            "authorizeBlockedBy": userBlockReason(for: .authorize).map { .string($0) } ?? .null,
+            "authorizeBlockedBy": Self.optional(userBlockReason(for: .authorize)),
         ]
     }
 }
