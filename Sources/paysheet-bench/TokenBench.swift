@@ -323,9 +323,9 @@ func runTokenStages() async throws {
     let parsed = try PaymentTokenData(json: json)
     let verified = try await verifier.verify(parsed, at: now)
     try await timeStage("token JSON → PaymentTokenData") { _ = try PaymentTokenData(json: json) }
-    try await timeStage("  JSONSkim.read (\(json.count) bytes)") { _ = JSONSkim.read(json) }
+    await timeStage("  JSONSkim.read (\(json.count) bytes)") { _ = JSONSkim.read(json) }
     let signatureText = Base64.encode(parsed.signature)
-    try await timeStage("  Base64 of the signature (\(signatureText.utf8.count) characters)") {
+    await timeStage("  Base64 of the signature (\(signatureText.utf8.count) characters)") {
         _ = Base64.decode(signatureText)
     }
     try await timeStage("CMS reader") { _ = try AppleSignedData(berEncoded: parsed.signature) }
@@ -341,7 +341,7 @@ func runTokenStages() async throws {
     try await timeStage("  ECDH") { _ = try priv.sharedSecretFromKeyAgreement(with: pub) }
     let plain = Array(try SandboxPayment.sample(amount: "1.00", currency: "USD").jsonValue.compactText.utf8)
     try await timeStage("  plaintext JSON + typed") { _ = try DecryptedPaymentData.read(plain) }
-    try await timeStage("  key by publicKeyHash") { _ = keyring.key(forPublicKeyHash: parsed.header.publicKeyHash) }
+    await timeStage("  key by publicKeyHash") { _ = keyring.key(forPublicKeyHash: parsed.header.publicKeyHash) }
     let secret = try priv.sharedSecretFromKeyAgreement(with: pub)
     try await symmetricStages(secret: secret, plaintext: plain)
 }
@@ -361,7 +361,7 @@ func timeStage(_ name: String, _ body: () async throws -> Void) async rethrows {
 /// the token library's own KDF and nonce, and its opening taken apart.
 func symmetricStages(secret: SharedSecret, plaintext plain: [UInt8]) async throws {
     let merchantIdentifierHash = Array(SHA256.hash(data: Array("merchant.bench".utf8)))
-    try await timeStage("  KDF (one SHA-256)") {
+    await timeStage("  KDF (one SHA-256)") {
         _ = AppleKDF.symmetricKey(sharedSecret: secret, merchantIdentifierHash: merchantIdentifierHash)
     }
     let nonce = MerchantKeyring.zeroNonce

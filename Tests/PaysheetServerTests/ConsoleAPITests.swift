@@ -75,7 +75,7 @@ import UnionPay
         try await TestServer.inProcess(database: kind) { server in
             let factory = try await server.tokenFactory()
             let paid = try await server.createOrder()
-            #expect(await try server.pay(paid, factory: factory).paid)
+            #expect(try await server.pay(paid, factory: factory).paid)
             let open = try await server.createOrder()
             let paidId = try #require(paid["id"]?.stringValue)
             let openId = try #require(open["id"]?.stringValue)
@@ -111,7 +111,7 @@ import UnionPay
             var agreements: [String] = []
             for _ in 0..<2 {
                 let plan = try await server.createOrder(["plan": "tea-monthly"])
-                #expect(await try server.pay(plan, factory: factory).paid)
+                #expect(try await server.pay(plan, factory: factory).paid)
                 agreements.insert(try #require(plan["agreementId"]?.stringValue), at: 0)
             }
             let (_, first) = try await server.send("GET", "/v1/agreements?limit=1", nil)
@@ -132,7 +132,7 @@ import UnionPay
         defer { Task { await server.stop() } }
         let factory = try await server.tokenFactory()
         let order = try await server.createOrder()
-        #expect(await try server.pay(order, factory: factory).paid)
+        #expect(try await server.pay(order, factory: factory).paid)
         let id = try #require(order["id"]?.stringValue)
         #expect(try await server.send("POST", "/v1/orders/\(id)/refunds", #"{"amount":"12.00"}"#, key: "c1").0 == 201)
         #expect(
@@ -141,7 +141,7 @@ import UnionPay
             }
         )
         let plan = try await server.createOrder(["plan": "tea-monthly"])
-        #expect(await try server.pay(plan, factory: factory).paid)
+        #expect(try await server.pay(plan, factory: factory).paid)
         let agreement = try #require(plan["agreementId"]?.stringValue)
         let day = String(TransactionTime.format(Date()).prefix(8))
         var clock = HTTPClientRequest(url: server.gatewayURL + "/sandbox/clock")

@@ -179,7 +179,7 @@ extension PostgresPreparedStatementTests {
         }
         let file = NSTemporaryDirectory() + "paysheet-config-" + UUID().uuidString + ".json"
         defer { try? FileManager.default.removeItem(atPath: file) }
-        FileManager.default.createFile(atPath: file, contents: Data(#"{"databaseStatementTimeout": 0}"#.utf8))
+        _ = FileManager.default.createFile(atPath: file, contents: Data(#"{"databaseStatementTimeout": 0}"#.utf8))
         #expect(throws: ConfigurationError.self) { try ServerConfiguration.load(file: file, environment: [:]) }
         // Built in code, past the configuration's checks: the database refuses it the same way.
         for refused in [0, -1, .nan, .infinity, 1e16] {

@@ -152,7 +152,7 @@ import UnionPay
             let order = try await server.createOrder([
                 "currencyCode": "CNY", "lineItems": [["label": "Tea", "amount": "100.00"]],
             ])
-            #expect(await try server.pay(order, factory: factory).paid)
+            #expect(try await server.pay(order, factory: factory).paid)
             ids.append(try #require(order["id"]?.stringValue))
         }
         #expect(

@@ -81,7 +81,7 @@ import Testing
             let factory = try await server.tokenFactory()
             let order = try await server.createOrder()
             let id = try #require(order["id"]?.stringValue)
-            #expect(await try server.pay(order, factory: factory).paid)
+            #expect(try await server.pay(order, factory: factory).paid)
             var token = try #require(factory.tokens.last)
             // The same header (its transactionId) with another signature: not Apple's, not answered.
             guard case .object(var data) = token.paymentData, let signature = data["signature"]?.stringValue else {
@@ -173,7 +173,7 @@ import Testing
             ] {
                 let order = try await server.createOrder()
                 let id = try #require(order["id"]?.stringValue)
-                #expect(await try server.pay(order, factory: factory).paid)
+                #expect(try await server.pay(order, factory: factory).paid)
                 let token = try #require(factory.tokens.last)
                 let (before, _) = try await server.send("POST", "/v1/orders/\(id)/authorize", Self.body(token))
                 #expect(before == 200)

@@ -8,10 +8,10 @@ import Testing
     static func withDatabase(_ body: (SQLiteDatabase) async throws -> Void) async throws {
         let folder = NSTemporaryDirectory() + "paysheet-sqlite-" + UUID().uuidString
         let db = try await SQLiteDatabase.open(path: folder + "/t.sqlite")
-        try await db.transaction {
+        _ = try await db.transaction {
             try await $0.execute("CREATE TABLE counter (id INTEGER PRIMARY KEY, n INTEGER NOT NULL, note TEXT)", [])
         }
-        try await db.transaction { try await $0.execute("INSERT INTO counter (id, n) VALUES (1, 0)", []) }
+        _ = try await db.transaction { try await $0.execute("INSERT INTO counter (id, n) VALUES (1, 0)", []) }
         try await body(db)
         await db.close()
         try? FileManager.default.removeItem(atPath: folder)
@@ -101,12 +101,12 @@ import Testing
     @Test func anOrderedCommitDoesNotWaitForTheDiskAndTheNextDurableOneDoes() async throws {
         try await Self.withDatabase { db in
             let (commits, ordered) = (db.commits, db.orderedCommits)
-            try await db.write("INSERT INTO counter (id, n) VALUES (2, 0)", [], commit: .ordered)
+            _ = try await db.write("INSERT INTO counter (id, n) VALUES (2, 0)", [], commit: .ordered)
             #expect(db.commits == commits + 1)
             #expect(db.orderedCommits == ordered + 1)
             #expect(try db.writer.execute("PRAGMA synchronous", []).map(\.values) == [["1"]])  // NORMAL
             #expect(try await db.read("SELECT id FROM counter WHERE id = 2", []).count == 1)
-            try await db.write("INSERT INTO counter (id, n) VALUES (3, 0)", [])
+            _ = try await db.write("INSERT INTO counter (id, n) VALUES (3, 0)", [])
             #expect(db.commits == commits + 2)
             #expect(db.orderedCommits == ordered + 1)
             #expect(try db.writer.execute("PRAGMA synchronous", []).map(\.values) == [["2"]])  // FULL
@@ -176,7 +176,7 @@ import Testing
                 }
             }
             #expect(try await db.read("SELECT CAST(n AS TEXT), note FROM counter", []).map(\.values) == [["0", nil]])
-            try await db.transaction { try await $0.execute("UPDATE counter SET n = 1 WHERE id = 1", []) }
+            _ = try await db.transaction { try await $0.execute("UPDATE counter SET n = 1 WHERE id = 1", []) }
             #expect(try await db.read("SELECT CAST(n AS TEXT) FROM counter", []).map(\.values) == [["1"]])
         }
     }
@@ -184,7 +184,7 @@ import Testing
     @Test func errorsNameTheStatementAndSQLitesReason() async throws {
         try await Self.withDatabase { db in
             do {
-                try await db.transaction { try await $0.execute("INSERT INTO counter (id, n) VALUES (1, 5)", []) }
+                _ = try await db.transaction { try await $0.execute("INSERT INTO counter (id, n) VALUES (1, 5)", []) }
                 Issue.record("a duplicate primary key was accepted")
             } catch let error as StorageError {
                 #expect(error.message.contains("INSERT INTO counter"))
@@ -198,7 +198,7 @@ import Testing
                 #expect(error.message.contains("no such column: nope"))
             }
             // The writer still works after both failures.
-            try await db.transaction { try await $0.execute("UPDATE counter SET n = 7 WHERE id = 1", []) }
+            _ = try await db.transaction { try await $0.execute("UPDATE counter SET n = 7 WHERE id = 1", []) }
             #expect(try await db.read("SELECT CAST(n AS TEXT) FROM counter", []).map(\.values) == [["7"]])
         }
     }
@@ -218,7 +218,9 @@ import Testing
                 #expect(rows.map(\.values) == [[String(i), text, String(i)]])
             }
             for _ in 0..<3 {  // a cached statement, reused with other binds and a NULL
-                try await db.transaction { try await $0.execute("UPDATE counter SET note = $1 WHERE id = 1", [.null]) }
+                _ = try await db.transaction {
+                    try await $0.execute("UPDATE counter SET note = $1 WHERE id = 1", [.null])
+                }
                 #expect(
                     try await db.read("SELECT note, CAST(n AS TEXT) AS n FROM counter WHERE id = $1", [.int(1)]).map(
                         \.values
@@ -233,7 +235,7 @@ import Testing
 
     @Test func rowsAreReadByColumnNameAndAnUnknownNameIsAnError() async throws {
         try await Self.withDatabase { db in
-            try await db.transaction {
+            _ = try await db.transaction {
                 try await $0.execute("UPDATE counter SET n = 7, note = $1 WHERE id = 1", [.text("seven")])
             }
             let rows = try await db.read("SELECT note, CAST(n AS TEXT) AS n, CAST(id AS TEXT) AS id FROM counter", [])
@@ -245,7 +247,7 @@ import Testing
             #expect(try row.int("id") == 1)
             #expect(throws: StorageError.self) { try row.text("count") }  // not selected
             #expect(throws: StorageError.self) { try row.int("note") }  // not an integer
-            try await db.transaction { try await $0.execute("UPDATE counter SET note = NULL WHERE id = 1", []) }
+            _ = try await db.transaction { try await $0.execute("UPDATE counter SET note = NULL WHERE id = 1", []) }
             let null = try #require(try await db.read("SELECT note FROM counter", []).first)
             #expect(try null.text("note") == nil)
             #expect(throws: StorageError.self) { try null.string("note") }

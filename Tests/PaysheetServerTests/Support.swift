@@ -24,13 +24,13 @@ enum TestDatabases {
             let admin = try PostgresDatabase(url: postgresURL!)
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { await admin.run() }
-                try await admin.transaction { db in try await db.execute("CREATE SCHEMA \(schema)", []) }
+                _ = try await admin.transaction { db in try await db.execute("CREATE SCHEMA \(schema)", []) }
                 let db = try PostgresDatabase(url: postgresURL!, searchPath: schema, statementTimeout: 120)
                 group.addTask { await db.run() }
                 let store = PaymentStore(database: db)
                 try await store.migrate()
                 try await body(store)
-                try await admin.transaction { db in try await db.execute("DROP SCHEMA \(schema) CASCADE", []) }
+                _ = try await admin.transaction { db in try await db.execute("DROP SCHEMA \(schema) CASCADE", []) }
                 group.cancelAll()
             }
         }
@@ -72,16 +72,8 @@ final class LogCollector: @unchecked Sendable {
             get { metadata[key] }
             set { metadata[key] = newValue }
         }
-        func log(
-            level: Logger.Level,
-            message: Logger.Message,
-            metadata: Logger.Metadata?,
-            source: String,
-            file: String,
-            function: String,
-            line: UInt
-        ) {
-            collector.append("\(level) \(message) \(metadata ?? [:]) \(self.metadata)")
+        func log(event: LogEvent) {
+            collector.append("\(event.level) \(event.message) \(event.metadata ?? [:]) \(self.metadata)")
         }
     }
 }

@@ -55,7 +55,7 @@ import UnionPay
             #expect(fetched.headers[.contentType] == "application/vnd.apple.order")
             let lastModified = try #require(fetched.headers[.lastModified])
             #expect(HTTPDate.date(lastModified) != nil)
-            let verdict = await try Self.check(server).verdict(Data(fetched.body), details: details, at: Date())
+            let verdict = try await Self.check(server).verdict(Data(fetched.body), details: details, at: Date())
             #expect(verdict == .appears, "\(verdict.message)")
             // order.json: the order as paid.
             let files = try ZipArchive(reading: Data(fetched.body)).files

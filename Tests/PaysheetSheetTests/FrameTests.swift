@@ -86,7 +86,7 @@ import Testing
             )
         }
         // The permissions policy is checked first.
-        var m = machine(["http://pay.example", "https://shop.example"], allowed: false)
+        let m = machine(["http://pay.example", "https://shop.example"], allowed: false)
         #expect(threw(m.canMakePayments())?.first == "SecurityError")
     }
 

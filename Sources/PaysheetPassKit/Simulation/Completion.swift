@@ -5,7 +5,7 @@ import Foundation
 /// is then `never` (the sheet fails at its deadline, as iOS's stays on "processing" until then).
 /// A handler called twice is ignored after the first call.
 enum Completion {
-    static func awaitHandler<T>(never: T, _ call: (@escaping (T) -> Void) -> Void) async -> T {
+    static func awaitHandler<T>(never: T, _ call: (@escaping @Sendable (T) -> Void) -> Void) async -> T {
         await withCheckedContinuation { (continuation: CheckedContinuation<T, Never>) in
             let witness = Witness(continuation: continuation, never: never)
             call { value in witness.resume(value) }

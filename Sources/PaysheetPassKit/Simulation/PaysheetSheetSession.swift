@@ -172,7 +172,7 @@ public final class PaysheetSheetSession: @unchecked Sendable {
                 keyType: .rsa
             )
         }
-        return SandboxTokenFactory(pki: try SandboxMerchant.pki(dataFolder: folder), recipient: try TokenRecipient(key))
+        return SandboxTokenFactory(pki: try SandboxMerchant.pki(dataFolder: folder), recipient: TokenRecipient(key))
     }
 
     // MARK: Running

@@ -34,7 +34,7 @@ public struct OrderSignatureVerifier: Sendable {
                 throw OrderPackageError(.malformed, "certificate \(index) in the signature is not X.509 (\(error))")
             }
         }
-        guard let leafIndex = certificates.firstIndex(where: { Self.matches($0, signed.signer.identifier) }) else {
+        guard let leafIndex = certificates.firstIndex(where: { signed.signer.identifier.names($0) }) else {
             throw OrderPackageError(.signature, "none of the signature's certificates is the signer's")
         }
         let leaf = certificates[leafIndex]
@@ -106,16 +106,5 @@ public struct OrderSignatureVerifier: Sendable {
             .chain,
             "the signing certificate (\(leaf.subject)) does not chain to a trusted root (\(trust.names))"
         )
-    }
-
-    private static func matches(_ certificate: Certificate, _ identifier: CMSSignerInfo.Identifier) -> Bool {
-        switch identifier {
-        case .issuerAndSerialNumber(let issuer, let serial):
-            guard let name = try? DistinguishedName(derEncoded: issuer) else { return false }
-            return certificate.issuer == name && certificate.serialNumber == Certificate.SerialNumber(bytes: serial)
-        case .subjectKeyIdentifier(let ski):
-            guard let ext = try? certificate.extensions.subjectKeyIdentifier else { return false }
-            return Array(ext.keyIdentifier) == ski
-        }
     }
 }

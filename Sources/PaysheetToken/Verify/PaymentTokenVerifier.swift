@@ -113,7 +113,7 @@ public final class PaymentTokenVerifier: Sendable {
                 )
             }
         }
-        guard let leafIndex = certificates.firstIndex(where: { Self.matches($0, signed.signer.identifier) }) else {
+        guard let leafIndex = certificates.firstIndex(where: { signed.signer.identifier.names($0) }) else {
             throw PaymentTokenError(
                 .signature,
                 "none of the \(certificates.count) certificates in the signature is the signer's"
@@ -171,17 +171,6 @@ public final class PaymentTokenVerifier: Sendable {
                 .chain,
                 "the signing chain does not meet Apple's rules: " + reasons.joined(separator: "; ")
             )
-        }
-    }
-
-    private static func matches(_ certificate: Certificate, _ identifier: CMSSignerInfo.Identifier) -> Bool {
-        switch identifier {
-        case .issuerAndSerialNumber(let issuer, let serial):
-            guard let name = try? DistinguishedName(derEncoded: issuer) else { return false }
-            return certificate.issuer == name && certificate.serialNumber == Certificate.SerialNumber(bytes: serial)
-        case .subjectKeyIdentifier(let ski):
-            guard let ext = try? certificate.extensions.subjectKeyIdentifier else { return false }
-            return Array(ext.keyIdentifier) == ski
         }
     }
 }

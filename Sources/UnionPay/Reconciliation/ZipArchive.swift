@@ -76,7 +76,7 @@ package struct ZipArchive: Sendable, Equatable {
     /// The archive's bytes: every file deflated, the DOS time of `date` (UTC).
     package func encoded(date: Date = Date()) -> Data {
         // An archive in memory, written by ZIPFoundation: only memory allocation can fail here.
-        guard let archive = try? Archive(accessMode: .create) else { return Data() }
+        guard let archive = try? Archive(data: Data(), accessMode: .create, pathEncoding: nil) else { return Data() }
         for (name, contents) in files {
             try? archive.addEntry(
                 with: name,

@@ -27,12 +27,14 @@ struct GuardedHTTPChannel: ServerChildChannel {
         } catch {
             return channel.eventLoop.makeFailedFuture(error)
         }
-        return inner.setup(channel: channel, logger: logger).flatMapThrowing { value in
+        // On the channel's event loop (where `setup` is called and its future completes), so the
+        // guard, which belongs to that loop, is used there only.
+        return inner.setup(channel: channel, logger: logger).assumeIsolated().flatMapThrowing { value in
             let operations = channel.pipeline.syncOperations
             let state = try operations.handler(type: HTTPConnectionStateHandler.self)
             try operations.addHandler(ConnectionGuard.Parts(guardState), position: .before(state))
             return value
-        }
+        }.nonisolated()
     }
 
     func handle(value: Value, logger: Logger) async {
@@ -102,7 +104,7 @@ final class ConnectionGuard {
                 "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nContent-Length: "
                 + "\(body.utf8.count)\r\nRetry-After: 1\r\nConnection: close\r\n\r\n\(body)"
             let buffer = context.channel.allocator.buffer(string: text)
-            context.writeAndFlush(NIOAny(buffer)).whenComplete { _ in context.close(promise: nil) }
+            context.writeAndFlush(NIOAny(buffer)).assumeIsolated().whenComplete { _ in context.close(promise: nil) }
         }
     }
 
