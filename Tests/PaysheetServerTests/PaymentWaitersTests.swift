@@ -123,8 +123,21 @@ import Testing
         let here = PaymentStore(database: try await SQLiteDatabase.open(path: ":memory:"))
         let other = PaymentStore(database: try await SQLiteDatabase.open(path: ":memory:"))
         #expect(here.announcer != other.announcer)
-        #expect(SettlementListener.paymentChanged(by: "pay_1 \(here.announcer)", notHere: here) == nil)
-        #expect(SettlementListener.paymentChanged(by: "pay_1 \(other.announcer)", notHere: here) == "pay_1")
-        #expect(SettlementListener.paymentChanged(by: "pay_1", notHere: here) == "pay_1")
+        #expect(SettlementListener.paymentsChanged(by: "pay_1 \(here.announcer)", notHere: here) == [])
+        #expect(SettlementListener.paymentsChanged(by: "pay_1 \(other.announcer)", notHere: here) == ["pay_1"])
+        #expect(SettlementListener.paymentsChanged(by: "pay_1", notHere: here) == ["pay_1"])
+        // Several payments in one announcement (sent while an earlier one was on its way).
+        #expect(
+            SettlementListener.paymentsChanged(by: "pay_1 pay_2 pay_3 \(other.announcer)", notHere: here)
+                == ["pay_1", "pay_2", "pay_3"]
+        )
+        #expect(SettlementListener.paymentsChanged(by: "pay_1 pay_2 \(here.announcer)", notHere: here) == [])
+        // What a store sends is what a listener reads.
+        let announcements = SettlementAnnouncements(database: other.database, announcer: other.announcer)
+        #expect(
+            SettlementListener.paymentsChanged(by: announcements.payload(["pay_4", "pay_5"]), notHere: here)
+                == ["pay_4", "pay_5"]
+        )
+        #expect(here.announcements == nil, "SQLite is one server: nothing to announce")
     }
 }

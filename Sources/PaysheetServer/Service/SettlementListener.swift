@@ -2,8 +2,8 @@ import Logging
 import PostgresNIO
 import ServiceLifecycle
 
-/// Listens on PostgreSQL for payments that another server settled (`pg_notify` at commit, see
-/// ``PaymentStore``) and wakes the authorizations waiting for them here at once. Reconnects after
+/// Listens on PostgreSQL for payments that another server settled (`pg_notify` after their commit,
+/// ``SettlementAnnouncements``) and wakes the authorizations waiting for them here at once. Reconnects after
 /// a lost connection; while it is not listening, waiters fall back to reading every 0.5 s.
 struct SettlementListener: Service {
     let database: PostgresDatabase
@@ -18,9 +18,9 @@ struct SettlementListener: Service {
                         try await connection.listen(on: PaymentStore.settledChannel) { notifications in
                             payments.changesAnnounced.raise()
                             for try await notification in notifications {
-                                guard let id = Self.paymentChanged(by: notification.payload, notHere: payments.store)
-                                else { continue }
-                                await payments.waiters.poke(id)
+                                for id in Self.paymentsChanged(by: notification.payload, notHere: payments.store) {
+                                    await payments.waiters.poke(id)
+                                }
                             }
                         }
                     }
@@ -34,14 +34,14 @@ struct SettlementListener: Service {
         }
     }
 
-    /// The payment an announcement (`pay_… STORE`, as the settling statement sends it) says another
-    /// server changed; nil for one `store` sent itself — PostgreSQL delivers a server's own
-    /// announcements to it too, and its waiters get that change in-process (reading it back here,
-    /// where this delivery can beat the hand-off, cost three round trips). A payload without its
-    /// announcer is a payment id.
-    static func paymentChanged(by payload: String, notHere store: PaymentStore) -> String? {
-        let parts = payload.split(separator: " ", maxSplits: 1).map(String.init)
-        guard parts.count == 2 else { return payload }
-        return parts[1] == store.announcer ? nil : parts[0]
+    /// The payments an announcement (`pay_1 pay_2 … STORE`, as ``SettlementAnnouncements`` sends it)
+    /// says another server settled; none for one `store` sent itself — PostgreSQL delivers a
+    /// server's own announcements to it too, and its waiters get those changes in-process (reading
+    /// them back here, where this delivery can beat the hand-off, cost three round trips). A payload
+    /// of one word is a payment id without its announcer.
+    static func paymentsChanged(by payload: String, notHere store: PaymentStore) -> [String] {
+        let words = payload.split(separator: " ").map(String.init)
+        guard words.count > 1 else { return words }
+        return words.last == store.announcer ? [] : Array(words.dropLast())
     }
 }

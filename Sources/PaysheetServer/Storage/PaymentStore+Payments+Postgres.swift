@@ -88,18 +88,16 @@ extension PaymentStore {
                       WHERE id = $2 AND version = $9 AND ($1 = '' OR EXISTS (SELECT 1 FROM n)) RETURNING id),
                 q AS (SELECT COALESCE(MAX(seq), 0) AS seq FROM payment_events WHERE payment_id = $2),
                 b AS (INSERT INTO payment_events (payment_id, seq, from_state, to_state, cause, at_ms)
-                      SELECT id, q.seq + 1, $20, $21, $22, $23 FROM p, q WHERE $21 <> ''),
+                      SELECT id, q.seq + 1, $18, $19, $20, $21 FROM p, q WHERE $19 <> ''),
                 e AS (INSERT INTO payment_events (payment_id, seq, from_state, to_state, cause, at_ms)
-                      SELECT id, q.seq + CASE WHEN $21 <> '' THEN 2 ELSE 1 END, $10, $11, $12, $4 FROM p, q WHERE $11 <> ''),
+                      SELECT id, q.seq + CASE WHEN $19 <> '' THEN 2 ELSE 1 END, $10, $11, $12, $4 FROM p, q WHERE $11 <> ''),
                 o AS (UPDATE orders SET status = $13, version = $14, body = $15
-                      WHERE id = $16 AND version = $17 AND EXISTS (SELECT 1 FROM p) RETURNING id),
-                s AS (SELECT pg_notify($18, id || ' ' || $19) FROM p WHERE $18 <> '')
+                      WHERE id = $16 AND version = $17 AND EXISTS (SELECT 1 FROM p) RETURNING id)
                 SELECT CAST((SELECT COUNT(*) FROM n) AS TEXT) AS notifications_stored,
                     CAST((SELECT COUNT(*) FROM p) AS TEXT) AS payments_updated,
                     CAST(CASE WHEN (SELECT COUNT(*) FROM n) = 1 THEN 1 / (SELECT COUNT(*) FROM p) ELSE 0 END AS TEXT) AS checked,
                     CAST(CASE WHEN $16 <> '' AND (SELECT COUNT(*) FROM p) = 1 THEN 1 / (SELECT COUNT(*) FROM o) ELSE 0 END AS TEXT)
-                        AS order_checked,
-                    CAST((SELECT COUNT(*) FROM s) AS TEXT) AS notified
+                        AS order_checked
                 """,
                 [
                     .text(notification?.key ?? ""), .text(next.id), .text(notification?.body ?? ""),
@@ -112,7 +110,6 @@ extension PaymentStore {
                     .text(orderAfter?.status.rawValue ?? ""), .int(orderAfter?.version ?? 0),
                     .text(try orderAfter.map { try PaymentStore.json($0) } ?? ""), .text(orderBefore?.id ?? ""),
                     .int(orderBefore?.version ?? 0),
-                    .text(settled ? PaymentStore.settledChannel : ""), .text(announcer),
                     earlier?.from.map { .text($0.rawValue) } ?? .null, .text(earlier?.to.rawValue ?? ""),
                     .text(earlier?.cause ?? ""),
                     .int(earlier.map { PaymentStore.ms($0.at) } ?? 0),
@@ -121,6 +118,8 @@ extension PaymentStore {
             guard let row = rows.first else { return nil }
             if notification != nil, try row.text("notifications_stored") == "0" { throw DuplicateNotification() }
             guard try row.text("payments_updated") == "1" else { return nil }  // another writer was first
+            // Told to the other servers after the commit, not in it (SettlementAnnouncements).
+            if settled { announcements?.announce(next.id) }
             return (next, orderAfter)
         } catch is SQLStatementAborted {
             return nil  // the payment or its order changed meanwhile: nothing was written

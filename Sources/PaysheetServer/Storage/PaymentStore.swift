@@ -11,9 +11,16 @@ public struct PaymentStore: Sendable {
     /// server): a server's listener knows its own announcements — PostgreSQL delivers them to it
     /// too — and leaves them to the in-process hand-off (``PaymentWaiters``).
     let announcer = UUID().uuidString
+    /// Where settlements are announced to the other servers: PostgreSQL's, after their commits;
+    /// `nil` on SQLite (one server).
+    let announcements: SettlementAnnouncements?
 
     /// A store over `database`.
-    public init(database: any SQLDatabase) { self.database = database }
+    public init(database: any SQLDatabase) {
+        self.database = database
+        announcements =
+            database.dialect == "postgresql" ? SettlementAnnouncements(database: database, announcer: announcer) : nil
+    }
 
     static let encoder = JSONEncoder()
     static let decoder = JSONDecoder()
