@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import PaysheetServer
@@ -56,11 +57,56 @@ import Testing
         #expect(queue.waiting.count == AnnouncementQueue.bound)
         #expect(queue.waiting.last == "pay_\(AnnouncementQueue.bound - 1)")
     }
+}
 
-    @Test func anAnnouncementFitsPostgreSQLsPayload() {
-        // A payment id is 20 characters, the announcer a UUID (36): a full batch stays well under
-        // PostgreSQL's 8,000 bytes.
-        let longest = AnnouncementQueue.batchLimit * (20 + 1) + 36
-        #expect(longest < 8_000)
+/// ``SettlementAnnouncements`` over a real database: SQLite, its statement an insert of what
+/// PostgreSQL would be told (the queue, the sender and the payload are the same code).
+@Suite(.timeLimit(.minutes(1))) struct SettlementAnnouncementsTests {
+    static let record = "INSERT INTO announced (channel, payload) VALUES ($1, $2)"
+
+    static func database() async throws -> SQLiteDatabase { try await SQLiteDatabase.open(path: ":memory:") }
+
+    @Test func everySettledPaymentIsAnnouncedOnceNamingItsServer() async throws {
+        let db = try await Self.database()
+        _ = try await db.write("CREATE TABLE announced (channel TEXT NOT NULL, payload TEXT NOT NULL)", [])
+        let announcements = SettlementAnnouncements(database: db, announcer: "server-a", statement: Self.record)
+        let ids = (0..<500).map { "pay_\($0)" }
+        await withTaskGroup(of: Void.self) { group in
+            for id in ids { group.addTask { announcements.announce(id) } }
+        }
+        await announcements.sent()
+        let rows = try await db.read("SELECT channel, payload FROM announced", [])
+        var named: [String] = []
+        for row in rows {
+            #expect(try row.text("channel") == PaymentStore.settledChannel)
+            let words = try #require(try row.text("payload")).split(separator: " ").map(String.init)
+            #expect(words.last == "server-a")
+            named += words.dropLast()
+        }
+        #expect(named.sorted() == ids.sorted(), "each payment exactly once")
+        #expect(rows.count <= ids.count)
+    }
+
+    @Test func anAnnouncementThatCannotBeSentIsGivenUpAndTheNextOneIsSent() async throws {
+        let db = try await Self.database()
+        // No table yet: both tries fail, and the sender stops rather than retrying for ever.
+        let announcements = SettlementAnnouncements(database: db, announcer: "server-a", statement: Self.record)
+        announcements.announce("pay_lost")
+        await announcements.sent()
+        _ = try await db.write("CREATE TABLE announced (channel TEXT NOT NULL, payload TEXT NOT NULL)", [])
+        announcements.announce("pay_next")
+        await announcements.sent()
+        let rows = try await db.read("SELECT payload FROM announced", [])
+        #expect(try rows.map { try $0.text("payload") } == ["pay_next server-a"])
+    }
+
+    @Test func aFullBatchOfRealIdsFitsPostgreSQLsPayload() async throws {
+        let announcements = SettlementAnnouncements(
+            database: try await SQLiteDatabase.open(path: ":memory:"),
+            announcer: UUID().uuidString
+        )
+        // The longest ids the lifecycle makes: a reversal's prefix on the id `IDs.make` draws.
+        let batch = (0..<AnnouncementQueue.batchLimit).map { _ in "void_" + IDs.make("") }
+        #expect(announcements.payload(batch).utf8.count < 8_000)
     }
 }

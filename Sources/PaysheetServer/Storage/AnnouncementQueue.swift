@@ -8,7 +8,7 @@
 /// a queue at its bound drops what would overflow it rather than grow while PostgreSQL is away.
 struct AnnouncementQueue: Sendable {
     /// Payments named by one announcement at most: PostgreSQL's payload is under 8,000 bytes, and
-    /// a payment id is 20 characters.
+    /// a payment id about 25 characters (`AnnouncementQueueTests`).
     static let batchLimit = 200
     /// Payments waiting at most.
     static let bound = 10_000
@@ -33,9 +33,12 @@ struct AnnouncementQueue: Sendable {
             sending = false
             return nil
         }
-        let count = min(waiting.count, Self.batchLimit)
-        let batch = Array(waiting.prefix(count))
-        waiting.removeFirst(count)
+        guard waiting.count > Self.batchLimit else {
+            defer { waiting = [] }
+            return waiting
+        }
+        let batch = Array(waiting.prefix(Self.batchLimit))
+        waiting.removeFirst(Self.batchLimit)
         return batch
     }
 }
