@@ -84,7 +84,6 @@ import Testing
             named += words.dropLast()
         }
         #expect(named.sorted() == ids.sorted(), "each payment exactly once")
-        #expect(rows.count <= ids.count)
     }
 
     @Test func anAnnouncementThatCannotBeSentIsGivenUpAndTheNextOneIsSent() async throws {

@@ -1,3 +1,4 @@
+import Logging
 import Metrics
 import NIOConcurrencyHelpers
 
@@ -63,8 +64,14 @@ final class SettlementAnnouncements: Sendable {
             // Tried twice (a connection lost in between is replaced by the pool); then given up
             // for the readers' own schedule.
             if (try? await database.write(statement, arguments)) != nil { continue }
-            if (try? await database.write(statement, arguments)) != nil { continue }
-            Self.dropped(batch.count)
+            do {
+                try await database.write(statement, arguments)
+            } catch {
+                Self.dropped(batch.count)
+                Logger(label: "paysheet.store").warning(
+                    "settlement announcement not sent (\(error)): the other servers read these \(batch.count) payments on their own schedule"
+                )
+            }
         }
     }
 
