@@ -164,6 +164,24 @@ extension PostgresPreparedStatementTests {
 
 /// The database's settings, read without a database.
 @Suite struct DatabaseSettingsTests {
+    /// How often an authorization reads its payment itself while other servers' settlements are
+    /// announced: `PAYSHEET_ANNOUNCED_READ_INTERVAL` or the file's `announcedReadInterval`, above 0
+    /// and at most an hour (10 s when unset); a service made in code with another value keeps 10 s.
+    @Test func theAnnouncedReadIntervalIsASetting() throws {
+        #expect(try ServerConfiguration.load(file: nil, environment: [:]).announcedReadInterval == 10)
+        let set = try ServerConfiguration.load(file: nil, environment: ["PAYSHEET_ANNOUNCED_READ_INTERVAL": "2.5"])
+        #expect(set.announcedReadInterval == 2.5)
+        for refused in ["0", "-1", "inf", "nan", "soon", "3601"] {
+            #expect(throws: ConfigurationError.self) {
+                try ServerConfiguration.load(file: nil, environment: ["PAYSHEET_ANNOUNCED_READ_INTERVAL": refused])
+            }
+        }
+        let file = NSTemporaryDirectory() + "paysheet-config-" + UUID().uuidString + ".json"
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        _ = FileManager.default.createFile(atPath: file, contents: Data(#"{"announcedReadInterval": 600}"#.utf8))
+        #expect(try ServerConfiguration.load(file: file, environment: [:]).announcedReadInterval == 600)
+    }
+
     /// The deadline is a setting: `PAYSHEET_DATABASE_STATEMENT_TIMEOUT` or the file's
     /// `databaseStatementTimeout`, a positive number of seconds (15 when unset).
     @Test func theStatementDeadlineIsASetting() throws {

@@ -128,6 +128,11 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
     public var drainSeconds: Double = 0
     /// Seconds between scans for due queries. `PAYSHEET_POLL_INTERVAL`.
     public var pollInterval: Double = 0.25
+    /// Seconds between an authorization's own reads of its payment while this server hears the
+    /// other servers' settlement announcements (PostgreSQL's `LISTEN`): the safety net for an
+    /// announcement that was lost (without the announcements, 0.5 s). Above 0, at most 3,600.
+    /// `PAYSHEET_ANNOUNCED_READ_INTERVAL`.
+    public var announcedReadInterval: Double = 10
     /// Log level (`info`, `debug`, …). `PAYSHEET_LOG_LEVEL`.
     public var logLevel: Logger.Level = .info
 
@@ -312,6 +317,7 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
         if let value = try double("PAYSHEET_AUTHORIZE_WAIT") { authorizeWait = value }
         if let value = try seconds("PAYSHEET_DATABASE_STATEMENT_TIMEOUT") { databaseStatementTimeout = value }
         if let value = try double("PAYSHEET_POLL_INTERVAL") { pollInterval = value }
+        if let value = try double("PAYSHEET_ANNOUNCED_READ_INTERVAL") { announcedReadInterval = value }
         if let value = try double("PAYSHEET_SHOPPER_CANCEL_WINDOW") { shopperCancelWindow = value }
         if let value = try double("PAYSHEET_DRAIN_SECONDS") { drainSeconds = value }
         try walletOrders.apply(environment: environment)
@@ -349,6 +355,11 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
             }
         }
         try configuration.apply(environment: environment)
+        guard configuration.announcedReadInterval > 0, configuration.announcedReadInterval <= 3_600 else {
+            throw ConfigurationError(
+                "announcedReadInterval \(configuration.announcedReadInterval) is not a number of seconds above 0 and at most 3600"
+            )
+        }
         guard PostgresDatabase.acceptsStatementTimeout(configuration.databaseStatementTimeout) else {
             throw ConfigurationError(
                 "databaseStatementTimeout \(configuration.databaseStatementTimeout) is not a number of seconds above 0 and at most 86400"

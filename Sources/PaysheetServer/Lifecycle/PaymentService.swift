@@ -28,8 +28,11 @@ public final class PaymentService: Sendable {
     /// Charges waiting for their notification, as this process committed them.
     let awaited = AwaitedCharges()
     /// Seconds between reads of a payment an authorization waits for, for changes made by other
-    /// servers that were not announced (0.5 s; 10 s where they are announced, PostgreSQL's `LISTEN`).
-    var otherServersPoll: Double { changesAnnounced.value ? 10 : 0.5 }
+    /// servers that were not announced (0.5 s; ``announcedReadInterval`` where they are announced,
+    /// PostgreSQL's `LISTEN`).
+    var otherServersPoll: Double { changesAnnounced.value ? announcedReadInterval : 0.5 }
+    /// See ``ServerConfiguration/announcedReadInterval`` (10 s).
+    let announcedReadInterval: Double
     let changesAnnounced = Flag()
     /// Seconds `authorize` waits for a certain outcome (the sheet allows 30).
     let authorizeWait: Double
@@ -49,6 +52,7 @@ public final class PaymentService: Sendable {
         lifecycle: LifecycleConfiguration = LifecycleConfiguration(),
         authorizeWait: Double = 20,
         shopperCancelWindow: Double = 120,
+        announcedReadInterval: Double = 10,
         logger: Logger = Logger(label: "paysheet.payments"),
         now: @escaping @Sendable () -> Date = { Date() },
         vault: CredentialVault? = nil,
@@ -64,6 +68,9 @@ public final class PaymentService: Sendable {
         lifecycle.shopperCancelWindow = shopperCancelWindow  // the core decides with it
         self.lifecycle = lifecycle
         self.authorizeWait = authorizeWait
+        // As the configuration's check refuses, for a service made in code: never a loop of reads.
+        self.announcedReadInterval =
+            announcedReadInterval > 0 && announcedReadInterval <= 3_600 ? announcedReadInterval : 10
         self.logger = logger
         self.now = now
     }

@@ -54,6 +54,7 @@ extension MerchantServer {
                 lifecycle: config.lifecycle,
                 authorizeWait: config.authorizeWait,
                 shopperCancelWindow: config.shopperCancelWindow,
+                announcedReadInterval: config.announcedReadInterval,
                 logger: logger,
                 now: clock,
                 vault: try CredentialVault.loadOrCreate(path: config.credentialKeyFile ?? data + "/credential-key"),
