@@ -355,7 +355,7 @@ public struct ServerConfiguration: Sendable, Codable, Equatable {
             }
         }
         try configuration.apply(environment: environment)
-        guard configuration.announcedReadInterval > 0, configuration.announcedReadInterval <= 3_600 else {
+        guard PaymentService.acceptsAnnouncedReadInterval(configuration.announcedReadInterval) else {
             throw ConfigurationError(
                 "announcedReadInterval \(configuration.announcedReadInterval) is not a number of seconds above 0 and at most 3600"
             )

@@ -33,6 +33,9 @@ public final class PaymentService: Sendable {
     var otherServersPoll: Double { changesAnnounced.value ? announcedReadInterval : 0.5 }
     /// See ``ServerConfiguration/announcedReadInterval`` (10 s).
     let announcedReadInterval: Double
+    /// Whether `seconds` may be ``announcedReadInterval``: above 0, at most an hour (never a loop
+    /// of reads). The configuration refuses any other; a service made in code keeps 10 s.
+    static func acceptsAnnouncedReadInterval(_ seconds: Double) -> Bool { seconds > 0 && seconds <= 3_600 }
     let changesAnnounced = Flag()
     /// Seconds `authorize` waits for a certain outcome (the sheet allows 30).
     let authorizeWait: Double
@@ -68,9 +71,8 @@ public final class PaymentService: Sendable {
         lifecycle.shopperCancelWindow = shopperCancelWindow  // the core decides with it
         self.lifecycle = lifecycle
         self.authorizeWait = authorizeWait
-        // As the configuration's check refuses, for a service made in code: never a loop of reads.
         self.announcedReadInterval =
-            announcedReadInterval > 0 && announcedReadInterval <= 3_600 ? announcedReadInterval : 10
+            Self.acceptsAnnouncedReadInterval(announcedReadInterval) ? announcedReadInterval : 10
         self.logger = logger
         self.now = now
     }
